@@ -1,0 +1,90 @@
+/**
+ * Options of the worker pool: all optional on the way in, all filled and
+ * validated on the way out, with one issue per rejected value.
+ */
+import { availableParallelism } from 'node:os';
+
+/** Pool options as a user or a caller may give them. */
+export interface PoolOptions {
+  /**
+   * Worker threads kept running (they start with the plugin and stay warm).
+   * @default min(4, max(2, cores - 1))
+   */
+  threads?: number;
+  /**
+   * Tasks that may wait for a worker; past that, a task fails with QUEUE_FULL at once.
+   * @default 256
+   */
+  maxQueue?: number;
+  /**
+   * Deadline of one task in milliseconds; a task past it is aborted and its worker replaced.
+   * @default 30000
+   */
+  taskTimeoutMs?: number;
+  /**
+   * V8 old-generation limit of each worker, in MB: a runaway input kills the worker, not the host.
+   * @default 768
+   */
+  workerHeapMb?: number;
+  /**
+   * Run a small task on every worker at start so the first real task does not pay for warm-up.
+   * @default true
+   */
+  warmUp?: boolean;
+}
+
+/** Pool options after defaults and validation. */
+export type ResolvedPoolOptions = Required<PoolOptions>;
+
+/** One rejected option value. */
+export interface OptionIssue {
+  key: string;
+  expected: string;
+  actual: unknown;
+}
+
+/** The defaults, for documentation and tests. */
+export const DEFAULT_POOL_OPTIONS: Readonly<ResolvedPoolOptions> = Object.freeze({
+  threads: Math.min(4, Math.max(2, availableParallelism() - 1)),
+  maxQueue: 256,
+  taskTimeoutMs: 30_000,
+  workerHeapMb: 768,
+  warmUp: true,
+});
+
+function positiveInteger(
+  raw: Record<string, unknown>,
+  key: keyof PoolOptions,
+  min: number,
+  max: number,
+  issues: OptionIssue[],
+): number | undefined {
+  const value = raw[key];
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
+  issues.push({ key: `pool.${key}`, expected: `an integer from ${min} to ${max}`, actual: value });
+  return undefined;
+}
+
+/**
+ * Fills and validates pool options. Invalid values are reported and replaced by defaults, never thrown.
+ *
+ * @param raw - options as given (any shape).
+ */
+export function resolvePoolOptions(raw: unknown): { options: ResolvedPoolOptions; issues: OptionIssue[] } {
+  const issues: OptionIssue[] = [];
+  const input = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  if (raw !== undefined && input !== raw) issues.push({ key: 'pool', expected: 'an object', actual: raw });
+  const warmUp = input['warmUp'];
+  if (warmUp !== undefined && typeof warmUp !== 'boolean') {
+    issues.push({ key: 'pool.warmUp', expected: 'true or false', actual: warmUp });
+  }
+  const options: ResolvedPoolOptions = {
+    threads: positiveInteger(input, 'threads', 1, 64, issues) ?? DEFAULT_POOL_OPTIONS.threads,
+    maxQueue: positiveInteger(input, 'maxQueue', 1, 100_000, issues) ?? DEFAULT_POOL_OPTIONS.maxQueue,
+    taskTimeoutMs: positiveInteger(input, 'taskTimeoutMs', 1, 3_600_000, issues) ?? DEFAULT_POOL_OPTIONS.taskTimeoutMs,
+    workerHeapMb: positiveInteger(input, 'workerHeapMb', 64, 16_384, issues) ?? DEFAULT_POOL_OPTIONS.workerHeapMb,
+    warmUp: typeof warmUp === 'boolean' ? warmUp : DEFAULT_POOL_OPTIONS.warmUp,
+  };
+  return { options, issues };
+}

@@ -1,0 +1,73 @@
+/**
+ * Turns an OpenCode message list into analysis units on the hook thread.
+ *
+ * Only cheap work happens here: reading fields, joining text parts and
+ * bounding tool output. Anything malformed is skipped, never thrown on: the
+ * list comes from the host and from tools we do not control.
+ */
+import type { AnalysisUnit, ToolCallView } from '../workers/protocol.js';
+
+/** How much of a tool's output crosses to a worker: its head and its tail. */
+export const TOOL_OUTPUT_HEAD_CHARS = 2_000;
+export const TOOL_OUTPUT_TAIL_CHARS = 1_000;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function boundOutput(output: string): string {
+  if (output.length <= TOOL_OUTPUT_HEAD_CHARS + TOOL_OUTPUT_TAIL_CHARS) return output;
+  return `${output.slice(0, TOOL_OUTPUT_HEAD_CHARS)}\n…\n${output.slice(-TOOL_OUTPUT_TAIL_CHARS)}`;
+}
+
+function toolView(part: Record<string, unknown>): ToolCallView | null {
+  const state = part['state'];
+  if (typeof part['tool'] !== 'string' || !isRecord(state)) return null;
+  const input = isRecord(state['input']) ? state['input'] : {};
+  const failed = state['status'] === 'error';
+  const raw = failed ? state['error'] : state['output'];
+  return { tool: part['tool'], input, output: typeof raw === 'string' ? boundOutput(raw) : '', failed };
+}
+
+/**
+ * The unit of one message, or `null` when the entry is not a message.
+ *
+ * @param message - one `{ info, parts }` entry as the host returns it.
+ * @param order - its position in the list.
+ */
+export function messageToUnit(message: unknown, order: number): AnalysisUnit | null {
+  if (!isRecord(message)) return null;
+  const info = isRecord(message['info']) ? message['info'] : {};
+  const parts = Array.isArray(message['parts']) ? message['parts'] : [];
+  const texts: string[] = [];
+  const tools: ToolCallView[] = [];
+  for (const part of parts) {
+    if (!isRecord(part)) continue;
+    // Synthetic and ignored parts are the host's or a plugin's own words, not the conversation.
+    if (part['type'] === 'text' && typeof part['text'] === 'string' && !part['synthetic'] && !part['ignored']) {
+      texts.push(part['text']);
+    } else if (part['type'] === 'tool') {
+      const view = toolView(part);
+      if (view) tools.push(view);
+    }
+  }
+  const text = texts.join('\n\n');
+  const id = typeof info['id'] === 'string' ? info['id'] : null;
+  const role = typeof info['role'] === 'string' ? info['role'] : 'unknown';
+  // The id alone is not enough: a message still streaming grows under the same id.
+  const fingerprint = `${text.length}:${tools.length}:${tools.reduce((sum, tool) => sum + tool.output.length, 0)}`;
+  return { key: id === null ? null : `${id}:${fingerprint}`, order, role, text, tools };
+}
+
+/**
+ * Whether a value looks like a message list (`client.session.messages` data)
+ * or a session export (`{ info, messages }`), and its messages.
+ *
+ * @param input - parsed JSON or host data.
+ * @returns the message array, or `null` for any other shape.
+ */
+export function messagesOf(input: unknown): unknown[] | null {
+  if (Array.isArray(input)) return input;
+  if (isRecord(input) && Array.isArray(input['messages'])) return input['messages'];
+  return null;
+}

@@ -1,0 +1,76 @@
+/**
+ * The pool's worker: each named export is one task. Tasks return results as
+ * values, so the hook thread never has to interpret a thrown error.
+ */
+import type { AnalyzeInput, AnalyzeOutput, FinalizeInput, FinalizeOutput, TaskResult } from './protocol.js';
+import { analyzeUnits as runAnalyzeUnits } from './tasks/analyze-units.js';
+import { finalizeExtraction as runFinalizeExtraction } from './tasks/finalize-extraction.js';
+import { toTaskError } from '../shared/task-error.js';
+
+function guarded<I, O>(validate: (input: unknown) => input is I, work: (input: I) => O): (input: unknown) => TaskResult<O> {
+  return (input) => {
+    if (!validate(input)) return { ok: false, error: { code: 'INVALID_INPUT', message: 'task input has the wrong shape' } };
+    try {
+      return { ok: true, value: work(input) };
+    } catch (error) {
+      return { ok: false, error: toTaskError(error, 'TASK_FAILED') };
+    }
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+const isAnalyzeInput = (input: unknown): input is AnalyzeInput =>
+  isObject(input) && Array.isArray(input['units']) && isObject(input['settings']);
+
+const isFinalizeInput = (input: unknown): input is FinalizeInput =>
+  isObject(input) &&
+  Array.isArray(input['sections']) &&
+  Array.isArray(input['decisions']) &&
+  Array.isArray(input['files']) &&
+  Array.isArray(input['signals']) &&
+  isObject(input['settings']);
+
+/** Task `analyzeUnits`: the per-message pass over one batch. */
+export const analyzeUnits: (input: unknown) => TaskResult<AnalyzeOutput> = guarded(isAnalyzeInput, runAnalyzeUnits);
+
+/** Task `finalizeExtraction`: concepts, merged lists and the preservation context. */
+export const finalizeExtraction: (input: unknown) => TaskResult<FinalizeOutput> = guarded(
+  isFinalizeInput,
+  runFinalizeExtraction,
+);
+
+/** Task `warmUp`: runs every stage once on a small text so the first real task is not the one paying for JIT. */
+export function warmUp(): TaskResult<number> {
+  const text = '## Plan\nWe decided to use [[SQLite]] for storage because it is simple.\n\n```ts\nconst x = 1;\n```\n';
+  const analyzed = analyzeUnits({
+    units: [{ key: null, order: 0, role: 'assistant', text, tools: [{ tool: 'read', input: { filePath: 'a.ts' }, output: 'Error: x', failed: false }] }],
+    settings: { projectRoot: null, maxSectionChars: 1000, maxDecisionsPerUnit: 5 },
+  });
+  if (!analyzed.ok) return analyzed;
+  const first = analyzed.value.analyses[0];
+  const finalized = finalizeExtraction({
+    sections: [first?.firstSection ?? text],
+    sectionKind: 'h2',
+    decisions: first?.decisions ?? [],
+    files: first?.files ?? [],
+    signals: first?.signals ?? [],
+    latestOrder: 0,
+    settings: {
+      encoding: 'o200k_base',
+      contextTokenBudget: 100,
+      maxConcepts: 5,
+      maxDecisions: 5,
+      maxFiles: 5,
+      strategy: { mode: 'conservative', targetTokenCount: 100, preserveTypes: ['decision'] },
+    },
+  });
+  return finalized.ok ? { ok: true, value: finalized.value.context.tokens } : finalized;
+}
+
+/** Piscina calls the default export when a task names none; every task here is named. */
+export default function unnamedTask(): TaskResult<never> {
+  return { ok: false, error: { code: 'INVALID_INPUT', message: 'a task name is required' } };
+}

@@ -1,0 +1,158 @@
+/**
+ * What crosses the thread boundary between the hook thread and the pool.
+ *
+ * Types only: the main side imports this file for its shapes and loads the
+ * worker by path, so no worker code is ever evaluated on the hook thread.
+ * Everything here is plain data (structured-clone safe): piscina drops the
+ * name and `code` of thrown errors, so failures travel as values.
+ */
+import type { Decision } from './stages/decisions.js';
+import type { Observation } from './stages/observations.js';
+import type { TokenEncoding } from './stages/tokens.js';
+import type { ConceptCount } from './stages/concepts.js';
+import type { CompactionStrategy } from './stages/compaction-budget.js';
+
+/** Names of the tasks the extraction worker exports. */
+export type TaskName = 'analyzeUnits' | 'finalizeExtraction' | 'warmUp';
+
+/** Why a pooled task did not produce a value. */
+export type TaskErrorCode =
+  | 'INVALID_INPUT'
+  | 'TASK_FAILED'
+  | 'TIMEOUT'
+  | 'WORKER_CRASHED'
+  | 'QUEUE_FULL'
+  | 'POOL_UNAVAILABLE'
+  | 'POOL_DESTROYED';
+
+/** A failure as data. */
+export interface TaskError {
+  code: TaskErrorCode;
+  message: string;
+}
+
+/** The result of every task: a value or an error, never a throw. */
+export type TaskResult<T> = { ok: true; value: T } | { ok: false; error: TaskError };
+
+/** A tool call reduced to what extraction reads: its name, input and a bounded view of its output. */
+export interface ToolCallView {
+  tool: string;
+  input: Record<string, unknown>;
+  /** Head and tail of the output, bounded on the hook thread before transfer. */
+  output: string;
+  failed: boolean;
+}
+
+/** One message (or one plain-markdown document) prepared for analysis. */
+export interface AnalysisUnit {
+  /** Cache key: message id plus a fingerprint of its content; `null` for uncacheable input. */
+  key: string | null;
+  /** Position in the conversation (0 = oldest); decides recency. */
+  order: number;
+  role: string;
+  /** The message's text parts joined, unsanitized. */
+  text: string;
+  tools: ToolCallView[];
+}
+
+/** A file path a tool touched, relative to the project root when it lies under it. */
+export interface FileTouch {
+  path: string;
+  tool: string;
+  order: number;
+}
+
+/**
+ * What one unit contributes, computed once and cached by key: enough to
+ * assemble the boundary sections across messages without keeping whole texts.
+ */
+export interface UnitAnalysis {
+  key: string | null;
+  order: number;
+  /** Length of the sanitized text. */
+  chars: number;
+  /** Number of H2 headings outside code. */
+  h2Count: number;
+  /** Text before the first H1/H2 heading (all of it when there is none), capped. */
+  lead: string;
+  /** Whether `lead` is the whole text (no heading at all in this unit). */
+  leadIsWhole: boolean;
+  /** The first H2 section, capped; '' when there is no H2. */
+  firstSection: string;
+  /** Whether the first section runs to the end of the unit (it may continue in the next one). */
+  firstSectionOpen: boolean;
+  /** The last H2 section, capped (runs to the unit's end unless an H1 follows it). */
+  lastSection: string;
+  /** Whether the last section runs to the end of the unit. */
+  lastSectionOpen: boolean;
+  decisions: Decision[];
+  files: FileTouch[];
+  /** Problems, warnings and successes seen in tool output and text. */
+  signals: Observation[];
+}
+
+/** Settings of the analysis pass. */
+export interface AnalysisSettings {
+  /** Project root used to make tool paths relative. */
+  projectRoot: string | null;
+  /** Cap on each stored section or lead, in characters. */
+  maxSectionChars: number;
+  /** Cap on decisions kept per unit. */
+  maxDecisionsPerUnit: number;
+}
+
+/** Input of `analyzeUnits`. */
+export interface AnalyzeInput {
+  units: AnalysisUnit[];
+  settings: AnalysisSettings;
+}
+
+/** Output of `analyzeUnits`. */
+export interface AnalyzeOutput {
+  analyses: UnitAnalysis[];
+  timings: StageTimings;
+}
+
+/** Input of `finalizeExtraction`: the assembled boundary sections and merged, bounded lists. */
+export interface FinalizeInput {
+  sections: string[];
+  sectionKind: 'h2' | 'fallback' | 'empty';
+  decisions: Decision[];
+  files: FileTouch[];
+  signals: Observation[];
+  latestOrder: number;
+  settings: FinalizeSettings;
+}
+
+/** Settings of the final pass. */
+export interface FinalizeSettings {
+  encoding: TokenEncoding;
+  /** Exact token budget of the preservation context. */
+  contextTokenBudget: number;
+  maxConcepts: number;
+  maxDecisions: number;
+  maxFiles: number;
+  strategy: CompactionStrategy;
+}
+
+/** The preservation context: markdown for the compaction prompt with its exact token count. */
+export interface PreservationContext {
+  text: string;
+  tokens: number;
+  budget: number;
+}
+
+/** Output of `finalizeExtraction`. */
+export interface FinalizeOutput {
+  concepts: ConceptCount[];
+  decisions: Decision[];
+  files: string[];
+  observations: Observation[];
+  /** How many observations the budget dropped, and its summary line in aggressive mode. */
+  observationsRemoved: number;
+  context: PreservationContext;
+  timings: StageTimings;
+}
+
+/** Milliseconds spent per stage (summed over units and workers). */
+export type StageTimings = Record<string, number>;

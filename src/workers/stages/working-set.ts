@@ -1,0 +1,71 @@
+/**
+ * The files a session touched, read from tool-call inputs.
+ *
+ * Pure: no file system access. Paths are only normalized as strings, so a
+ * path never leads this code to read anything.
+ */
+
+/** Input keys that name one file or folder, by tool. Unknown tools are read through `path` and `filePath`. */
+const PATH_KEYS = ['filePath', 'file_path', 'path', 'filepath'] as const;
+
+/** Tools whose `path` argument is a search root, not a file the session worked on. */
+const SEARCH_TOOLS = new Set(['glob', 'grep']);
+
+/** Lines of an apply-patch body that name a file. */
+const PATCH_FILE_LINE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/;
+const PATCH_MOVE_LINE = /^\*\*\* Move to: (.+)$/;
+
+/** Longest path kept; longer strings are tool noise, not paths. */
+const MAX_PATH_CHARS = 1_024;
+
+/**
+ * Normalizes a path for the working set: forward slashes, no `./`, relative to
+ * `projectRoot` when it lies under it.
+ *
+ * @param raw - the path as the tool received it.
+ * @param projectRoot - the worktree; `null` keeps absolute paths as they are.
+ * @returns the normalized path, or `null` when `raw` is not a usable path.
+ */
+export function normalizeToolPath(raw: string, projectRoot: string | null): string | null {
+  let path = raw.trim().replaceAll('\\', '/');
+  if (path.length === 0 || path.length > MAX_PATH_CHARS || path.includes('\0') || path.includes('\n')) return null;
+  while (path.startsWith('./')) path = path.slice(2);
+  path = path.replace(/\/{2,}/g, '/');
+  if (projectRoot) {
+    const root = projectRoot.replaceAll('\\', '/').replace(/\/+$/, '');
+    if (path === root) return '.';
+    if (root.length > 0 && path.startsWith(`${root}/`)) path = path.slice(root.length + 1);
+  }
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  return path.length > 0 ? path : null;
+}
+
+/**
+ * The file paths one tool call names in its input.
+ *
+ * @param tool - the tool's name (`read`, `edit`, `write`, `patch`, `list`, `glob`, `grep`, …).
+ * @param input - the tool's arguments as recorded in the session.
+ * @param projectRoot - the worktree, to make paths relative.
+ */
+export function filesFromToolInput(
+  tool: string,
+  input: Record<string, unknown>,
+  projectRoot: string | null,
+): string[] {
+  const found: string[] = [];
+  const add = (value: unknown): void => {
+    if (typeof value !== 'string') return;
+    const path = normalizeToolPath(value, projectRoot);
+    if (path !== null && !found.includes(path)) found.push(path);
+  };
+  if (!SEARCH_TOOLS.has(tool)) for (const key of PATH_KEYS) add(input[key]);
+  if (Array.isArray(input['paths'])) for (const value of input['paths'].slice(0, 100)) add(value);
+  const patch = input['patchText'] ?? input['patch'];
+  if (typeof patch === 'string') {
+    for (const line of patch.slice(0, 1_000_000).split('\n')) {
+      const match = PATCH_FILE_LINE.exec(line) ?? PATCH_MOVE_LINE.exec(line);
+      if (match?.[1]) add(match[1]);
+    }
+  }
+  return found;
+}

@@ -1,0 +1,88 @@
+/**
+ * The per-message pass: everything about a message that does not depend on
+ * the rest of the conversation, so it can run on any worker and be cached.
+ */
+import { performance } from 'node:perf_hooks';
+import type { AnalysisUnit, AnalyzeInput, AnalyzeOutput, FileTouch, StageTimings, UnitAnalysis } from '../protocol.js';
+import { sanitizeText } from '../stages/sanitize.js';
+import { scanHeadings, sectionAt, type Heading } from '../stages/sections.js';
+import { extractDecisions } from '../stages/decisions.js';
+import { filesFromToolInput } from '../stages/working-set.js';
+import { signalsFromToolOutput } from '../stages/tool-signals.js';
+import type { Observation } from '../stages/observations.js';
+
+/** Adds the time `work` takes to `timings[stage]`. */
+export function timed<T>(timings: StageTimings, stage: string, work: () => T): T {
+  const start = performance.now();
+  try {
+    return work();
+  } finally {
+    timings[stage] = (timings[stage] ?? 0) + (performance.now() - start);
+  }
+}
+
+function capStart(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  // Never leave half of a surrogate pair at the cut.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(maxChars - 1)) ? maxChars - 1 : maxChars;
+  return text.slice(0, end);
+}
+
+function boundaryFields(text: string, headings: readonly Heading[], maxChars: number) {
+  const firstH2 = headings.findIndex((heading) => heading.depth === 2);
+  let lastH2 = -1;
+  for (let index = headings.length - 1; index >= 0; index--) {
+    if (headings[index]?.depth === 2) {
+      lastH2 = index;
+      break;
+    }
+  }
+  const lead = capStart(text.slice(0, headings[0]?.offset ?? text.length), maxChars);
+  return {
+    h2Count: headings.reduce((count, heading) => count + (heading.depth === 2 ? 1 : 0), 0),
+    lead,
+    leadIsWhole: headings.length === 0,
+    firstSection: firstH2 === -1 ? '' : sectionAt(text, headings, firstH2, maxChars),
+    firstSectionOpen: firstH2 !== -1 && firstH2 === headings.length - 1,
+    lastSection: lastH2 === -1 ? '' : sectionAt(text, headings, lastH2, maxChars),
+    lastSectionOpen: lastH2 !== -1 && lastH2 === headings.length - 1,
+  };
+}
+
+/**
+ * Analyzes one unit.
+ *
+ * @param unit - the message's joined text and its tool calls.
+ * @param settings - caps and the project root.
+ * @param timings - accumulates per-stage milliseconds.
+ */
+export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings'], timings: StageTimings): UnitAnalysis {
+  const text = timed(timings, 'sanitize', () => sanitizeText(unit.text));
+  const headings = timed(timings, 'sections', () => scanHeadings(text));
+  const boundary = timed(timings, 'sections', () => boundaryFields(text, headings, settings.maxSectionChars));
+  const decisions = timed(timings, 'decisions', () =>
+    extractDecisions(text, { max: settings.maxDecisionsPerUnit }),
+  );
+  const files: FileTouch[] = [];
+  const signals: Observation[] = [];
+  timed(timings, 'tools', () => {
+    for (const call of unit.tools) {
+      for (const path of filesFromToolInput(call.tool, call.input, settings.projectRoot)) {
+        files.push({ path, tool: call.tool, order: unit.order });
+      }
+      signals.push(...signalsFromToolOutput(call.tool, sanitizeText(call.output), call.failed, unit.order));
+    }
+  });
+  return { key: unit.key, order: unit.order, chars: text.length, ...boundary, decisions, files, signals };
+}
+
+/**
+ * Task: analyzes a batch of units.
+ *
+ * @param input - the units (one batch of a conversation) and the settings.
+ */
+export function analyzeUnits(input: AnalyzeInput): AnalyzeOutput {
+  const timings: StageTimings = {};
+  const analyses = input.units.map((unit) => analyzeUnit(unit, input.settings, timings));
+  return { analyses, timings };
+}
