@@ -1,0 +1,116 @@
+/**
+ * The whole extraction at one session size: pooled, inline, naive and
+ * incremental, the hook thread's event-loop delay, and the process's peak RSS.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Bench } from 'tinybench';
+import { createExtractionEngine } from '../src/main/extraction-engine.js';
+import type { TaskRunner } from '../src/main/task-runner.js';
+import type { SessionExport } from '../src/workers/session-types.js';
+import { growSession } from '../src/synth/session-generator.js';
+import { naiveExtraction } from './naive-extraction.js';
+
+/** Figures for one size, in the shape `npm run bench -- --json` prints. */
+export interface SizeFigures {
+  pool_p50_ms: number;
+  pool_p99_ms: number;
+  inline_p50_ms: number;
+  naive_p50_ms: number | null;
+  incremental_p50_ms: number;
+  loop_delay_max_ms_pool: number;
+  loop_delay_max_ms_inline: number;
+  peak_rss_mb: number;
+}
+
+/** How many times each variant runs at one size. */
+export interface Iterations {
+  pool: number;
+  inline: number;
+  naive: number;
+  incremental: number;
+}
+
+async function mustExtract(runner: TaskRunner, session: unknown): Promise<void> {
+  const result = await createExtractionEngine(runner).extract(session);
+  if (!result.ok) throw new Error(`extraction failed: ${result.error.code} ${result.error.message}`);
+}
+
+/** Max event-loop delay (ms) over `runs` executions of `work`, the monitor enabled one tick before. */
+async function maxLoopDelay(work: () => Promise<void>, runs: number): Promise<number> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  await nextTurn();
+  for (let run = 0; run < runs; run++) await work();
+  await nextTurn();
+  histogram.disable();
+  return histogram.max / 1e6;
+}
+
+/** Runs `fn` `iterations` times under tinybench and returns its table row and percentiles. */
+async function measure(
+  name: string,
+  fn: () => unknown,
+  iterations: number,
+): Promise<{ p50: number; p99: number; row: Record<string, unknown> }> {
+  const bench = new Bench({ iterations, time: 0, warmup: false });
+  bench.add(name, fn as () => Promise<void>);
+  await bench.run();
+  const result = bench.getTask(name)?.result;
+  if (!result || result.state !== 'completed') throw new Error(`benchmark ${name} did not complete: ${result?.state}`);
+  const row = bench.table()[0] ?? {};
+  return { p50: result.latency.p50 ?? Number.NaN, p99: result.latency.p99 ?? Number.NaN, row: row as Record<string, unknown> };
+}
+
+/**
+ * @param label - the size's name in tables.
+ * @param session - the generated session of that size.
+ * @param pool - the warm worker pool.
+ * @param inline - the inline runner.
+ * @param iterations - how many runs of each variant.
+ */
+export async function benchPipeline(
+  label: string,
+  session: SessionExport,
+  pool: TaskRunner,
+  inline: TaskRunner,
+  iterations: Iterations,
+): Promise<{ figures: SizeFigures; rows: Record<string, unknown>[] }> {
+  let peakRss = process.memoryUsage.rss();
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  }, 10);
+  const grown = Array.from({ length: iterations.incremental }, (_, index) => growSession(session, 100 * 1024, 1_000 + index));
+  const incrementalEngine = createExtractionEngine(pool);
+  const primed = await incrementalEngine.extract(session);
+  if (!primed.ok) throw new Error(`priming failed: ${primed.error.message}`);
+  let nextGrown = 0;
+
+  const pooled = await measure(`${label} pooled`, () => mustExtract(pool, session), iterations.pool);
+  const inlined = await measure(`${label} inline`, () => mustExtract(inline, session), iterations.inline);
+  const incremental = await measure(
+    `${label} incremental +100KB`,
+    async () => {
+      const result = await incrementalEngine.extract(grown[nextGrown++ % grown.length]);
+      if (!result.ok) throw new Error(result.error.message);
+    },
+    iterations.incremental,
+  );
+  const naive = iterations.naive > 0 ? await measure(`${label} naive`, () => void naiveExtraction(session), iterations.naive) : null;
+  const loopPool = await maxLoopDelay(() => mustExtract(pool, session), Math.min(3, iterations.pool));
+  const loopInline = await maxLoopDelay(() => mustExtract(inline, session), 1);
+  clearInterval(sampler);
+  return {
+    rows: [pooled.row, inlined.row, incremental.row, ...(naive ? [naive.row] : [])],
+    figures: {
+      pool_p50_ms: pooled.p50,
+      pool_p99_ms: pooled.p99,
+      inline_p50_ms: inlined.p50,
+      naive_p50_ms: naive?.p50 ?? null,
+      incremental_p50_ms: incremental.p50,
+      loop_delay_max_ms_pool: loopPool,
+      loop_delay_max_ms_inline: loopInline,
+      peak_rss_mb: Math.round(peakRss / 2 ** 20),
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * `npm run bench [-- --json] [--quick]`: the extraction engine over 100 KB,
+ * 1 MB and 10 MB synthetic sessions. Prints tables (or one JSON object) and
+ * exits non-zero when a pooled p50 exceeds the 5 s budget of seed 000 §9.2.
+ */
+import { parseArgs } from 'node:util';
+import { createWorkerPool } from '../src/main/worker-pool.js';
+import { createInlineRunner } from '../src/main/inline-runner.js';
+import { generateSession } from '../src/synth/session-generator.js';
+import { benchPipeline, type Iterations, type SizeFigures } from './pipeline.bench.js';
+import { benchStages } from './stages.bench.js';
+
+const BUDGET_MS = 5_000;
+const SIZES: ReadonlyArray<{ label: string; bytes: number; full: Iterations; quick: Iterations }> = [
+  { label: '100KB', bytes: 100 * 1024, full: { pool: 60, inline: 30, naive: 10, incremental: 30 }, quick: { pool: 10, inline: 5, naive: 2, incremental: 5 } },
+  { label: '1MB', bytes: 1024 ** 2, full: { pool: 25, inline: 10, naive: 3, incremental: 20 }, quick: { pool: 5, inline: 2, naive: 1, incremental: 5 } },
+  { label: '10MB', bytes: 10 * 1024 ** 2, full: { pool: 10, inline: 3, naive: 1, incremental: 10 }, quick: { pool: 3, inline: 1, naive: 0, incremental: 3 } },
+];
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false } } });
+  const log = (text: string): void => {
+    // With --json, stdout carries only the JSON object.
+    (values.json ? process.stderr : process.stdout).write(`${text}\n`);
+  };
+  const pool = createWorkerPool();
+  const inline = await createInlineRunner();
+  const sizes: Record<string, SizeFigures> = {};
+  try {
+    const ready = await pool.ready;
+    if (!ready.ok) throw new Error(`pool did not start: ${ready.error.message}`);
+    log(`pool: ${pool.options.threads} worker threads, warm`);
+    const stageRows = await benchStages(values.quick);
+    if (!values.json) console.table(stageRows);
+    for (const size of SIZES) {
+      const session = generateSession({ seed: 7, targetBytes: size.bytes });
+      log(`measuring ${size.label} …`);
+      const { figures, rows } = await benchPipeline(size.label, session, pool, inline, values.quick ? size.quick : size.full);
+      sizes[size.label] = figures;
+      if (!values.json) console.table(rows);
+    }
+  } finally {
+    await pool.destroy();
+  }
+  const report = { sizes, budget_ms: BUDGET_MS };
+  if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+  else console.table(sizes);
+  const over = Object.entries(sizes).filter(([, figures]) => figures.pool_p50_ms > BUDGET_MS);
+  for (const [label, figures] of over) log(`over budget: ${label} pooled p50 ${figures.pool_p50_ms.toFixed(0)} ms > ${BUDGET_MS} ms`);
+  return over.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

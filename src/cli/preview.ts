@@ -1,0 +1,101 @@
+/**
+ * `npm start`: runs the extraction through the worker pool on a session export
+ * (a generated one by default) and shows what a compaction would preserve.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { createWorkerPool } from '../main/worker-pool.js';
+import { createExtractionEngine, type Extraction } from '../main/extraction-engine.js';
+import { messagesOf } from '../main/session-units.js';
+import { generateSession, parseSize } from '../synth/session-generator.js';
+import { formatExtraction } from './format-extraction.js';
+
+const USAGE = `Usage: npm start [-- --session FILE] [--size 1MB] [--seed N] [--json]
+
+Runs the extraction engine through the worker pool and shows what a compaction
+would preserve: concepts, decisions by category, the working set, the
+preservation context with its exact token count, and per-stage timings.
+
+  --session FILE  a session export (\`opencode export <id>\`) or a message list (JSON)
+  --size SIZE     size of the generated session when no file is given (default 1MB)
+  --seed N        seed of the generated session (default 1)
+  --json          print one JSON object instead of the report
+  --help          show this text`;
+
+class UsageError extends Error {}
+
+async function loadSession(path: string): Promise<unknown> {
+  let raw: string;
+  try {
+    raw = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new Error(`cannot read ${path} (${code})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error(`${path} is not JSON: expected a session export or a message list`);
+  }
+  if (!messagesOf(parsed)) throw new Error(`${path} is not a session export: expected { "messages": [...] } or an array of messages`);
+  return parsed;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      options: {
+        session: { type: 'string' },
+        size: { type: 'string', default: '1MB' },
+        seed: { type: 'string', default: '1' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const seed = Number(args.seed);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got "${args.seed}")`);
+  let targetBytes: number;
+  try {
+    targetBytes = parseSize(args.size ?? '1MB');
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const session = args.session ? await loadSession(args.session) : generateSession({ seed, targetBytes });
+  const source = args.session ?? `generated session (${args.size}, seed ${seed})`;
+
+  const pool = createWorkerPool();
+  try {
+    const ready = await pool.ready;
+    if (!ready.ok) throw new Error(`the worker pool did not start: ${ready.error.message}`);
+    const engine = createExtractionEngine(pool, { projectRoot: '/home/user/project' });
+    const result = await engine.extract(session);
+    if (!result.ok) throw new Error(`extraction failed (${result.error.code}): ${result.error.message}`);
+    const extraction: Extraction = result.value;
+    process.stdout.write(args.json ? `${JSON.stringify({ source, ...extraction })}\n` : formatExtraction(source, extraction));
+    return 0;
+  } finally {
+    await pool.destroy();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`opencode-maenifold: ${message}${error instanceof UsageError ? ' (see --help)' : ''}\n`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  },
+);

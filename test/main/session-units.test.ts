@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { messagesOf, messageToUnit, TOOL_OUTPUT_HEAD_CHARS, TOOL_OUTPUT_TAIL_CHARS } from '../../src/main/session-units.js';
+
+const sample: unknown = JSON.parse(readFileSync(new URL('../fixtures/export-sample.json', import.meta.url), 'utf8'));
+
+describe('messagesOf', () => {
+  it('should accept an export and a bare message list, nothing else', () => {
+    const messages = messagesOf(sample);
+    expect(messages?.length).toBeGreaterThan(5);
+    expect(messagesOf(messages)).toBe(messages);
+    expect(messagesOf({ info: {} })).toBeNull();
+    expect(messagesOf('text')).toBeNull();
+    expect(messagesOf(null)).toBeNull();
+  });
+});
+
+describe('messageToUnit', () => {
+  it('should join text parts and keep tool calls from a real export', () => {
+    const messages = messagesOf(sample) ?? [];
+    const units = messages.map((message, order) => messageToUnit(message, order));
+    expect(units[0]).toMatchObject({ order: 0, role: 'user', text: 'please USETOOL to read README.md', tools: [] });
+    const withTool = units.find((unit) => (unit?.tools.length ?? 0) > 0);
+    expect(withTool?.tools[0]).toMatchObject({ tool: 'read', input: { filePath: 'README.md' }, failed: false });
+    expect(withTool?.tools[0]?.output).toContain('hello');
+  });
+
+  it('should skip synthetic and ignored text parts', () => {
+    const unit = messageToUnit({ info: { id: 'm', role: 'user' }, parts: [
+      { type: 'text', text: 'real' },
+      { type: 'text', text: 'injected', synthetic: true },
+      { type: 'text', text: 'hidden', ignored: true },
+    ] }, 0);
+    expect(unit?.text).toBe('real');
+  });
+
+  it('should bound tool output to its head and tail', () => {
+    const output = `${'h'.repeat(TOOL_OUTPUT_HEAD_CHARS)}${'m'.repeat(1_000_000)}${'t'.repeat(TOOL_OUTPUT_TAIL_CHARS)}`;
+    const unit = messageToUnit({ info: { id: 'm', role: 'assistant' }, parts: [{ type: 'tool', tool: 'bash', state: { status: 'completed', input: {}, output } }] }, 0);
+    const bounded = unit?.tools[0]?.output ?? '';
+    expect(bounded.length).toBeLessThan(TOOL_OUTPUT_HEAD_CHARS + TOOL_OUTPUT_TAIL_CHARS + 10);
+    expect(bounded.startsWith('h')).toBe(true);
+    expect(bounded.endsWith('t')).toBe(true);
+    expect(bounded).not.toContain('m');
+  });
+
+  it('should report an errored tool call with its error text', () => {
+    const unit = messageToUnit({ info: { id: 'm', role: 'assistant' }, parts: [{ type: 'tool', tool: 'edit', state: { status: 'error', input: { filePath: 'a.ts' }, error: 'not found' } }] }, 3);
+    expect(unit?.tools[0]).toEqual({ tool: 'edit', input: { filePath: 'a.ts' }, output: 'not found', failed: true });
+  });
+
+  it('should tolerate malformed entries without throwing', () => {
+    expect(messageToUnit(null, 0)).toBeNull();
+    expect(messageToUnit('x', 0)).toBeNull();
+    const odd = messageToUnit({ info: null, parts: [null, 1, { type: 'text', text: null }, { type: 'tool', tool: 5 }, { type: 'tool', tool: 'read', state: 'x' }] }, 2);
+    expect(odd).toEqual({ key: null, order: 2, role: 'unknown', text: '', tools: [] });
+    expect(messageToUnit({ info: { id: 'a' }, parts: 'nope' }, 0)?.text).toBe('');
+  });
+
+  it('should change the cache key when a message grows under the same id', () => {
+    const a = messageToUnit({ info: { id: 'm1' }, parts: [{ type: 'text', text: 'partial' }] }, 0);
+    const b = messageToUnit({ info: { id: 'm1' }, parts: [{ type: 'text', text: 'partial answer' }] }, 0);
+    expect(a?.key).not.toBe(b?.key);
+    expect(a?.key?.startsWith('m1:')).toBe(true);
+  });
+});

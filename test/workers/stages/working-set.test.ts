@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { filesFromToolInput, normalizeToolPath } from '../../../src/workers/stages/working-set.js';
+
+describe('normalizeToolPath', () => {
+  it('should make paths under the project root relative', () => {
+    expect(normalizeToolPath('/home/u/proj/src/a.ts', '/home/u/proj')).toBe('src/a.ts');
+    expect(normalizeToolPath('/home/u/proj', '/home/u/proj/')).toBe('.');
+  });
+
+  it('should keep paths outside the root and clean separators', () => {
+    expect(normalizeToolPath('/etc/hosts', '/home/u/proj')).toBe('/etc/hosts');
+    expect(normalizeToolPath('./src//b.ts', null)).toBe('src/b.ts');
+    expect(normalizeToolPath('src\\win\\c.ts', null)).toBe('src/win/c.ts');
+    expect(normalizeToolPath('/home/u/project-other/x', '/home/u/proj')).toBe('/home/u/project-other/x');
+  });
+
+  it('should reject what cannot be a path', () => {
+    expect(normalizeToolPath('', null)).toBeNull();
+    expect(normalizeToolPath('a\0b', null)).toBeNull();
+    expect(normalizeToolPath('line one\nline two', null)).toBeNull();
+    expect(normalizeToolPath('x'.repeat(2_000), null)).toBeNull();
+  });
+});
+
+describe('filesFromToolInput', () => {
+  it('should read filePath and path arguments of file tools', () => {
+    expect(filesFromToolInput('read', { filePath: '/p/src/a.ts' }, '/p')).toEqual(['src/a.ts']);
+    expect(filesFromToolInput('list', { path: '/p/src' }, '/p')).toEqual(['src']);
+  });
+
+  it('should not take the search root of glob and grep for a worked-on file', () => {
+    expect(filesFromToolInput('grep', { pattern: 'TODO', path: '/p' }, '/p')).toEqual([]);
+    expect(filesFromToolInput('glob', { pattern: '**/*.ts', path: '/p/src' }, '/p')).toEqual([]);
+  });
+
+  it('should read every file an apply-patch body names', () => {
+    const patchText = ['*** Begin Patch', '*** Update File: /p/src/a.ts', '@@', '-x', '+y', '*** Add File: docs/new.md', '*** Move to: docs/moved.md', '*** End Patch'].join('\n');
+    expect(filesFromToolInput('patch', { patchText }, '/p')).toEqual(['src/a.ts', 'docs/new.md', 'docs/moved.md']);
+  });
+
+  it('should ignore arguments of the wrong type', () => {
+    expect(filesFromToolInput('read', { filePath: 42, path: null }, null)).toEqual([]);
+  });
+});
