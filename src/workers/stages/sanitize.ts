@@ -1,0 +1,52 @@
+/**
+ * Makes untrusted text safe to parse, count and write (NFR-12.5.3).
+ *
+ * Conversation text and tool output may hold anything a terminal or a model
+ * can produce: escape sequences, control bytes, invisible direction marks,
+ * half of a surrogate pair cut by a truncation. None of it carries meaning for
+ * a knowledge graph, and some of it (bidi overrides) can make a note read
+ * differently from what it says.
+ */
+
+// CSI (ESC [ … final byte), OSC (ESC ] … BEL or ST) and two-byte ESC sequences.
+// Each alternative stops at the next ESC, so the scan stays linear.
+const ANSI_SEQUENCE = /\u001B\[[0-?]*[ -/]*[@-~]|\u001B\][^\u0007\u001B]*(?:\u0007|\u001B\\)?|\u001B[@-Z\\-_]/g;
+
+// C0 and C1 controls except tab, LF and CR; DEL.
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+
+// Direction marks, embeddings, overrides and isolates; zero-width space and BOM.
+// ZWJ and ZWNJ stay: emoji sequences and several scripts need them.
+const INVISIBLE = /[\u061C\u200B\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+const NEEDS_WORK = /[^\t\n\r\u0020-\u007E]/;
+
+/**
+ * Lone surrogates become U+FFFD, so the text encodes to UTF-8 losslessly.
+ *
+ * @param text - any string.
+ */
+export function toWellFormedText(text: string): string {
+  const native = (text as { toWellFormed?: () => string }).toWellFormed;
+  return typeof native === 'function' ? native.call(text) : text.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/**
+ * Sanitizes text: well-formed UTF-16, no terminal escape sequences, NFKC,
+ * no control characters but tab, LF and CR, no invisible direction marks.
+ * Idempotent: sanitizing twice gives the same text.
+ *
+ * @param text - conversation or tool text, as received.
+ * @returns the cleaned text; plain printable ASCII comes back as is.
+ */
+export function sanitizeText(text: string): string {
+  // Most of a transcript is plain ASCII: skip every pass for it.
+  if (!NEEDS_WORK.test(text)) return text;
+  let clean = toWellFormedText(text);
+  if (clean.includes('\u001B')) clean = clean.replace(ANSI_SEQUENCE, '');
+  // Removal comes before NFKC: an invisible mark between a letter and its
+  // combining accent would otherwise block composition on the first pass only.
+  return clean.replace(CONTROL, '').replace(INVISIBLE, '').normalize('NFKC');
+}
