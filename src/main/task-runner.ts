@@ -5,6 +5,8 @@
 import type {
   AnalyzeInput,
   AnalyzeOutput,
+  ContextFit,
+  ContextFitInput,
   FinalizeInput,
   FinalizeOutput,
   TaskName,
@@ -15,6 +17,7 @@ import type {
 export interface TaskSignatures {
   analyzeUnits: { input: AnalyzeInput; output: AnalyzeOutput };
   finalizeExtraction: { input: FinalizeInput; output: FinalizeOutput };
+  fitContext: { input: ContextFitInput; output: ContextFit };
   warmUp: { input: null; output: number };
 }
 

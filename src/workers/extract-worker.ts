@@ -2,7 +2,8 @@
  * The pool's worker: each named export is one task. Tasks return results as
  * values, so the hook thread never has to interpret a thrown error.
  */
-import type { AnalyzeInput, AnalyzeOutput, FinalizeInput, FinalizeOutput, TaskResult } from './protocol.js';
+import type { AnalyzeInput, AnalyzeOutput, ContextFit, ContextFitInput, FinalizeInput, FinalizeOutput, TaskResult } from './protocol.js';
+import { fitContextEntries } from './stages/context-budget.js';
 import { analyzeUnits as runAnalyzeUnits } from './tasks/analyze-units.js';
 import { finalizeExtraction as runFinalizeExtraction } from './tasks/finalize-extraction.js';
 import { toTaskError } from '../shared/task-error.js';
@@ -41,6 +42,18 @@ export const finalizeExtraction: (input: unknown) => TaskResult<FinalizeOutput> 
   isFinalizeInput,
   runFinalizeExtraction,
 );
+
+const isContextFitInput = (input: unknown): input is ContextFitInput =>
+  isObject(input) &&
+  typeof input['heading'] === 'string' &&
+  Array.isArray(input['entries']) &&
+  input['entries'].every((entry) => typeof entry === 'string') &&
+  typeof input['entryBudget'] === 'number' &&
+  typeof input['totalBudget'] === 'number' &&
+  (input['encoding'] === 'o200k_base' || input['encoding'] === 'cl100k_base');
+
+/** Task `fitContext`: per-concept entries fitted to exact token budgets. */
+export const fitContext: (input: unknown) => TaskResult<ContextFit> = guarded(isContextFitInput, fitContextEntries);
 
 /** Task `warmUp`: runs every stage once on a small text so the first real task is not the one paying for JIT. */
 export function warmUp(): TaskResult<number> {

@@ -11,9 +11,10 @@ import type { Observation } from './stages/observations.js';
 import type { TokenEncoding } from './stages/tokens.js';
 import type { ConceptCount } from './stages/concepts.js';
 import type { CompactionStrategy } from './stages/compaction-budget.js';
+export type { ContextFit, ContextFitInput } from './stages/context-budget.js';
 
 /** Names of the tasks the extraction worker exports. */
-export type TaskName = 'analyzeUnits' | 'finalizeExtraction' | 'warmUp';
+export type TaskName = 'analyzeUnits' | 'finalizeExtraction' | 'fitContext' | 'warmUp';
 
 /** Why a pooled task did not produce a value. */
 export type TaskErrorCode =

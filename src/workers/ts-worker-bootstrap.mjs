@@ -9,5 +9,6 @@ const tasks = tsImport(workerData.tsWorkerFile, import.meta.url);
 
 export const analyzeUnits = tasks.then((module) => module.analyzeUnits);
 export const finalizeExtraction = tasks.then((module) => module.finalizeExtraction);
+export const fitContext = tasks.then((module) => module.fitContext);
 export const warmUp = tasks.then((module) => module.warmUp);
 export default tasks.then((module) => module.default);

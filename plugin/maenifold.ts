@@ -1,0 +1,13 @@
+/**
+ * The OpenCode entry. OpenCode treats every export of this module as a
+ * plugin, so it exports only `default`; everything else lives in src/main.
+ */
+import { createMaenifoldPlugin, type PluginInput } from '../src/main/create-plugin.js';
+
+export default {
+  id: 'opencode-maenifold',
+  async server(input: PluginInput, options?: Record<string, unknown>) {
+    const plugin = await createMaenifoldPlugin(input, options);
+    return plugin.hooks;
+  },
+};

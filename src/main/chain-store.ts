@@ -1,0 +1,77 @@
+/**
+ * The per-project summary chain (FR-12.5): which SequentialThinking session
+ * holds a project's summaries and the number of its last thought, kept on
+ * disk so a restart continues the chain. Writes are atomic (temp file and
+ * rename); a missing or damaged file means "no chain yet", never an error.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** One project's chain. */
+export interface ChainState {
+  sessionId: string;
+  thoughtNumber: number;
+  updatedAt: string;
+}
+
+/** Reads and writes chain states. */
+export interface ChainStore {
+  get(project: string): Promise<ChainState | null>;
+  set(project: string, state: ChainState): Promise<void>;
+  clear(project: string): Promise<void>;
+  readonly file: string;
+}
+
+function isChainState(value: unknown): value is ChainState {
+  const state = value as ChainState;
+  return typeof state?.sessionId === 'string' && Number.isInteger(state.thoughtNumber) && state.thoughtNumber >= 0;
+}
+
+/**
+ * @param stateDir - the plugin's state folder.
+ */
+export function createChainStore(stateDir: string): ChainStore {
+  const file = join(stateDir, 'summary-chains.json');
+  // Serialized: two compactions finishing together must not lose each other's update.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function load(): Promise<Record<string, ChainState>> {
+    try {
+      const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+      if (typeof parsed !== 'object' || parsed === null) return {};
+      return Object.fromEntries(Object.entries(parsed).filter(([, state]) => isChainState(state))) as Record<string, ChainState>;
+    } catch {
+      return {};
+    }
+  }
+
+  async function save(chains: Record<string, ChainState>): Promise<void> {
+    await mkdir(stateDir, { recursive: true });
+    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temporary, `${JSON.stringify(chains, null, 2)}\n`, 'utf8');
+    await rename(temporary, file);
+  }
+
+  function serialized<T>(work: () => Promise<T>): Promise<T> {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  }
+
+  return {
+    file,
+    get: (project) => serialized(async () => (await load())[project] ?? null),
+    set: (project, state) =>
+      serialized(async () => {
+        const chains = await load();
+        chains[project] = state;
+        await save(chains);
+      }),
+    clear: (project) =>
+      serialized(async () => {
+        const chains = await load();
+        delete chains[project];
+        await save(chains);
+      }),
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Compaction (FR-12.3, FR-12.4, FR-3.1–3.5): before OpenCode asks the model
+ * for a summary, push tagging guidelines and a preservation context —
+ * concepts, key decisions, working-set files, fitted to an exact token
+ * budget — into `output.context`, in place; then write a compaction note to
+ * maenifold in the background.
+ *
+ * `output.prompt` is never set: it would discard every plugin's context. If
+ * extraction misses the hook's deadline, the hook returns with what is ready
+ * and the note is written when extraction finishes.
+ */
+import { performance } from 'node:perf_hooks';
+import { withDeadline } from './deadline.js';
+import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
+import { buildCompactionNote } from './compaction-note.js';
+import type { Extraction } from './extraction-engine.js';
+import type { PluginContext } from './plugin-context.js';
+import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../workers/stages/compaction-budget.js';
+
+type Compacting = (input: { sessionID: string }, output: { context: string[]; prompt?: string }) => Promise<void>;
+
+function conversationChars(messages: readonly unknown[]): number {
+  let chars = 0;
+  for (const message of messages) {
+    const parts = (message as { parts?: unknown })?.parts;
+    if (!Array.isArray(parts)) continue;
+    for (const part of parts) {
+      const text = (part as { type?: unknown; text?: unknown })?.text;
+      if ((part as { type?: unknown })?.type === 'text' && typeof text === 'string') chars += text.length;
+    }
+  }
+  return chars;
+}
+
+/**
+ * @param context - the plugin's shared parts.
+ */
+export function createCompaction(context: PluginContext): Compacting {
+  const { options, logger, cli, engine, host, project, background } = context;
+
+  async function writeNote(sessionID: string, extraction: Extraction): Promise<void> {
+    if (!cli.available) return;
+    const note = buildCompactionNote(project, sessionID, extraction, new Date());
+    const written = await cli.callJson('WriteMemory', { ...note }, { timeoutMs: options.persistTimeoutMs });
+    if (written.ok) {
+      const uri = (written.value as { uri?: unknown } | null)?.uri;
+      logger.info(`compaction note written: ${typeof uri === 'string' ? uri : note.folder} (${extraction.concepts.length} concepts, ${extraction.decisions.length} decisions)`);
+    } else {
+      logger.warn(`compaction note not written (${written.error.code}${written.error.toolCode ? ` ${written.error.toolCode}` : ''}): ${written.error.message}`);
+    }
+  }
+
+  return async (input, output) => {
+    const start = performance.now();
+    const sessionID = input?.sessionID;
+    try {
+      if (!options.compaction || typeof sessionID !== 'string' || !Array.isArray(output?.context)) return;
+      output.context.push(TAGGING_GUIDELINES);
+      const deadline = options.compactionDeadlineMs;
+      const fetched = await withDeadline(Promise.resolve(host.session.messages({ path: { id: sessionID } })), deadline);
+      if (!fetched.done) {
+        logger.warn(`compaction: could not read session ${sessionID} (${fetched.reason}); guidelines only`);
+        return;
+      }
+      const messages = fetched.value?.data;
+      if (!Array.isArray(messages)) {
+        logger.warn(`compaction: session ${sessionID} returned no messages${fetched.value?.error ? ` (${String((fetched.value.error as { message?: unknown })?.message ?? 'error')})` : ''}; guidelines only`);
+        return;
+      }
+      const chars = conversationChars(messages);
+      if (chars < options.minConversationChars) {
+        logger.info(`compaction: conversation of ${chars} characters is under ${options.minConversationChars}; nothing to extract`);
+        return;
+      }
+      const strategy = options.compactionStrategy === 'aggressive' ? AGGRESSIVE_STRATEGY : CONSERVATIVE_STRATEGY;
+      const extraction = engine.extract(messages, { settings: { contextTokenBudget: options.compactionTokens, strategy: { ...strategy } } });
+      const left = Math.max(0, deadline - (performance.now() - start));
+      const ready = await withDeadline(extraction, left);
+      if (!ready.done) {
+        logger.warn(`compaction: extraction not ready within ${deadline} ms; the note is written when it finishes`);
+        background.run('compaction note', async () => {
+          const late = await extraction;
+          if (late.ok) await writeNote(sessionID, late.value);
+          else logger.warn(`compaction: extraction failed (${late.error.code}): ${late.error.message}`);
+        });
+        return;
+      }
+      if (!ready.value.ok) {
+        logger.warn(`compaction: extraction failed (${ready.value.error.code}): ${ready.value.error.message}; guidelines only`);
+        return;
+      }
+      const found = ready.value.value;
+      if (found.context.text) output.context.push(found.context.text);
+      logger.info(
+        `compaction: ${messages.length} messages, ${chars} chars; ${found.concepts.length} concepts, ${found.decisions.length} decisions, ${found.files.length} files; context ${found.context.tokens}/${found.context.budget} tokens in ${Math.round(performance.now() - start)} ms`,
+      );
+      background.run('compaction note', () => writeNote(sessionID, found));
+    } catch (error) {
+      logger.error(`compaction: hook failed, compaction goes on unchanged: ${(error as Error)?.message ?? String(error)}`);
+    }
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The composition root: resolves options, finds the CLI, starts the warm
+ * worker pool, and wires one handler per hook. Nothing here throws to the
+ * host: a plugin that fails to start logs why and returns no hooks.
+ */
+import { basename } from 'node:path';
+import { resolvePluginOptions, type PluginOptions } from './plugin-options.js';
+import { createLogger, type Logger } from './logger.js';
+import { locateCli } from './cli-locator.js';
+import { createMaenifoldClient } from './maenifold-client.js';
+import { createWorkerPool, type WorkerPool } from './worker-pool.js';
+import { createFallbackRunner } from './fallback-runner.js';
+import { createExtractionEngine } from './extraction-engine.js';
+import { createBackgroundWork, type BackgroundWork } from './background-work.js';
+import { createChainStore } from './chain-store.js';
+import { createSessionStart } from './session-start.js';
+import { createTaskAugmentation } from './task-augmentation.js';
+import { createCompaction } from './compaction.js';
+import { createSummaryPersistence } from './summary-persistence.js';
+import { createConfessionReport } from './confession-report.js';
+import type { HostClient } from './host-client.js';
+import type { PluginContext } from './plugin-context.js';
+
+/** What OpenCode passes to a plugin (the parts used here). */
+export interface PluginInput {
+  client: HostClient;
+  directory?: string;
+  worktree?: string;
+}
+
+/** The hooks the plugin registers. */
+export interface MaenifoldHooks {
+  event?: (input: { event: { type: string; properties?: Record<string, unknown> } }) => Promise<void>;
+  'experimental.chat.system.transform'?: ReturnType<typeof createSessionStart>['hook'];
+  'tool.execute.before'?: ReturnType<typeof createTaskAugmentation>;
+  'tool.execute.after'?: ReturnType<typeof createConfessionReport>;
+  'experimental.session.compacting'?: ReturnType<typeof createCompaction>;
+}
+
+/** A started plugin: its hooks and the handles tests and shutdown need. */
+export interface MaenifoldPlugin {
+  hooks: MaenifoldHooks;
+  options: PluginOptions;
+  logger: Logger;
+  background: BackgroundWork;
+  pool: WorkerPool | null;
+  /** Waits for background work, then stops the pool. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * @param input - OpenCode's plugin input.
+ * @param rawOptions - the options of the `[spec, options]` tuple.
+ * @param env - the environment (options, CLI lookup, the CLI's own environment).
+ */
+export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unknown, env: NodeJS.ProcessEnv = process.env): Promise<MaenifoldPlugin> {
+  const logger = createLogger(input?.client);
+  const { options, issues } = resolvePluginOptions(rawOptions, env);
+  for (const issue of issues) {
+    logger.warn(`option ${issue.key}: expected ${issue.expected}, got ${JSON.stringify(issue.actual) ?? String(issue.actual)}; using the default`);
+  }
+  const background = createBackgroundWork((label, error) =>
+    logger.error(`${label}: background work failed: ${(error as Error)?.message ?? String(error)}`),
+  );
+  const inert: MaenifoldPlugin = { hooks: {}, options, logger, background, pool: null, dispose: async () => undefined };
+  if (!options.enabled) {
+    logger.info('disabled by the enabled option');
+    return inert;
+  }
+  try {
+    const project = options.project || basename(input.worktree || input.directory || process.cwd()) || 'project';
+    const location = locateCli(options.cli, env, input.directory || process.cwd());
+    const cli = createMaenifoldClient(location, env);
+    if (location.found) logger.info(`maenifold CLI: ${location.path} (from ${location.source}); project ${project}`);
+    else {
+      logger.warn(
+        `maenifold CLI not found (looked at ${location.tried.length} places, last ${location.tried.at(-1) ?? 'none'}); graph context, notes and summaries are off, compaction guidance still works. Set MAENIFOLD_CLI to its path.`,
+      );
+    }
+    const pool = createWorkerPool(options.pool);
+    const runner = createFallbackRunner(pool, (name, reason) => logger.warn(`pool could not run ${name} (${reason}); ran it inline`));
+    const engine = createExtractionEngine(runner);
+    const context: PluginContext = { options, logger, cli, runner, engine, host: input.client, project, background };
+    const sessionStart = createSessionStart(context);
+    const summaries = createSummaryPersistence(context, createChainStore(options.stateDir));
+    void pool.ready.then((ready) => {
+      if (ready.ok) logger.debug(`worker pool ready: ${pool.options.threads} threads`);
+      else logger.warn(`worker pool unavailable (${ready.error.message}); small inputs run inline, large ones are skipped`);
+      if (options.sessionStart && cli.available) sessionStart.prepare();
+    });
+    return {
+      hooks: {
+        event: summaries,
+        'experimental.chat.system.transform': sessionStart.hook,
+        'tool.execute.before': createTaskAugmentation(context),
+        'tool.execute.after': createConfessionReport(context),
+        'experimental.session.compacting': createCompaction(context),
+      },
+      options,
+      logger,
+      background,
+      pool,
+      async dispose() {
+        await background.idle();
+        await pool.destroy();
+        await logger.flush();
+      },
+    };
+  } catch (error) {
+    logger.error(`could not start, running without hooks: ${(error as Error)?.message ?? String(error)}`);
+    return inert;
+  }
+}

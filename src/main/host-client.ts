@@ -1,0 +1,23 @@
+/**
+ * The part of OpenCode's SDK client the plugin uses, typed loosely on
+ * purpose: calls resolve to `{ data, error }`, and a structural type keeps the
+ * plugin working across SDK versions and lets tests pass a fake.
+ */
+import type { LogClient } from './logger.js';
+
+/** An SDK call's result. */
+export interface SdkResult<T> {
+  data?: T;
+  error?: unknown;
+}
+
+/** What the plugin calls on the host. */
+export interface HostClient extends LogClient {
+  session: {
+    messages(options: { path: { id: string } }): Promise<SdkResult<unknown[]>>;
+    prompt(options: {
+      path: { id: string };
+      body: { parts: { type: 'text'; text: string }[]; noReply?: boolean; agent?: string };
+    }): Promise<SdkResult<unknown>>;
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Log lines through the host (`client.app.log`, service `maenifold-plugin`),
+ * never awaited by a hook and never thrown from: a log that fails is dropped.
+ */
+
+/** Levels of `client.app.log` (seed 000 §8.2). */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** What the plugin needs of the host client to log. */
+export interface LogClient {
+  app: {
+    log(options: { body: { service: string; level: LogLevel; message: string; extra?: Record<string, unknown> } }): Promise<unknown>;
+  };
+}
+
+/** The plugin's logger. */
+export interface Logger {
+  log(level: LogLevel, message: string, extra?: Record<string, unknown>): void;
+  debug(message: string, extra?: Record<string, unknown>): void;
+  info(message: string, extra?: Record<string, unknown>): void;
+  warn(message: string, extra?: Record<string, unknown>): void;
+  error(message: string, extra?: Record<string, unknown>): void;
+  /** Resolves when every line sent so far has been handed to the host. */
+  flush(): Promise<void>;
+}
+
+/** The service name every line carries. */
+export const LOG_SERVICE = 'maenifold-plugin';
+
+/**
+ * @param client - the host client; `undefined` logs nowhere.
+ */
+export function createLogger(client: LogClient | undefined): Logger {
+  const pending = new Set<Promise<unknown>>();
+  const log = (level: LogLevel, message: string, extra?: Record<string, unknown>): void => {
+    if (!client) return;
+    let sent: Promise<unknown>;
+    try {
+      sent = Promise.resolve(client.app.log({ body: { service: LOG_SERVICE, level, message, ...(extra ? { extra } : {}) } }));
+    } catch {
+      // The host's logger failed synchronously: the line is dropped, the hook goes on.
+      return;
+    }
+    const tracked = sent.catch(() => undefined).finally(() => pending.delete(tracked));
+    pending.add(tracked);
+  };
+  return {
+    log,
+    debug: (message, extra) => log('debug', message, extra),
+    info: (message, extra) => log('info', message, extra),
+    warn: (message, extra) => log('warn', message, extra),
+    error: (message, extra) => log('error', message, extra),
+    flush: async () => {
+      await Promise.all([...pending]);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * What every hook shares: resolved options, the logger, the maenifold
+ * client, the task runner and extraction engine, the host client, and the
+ * tracker of background work.
+ */
+import type { PluginOptions } from './plugin-options.js';
+import type { Logger } from './logger.js';
+import type { MaenifoldClient } from './maenifold-client.js';
+import type { TaskRunner } from './task-runner.js';
+import type { ExtractionEngine } from './extraction-engine.js';
+import type { HostClient } from './host-client.js';
+import type { BackgroundWork } from './background-work.js';
+
+/** The plugin's shared parts. */
+export interface PluginContext {
+  options: PluginOptions;
+  logger: Logger;
+  cli: MaenifoldClient;
+  runner: TaskRunner;
+  engine: ExtractionEngine;
+  host: HostClient;
+  /** The project's name: the `project` option or the worktree's folder name. */
+  project: string;
+  background: BackgroundWork;
+}

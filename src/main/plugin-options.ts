@@ -1,0 +1,192 @@
+/**
+ * The plugin's options: from the `[spec, options]` tuple in `opencode.json`
+ * and from `MAENIFOLD_*` environment variables (which win), validated once.
+ * A bad value is reported with its key and what was expected, and the default
+ * is used: a typo in a config file never stops a session.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { resolvePoolOptions, type OptionIssue, type ResolvedPoolOptions } from './pool-options.js';
+
+/** Every option after defaults and validation. */
+export interface PluginOptions {
+  /** Master switch. @default true */
+  enabled: boolean;
+  /** Path of the maenifold CLI; empty means: `MAENIFOLD_CLI`, PATH, then `~/maenifold/bin/maenifold`. @default '' */
+  cli: string;
+  /** Project name used for searches, tags and the summary chain; empty means the worktree's folder name. @default '' */
+  project: string;
+  /** Where the plugin keeps its own state (summary chains). @default $XDG_STATE_HOME/opencode-maenifold */
+  stateDir: string;
+
+  /** Inject knowledge-graph context into each session's system prompt. @default true */
+  sessionStart: boolean;
+  /** Token budget of that context. @default 4000 */
+  sessionStartTokens: number;
+  /** Token budget of one concept's entry in it. @default 500 */
+  sessionStartConceptTokens: number;
+
+  /** Append graph context to subagent task prompts. @default true */
+  taskContext: boolean;
+  /** Token budget of the task context. @default 8000 */
+  taskContextTokens: number;
+  /** Token budget of one concept's entry in it. @default 1000 */
+  taskContextConceptTokens: number;
+
+  /** Steer and enrich compactions and write a compaction note. @default true */
+  compaction: boolean;
+  /** Exact token budget of the preservation context. @default 500 */
+  compactionTokens: number;
+  /** How long the compacting hook may hold the compaction, in ms. @default 15000 */
+  compactionDeadlineMs: number;
+  /** `conservative` keeps decisions and problems; `aggressive` drops by score alone. @default 'conservative' */
+  compactionStrategy: 'conservative' | 'aggressive';
+  /** Conversations shorter than this (characters) are not extracted. @default 100 */
+  minConversationChars: number;
+
+  /** Persist each compaction summary to a per-project thinking chain. @default true */
+  summaries: boolean;
+  /** Cap on a persisted summary, in characters. @default 32000 */
+  summaryMaxChars: number;
+
+  /** Ask subagents for a ConfessionReport when their result lacks one. @default true */
+  confession: boolean;
+  /** Attempts before giving up on a confession. @default 3 */
+  confessionAttempts: number;
+  /** Replaces the built-in confession demand; empty keeps it. @default '' */
+  confessionPrompt: string;
+
+  /** Timeout of one context call to the CLI (BuildContext, searches), in ms. @default 5000 */
+  contextTimeoutMs: number;
+  /** Timeout of all context calls of one injection together, in ms. @default 10000 */
+  contextTotalTimeoutMs: number;
+  /** Timeout of one persistence call (WriteMemory, SequentialThinking), in ms. @default 30000 */
+  persistTimeoutMs: number;
+
+  /** Worker pool options. */
+  pool: ResolvedPoolOptions;
+}
+
+type Kind = { type: 'boolean' } | { type: 'integer'; min: number; max: number } | { type: 'string' } | { type: 'enum'; values: readonly string[] };
+
+const SPECS: Readonly<Record<Exclude<keyof PluginOptions, 'pool' | 'stateDir'>, Kind>> = {
+  enabled: { type: 'boolean' },
+  cli: { type: 'string' },
+  project: { type: 'string' },
+  sessionStart: { type: 'boolean' },
+  sessionStartTokens: { type: 'integer', min: 100, max: 100_000 },
+  sessionStartConceptTokens: { type: 'integer', min: 50, max: 100_000 },
+  taskContext: { type: 'boolean' },
+  taskContextTokens: { type: 'integer', min: 100, max: 100_000 },
+  taskContextConceptTokens: { type: 'integer', min: 50, max: 100_000 },
+  compaction: { type: 'boolean' },
+  compactionTokens: { type: 'integer', min: 50, max: 20_000 },
+  compactionDeadlineMs: { type: 'integer', min: 100, max: 600_000 },
+  compactionStrategy: { type: 'enum', values: ['conservative', 'aggressive'] },
+  minConversationChars: { type: 'integer', min: 0, max: 10_000_000 },
+  summaries: { type: 'boolean' },
+  summaryMaxChars: { type: 'integer', min: 1_000, max: 32_000 },
+  confession: { type: 'boolean' },
+  confessionAttempts: { type: 'integer', min: 1, max: 10 },
+  confessionPrompt: { type: 'string' },
+  contextTimeoutMs: { type: 'integer', min: 100, max: 120_000 },
+  contextTotalTimeoutMs: { type: 'integer', min: 100, max: 300_000 },
+  persistTimeoutMs: { type: 'integer', min: 100, max: 600_000 },
+};
+
+function defaultStateDir(env: NodeJS.ProcessEnv): string {
+  const base = env['XDG_STATE_HOME'] || join(env['HOME'] || homedir(), '.local', 'state');
+  return join(base, 'opencode-maenifold');
+}
+
+/** The defaults, for documentation and tests. */
+export const DEFAULT_PLUGIN_OPTIONS: Readonly<Omit<PluginOptions, 'pool' | 'stateDir'>> = Object.freeze({
+  enabled: true,
+  cli: '',
+  project: '',
+  sessionStart: true,
+  sessionStartTokens: 4_000,
+  sessionStartConceptTokens: 500,
+  taskContext: true,
+  taskContextTokens: 8_000,
+  taskContextConceptTokens: 1_000,
+  compaction: true,
+  compactionTokens: 500,
+  compactionDeadlineMs: 15_000,
+  compactionStrategy: 'conservative',
+  minConversationChars: 100,
+  summaries: true,
+  summaryMaxChars: 32_000,
+  confession: true,
+  confessionAttempts: 3,
+  confessionPrompt: '',
+  contextTimeoutMs: 5_000,
+  contextTotalTimeoutMs: 10_000,
+  persistTimeoutMs: 30_000,
+});
+
+/** `compactionDeadlineMs` → `MAENIFOLD_COMPACTION_DEADLINE_MS`. */
+export function envName(key: string): string {
+  return `MAENIFOLD_${key.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
+}
+
+function fromEnv(raw: string, kind: Kind): unknown {
+  const text = raw.trim();
+  if (kind.type === 'boolean') {
+    if (/^(1|true|yes|on)$/i.test(text)) return true;
+    if (/^(0|false|no|off)$/i.test(text)) return false;
+    return raw;
+  }
+  if (kind.type === 'integer') return /^-?\d+$/.test(text) ? Number(text) : raw;
+  return raw;
+}
+
+function check(key: string, value: unknown, kind: Kind): OptionIssue | null {
+  switch (kind.type) {
+    case 'boolean':
+      return typeof value === 'boolean' ? null : { key, expected: 'true or false', actual: value };
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value) && value >= kind.min && value <= kind.max
+        ? null
+        : { key, expected: `an integer from ${kind.min} to ${kind.max}`, actual: value };
+    case 'string':
+      return typeof value === 'string' ? null : { key, expected: 'a string', actual: value };
+    case 'enum':
+      return typeof value === 'string' && kind.values.includes(value)
+        ? null
+        : { key, expected: `one of ${kind.values.join(', ')}`, actual: value };
+  }
+}
+
+/**
+ * Resolves options. Never throws.
+ *
+ * @param raw - the options object of the `[spec, options]` tuple (any shape).
+ * @param env - the environment; `MAENIFOLD_*` variables override `raw`.
+ */
+export function resolvePluginOptions(raw: unknown, env: NodeJS.ProcessEnv = process.env): { options: PluginOptions; issues: OptionIssue[] } {
+  const issues: OptionIssue[] = [];
+  const input = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  if (raw !== undefined && raw !== null && input !== raw) issues.push({ key: 'options', expected: 'an object', actual: raw });
+  const known = new Set<string>([...Object.keys(SPECS), 'pool', 'stateDir']);
+  for (const key of Object.keys(input)) {
+    if (!known.has(key)) issues.push({ key, expected: 'a known option (see the README)', actual: input[key] });
+  }
+  const resolved: Record<string, unknown> = { ...DEFAULT_PLUGIN_OPTIONS };
+  for (const [key, kind] of Object.entries(SPECS) as [keyof typeof SPECS, Kind][]) {
+    const variable = key === 'cli' ? 'MAENIFOLD_CLI' : envName(key);
+    const fromVariable = env[variable];
+    const [source, value] = fromVariable !== undefined && fromVariable !== '' ? [variable, fromEnv(fromVariable, kind)] : [key, input[key]];
+    if (value === undefined) continue;
+    const issue = check(source, value, kind);
+    if (issue) issues.push(issue);
+    else resolved[key] = value;
+  }
+  const stateDir = env['MAENIFOLD_STATE_DIR'] || input['stateDir'];
+  if (stateDir !== undefined && typeof stateDir !== 'string') issues.push({ key: 'stateDir', expected: 'a path', actual: stateDir });
+  resolved['stateDir'] = typeof stateDir === 'string' && stateDir ? stateDir : defaultStateDir(env);
+  const pool = resolvePoolOptions(input['pool']);
+  issues.push(...pool.issues);
+  resolved['pool'] = pool.options;
+  return { options: resolved as unknown as PluginOptions, issues };
+}

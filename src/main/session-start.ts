@@ -1,0 +1,139 @@
+/**
+ * Session start (FR-12.1): knowledge-graph context appended to the system
+ * prompt of each session's model calls.
+ *
+ * The context depends on the project and recent activity, not on the
+ * session, so it is built ahead (when the plugin loads and again when it
+ * goes stale) and a session's first call usually finds it ready. Each session
+ * keeps the block it started with, so its system prompt stays stable.
+ */
+import { performance } from 'node:perf_hooks';
+import { fetchConceptContexts, fitConceptContexts } from './graph-context.js';
+import { linksByFrequency, linksOf, rankConcepts } from './wikilink-ranking.js';
+import { withDeadline } from './deadline.js';
+import type { PluginContext } from './plugin-context.js';
+
+/** The heading of the injected block. */
+export const SESSION_CONTEXT_HEADING = '## Knowledge Graph Context';
+
+/** How long a built context is reused for new sessions. */
+export const CONTEXT_TTL_MS = 5 * 60_000;
+
+/** Sessions remembered; the oldest is forgotten past this. */
+const MAX_SESSIONS = 1_000;
+
+interface BuiltContext {
+  text: string | null;
+  builtAt: number;
+}
+
+type SystemTransform = (input: { sessionID?: string; model?: { id?: string } }, output: { system: string[] }) => Promise<void>;
+
+function appendToSystem(system: string[], block: string): void {
+  // A new entry becomes a second system message, which single-system providers reject.
+  if (system.length === 0) system.push(block);
+  else system[system.length - 1] = `${system[system.length - 1]}\n\n${block}`;
+}
+
+/**
+ * @param context - the plugin's shared parts.
+ * @returns the hook and `prepare`, which starts a build ahead of need.
+ */
+export function createSessionStart(context: PluginContext): { hook: SystemTransform; prepare(): void } {
+  const { options, logger, cli, runner, project } = context;
+  const sessions = new Map<string, string | null>();
+  // Sessions whose first call timed out: later calls only look whether the build is ready.
+  const waited = new Set<string>();
+  let current: Promise<BuiltContext> | null = null;
+  let currentAt = 0;
+
+  async function build(): Promise<BuiltContext> {
+    const start = performance.now();
+    const timing = { timeoutMs: options.contextTimeoutMs };
+    const [search, recent] = await Promise.all([
+      cli.callJson('SearchMemories', { query: project, mode: 'Hybrid', pageSize: 5 }, timing, (text) =>
+        /^No memories found/i.test(text) ? { results: [] } : undefined,
+      ),
+      cli.callText('RecentActivity', { limit: 10, timespan: '1.00:00:00', includeContent: true }, timing),
+    ]);
+    if (!search.ok) logger.warn(`session context: SearchMemories failed (${search.error.code}): ${search.error.message}`);
+    if (!recent.ok) logger.warn(`session context: RecentActivity failed (${recent.error.code}): ${recent.error.message}`);
+    const hits = search.ok ? ((search.value as { results?: unknown } | null)?.results ?? []) : [];
+    const hitText = Array.isArray(hits)
+      ? hits.map((hit) => `${String((hit as { title?: unknown }).title ?? '')}\n${String((hit as { snippet?: unknown }).snippet ?? '')}`).join('\n')
+      : '';
+    const perConcept = options.sessionStartConceptTokens;
+    const wanted = Math.max(1, Math.floor(options.sessionStartTokens / perConcept));
+    const projectConcept = linksOf(`[[${project}]]`);
+    // Twice what fits: some candidates will be empty or weak.
+    const concepts = rankConcepts([...projectConcept, ...linksOf(hitText)], recent.ok ? linksByFrequency(recent.value) : [], wanted * 2);
+    const left = options.contextTotalTimeoutMs - (performance.now() - start);
+    if (concepts.length === 0 || left <= 0) {
+      logger.info(`session context: nothing to inject (${concepts.length} candidate concepts)`);
+      return { text: null, builtAt: Date.now() };
+    }
+    const contexts = await fetchConceptContexts(cli, concepts, {
+      depth: 1,
+      maxEntities: 3,
+      perCallTimeoutMs: options.contextTimeoutMs,
+      totalTimeoutMs: left,
+    });
+    const skipped = contexts.filter((entry) => !entry.ok).map((entry) => `${entry.concept} (${entry.ok ? '' : entry.reason})`);
+    const fitted = await fitConceptContexts(runner, contexts, {
+      heading: SESSION_CONTEXT_HEADING,
+      entryTokens: perConcept,
+      totalTokens: options.sessionStartTokens,
+      encoding: 'o200k_base',
+    });
+    if (!fitted.ok) {
+      logger.warn(`session context: budgeting failed: ${fitted.message}`);
+      return { text: null, builtAt: Date.now() };
+    }
+    const ms = Math.round(performance.now() - start);
+    if (!fitted.value) {
+      logger.info(`session context: no usable concept in ${ms} ms; skipped ${skipped.join(', ') || 'none'}`);
+      return { text: null, builtAt: Date.now() };
+    }
+    logger.info(
+      `session context: ${fitted.value.concepts.length} concepts, ${fitted.value.tokens} tokens in ${ms} ms (${fitted.value.concepts.join(', ')}); skipped ${skipped.join(', ') || 'none'}`,
+    );
+    return { text: fitted.value.text, builtAt: Date.now() };
+  }
+
+  function prepare(): Promise<BuiltContext> {
+    if (!current || Date.now() - currentAt > CONTEXT_TTL_MS) {
+      currentAt = Date.now();
+      current = build().catch((error: unknown) => {
+        logger.warn(`session context: build failed: ${(error as Error)?.message ?? String(error)}`);
+        return { text: null, builtAt: Date.now() };
+      });
+    }
+    return current;
+  }
+
+  const hook: SystemTransform = async (input, output) => {
+    try {
+      if (!options.sessionStart || !cli.available || !input?.sessionID || !Array.isArray(output?.system)) return;
+      let block = sessions.get(input.sessionID);
+      if (block === undefined) {
+        const patience = waited.has(input.sessionID) ? 0 : options.contextTotalTimeoutMs;
+        const ready = await withDeadline(prepare(), patience);
+        if (ready.done) {
+          block = ready.value.text;
+          waited.delete(input.sessionID);
+          if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
+          sessions.set(input.sessionID, block);
+        } else if (!waited.has(input.sessionID)) {
+          if (waited.size >= MAX_SESSIONS) waited.clear();
+          waited.add(input.sessionID);
+          logger.warn(`session context: not ready within ${patience} ms; this call of session ${input.sessionID} goes without`);
+        }
+      }
+      if (block && !output.system.some((entry) => entry.includes(block as string))) appendToSystem(output.system, block);
+    } catch (error) {
+      logger.error(`session context: hook failed, system prompt left as it was: ${(error as Error)?.message ?? String(error)}`);
+    }
+  };
+
+  return { hook, prepare: () => void prepare() };
+}

@@ -1,0 +1,42 @@
+/**
+ * Fits per-concept context entries into exact token budgets: each entry to
+ * its own share, then as many whole entries as the total allows, in rank
+ * order, under a heading.
+ */
+import { fitLines, truncateToTokens, type TokenEncoding } from './tokens.js';
+
+/** Input of {@link fitContextEntries}. */
+export interface ContextFitInput {
+  /** Put before the entries; counted in the budget. */
+  heading: string;
+  /** Entries, most important first. */
+  entries: string[];
+  /** Most tokens of one entry. */
+  entryBudget: number;
+  /** Most tokens of the whole text, heading included. */
+  totalBudget: number;
+  encoding: TokenEncoding;
+}
+
+/** The fitted text. */
+export interface ContextFit {
+  /** Empty when no entry fits. */
+  text: string;
+  /** Exact count of `text`. */
+  tokens: number;
+  /** How many entries made it, from the front. */
+  included: number;
+  /** How many of those were cut to their share. */
+  truncated: number;
+}
+
+/**
+ * @param input - see {@link ContextFitInput}.
+ */
+export function fitContextEntries(input: ContextFitInput): ContextFit {
+  const shares = input.entries.map((entry) => truncateToTokens(entry.trim(), input.entryBudget, input.encoding));
+  const fitted = fitLines(shares, input.totalBudget, { header: input.heading, separator: '\n\n', encoding: input.encoding });
+  if (fitted.kept === 0) return { text: '', tokens: 0, included: 0, truncated: 0 };
+  const truncated = shares.slice(0, fitted.kept).filter((share, index) => share.length < (input.entries[index] ?? '').trim().length).length;
+  return { text: fitted.text, tokens: fitted.tokens, included: fitted.kept, truncated };
+}
