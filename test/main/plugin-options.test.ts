@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PLUGIN_OPTIONS, envName, resolvePluginOptions } from '../../src/main/plugin-options.js';
+
+describe('resolvePluginOptions', () => {
+  it('should give the defaults for no options', () => {
+    const { options, issues } = resolvePluginOptions(undefined, { HOME: '/home/u' });
+    expect(issues).toEqual([]);
+    expect(options).toMatchObject(DEFAULT_PLUGIN_OPTIONS);
+    expect(options.stateDir).toBe('/home/u/.local/state/opencode-maenifold');
+    expect(options.pool.threads).toBeGreaterThanOrEqual(2);
+  });
+
+  it('should take tuple options and let MAENIFOLD_* variables override them', () => {
+    const { options, issues } = resolvePluginOptions(
+      { compactionTokens: 800, sessionStart: false, compactionStrategy: 'aggressive' },
+      { MAENIFOLD_COMPACTION_TOKENS: '900', MAENIFOLD_TASK_CONTEXT: 'off', MAENIFOLD_CLI: '/opt/maenifold', XDG_STATE_HOME: '/state' },
+    );
+    expect(issues).toEqual([]);
+    expect(options).toMatchObject({ compactionTokens: 900, sessionStart: false, taskContext: false, compactionStrategy: 'aggressive', cli: '/opt/maenifold' });
+    expect(options.stateDir).toBe('/state/opencode-maenifold');
+  });
+
+  it('should report each bad value with its key and expectation, and keep the default', () => {
+    const { options, issues } = resolvePluginOptions(
+      { compactionTokens: -5, summaries: 'yes', compactionStrategy: 'wild', typo: 1, pool: { threads: 0 } },
+      { MAENIFOLD_CONTEXT_TIMEOUT_MS: 'soon' },
+    );
+    expect(options.compactionTokens).toBe(500);
+    expect(options.summaries).toBe(true);
+    expect(options.contextTimeoutMs).toBe(5000);
+    expect(issues.map((issue) => issue.key).sort()).toEqual(
+      ['MAENIFOLD_CONTEXT_TIMEOUT_MS', 'compactionStrategy', 'compactionTokens', 'pool.threads', 'summaries', 'typo'].sort(),
+    );
+    expect(issues.find((issue) => issue.key === 'compactionTokens')).toMatchObject({ expected: 'an integer from 50 to 20000', actual: -5 });
+  });
+
+  it('should reject options that are not an object', () => {
+    expect(resolvePluginOptions('fast', {}).issues).toEqual([{ key: 'options', expected: 'an object', actual: 'fast' }]);
+  });
+});
+
+describe('envName', () => {
+  it('should map option keys to variable names', () => {
+    expect(envName('compactionDeadlineMs')).toBe('MAENIFOLD_COMPACTION_DEADLINE_MS');
+    expect(envName('enabled')).toBe('MAENIFOLD_ENABLED');
+  });
+});
