@@ -1,0 +1,67 @@
+/**
+ * A fake OpenCode SDK client for hook tests: serves message lists, scripts
+ * the replies to `session.prompt`, and records every log line. Its shapes
+ * follow opencode-plugin-api.md (calls resolve to `{ data, error }`).
+ */
+import type { HostClient } from '../../src/main/host-client.js';
+
+/** A log line as the plugin sent it. */
+export interface LoggedLine {
+  service: string;
+  level: string;
+  message: string;
+}
+
+/** The fake and what it saw. */
+export interface FakeHost {
+  client: HostClient;
+  logs: LoggedLine[];
+  prompts: { id: string; text: string }[];
+  /** Sets the messages a session returns (a function is called on each read). */
+  setMessages(id: string, messages: unknown[] | (() => Promise<unknown[]>)): void;
+  /** Queues replies to `session.prompt` for a session, used in order. */
+  queueReplies(id: string, ...replies: string[]): void;
+  /** Lines whose message contains `fragment`. */
+  linesWith(fragment: string): LoggedLine[];
+}
+
+/** Builds a message entry. */
+export function message(id: string, role: 'user' | 'assistant', text: string, extra: Record<string, unknown> = {}, tools: unknown[] = []): unknown {
+  return { info: { id, role, sessionID: 'ses_test', ...extra }, parts: [{ type: 'text', text }, ...tools] };
+}
+
+export function createFakeHost(): FakeHost {
+  const logs: LoggedLine[] = [];
+  const prompts: { id: string; text: string }[] = [];
+  const sessions = new Map<string, unknown[] | (() => Promise<unknown[]>)>();
+  const replies = new Map<string, string[]>();
+  const client: HostClient = {
+    app: {
+      async log({ body }) {
+        logs.push({ service: body.service, level: body.level, message: body.message });
+        return { data: true };
+      },
+    },
+    session: {
+      async messages({ path }) {
+        const found = sessions.get(path.id);
+        if (!found) return { error: { message: `session ${path.id} not found` } };
+        return { data: typeof found === 'function' ? await found() : found };
+      },
+      async prompt({ path, body }) {
+        const text = body.parts.map((part) => part.text).join('\n');
+        prompts.push({ id: path.id, text });
+        const next = replies.get(path.id)?.shift() ?? '';
+        return { data: { info: { role: 'assistant' }, parts: [{ type: 'text', text: next }] } };
+      },
+    },
+  };
+  return {
+    client,
+    logs,
+    prompts,
+    setMessages: (id, messages) => void sessions.set(id, messages),
+    queueReplies: (id, ...texts) => void replies.set(id, [...(replies.get(id) ?? []), ...texts]),
+    linesWith: (fragment) => logs.filter((line) => line.message.includes(fragment)),
+  };
+}
