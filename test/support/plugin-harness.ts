@@ -1,0 +1,57 @@
+/**
+ * A started plugin for hook tests: the real composition root and worker pool,
+ * the maenifold double on a temporary root, and a fake host client.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMaenifoldPlugin, type MaenifoldPlugin } from '../../src/main/create-plugin.js';
+import { createDoubleRoot, type DoubleRoot } from './maenifold-double.js';
+import { createFakeHost, type FakeHost } from './fake-host.js';
+
+export interface Harness {
+  plugin: MaenifoldPlugin;
+  host: FakeHost;
+  double: DoubleRoot;
+  stateDir: string;
+  /** Stops the plugin and removes every temporary file. */
+  close(): Promise<void>;
+}
+
+/**
+ * @param options - plugin options (the `[spec, options]` tuple's second element).
+ * @param env - extra environment (MAENIFOLD_* options, double faults); `MAENIFOLD_CLI: ''` hides the CLI.
+ * @param graph - notes written (and synced) before the plugin starts, as `DoubleRoot.seed` takes them.
+ */
+export async function startHarness(options: Record<string, unknown> = {}, env: Record<string, string> = {}, graph?: Record<string, string>): Promise<Harness> {
+  const double = await createDoubleRoot();
+  if (graph) await double.seed(graph);
+  const stateDir = await mkdtemp(join(tmpdir(), 'maenifold-state-'));
+  const host = createFakeHost();
+  const environment: NodeJS.ProcessEnv = { ...process.env, ...double.env, MAENIFOLD_STATE_DIR: stateDir, HOME: stateDir, ...env };
+  for (const key of Object.keys(process.env)) {
+    // Options from the surrounding shell must not leak into a test.
+    if (key.startsWith('MAENIFOLD_') && !(key in double.env) && !(key in env) && key !== 'MAENIFOLD_STATE_DIR') delete environment[key];
+  }
+  const plugin = await createMaenifoldPlugin({ client: host.client, directory: '/work/acme-shop', worktree: '/work/acme-shop' }, { pool: { threads: 2 }, ...options }, environment);
+  await plugin.pool?.ready;
+  return {
+    plugin,
+    host,
+    double,
+    stateDir,
+    async close() {
+      await plugin.dispose();
+      await double.cleanup();
+      await rm(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Three notes in which `redis` and `cache-layer` co-occur, so their relation is strong. */
+export const STRONG_GRAPH: Record<string, string> = {
+  'tech/redis-one': '# One\n\n[[redis]] backs the [[cache-layer]] of [[acme-shop]].',
+  'tech/redis-two': '# Two\n\nThe [[cache-layer]] uses [[redis]] streams.',
+  'tech/redis-three': '# Three\n\n[[redis]] and the [[cache-layer]] share a pool; see [[api-gateway]].',
+  'tech/lonely': '# Lonely\n\n[[lonely-topic]] appears once with [[api-gateway]].',
+};
