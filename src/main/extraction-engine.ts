@@ -62,16 +62,12 @@ function recent<T>(analyses: readonly UnitAnalysis[], pick: (analysis: UnitAnaly
   return flat.slice(Math.max(0, flat.length - max));
 }
 
-function unitsOf(input: unknown): AnalysisUnit[] | null {
-  if (typeof input === 'string') return [{ key: null, order: 0, role: 'document', text: input, tools: [] }];
-  const messages = messagesOf(input);
-  if (!messages) return null;
-  const units: AnalysisUnit[] = [];
-  messages.forEach((message, order) => {
-    const unit = messageToUnit(message, order);
-    if (unit) units.push(unit);
-  });
-  return units;
+/** The hook thread hands itself back at least this often while preparing batches. */
+const SLICE_MS = 4;
+
+function messageListOf(input: unknown): unknown[] | null {
+  if (typeof input === 'string') return [{ info: { role: 'document' }, parts: [{ type: 'text', text: input }] }];
+  return messagesOf(input);
 }
 
 /**
@@ -92,8 +88,8 @@ export function createExtractionEngine(
     const settings: ExtractionSettings = { ...DEFAULT_EXTRACTION_SETTINGS, ...baseSettings, ...controls.settings };
     let hookThreadMs = 0;
     let sliceStart = performance.now();
-    const units = unitsOf(input);
-    if (!units) {
+    const messages = messageListOf(input);
+    if (!messages) {
       return { ok: false, error: { code: 'INVALID_INPUT', message: 'expected a message list, a session export or markdown text' } };
     }
     const analysisSettings: AnalysisSettings = {
@@ -101,7 +97,8 @@ export function createExtractionEngine(
       maxSectionChars: settings.maxSectionChars,
       maxDecisionsPerUnit: settings.maxDecisionsPerUnit,
     };
-    const analyses: (UnitAnalysis | undefined)[] = new Array(units.length);
+    const analyses: (UnitAnalysis | undefined)[] = [];
+    let unitCount = 0;
     const timings: StageTimings = {};
     const pending: Promise<TaskResult<unknown>>[] = [];
     let batch: { unit: AnalysisUnit; slot: number }[] = [];
@@ -119,8 +116,16 @@ export function createExtractionEngine(
       });
       return { ok: true, value: null };
     };
-    for (let slot = 0; slot < units.length; slot++) {
-      const unit = units[slot] as AnalysisUnit;
+    for (let order = 0; order < messages.length; order++) {
+      // Converted one at a time inside the sliced loop: a 10 MB session is never read in one go.
+      if (performance.now() - sliceStart > SLICE_MS) {
+        hookThreadMs += performance.now() - sliceStart;
+        await nextTurn();
+        sliceStart = performance.now();
+      }
+      const unit = messageToUnit(messages[order], order);
+      if (!unit) continue;
+      const slot = unitCount++;
       inputChars += unit.text.length;
       const cached = unit.key === null ? undefined : cache.get(unit.key);
       if (cached) {
@@ -177,7 +182,7 @@ export function createExtractionEngine(
         ...final.value,
         sectionKind: assembled.kind,
         sections: assembled.sections,
-        stats: { units: units.length, cachedUnits, batches: pending.length, inputChars },
+        stats: { units: unitCount, cachedUnits, batches: pending.length, inputChars },
         timings,
       },
     };
