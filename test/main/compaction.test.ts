@@ -1,0 +1,135 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/plugin-harness.js';
+import { message } from '../support/fake-host.js';
+import { TAGGING_GUIDELINES } from '../../src/main/tagging-guidelines.js';
+import { PRESERVATION_HEADING } from '../../src/workers/stages/preservation-context.js';
+import { countTokens } from '../../src/workers/stages/tokens.js';
+import { generateSession } from '../../src/synth/session-generator.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const conversation = [
+  message('m1', 'user', 'Please add caching to the [[API Gateway]] of the shop.'),
+  message('m2', 'assistant', '## Plan\nWe decided to use [[Redis]] for the [[cache layer]] because every node shares it.\n\n```ts\n// [[not-a-concept]]\n```', {}, [
+    { type: 'tool', tool: 'edit', state: { status: 'completed', input: { filePath: '/work/acme-shop/src/cache.ts' }, output: 'ok' } },
+  ]),
+  message('m3', 'assistant', '## Result\nWe will not use [[Memcached]] here since it lacks persistence. Tests pass for the [[API Gateway]].'),
+];
+
+async function compact(h: Harness, sessionID: string, context: string[] = ['existing']): Promise<{ context: string[]; prompt?: string }> {
+  const output: { context: string[]; prompt?: string } = { context };
+  await h.plugin.hooks['experimental.session.compacting']?.({ sessionID }, output);
+  return output;
+}
+
+async function noteFiles(h: Harness): Promise<string[]> {
+  const calls = await h.double.calls();
+  return calls.filter((call) => call.tool === 'WriteMemory').map((call) => (call.payload as { content: string }).content);
+}
+
+describe('compaction', () => {
+  it('should push guidelines and a budgeted preservation context in place, never set prompt, and write a note', async () => {
+    harness = await startHarness();
+    harness.host.setMessages('ses_c1', conversation);
+    const context = ['existing'];
+    const output = await compact(harness, 'ses_c1', context);
+    expect(output.context).toBe(context);
+    expect(output.prompt).toBeUndefined();
+    expect(context[0]).toBe('existing');
+    expect(context[1]).toBe(TAGGING_GUIDELINES);
+    const preserved = context[2] as string;
+    expect(preserved).toContain(PRESERVATION_HEADING);
+    expect(preserved).toContain('[[redis]]');
+    expect(preserved).not.toContain('not-a-concept');
+    expect(countTokens(preserved)).toBeLessThanOrEqual(500);
+
+    await harness.plugin.background.idle();
+    const [write] = (await harness.double.calls()).filter((call) => call.tool === 'WriteMemory');
+    const payload = write?.payload as { title: string; folder: string; tags: string[]; content: string };
+    expect(payload.folder).toMatch(/^sessions\/compaction\/\d{4}\/\d{2}\/\d{2}$/);
+    expect(payload.tags).toEqual(['compaction', 'session', 'acme-shop']);
+    expect(payload.content).toContain('- [[redis]]');
+    expect(payload.content).toContain('- [[memcached]]');
+    expect(payload.content).toContain('src/cache.ts');
+    // The double wrote the note, so maenifold saw a link outside code.
+    const memory = join(harness.double.root, 'memory', payload.folder);
+    const written = await readFile(join(memory, `${payload.title.toLowerCase().replace(/\s+/g, '-').replace(/[^a-z0-9-]/g, '')}.md`), 'utf8');
+    expect(written).toContain('[[redis]]');
+    await harness.plugin.logger.flush();
+    expect(harness.host.linesWith('compaction note written')).toHaveLength(1);
+  });
+
+  it('should honour the token budget option exactly', async () => {
+    harness = await startHarness({ compactionTokens: 60 });
+    harness.host.setMessages('ses_big', generateSession({ seed: 4, targetBytes: 200 * 1024 }).messages);
+    const output = await compact(harness, 'ses_big', []);
+    expect(output.context).toHaveLength(2);
+    expect(countTokens(output.context[1] as string)).toBeLessThanOrEqual(60);
+  });
+
+  it('should skip conversations under 100 characters', async () => {
+    harness = await startHarness();
+    harness.host.setMessages('ses_short', [message('m1', 'user', 'hi [[x]]')]);
+    const output = await compact(harness, 'ses_short', []);
+    expect(output.context).toEqual([TAGGING_GUIDELINES]);
+    await harness.plugin.background.idle();
+    expect(await noteFiles(harness)).toEqual([]);
+  });
+
+  it('should still inject when the note cannot be written', async () => {
+    harness = await startHarness({}, { MAENIFOLD_DOUBLE_FAULT: 'garbage', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'WriteMemory' });
+    harness.host.setMessages('ses_fail', conversation);
+    const output = await compact(harness, 'ses_fail', []);
+    expect(output.context).toHaveLength(2);
+    await harness.plugin.background.idle();
+    await harness.plugin.logger.flush();
+    expect(harness.host.linesWith('compaction note not written (BAD_OUTPUT)')).toHaveLength(1);
+  });
+
+  it('should work without the CLI: context injected, nothing written', async () => {
+    harness = await startHarness({}, { MAENIFOLD_CLI: '' });
+    harness.host.setMessages('ses_nocli', conversation);
+    const output = await compact(harness, 'ses_nocli', []);
+    expect(output.context[1]).toContain('[[redis]]');
+  });
+
+  it('should return by its deadline, with the guidelines, when the host is slow to list messages', async () => {
+    harness = await startHarness({ compactionDeadlineMs: 200 });
+    harness.host.setMessages('ses_slow', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      return conversation;
+    });
+    const output = await compact(harness, 'ses_slow', []);
+    expect(output.context).toEqual([TAGGING_GUIDELINES]);
+    await harness.plugin.logger.flush();
+    expect(harness.host.linesWith('could not read session ses_slow (timeout)')).toHaveLength(1);
+  });
+
+  it('should inject what is ready when extraction misses the deadline and finish the note in the background', async () => {
+    harness = await startHarness({ compactionDeadlineMs: 100 });
+    harness.host.setMessages('ses_huge', generateSession({ seed: 9, targetBytes: 3 * 1024 * 1024 }).messages);
+    const output = await compact(harness, 'ses_huge', []);
+    expect(output.context[0]).toBe(TAGGING_GUIDELINES);
+    await harness.plugin.background.idle();
+    await harness.plugin.logger.flush();
+    const late = harness.host.linesWith('extraction not ready within 100 ms');
+    // On a fast machine extraction may still finish in time; either way exactly one note is written.
+    if (late.length === 1) expect(output.context).toHaveLength(1);
+    expect(await noteFiles(harness)).toHaveLength(1);
+  });
+
+  it('should never throw, whatever the host returns', async () => {
+    harness = await startHarness();
+    harness.host.setMessages('ses_junk', [null, 42, { info: null, parts: 'x' }, { parts: [{ type: 'text', text: 7 }] }]);
+    const output = await compact(harness, 'ses_junk', []);
+    expect(output.context).toEqual([TAGGING_GUIDELINES]);
+    await expect(harness.plugin.hooks['experimental.session.compacting']?.({ sessionID: 'missing' }, { context: [] })).resolves.toBeUndefined();
+    await expect(harness.plugin.hooks['experimental.session.compacting']?.(null as never, null as never)).resolves.toBeUndefined();
+  });
+});
