@@ -123,11 +123,11 @@ export function createExtractionEngine(
         await nextTurn();
         sliceStart = performance.now();
       }
-      const unit = messageToUnit(messages[order], order);
+      const unit = messageToUnit(messages[order], order, (key) => cache.get(key) !== undefined);
       if (!unit) continue;
       const slot = unitCount++;
-      inputChars += unit.text.length;
       const cached = unit.key === null ? undefined : cache.get(unit.key);
+      inputChars += cached ? cached.chars : unit.text.length;
       if (cached) {
         analyses[slot] = { ...cached, order: unit.order };
         cachedUnits++;

@@ -29,34 +29,49 @@ function toolView(part: Record<string, unknown>): ToolCallView | null {
   return { tool: part['tool'], input, output: typeof raw === 'string' ? boundOutput(raw) : '', failed };
 }
 
+/** Length of a tool output once bounded, without building it. */
+function boundedLength(output: unknown): number {
+  if (typeof output !== 'string') return 0;
+  return output.length <= TOOL_OUTPUT_HEAD_CHARS + TOOL_OUTPUT_TAIL_CHARS ? output.length : TOOL_OUTPUT_HEAD_CHARS + 3 + TOOL_OUTPUT_TAIL_CHARS;
+}
+
 /**
  * The unit of one message, or `null` when the entry is not a message.
  *
  * @param message - one `{ info, parts }` entry as the host returns it.
  * @param order - its position in the list.
+ * @param known - told the unit's key before its text is built; when it answers
+ *   `true` (the analysis is cached), text and tools are left empty, so a cached
+ *   message costs no copying.
  */
-export function messageToUnit(message: unknown, order: number): AnalysisUnit | null {
+export function messageToUnit(message: unknown, order: number, known?: (key: string) => boolean): AnalysisUnit | null {
   if (!isRecord(message)) return null;
   const info = isRecord(message['info']) ? message['info'] : {};
   const parts = Array.isArray(message['parts']) ? message['parts'] : [];
   const texts: string[] = [];
-  const tools: ToolCallView[] = [];
+  const toolParts: Record<string, unknown>[] = [];
+  let textLength = 0;
+  let outputLength = 0;
   for (const part of parts) {
     if (!isRecord(part)) continue;
     // Synthetic and ignored parts are the host's or a plugin's own words, not the conversation.
     if (part['type'] === 'text' && typeof part['text'] === 'string' && !part['synthetic'] && !part['ignored']) {
       texts.push(part['text']);
-    } else if (part['type'] === 'tool') {
-      const view = toolView(part);
-      if (view) tools.push(view);
+      textLength += part['text'].length;
+    } else if (part['type'] === 'tool' && typeof part['tool'] === 'string' && isRecord(part['state'])) {
+      toolParts.push(part);
+      const state = part['state'];
+      outputLength += boundedLength(state['status'] === 'error' ? state['error'] : state['output']);
     }
   }
-  const text = texts.join('\n\n');
   const id = typeof info['id'] === 'string' ? info['id'] : null;
   const role = typeof info['role'] === 'string' ? info['role'] : 'unknown';
   // The id alone is not enough: a message still streaming grows under the same id.
-  const fingerprint = `${text.length}:${tools.length}:${tools.reduce((sum, tool) => sum + tool.output.length, 0)}`;
-  return { key: id === null ? null : `${id}:${fingerprint}`, order, role, text, tools };
+  const joinedLength = textLength + Math.max(0, texts.length - 1) * 2;
+  const key = id === null ? null : `${id}:${joinedLength}:${toolParts.length}:${outputLength}`;
+  if (key !== null && known?.(key)) return { key, order, role, text: '', tools: [] };
+  const tools = toolParts.map(toolView).filter((view): view is ToolCallView => view !== null);
+  return { key, order, role, text: texts.join('\n\n'), tools };
 }
 
 /**
