@@ -9,6 +9,7 @@ import { createInlineRunner } from '../src/main/inline-runner.js';
 import { generateSession } from '../src/synth/session-generator.js';
 import { benchPipeline, type Iterations, type SizeFigures } from './pipeline.bench.js';
 import { benchStages } from './stages.bench.js';
+import { benchCompactingHook, type HookFigures } from './compacting-hook.bench.js';
 
 const BUDGET_MS = 5_000;
 const SIZES: ReadonlyArray<{ label: string; bytes: number; full: Iterations; quick: Iterations }> = [
@@ -25,7 +26,7 @@ async function main(): Promise<number> {
   };
   const pool = createWorkerPool();
   const inline = await createInlineRunner();
-  const sizes: Record<string, SizeFigures> = {};
+  const sizes: Record<string, SizeFigures & Partial<HookFigures>> = {};
   try {
     const ready = await pool.ready;
     if (!ready.ok) throw new Error(`pool did not start: ${ready.error.message}`);
@@ -36,8 +37,9 @@ async function main(): Promise<number> {
       const session = generateSession({ seed: 7, targetBytes: size.bytes });
       log(`measuring ${size.label} …`);
       const { figures, rows } = await benchPipeline(size.label, session, pool, inline, values.quick ? size.quick : size.full);
-      sizes[size.label] = figures;
       if (!values.json) console.table(rows);
+      log(`measuring the compacting hook on ${size.label} …`);
+      sizes[size.label] = { ...figures, ...(await benchCompactingHook(session, values.quick ? 1 : 3)) };
     }
   } finally {
     await pool.destroy();

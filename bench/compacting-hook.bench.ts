@@ -1,0 +1,78 @@
+/**
+ * The whole compacting hook, as OpenCode runs it: read the session from the
+ * host, extract in the pool, fit the context, and write the compaction note
+ * through the maenifold CLI double (a real process per write).
+ */
+import { performance } from 'node:perf_hooks';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMaenifoldPlugin } from '../src/main/create-plugin.js';
+import type { SessionExport } from '../src/workers/session-types.js';
+import { createDoubleRoot } from '../test/support/maenifold-double.js';
+import { createFakeHost } from '../test/support/fake-host.js';
+
+/** Figures of one size. */
+export interface HookFigures {
+  /** Until the hook returns with the context injected (cold cache: a new plugin per run). */
+  compacting_hook_p50_ms: number;
+  /** Until the compaction note is written as well. */
+  compacting_hook_with_write_p50_ms: number;
+  /** The hook again on the same session (per-message cache warm). */
+  compacting_hook_repeat_p50_ms: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/**
+ * @param session - the session the fake host serves.
+ * @param runs - plugins started, each measured once cold and once warm.
+ */
+export async function benchCompactingHook(session: SessionExport, runs: number): Promise<HookFigures> {
+  const double = await createDoubleRoot();
+  const stateDir = await mkdtemp(join(tmpdir(), 'maenifold-bench-'));
+  const hook: number[] = [];
+  const withWrite: number[] = [];
+  const repeat: number[] = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      const host = createFakeHost();
+      host.setMessages('ses_bench', session.messages);
+      const plugin = await createMaenifoldPlugin({ client: host.client, worktree: '/home/user/project' }, { sessionStart: false }, {
+        ...process.env,
+        ...double.env,
+        MAENIFOLD_STATE_DIR: stateDir,
+      });
+      try {
+        await plugin.pool?.ready;
+        const compacting = plugin.hooks['experimental.session.compacting'];
+        if (!compacting) throw new Error('the compacting hook is not registered');
+        const start = performance.now();
+        const output = { context: [] as string[] };
+        await compacting({ sessionID: 'ses_bench' }, output);
+        hook.push(performance.now() - start);
+        await plugin.background.idle();
+        withWrite.push(performance.now() - start);
+        if (output.context.length < 2) throw new Error('no preservation context was injected');
+        const again = performance.now();
+        await compacting({ sessionID: 'ses_bench' }, { context: [] });
+        repeat.push(performance.now() - again);
+        await plugin.background.idle();
+      } finally {
+        await plugin.dispose();
+      }
+    }
+  } finally {
+    await double.cleanup();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+  return {
+    compacting_hook_p50_ms: median(hook),
+    compacting_hook_with_write_p50_ms: median(withWrite),
+    compacting_hook_repeat_p50_ms: median(repeat),
+  };
+}
