@@ -3,12 +3,12 @@
  * (a generated one by default) and shows what a compaction would preserve.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { createWorkerPool } from '../main/worker-pool.js';
 import { createExtractionEngine, type Extraction } from '../main/extraction-engine.js';
 import { messagesOf } from '../main/session-units.js';
 import { generateSession, parseSize } from '../synth/session-generator.js';
 import { formatExtraction } from './format-extraction.js';
+import { asUsageError, parseCliArgs, runCli, UsageError } from './run-cli.js';
 
 const USAGE = `Usage: npm start [-- --session FILE] [--size 1MB] [--seed N] [--json]
 
@@ -21,8 +21,6 @@ preservation context with its exact token count, and per-stage timings.
   --seed N        seed of the generated session (default 1)
   --json          print one JSON object instead of the report
   --help          show this text`;
-
-class UsageError extends Error {}
 
 async function loadSession(path: string): Promise<unknown> {
   let raw: string;
@@ -43,34 +41,20 @@ async function loadSession(path: string): Promise<unknown> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      options: {
-        session: { type: 'string' },
-        size: { type: 'string', default: '1MB' },
-        seed: { type: 'string', default: '1' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
-      },
-      strict: true,
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (args.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const args = parseCliArgs(
+    argv,
+    {
+      session: { type: 'string' },
+      size: { type: 'string', default: '1MB' },
+      seed: { type: 'string', default: '1' },
+      json: { type: 'boolean', default: false },
+    },
+    USAGE,
+  );
+  if (!args) return 0;
   const seed = Number(args.seed);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got "${args.seed}")`);
-  let targetBytes: number;
-  try {
-    targetBytes = parseSize(args.size ?? '1MB');
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const targetBytes = asUsageError(() => parseSize(args.size ?? '1MB'));
   const session = args.session ? await loadSession(args.session) : generateSession({ seed, targetBytes });
   const source = args.session ?? `generated session (${args.size}, seed ${seed})`;
 
@@ -89,13 +73,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`opencode-maenifold: ${message}${error instanceof UsageError ? ' (see --help)' : ''}\n`);
-    process.exitCode = error instanceof UsageError ? 2 : 1;
-  },
-);
+runCli('opencode-maenifold', main);

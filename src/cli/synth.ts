@@ -3,9 +3,9 @@
  * to try the plugin or the preview on a session of any size.
  */
 import { isAbsolute } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_PROJECT_ROOT, generateSession, parseSize } from '../synth/session-generator.js';
 import type { SessionExport } from '../workers/session-types.js';
+import { asUsageError, parseCliArgs, runCli, UsageError } from './run-cli.js';
 
 const USAGE = `Usage: npm run synth -- --size SIZE [--seed N] [--project-root DIR]
 
@@ -16,8 +16,6 @@ prints) to stdout: the same seed gives the same session, within 5 % of SIZE.
   --seed N            seed of the generated content (default 1)
   --project-root DIR  directory the tool calls work in (default ${DEFAULT_PROJECT_ROOT})
   --help              show this text`;
-
-class UsageError extends Error {}
 
 /** Characters gathered before each write: few writes, and backpressure still honoured. */
 const WRITE_CHUNK_CHARS = 1024 ** 2;
@@ -49,36 +47,23 @@ async function writeExport(session: SessionExport): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      options: {
-        size: { type: 'string' },
-        seed: { type: 'string', default: '1' },
-        'project-root': { type: 'string', default: DEFAULT_PROJECT_ROOT },
-        help: { type: 'boolean', default: false },
-      },
-      strict: true,
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (args.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  if (args.size === undefined) throw new UsageError('--size is required, e.g. --size 10MB');
+  const args = parseCliArgs(
+    argv,
+    {
+      size: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      'project-root': { type: 'string', default: DEFAULT_PROJECT_ROOT },
+    },
+    USAGE,
+  );
+  if (!args) return 0;
+  const { size } = args;
+  if (size === undefined) throw new UsageError('--size is required, e.g. --size 10MB');
   const seed = Number(args.seed);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got "${args.seed}")`);
   const projectRoot = args['project-root'] ?? DEFAULT_PROJECT_ROOT;
   if (!isAbsolute(projectRoot)) throw new UsageError(`--project-root must be an absolute path (got "${projectRoot}")`);
-  let targetBytes: number;
-  try {
-    targetBytes = parseSize(args.size);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const targetBytes = asUsageError(() => parseSize(size));
   await writeExport(generateSession({ seed, targetBytes, projectRoot }));
   return 0;
 }
@@ -91,13 +76,4 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exitCode = 1;
 });
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (process.exitCode === undefined) process.exitCode = code;
-  },
-  (error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`synth: ${message}${error instanceof UsageError ? ' (see --help)' : ''}\n`);
-    process.exitCode = error instanceof UsageError ? 2 : 1;
-  },
-);
+runCli('synth', main);

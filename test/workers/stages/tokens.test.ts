@@ -11,6 +11,7 @@ import {
   truncateToTokens,
   type TokenEncoding,
 } from '../../../src/workers/stages/tokens.js';
+import { createPrng } from '../../../src/synth/prng.js';
 
 const ENCODINGS: readonly TokenEncoding[] = ['o200k_base', 'cl100k_base'];
 const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/tokens/${name}`, import.meta.url), 'utf8');
@@ -19,18 +20,6 @@ const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/t
 function wholeCount(text: string, encoding: TokenEncoding): number {
   const options = { disallowedSpecial: new Set<string>() };
   return encoding === 'o200k_base' ? o200k.countTokens(text, options) : cl100k.countTokens(text, options);
-}
-
-/** Deterministic PRNG (mulberry32), so a failing case can be replayed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 const ATOMS = [
@@ -90,7 +79,7 @@ describe('countTokens', () => {
   });
 
   it.each(ENCODINGS)('should equal the whole-text count on random mixed text without long runs (%s)', (encoding) => {
-    const random = prng(3);
+    const random = createPrng(3);
     for (let i = 0; i < 60; i++) {
       const text = Array.from({ length: 20 }, () => ATOMS.slice(0, 32)[Math.floor(random() * 32)]).join('').repeat(1 + Math.floor(random() * 80));
       expect(countTokens(text, encoding)).toBe(wholeCount(text, encoding));
@@ -101,7 +90,7 @@ describe('countTokens', () => {
     // No single space between a non-space and a letter: the text has no word boundary, and whitespace-ending
     // pre-tokens sit next to every candidate cut.
     const atoms = ['\t', 'dEf', ' .', '  ', '22', '=', '\n', ' =', '{', '}', '\u000b', '漢字', "'ll", 'x=1', '\r\n', '"k":"v"'];
-    const random = prng(5);
+    const random = createPrng(5);
     for (let i = 0; i < 40; i++) {
       const text = Array.from({ length: 1_500 }, () => atoms[Math.floor(random() * atoms.length)]).join('');
       expect(countTokens(text, encoding)).toBe(wholeCount(text, encoding));
@@ -127,7 +116,7 @@ describe('countTokens', () => {
   });
 
   it('should stay close to the whole-text count where a run has to be cut hard', () => {
-    const random = prng(11);
+    const random = createPrng(11);
     const letters = Array.from({ length: 6_000 }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join('');
     const exact = wholeCount(letters, 'cl100k_base');
     expect(Math.abs(countTokens(letters, 'cl100k_base') - exact)).toBeLessThanOrEqual(6);
@@ -238,7 +227,7 @@ describe('fitLines', () => {
 
 describe('budget properties', () => {
   it.each(ENCODINGS)('should never exceed the budget, by even one token, on random text (%s)', (encoding) => {
-    const random = prng(encoding === 'o200k_base' ? 1 : 2);
+    const random = createPrng(encoding === 'o200k_base' ? 1 : 2);
     for (let round = 0; round < 120; round++) {
       const text = randomText(random);
       const total = countTokens(text, encoding);

@@ -1,0 +1,73 @@
+/**
+ * What every command-line entry shares: strict flag parsing with `--help`,
+ * usage errors that exit 2, and one-line messages for every failure.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** The flags a command accepts, as `node:util` `parseArgs` takes them. */
+export type CliOptions = NonNullable<ParseArgsConfig['options']>;
+
+/** The values of the flags in `O`, typed as `parseArgs` types them in strict mode. */
+export type CliValues<O extends CliOptions> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true }>>['values'];
+
+/** A mistake in how the command was called: exits 2 and points to `--help`. */
+export class UsageError extends Error {}
+
+/**
+ * Runs `read`, turning anything it throws into a {@link UsageError} with the
+ * same message: for flag values that a library function checks.
+ *
+ * @param read - reads or checks something the user typed.
+ * @returns what `read` returns.
+ */
+export function asUsageError<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/**
+ * Parses `argv` strictly against `options` plus `--help`; for `--help` it
+ * prints `usage` to stdout instead.
+ *
+ * @param argv - the arguments after the script's path.
+ * @param options - the command's flags, without `help`.
+ * @param usage - the text `--help` prints, without a final newline.
+ * @returns the flag values, or `undefined` when `--help` was given and nothing else should run.
+ * @throws UsageError for an unknown flag or a flag without its value.
+ */
+export function parseCliArgs<const O extends CliOptions>(argv: string[], options: O, usage: string): CliValues<O> | undefined {
+  const parsed: Record<string, unknown> = asUsageError(
+    () => parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', default: false } }, strict: true }).values,
+  );
+  const { help, ...values } = parsed;
+  if (help) {
+    process.stdout.write(`${usage}\n`);
+    return undefined;
+  }
+  return values as CliValues<O>;
+}
+
+/**
+ * Runs a command's `main` on the process arguments and sets the exit code:
+ * what `main` returns, unless something already set one (a failed write to
+ * stdout); 2 after a {@link UsageError}; 1 after any other error, which is
+ * printed as one line, `<name>: message`, on stderr.
+ *
+ * @param name - the prefix of error messages.
+ * @param main - the command; it gets the arguments after the script's path.
+ */
+export function runCli(name: string, main: (argv: string[]) => Promise<number>): void {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      if (process.exitCode === undefined) process.exitCode = code;
+    },
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`${name}: ${message}${error instanceof UsageError ? ' (see --help)' : ''}\n`);
+      process.exitCode = error instanceof UsageError ? 2 : 1;
+    },
+  );
+}
