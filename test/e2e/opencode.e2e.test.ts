@@ -1,0 +1,294 @@
+/**
+ * The plugin inside the real OpenCode server (the pinned `opencode-ai`),
+ * loaded from its packed tarball, against a fake model on loopback and the
+ * maenifold CLI double. Each scenario asserts on what the model received and
+ * what the double recorded.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDoubleRoot, type DoubleRoot, type RecordedCall } from '../support/maenifold-double.js';
+import { STRONG_GRAPH } from '../support/plugin-harness.js';
+import { countTokens } from '../../src/workers/stages/tokens.js';
+import { generateSession } from '../../src/synth/session-generator.js';
+import { createProject, ensureOpenCode, OPENCODE_CACHE_DIR, packPlugin, prepareTemplate, scratchDir } from './runtime.js';
+import { defaultScript, startFakeModel, type FakeModel, type ModelRequest } from './fake-model.js';
+import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
+import { projectApi, type ProjectApi } from './api.js';
+
+const run = promisify(execFile);
+const GUIDELINES_HEADING = '## Linking concepts in this summary';
+const PRESERVATION_HEADING = '## Session knowledge to preserve';
+const CONFESSION_DEMAND = 'Your result reached the caller without a ConfessionReport';
+
+let scratch = '';
+let binary = '';
+let template = '';
+let model: FakeModel;
+let double: DoubleRoot;
+let server: OpenCodeServer | undefined;
+let main: ProjectApi;
+let mainDir = '';
+
+async function callsOf(tool: string): Promise<RecordedCall[]> {
+  return (await double.calls()).filter((call) => call.tool === tool);
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function requestsSince(index: number, filter: (request: ModelRequest) => boolean = () => true): ModelRequest[] {
+  return model.requests.slice(index).filter(filter);
+}
+
+beforeAll(async () => {
+  scratch = await scratchDir();
+  binary = await ensureOpenCode();
+  await mkdir(join(scratch, 'pack'));
+  template = await prepareTemplate(scratch, await packPlugin(join(scratch, 'pack')));
+  model = await startFakeModel();
+  double = await createDoubleRoot();
+  await double.seed(STRONG_GRAPH);
+  const cli = { cli: double.cliPath };
+  mainDir = await createProject(scratch, 'acme-shop', template, { pluginOptions: cli, modelUrl: model.url });
+  // The server's environment names no CLI: only projects that set the `cli` option have one.
+  const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR });
+  server = await startOpenCode(binary, mainDir, env);
+  main = await projectApi(server.url, mainDir);
+});
+
+afterAll(async () => {
+  main?.close();
+  await server?.stop(5_000);
+  await model?.close();
+  await double?.cleanup();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe('the plugin in the real OpenCode server', () => {
+  it('session start: the first request carries the graph context within budget; later ones reuse it', async () => {
+    const before = model.requests.length;
+    const session = await main.createSession();
+    expect((await main.prompt(session, 'Hello, what do we know about this project?')).status).toBe(200);
+    const first = requestsSince(before, (request) => !request.isCompaction && request.lastUser.includes('what do we know'))[0];
+    expect(first).toBeDefined();
+    const system = first?.system ?? '';
+    // Appended to the last system entry, so the block runs to the end of the system text.
+    const block = system.slice(system.indexOf('## Knowledge Graph Context'));
+    expect(system.indexOf('## Knowledge Graph Context')).toBeGreaterThan(0);
+    expect(block).toContain('Context for CONCEPT: cache-layer');
+    expect(countTokens(block)).toBeLessThanOrEqual(4_000);
+    const lookups = (await callsOf('SearchMemories')).length;
+    expect((await main.prompt(session, 'And a second question.')).status).toBe(200);
+    const second = requestsSince(before, (request) => request.lastUser.includes('second question'))[0];
+    expect(second?.system).toContain('## Knowledge Graph Context');
+    expect((await callsOf('SearchMemories')).length).toBe(lookups);
+  });
+
+  it('task augmentation and ConfessionReport: the subagent gets Graph Context, a missing confession is asked for and appended', async () => {
+    const before = model.requests.length;
+    model.setScript((request) => {
+      if (request.isCompaction) return defaultScript(request);
+      if (request.lastUser.includes(CONFESSION_DEMAND)) return { text: 'Redis is configured.\n\n## ConfessionReport\n1. ✅ checked the [[redis]] setup' };
+      if (request.lastUser.startsWith('Check the [[redis]] setup')) return { text: 'Redis is configured.' };
+      if (request.lastUser.includes('DELEGATE') && !request.afterTool) {
+        return { toolCall: { name: 'task', args: { description: 'check redis', prompt: 'Check the [[redis]] setup of the [[cache-layer]].', subagent_type: 'general' } } };
+      }
+      return { text: `Reply ${request.n}.` };
+    });
+    const session = await main.createSession();
+    expect((await main.prompt(session, 'DELEGATE the redis check', { timeoutMs: 90_000 })).status).toBe(200);
+    const subagent = requestsSince(before, (request) => request.lastUser.startsWith('Check the [[redis]] setup'))[0];
+    expect(subagent?.lastUser).toContain('\n\n---\n\n## Graph Context');
+    expect(subagent?.lastUser).toContain('Context for CONCEPT: redis');
+    expect(requestsSince(before, (request) => request.lastUser.includes(CONFESSION_DEMAND))).toHaveLength(1);
+    const parentAfterTool = requestsSince(before, (request) => request.afterTool && request.lastUser.includes('DELEGATE')).at(-1);
+    const toolResult = JSON.stringify(parentAfterTool?.messages.at(-1)?.content ?? '');
+    expect(toolResult).toContain('ConfessionReport');
+    expect((await callsOf('BuildContext')).some((call) => (call.payload as { maxEntities?: number }).maxEntities === 5)).toBe(true);
+
+    // With a confession already there, no follow-up.
+    const again = model.requests.length;
+    model.setScript((request) => {
+      if (request.lastUser.startsWith('Check the [[redis]] setup')) return { text: 'Fine.\n\n## ConfessionReport\n1. ✅' };
+      if (request.lastUser.includes('DELEGATE') && !request.afterTool) {
+        return { toolCall: { name: 'task', args: { description: 'check redis', prompt: 'Check the [[redis]] setup again.', subagent_type: 'general' } } };
+      }
+      return defaultScript(request);
+    });
+    expect((await main.prompt(await main.createSession(), 'DELEGATE once more', { timeoutMs: 90_000 })).status).toBe(200);
+    expect(requestsSince(again, (request) => request.lastUser.includes(CONFESSION_DEMAND))).toHaveLength(0);
+    model.setScript(defaultScript);
+  });
+
+  it('manual compaction: guidelines and a ≤ 500-token preservation context reach the model; note and chain are written', async () => {
+    const before = model.requests.length;
+    const writesBefore = (await callsOf('WriteMemory')).length;
+    const session = await main.createSession();
+    await main.prompt(session, '## Plan\nWe decided to use [[Redis]] for the [[cache layer]] because every node shares it. We will not use [[Memcached]] since it lacks persistence.');
+    expect((await main.summarize(session)).status).toBe(200);
+    await main.waitForEvent((event) => event.type === 'session.compacted' && event.properties?.['sessionID'] === session, 30_000, 'session.compacted');
+    const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
+    expect(compaction?.lastUser).toContain(GUIDELINES_HEADING);
+    // The plugin's context entries come last in the compaction prompt, the preservation context after the guidelines.
+    const prompt = compaction?.lastUser ?? '';
+    const preserved = prompt.slice(prompt.indexOf(PRESERVATION_HEADING));
+    expect(prompt.indexOf(PRESERVATION_HEADING)).toBeGreaterThan(prompt.indexOf(GUIDELINES_HEADING));
+    expect(preserved).toContain('[[redis]]');
+    expect(countTokens(preserved)).toBeLessThanOrEqual(500);
+
+    const write = await until(async () => (await callsOf('WriteMemory'))[writesBefore], 20_000, 'WriteMemory');
+    const payload = write.payload as { folder: string; content: string; tags: string[] };
+    expect(payload.tags).toEqual(['compaction', 'session', 'acme-shop']);
+    expect(payload.content).toContain('[[redis]]');
+    const thinking = await until(async () => {
+      const calls = await callsOf('SequentialThinking');
+      return calls.length > 0 ? calls : undefined;
+    }, 20_000, 'SequentialThinking');
+    expect(thinking[0]?.payload).toMatchObject({ thoughtNumber: 0 });
+
+    expect((await main.summarize(session)).status).toBe(200);
+    const chained = await until(async () => {
+      const calls = await callsOf('SequentialThinking');
+      return calls.length > 1 ? calls : undefined;
+    }, 30_000, 'a second SequentialThinking');
+    expect(chained[1]?.payload).toMatchObject({ thoughtNumber: 1 });
+    const chain = (chained[1]?.payload as { sessionId?: string }).sessionId;
+    expect(chain).toMatch(/^session-/);
+    // The double accepted both writes: the thought file holds two thoughts.
+    expect(server?.output()).toContain(`summary: thought 1 of chain ${chain}`);
+  });
+
+  it('overflow compaction: reported usage near the limit compacts through the same path', async () => {
+    const before = model.requests.length;
+    const writesBefore = (await callsOf('WriteMemory')).length;
+    model.setScript((request) => (request.isCompaction ? defaultScript(request) : { text: 'A long answer about [[redis]] and the [[cache-layer]].', promptTokens: request.lastUser.includes('BIGTOKENS') ? 15_000 : 100 }));
+    const session = await main.createSession();
+    await main.prompt(session, 'Some context first: we chose to adopt [[redis]] for sessions because it is fast.');
+    await main.prompt(session, 'BIGTOKENS now', { timeoutMs: 90_000 });
+    await main.waitForEvent((event) => event.type === 'session.compacted' && event.properties?.['sessionID'] === session, 60_000, 'session.compacted after overflow');
+    const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
+    expect(compaction?.lastUser).toContain(GUIDELINES_HEADING);
+    expect(compaction?.lastUser).toContain(PRESERVATION_HEADING);
+    await until(async () => ((await callsOf('WriteMemory')).length > writesBefore ? true : undefined), 20_000, 'WriteMemory after overflow');
+    model.setScript(defaultScript);
+  });
+
+  it('a 1 MB session compacts while the server keeps answering within 250 ms', async () => {
+    const session = await main.createSession();
+    const texts = generateSession({ seed: 21, targetBytes: 6 * 1024 * 1024 })
+      .messages.flatMap((message) => message.parts)
+      .map((part) => (part.type === 'text' ? String((part as { text: string }).text) : ''))
+      .filter((text) => text.length > 0);
+    let chunk = '';
+    let stored = 0;
+    for (const text of texts) {
+      chunk += `${text}\n\n`;
+      if (chunk.length > 60_000) {
+        expect((await main.prompt(session, chunk, { noReply: true })).status).toBe(200);
+        stored += chunk.length;
+        chunk = '';
+      }
+      if (stored > 1_050_000) break;
+    }
+    expect(stored).toBeGreaterThan(1_000_000);
+    const before = model.requests.length;
+    let done = false;
+    const summarized = main.summarize(session, 90_000).finally(() => {
+      done = true;
+    });
+    const latencies: number[] = [];
+    while (!done) {
+      const probe = await main.call('GET', `/session/${session}`, undefined, 10_000);
+      if (!done) latencies.push(probe.ms);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect((await summarized).status).toBe(200);
+    expect(latencies.length).toBeGreaterThan(0);
+    expect(Math.max(...latencies)).toBeLessThan(250);
+    const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
+    expect(compaction?.lastUser).toContain(PRESERVATION_HEADING);
+  });
+
+  it('maenifold missing: compaction succeeds, one warning, later prompts work', async () => {
+    const dir = await createProject(scratch, 'no-cli', template, { pluginOptions: {}, modelUrl: model.url });
+    const api = await projectApi((server as OpenCodeServer).url, dir);
+    try {
+      const before = model.requests.length;
+      const session = await api.createSession();
+      await api.prompt(session, '## Notes\nWe decided to use [[SQLite]] for local storage because it needs no server, and every developer can run it without any setup at all.');
+      expect((await api.summarize(session)).status).toBe(200);
+      const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
+      expect(compaction?.lastUser).toContain(PRESERVATION_HEADING);
+      expect(compaction?.lastUser).toContain('[[sqlite]]');
+      const after = await api.prompt(session, 'Still working?');
+      expect(after.status).toBe(200);
+      expect(after.body.parts.some((part) => part.type === 'text')).toBe(true);
+      expect((server as OpenCodeServer).output().match(/maenifold CLI not found/g)).toHaveLength(1);
+    } finally {
+      api.close();
+    }
+  });
+
+  it('faults inside the plugin never become an HTTP 500 or a broken session', async () => {
+    // A CLI that prints garbage for the search and the note, and an option of the wrong type.
+    const faulty = join(scratch, 'faulty-maenifold');
+    await writeFile(faulty, `#!/bin/sh\nMAENIFOLD_DOUBLE_FAULT=garbage MAENIFOLD_DOUBLE_FAULT_TOOLS=WriteMemory,SearchMemories exec "${double.cliPath}" "$@"\n`);
+    await chmod(faulty, 0o755);
+    const dir = await createProject(scratch, 'faulty', template, {
+      pluginOptions: { cli: faulty, compactionTokens: 'lots', contextTotalTimeoutMs: 2_000, pool: { threads: 1 } },
+      modelUrl: model.url,
+    });
+    const api = await projectApi((server as OpenCodeServer).url, dir);
+    try {
+      const session = await api.createSession();
+      const texts = generateSession({ seed: 5, targetBytes: 300 * 1024 }).messages.flatMap((message) => message.parts);
+      const body = texts.map((part) => (part.type === 'text' ? String((part as { text: string }).text) : '')).join('\n\n').slice(0, 200_000);
+      expect((await api.prompt(session, body, { noReply: true })).status).toBe(200);
+      expect((await api.prompt(session, 'A question about [[redis]].')).status).toBe(200);
+      expect((await api.summarize(session)).status).toBe(200);
+      expect((await api.summarize(session)).status).toBe(200);
+      const after = await api.prompt(session, 'Does the session still work?');
+      expect(after.status).toBe(200);
+      const output = (server as OpenCodeServer).output();
+      expect(output).toContain('option compactionTokens: expected an integer');
+      expect(output).toMatch(/session context: SearchMemories failed \(BAD_OUTPUT\)/);
+      expect(output).toMatch(/compaction note not written \(BAD_OUTPUT\)/);
+      expect(output).not.toMatch(/hook failed/);
+    } finally {
+      api.close();
+    }
+  });
+
+  it("OpenCode's own Bun runs the packed pool (destroy returns) and the CLI client (Bun.spawn, killed at its deadline)", async () => {
+    const probe = fileURLToPath(new URL('./bun-probe.ts', import.meta.url));
+    const env = await isolatedEnv(join(scratch, 'bun'), { BUN_BE_BUN: '1', MAENIFOLD_ROOT: double.root });
+    const { stdout } = await run(binary, ['run', probe, join(template, 'node_modules', 'opencode-maenifold'), double.cliPath], { env, timeout: 60_000 });
+    const seen = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
+    expect(seen).toMatchObject({ runtime: 'bun', poolReady: true, concepts: ['redis', 'cache-layer'], listOk: true, hangCode: 'TIMEOUT' });
+    expect(seen.destroyMs).toBeLessThan(2_000);
+    expect(seen.hangMs).toBeLessThan(5_000);
+    expect(execFileSync('ps', ['-eo', 'args']).toString()).not.toContain('maenifold.mjs');
+  });
+
+  it('shutdown: the server exits within 5 s of SIGTERM with the pool running, leaving nothing behind', async () => {
+    const running = server as OpenCodeServer;
+    const stopped = await running.stop(5_000);
+    server = undefined;
+    expect(stopped.killed).toBe(false);
+    expect(stopped.exitedAfterMs).toBeLessThan(5_000);
+    const leftovers = execFileSync('ps', ['-eo', 'pid,args']).toString();
+    expect(leftovers).not.toContain(scratch);
+    expect(leftovers.split('\n').filter((line) => line.includes('maenifold.mjs'))).toEqual([]);
+  });
+});

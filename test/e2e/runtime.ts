@@ -1,0 +1,127 @@
+/**
+ * The pieces an end-to-end run needs, installed by the project's own files:
+ * the OpenCode binary (pinned in runtime/package.json), the packed plugin, and
+ * a template project whose dependencies are installed once per run.
+ */
+import { execFile } from 'node:child_process';
+import { access, cp, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The repository root. */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const RUNTIME_DIR = fileURLToPath(new URL('./runtime/', import.meta.url));
+
+/** OpenCode's cache (the provider package it installs on first use), kept between runs of one checkout. */
+export const OPENCODE_CACHE_DIR = join(RUNTIME_DIR, '.cache', 'xdg');
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  await run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, env, maxBuffer: 16 * 1024 * 1024, timeout: 240_000 });
+}
+
+/** The pinned OpenCode version. */
+export async function openCodeVersion(): Promise<string> {
+  const manifest = JSON.parse(await readFile(join(RUNTIME_DIR, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  return manifest.dependencies['opencode-ai'] as string;
+}
+
+/**
+ * Path of the OpenCode binary, installing the pinned version first when needed.
+ */
+export async function ensureOpenCode(): Promise<string> {
+  const binary = join(RUNTIME_DIR, 'node_modules', 'opencode-linux-x64', 'bin', 'opencode');
+  if (!(await exists(binary))) {
+    // --ignore-scripts: the postinstall only runs the binary once and touches the user's home.
+    await npm(['install', '--no-package-lock', '--ignore-scripts'], RUNTIME_DIR);
+  }
+  if (!(await exists(binary))) throw new Error(`the OpenCode binary is missing after install: ${binary}`);
+  return binary;
+}
+
+/** Builds the package and packs it as users get it; returns the tarball's path. */
+export async function packPlugin(into: string): Promise<string> {
+  await npm(['pack', '--pack-destination', into], REPO_ROOT);
+  const tarball = (await readdir(into)).find((name) => name.startsWith('opencode-maenifold-') && name.endsWith('.tgz'));
+  if (!tarball) throw new Error('npm pack produced no tarball');
+  return join(into, tarball);
+}
+
+/**
+ * A folder holding `node_modules` with the packed plugin installed, and a
+ * `.opencode/node_modules` with the plugin API package: what each test
+ * project links to instead of installing again.
+ */
+export async function prepareTemplate(root: string, tarball: string): Promise<string> {
+  const template = join(root, 'template');
+  await mkdir(join(template, '.opencode'), { recursive: true });
+  await writeFile(join(template, 'package.json'), JSON.stringify({ name: 'e2e-project', private: true }, null, 2));
+  await npm(['install', '--no-package-lock', tarball], template);
+  const version = await openCodeVersion();
+  await writeFile(
+    join(template, '.opencode', 'package.json'),
+    JSON.stringify({ name: 'e2e-opencode-dir', private: true, type: 'module', dependencies: { '@opencode-ai/plugin': version } }, null, 2),
+  );
+  // Without these, OpenCode runs its own npm install when the project first loads.
+  await npm(['install', '--no-package-lock'], join(template, '.opencode'));
+  return template;
+}
+
+/** Options of {@link createProject}. */
+export interface ProjectOptions {
+  /** Options of the plugin's `[spec, options]` tuple. */
+  pluginOptions: Record<string, unknown>;
+  /** Base URL of the fake model, e.g. `http://127.0.0.1:1234/v1`. */
+  modelUrl: string;
+  /** Context limit the fake model declares (overflow compaction starts near it). */
+  contextLimit?: number;
+}
+
+/**
+ * A project folder the server can open: a git repository with an
+ * `opencode.json` that names the packed plugin by path, with options.
+ */
+export async function createProject(root: string, name: string, template: string, options: ProjectOptions): Promise<string> {
+  const dir = join(root, name);
+  await mkdir(join(dir, '.opencode'), { recursive: true });
+  await symlink(join(template, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  await cp(join(template, '.opencode', 'package.json'), join(dir, '.opencode', 'package.json'));
+  await symlink(join(template, '.opencode', 'node_modules'), join(dir, '.opencode', 'node_modules'), 'dir');
+  await writeFile(join(dir, 'README.md'), '# Demo\n\nA project about the [[cache-layer]].\n');
+  await run('git', ['init', '-q'], { cwd: dir });
+  const config = {
+    $schema: 'https://opencode.ai/config.json',
+    model: 'fake/m',
+    small_model: 'fake/m',
+    autoupdate: false,
+    share: 'disabled',
+    plugin: [['./node_modules/opencode-maenifold/dist/plugin/maenifold.js', options.pluginOptions]],
+    provider: {
+      fake: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Fake',
+        options: { baseURL: options.modelUrl, apiKey: 'fake-key' },
+        models: { m: { name: 'Fake M', tool_call: true, limit: { context: options.contextLimit ?? 16_000, output: 2_000 } } },
+      },
+    },
+  };
+  await writeFile(join(dir, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
+  return dir;
+}
+
+/** A scratch folder for one run; the caller removes it. */
+export function scratchDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'maenifold-e2e-'));
+}

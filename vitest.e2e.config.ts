@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// The real OpenCode server against a fake model: one file, one server, scenarios in order.
+export default defineConfig({
+  test: {
+    include: ['test/e2e/**/*.e2e.test.ts'],
+    fileParallelism: false,
+    testTimeout: 120_000,
+    // Installing the pinned OpenCode, packing the plugin and preparing projects on a fresh machine.
+    hookTimeout: 300_000,
+  },
+});
