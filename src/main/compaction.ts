@@ -46,7 +46,9 @@ export function createCompaction(context: PluginContext): Compacting {
       const uri = (written.value as { uri?: unknown } | null)?.uri;
       logger.info(`compaction note written: ${typeof uri === 'string' ? uri : note.folder} (${extraction.concepts.length} concepts, ${extraction.decisions.length} decisions)`);
     } else {
-      logger.warn(`compaction note not written (${written.error.code}${written.error.toolCode ? ` ${written.error.toolCode}` : ''}): ${written.error.message}`);
+      // Seed 000 §8.1: a timeout or unreadable output is an error; maenifold refusing the note is a warning.
+      const level = written.error.code === 'TOOL_ERROR' || written.error.code === 'PAYLOAD_TOO_LARGE' ? 'warn' : 'error';
+      logger.log(level, `compaction note not written (${written.error.code}${written.error.toolCode ? ` ${written.error.toolCode}` : ''}): ${written.error.message}`);
     }
   }
 
@@ -69,7 +71,7 @@ export function createCompaction(context: PluginContext): Compacting {
       }
       const chars = conversationChars(messages);
       if (chars < options.minConversationChars) {
-        logger.info(`compaction: conversation of ${chars} characters is under ${options.minConversationChars}; nothing to extract`);
+        logger.debug(`compaction: conversation of ${chars} characters is under ${options.minConversationChars}; nothing to extract`);
         return;
       }
       const strategy = options.compactionStrategy === 'aggressive' ? AGGRESSIVE_STRATEGY : CONSERVATIVE_STRATEGY;

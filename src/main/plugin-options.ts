@@ -12,7 +12,7 @@ import { resolvePoolOptions, type OptionIssue, type ResolvedPoolOptions } from '
 export interface PluginOptions {
   /** Master switch. @default true */
   enabled: boolean;
-  /** Path of the maenifold CLI; empty means: `MAENIFOLD_CLI`, PATH, then `~/maenifold/bin/maenifold`. @default '' */
+  /** Path of the maenifold CLI; empty means: `$MAENIFOLD_CLI`, PATH, then `~/maenifold/bin/maenifold`. @default '' */
   cli: string;
   /** Project name used for searches, tags and the summary chain; empty means the worktree's folder name. @default '' */
   project: string;
@@ -174,8 +174,9 @@ export function resolvePluginOptions(raw: unknown, env: NodeJS.ProcessEnv = proc
   }
   const resolved: Record<string, unknown> = { ...DEFAULT_PLUGIN_OPTIONS };
   for (const [key, kind] of Object.entries(SPECS) as [keyof typeof SPECS, Kind][]) {
-    const variable = key === 'cli' ? 'MAENIFOLD_CLI' : envName(key);
-    const fromVariable = env[variable];
+    // MAENIFOLD_CLI is read where the CLI is looked up, so the log can say where it came from.
+    const variable = envName(key);
+    const fromVariable = key === 'cli' ? undefined : env[variable];
     const [source, value] = fromVariable !== undefined && fromVariable !== '' ? [variable, fromEnv(fromVariable, kind)] : [key, input[key]];
     if (value === undefined) continue;
     const issue = check(source, value, kind);

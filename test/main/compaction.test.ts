@@ -89,7 +89,17 @@ describe('compaction', () => {
     expect(output.context).toHaveLength(2);
     await harness.plugin.background.idle();
     await harness.plugin.logger.flush();
-    expect(harness.host.linesWith('compaction note not written (BAD_OUTPUT)')).toHaveLength(1);
+    expect(harness.host.linesWith('compaction note not written (BAD_OUTPUT)').map((line) => line.level)).toEqual(['error']);
+  });
+
+  it('should log an error and keep the context when the CLI hangs past its timeout', async () => {
+    harness = await startHarness({ persistTimeoutMs: 500 }, { MAENIFOLD_DOUBLE_FAULT: 'hang', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'WriteMemory' });
+    harness.host.setMessages('ses_hang', conversation);
+    const output = await compact(harness, 'ses_hang', []);
+    expect(output.context[1]).toContain('[[redis]]');
+    await harness.plugin.background.idle();
+    await harness.plugin.logger.flush();
+    expect(harness.host.linesWith('compaction note not written (TIMEOUT)').map((line) => line.level)).toEqual(['error']);
   });
 
   it('should work without the CLI: context injected, nothing written', async () => {

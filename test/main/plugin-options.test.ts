@@ -16,7 +16,7 @@ describe('resolvePluginOptions', () => {
       { MAENIFOLD_COMPACTION_TOKENS: '900', MAENIFOLD_TASK_CONTEXT: 'off', MAENIFOLD_CLI: '/opt/maenifold', XDG_STATE_HOME: '/state' },
     );
     expect(issues).toEqual([]);
-    expect(options).toMatchObject({ compactionTokens: 900, sessionStart: false, taskContext: false, compactionStrategy: 'aggressive', cli: '/opt/maenifold' });
+    expect(options).toMatchObject({ compactionTokens: 900, sessionStart: false, taskContext: false, compactionStrategy: 'aggressive', cli: '' });
     expect(options.stateDir).toBe('/state/opencode-maenifold');
   });
 
