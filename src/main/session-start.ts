@@ -40,7 +40,7 @@ function appendToSystem(system: string[], block: string): void {
  * @returns the hook and `prepare`, which starts a build ahead of need.
  */
 export function createSessionStart(context: PluginContext): { hook: SystemTransform; prepare(): void } {
-  const { options, logger, cli, runner, project } = context;
+  const { options, logger, cli, runner, project, background } = context;
   const sessions = new Map<string, string | null>();
   // Sessions whose first call timed out: later calls only look whether the build is ready.
   const waited = new Set<string>();
@@ -103,10 +103,13 @@ export function createSessionStart(context: PluginContext): { hook: SystemTransf
   function prepare(): Promise<BuiltContext> {
     if (!current || Date.now() - currentAt > CONTEXT_TTL_MS) {
       currentAt = Date.now();
-      current = build().catch((error: unknown) => {
+      const building = build().catch((error: unknown) => {
         logger.warn(`session context: build failed: ${(error as Error)?.message ?? String(error)}`);
         return { text: null, builtAt: Date.now() };
       });
+      current = building;
+      // Tracked, so shutdown waits for the CLI calls it started.
+      background.run('session context', () => building);
     }
     return current;
   }

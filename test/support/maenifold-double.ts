@@ -117,7 +117,7 @@ export async function createDoubleRoot(): Promise<DoubleRoot> {
       return runDouble(['--tool', 'Sync', '--payload', '{}'], env);
     },
     async cleanup() {
-      await rm(root, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }
