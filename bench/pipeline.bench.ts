@@ -21,6 +21,8 @@ export interface SizeFigures {
   loop_delay_max_ms_pool: number;
   loop_delay_max_ms_inline: number;
   peak_rss_mb: number;
+  /** Peak RSS during the pooled runs minus RSS before them: what the work itself added. */
+  rss_growth_mb: number;
 }
 
 /** How many times each variant runs at one size. */
@@ -77,7 +79,8 @@ export async function benchPipeline(
   iterations: Iterations,
 ): Promise<{ figures: SizeFigures; rows: Record<string, unknown>[] }> {
   // Workers are threads of this process: its RSS while only the pool works bounds theirs.
-  let peakRss = process.memoryUsage.rss();
+  const rssBefore = process.memoryUsage.rss();
+  let peakRss = rssBefore;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
   }, 10);
@@ -114,6 +117,7 @@ export async function benchPipeline(
       loop_delay_max_ms_pool: loopPool,
       loop_delay_max_ms_inline: loopInline,
       peak_rss_mb: Math.round(pooledPeakRss / 2 ** 20),
+      rss_growth_mb: Math.round((pooledPeakRss - rssBefore) / 2 ** 20),
     },
   };
 }
