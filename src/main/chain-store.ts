@@ -12,6 +12,8 @@ export interface ChainState {
   sessionId: string;
   thoughtNumber: number;
   updatedAt: string;
+  /** Idempotency keys of the latest thoughts delivered, newest last. */
+  recentKeys?: string[];
 }
 
 /** Reads and writes chain states. */

@@ -36,20 +36,12 @@ function conversationChars(messages: readonly unknown[]): number {
  * @param context - the plugin's shared parts.
  */
 export function createCompaction(context: PluginContext): Compacting {
-  const { options, logger, cli, engine, host, project, background } = context;
+  const { options, logger, cli, engine, host, project, background, delivery } = context;
 
   async function writeNote(sessionID: string, extraction: Extraction): Promise<void> {
     if (!cli.available) return;
-    const note = buildCompactionNote(project, sessionID, extraction, new Date());
-    const written = await cli.callJson('WriteMemory', { ...note }, { timeoutMs: options.persistTimeoutMs });
-    if (written.ok) {
-      const uri = (written.value as { uri?: unknown } | null)?.uri;
-      logger.info(`compaction note written: ${typeof uri === 'string' ? uri : note.folder} (${extraction.concepts.length} concepts, ${extraction.decisions.length} decisions)`);
-    } else {
-      // Seed 000 §8.1: a timeout or unreadable output is an error; maenifold refusing the note is a warning.
-      const level = written.error.code === 'TOOL_ERROR' || written.error.code === 'PAYLOAD_TOO_LARGE' ? 'warn' : 'error';
-      logger.log(level, `compaction note not written (${written.error.code}${written.error.toolCode ? ` ${written.error.toolCode}` : ''}): ${written.error.message}`);
-    }
+    // Through the outbox: a note that cannot be written now is retried later, never dropped.
+    await delivery.submitNote(project, { ...buildCompactionNote(project, sessionID, extraction, new Date()) });
   }
 
   return async (input, output) => {

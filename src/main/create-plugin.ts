@@ -13,6 +13,9 @@ import { createFallbackRunner } from './fallback-runner.js';
 import { createExtractionEngine } from './extraction-engine.js';
 import { createBackgroundWork, type BackgroundWork } from './background-work.js';
 import { createChainStore } from './chain-store.js';
+import { createOutbox } from './outbox.js';
+import { createDelivery } from './delivery.js';
+import { join } from 'node:path';
 import { createSessionStart } from './session-start.js';
 import { createTaskAugmentation } from './task-augmentation.js';
 import { createCompaction } from './compaction.js';
@@ -80,9 +83,18 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const pool = createWorkerPool(options.pool);
     const runner = createFallbackRunner(pool, (name, reason) => logger.warn(`pool could not run ${name} (${reason}); ran it inline`));
     const engine = createExtractionEngine(runner);
-    const context: PluginContext = { options, logger, cli, runner, engine, host: input.client, project, background };
+    const delivery = createDelivery({
+      cli,
+      outbox: createOutbox(join(options.stateDir, 'outbox')),
+      chains: createChainStore(options.stateDir),
+      logger,
+      timeoutMs: options.persistTimeoutMs,
+    });
+    const context: PluginContext = { options, logger, cli, runner, engine, host: input.client, project, background, delivery };
     const sessionStart = createSessionStart(context);
-    const summaries = createSummaryPersistence(context, createChainStore(options.stateDir));
+    const summaries = createSummaryPersistence(context);
+    // Whatever an earlier run could not deliver.
+    if (cli.available) background.run('outbox', () => delivery.flush());
     void pool.ready.then((ready) => {
       if (ready.ok) logger.debug(`worker pool ready: ${pool.options.threads} threads`);
       else logger.warn(`worker pool unavailable (${ready.error.message}); small inputs run inline, large ones are skipped`);

@@ -10,6 +10,7 @@ import type { TaskRunner } from './task-runner.js';
 import type { ExtractionEngine } from './extraction-engine.js';
 import type { HostClient } from './host-client.js';
 import type { BackgroundWork } from './background-work.js';
+import type { Delivery } from './delivery.js';
 
 /** The plugin's shared parts. */
 export interface PluginContext {
@@ -22,4 +23,6 @@ export interface PluginContext {
   /** The project's name: the `project` option or the worktree's folder name. */
   project: string;
   background: BackgroundWork;
+  /** Writes to maenifold through the durable outbox. */
+  delivery: Delivery;
 }

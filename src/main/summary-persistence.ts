@@ -4,22 +4,17 @@
  * chain.
  *
  * The summary goes in as plain markdown, never inside a code fence (maenifold
- * ignores links in code, and a thought without links is refused). Each
- * thought closes the chain with a linked conclusion, so maenifold never marks
- * it abandoned; the next summary continues the same session. A chain that
- * disappeared is started again.
+ * ignores links in code, and a thought without links is refused). Delivery —
+ * the chain, its durability and its retries — is the outbox's (delivery.ts).
  */
 import { sanitizeText } from '../workers/stages/sanitize.js';
 import { capChars } from '../workers/stages/sections.js';
 import { normalizeConcept } from '../workers/stages/concepts.js';
-import { MAX_PAYLOAD_BYTES, type CliResult } from './maenifold-client.js';
-import type { ChainStore } from './chain-store.js';
+import { MAX_PAYLOAD_BYTES } from './maenifold-client.js';
 import type { PluginContext } from './plugin-context.js';
 
 /** Cap on the whole payload in characters (NFR-12.5.1). */
 export const MAX_SUMMARY_PAYLOAD_CHARS = 50_000;
-
-const LOST_CHAIN = new Set(['SESSION_MISSING', 'SESSION_NOT_FOUND']);
 
 /**
  * The text of the last compaction summary of a message list, or `null`.
@@ -61,14 +56,9 @@ type EventHook = (input: { event: { type: string; properties?: Record<string, un
 
 /**
  * @param context - the plugin's shared parts.
- * @param chains - where chain states live.
  */
-export function createSummaryPersistence(context: PluginContext, chains: ChainStore): EventHook {
-  const { options, logger, cli, host, project, background } = context;
-
-  async function think(payload: Record<string, unknown>): Promise<CliResult<unknown>> {
-    return cli.callJson('SequentialThinking', payload, { timeoutMs: options.persistTimeoutMs });
-  }
+export function createSummaryPersistence(context: PluginContext): EventHook {
+  const { options, logger, cli, host, project, background, delivery } = context;
 
   async function persist(sessionID: string): Promise<void> {
     const listed = await host.session.messages({ path: { id: sessionID } });
@@ -78,41 +68,16 @@ export function createSummaryPersistence(context: PluginContext, chains: ChainSt
       return;
     }
     const response = buildSummaryThought(project, sessionID, summary, options.summaryMaxChars);
-    const conclusion = `Latest [[compaction]] summary of [[${normalizeConcept(project) || 'project'}]] recorded.`;
-    const known = await chains.get(project);
-    const base = { response, nextThoughtNeeded: false, conclusion, analysisType: 'retrospective' };
-    let result = known
-      ? await think({ ...base, sessionId: known.sessionId, thoughtNumber: known.thoughtNumber + 1, totalThoughts: known.thoughtNumber + 2 })
-      : await think({ ...base, thoughtNumber: 0, totalThoughts: 1 });
-    if (!result.ok && known && result.error.toolCode && LOST_CHAIN.has(result.error.toolCode)) {
-      logger.warn(`summary: chain ${known.sessionId} of ${project} is gone (${result.error.toolCode}); starting a new one`);
-      await chains.clear(project);
-      result = await think({ ...base, thoughtNumber: 0, totalThoughts: 1 });
-    }
-    if (!result.ok) {
-      logger.warn(`summary: not persisted (${result.error.code}${result.error.toolCode ? ` ${result.error.toolCode}` : ''}): ${result.error.message}`);
-      return;
-    }
-    const data = result.value as { sessionId?: unknown; thoughtNumber?: unknown };
-    if (typeof data?.sessionId !== 'string' || typeof data.thoughtNumber !== 'number') {
-      logger.warn('summary: SequentialThinking answered without a session id; chain not recorded');
-      return;
-    }
-    await chains.set(project, { sessionId: data.sessionId, thoughtNumber: data.thoughtNumber, updatedAt: new Date().toISOString() });
-    logger.info(`summary: thought ${data.thoughtNumber} of chain ${data.sessionId} (${response.length} chars)`);
+    // The same summary of the same session is one thought, however often the event arrives.
+    await delivery.submitThought({ project, response, source: `${sessionID}\u0000${summary}` });
   }
-
-  // One summary at a time: two compactions finishing together must not both claim thought n+1.
-  let queue: Promise<void> = Promise.resolve();
 
   return async ({ event }) => {
     try {
       if (!options.summaries || !cli.available || event?.type !== 'session.compacted') return;
       const sessionID = event.properties?.['sessionID'];
       if (typeof sessionID !== 'string') return;
-      const next = queue.then(() => persist(sessionID));
-      queue = next.catch(() => undefined);
-      background.run('summary', () => next);
+      background.run('summary', () => persist(sessionID));
     } catch (error) {
       logger.error(`summary: event handler failed: ${(error as Error)?.message ?? String(error)}`);
     }

@@ -263,7 +263,7 @@ describe('the plugin in the real OpenCode server', () => {
       const output = (server as OpenCodeServer).output();
       expect(output).toContain('option compactionTokens: expected an integer');
       expect(output).toMatch(/session context: SearchMemories failed \(BAD_OUTPUT\)/);
-      expect(output).toMatch(/compaction note not written \(BAD_OUTPUT\)/);
+      expect(output).toMatch(/outbox: note not delivered \(BAD_OUTPUT/);
       expect(output).not.toMatch(/hook failed/);
     } finally {
       api.close();

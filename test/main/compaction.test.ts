@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/plugin-harness.js';
@@ -89,7 +89,9 @@ describe('compaction', () => {
     expect(output.context).toHaveLength(2);
     await harness.plugin.background.idle();
     await harness.plugin.logger.flush();
-    expect(harness.host.linesWith('compaction note not written (BAD_OUTPUT)').map((line) => line.level)).toEqual(['error']);
+    expect(harness.host.linesWith('outbox: note not delivered (BAD_OUTPUT').map((line) => line.level)).toEqual(['error']);
+    // Kept in the outbox for a later attempt.
+    expect((await readdir(join(harness.stateDir, 'outbox'))).filter((name) => name.endsWith('.json'))).toHaveLength(1);
   });
 
   it('should log an error and keep the context when the CLI hangs past its timeout', async () => {
@@ -99,7 +101,7 @@ describe('compaction', () => {
     expect(output.context[1]).toContain('[[redis]]');
     await harness.plugin.background.idle();
     await harness.plugin.logger.flush();
-    expect(harness.host.linesWith('compaction note not written (TIMEOUT)').map((line) => line.level)).toEqual(['error']);
+    expect(harness.host.linesWith('outbox: note not delivered (TIMEOUT').map((line) => line.level)).toEqual(['error']);
   });
 
   it('should work without the CLI: context injected, nothing written', async () => {

@@ -1,0 +1,172 @@
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { backoffMs, createDelivery, sessionUri, type Delivery } from '../../src/main/delivery.js';
+import { createOutbox } from '../../src/main/outbox.js';
+import { createChainStore } from '../../src/main/chain-store.js';
+import { locateCli } from '../../src/main/cli-locator.js';
+import { createMaenifoldClient } from '../../src/main/maenifold-client.js';
+import { createLogger } from '../../src/main/logger.js';
+import { createDoubleRoot, type DoubleRoot } from '../support/maenifold-double.js';
+import { createFakeHost, type FakeHost } from '../support/fake-host.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+interface Rig {
+  double: DoubleRoot;
+  stateDir: string;
+  host: FakeHost;
+  clock: { now: number };
+  delivery(env?: Record<string, string>): Delivery;
+}
+
+async function rig(): Promise<Rig> {
+  const double = await createDoubleRoot();
+  const stateDir = await mkdtemp(join(tmpdir(), 'delivery-'));
+  cleanups.push(() => double.cleanup(), () => rm(stateDir, { recursive: true, force: true }));
+  const host = createFakeHost();
+  const clock = { now: Date.UTC(2026, 10, 22, 12) };
+  return {
+    double,
+    stateDir,
+    host,
+    clock,
+    delivery: (env = {}) =>
+      createDelivery({
+        cli: createMaenifoldClient(locateCli(double.cliPath, process.env), { ...process.env, ...double.env, ...env }),
+        outbox: createOutbox(join(stateDir, 'outbox'), () => clock.now),
+        chains: createChainStore(stateDir),
+        logger: createLogger(host.client),
+        timeoutMs: 5_000,
+        now: () => clock.now,
+      }),
+  };
+}
+
+async function pending(stateDir: string): Promise<string[]> {
+  return (await readdir(join(stateDir, 'outbox'))).filter((name) => name.endsWith('.json'));
+}
+
+async function thoughtFile(double: DoubleRoot, sessionId: string): Promise<string> {
+  const uri = sessionUri(sessionId) as string;
+  return readFile(join(double.root, 'memory', `${uri.slice('memory://'.length)}.md`), 'utf8');
+}
+
+const note = { title: 'Compaction demo 20261122 120000000 ses1', content: '# Note\n\nAbout [[redis]].', folder: 'sessions/compaction/2026/11/22', tags: ['compaction'] };
+
+describe('backoffMs', () => {
+  it('should grow fourfold from 30 s and cap at an hour', () => {
+    expect([1, 2, 3, 4, 5, 9].map(backoffMs)).toEqual([30_000, 120_000, 480_000, 1_920_000, 3_600_000, 3_600_000]);
+  });
+});
+
+describe('createDelivery', () => {
+  it('should keep an undeliverable note and deliver it once the CLI answers, not before its backoff', async () => {
+    const r = await rig();
+    await r.delivery({ MAENIFOLD_DOUBLE_FAULT: 'garbage' }).submitNote('demo', note);
+    expect(await pending(r.stateDir)).toHaveLength(1);
+    const healthy = r.delivery();
+    await healthy.flush();
+    expect((await r.double.calls()).filter((call) => call.tool === 'WriteMemory')).toHaveLength(1);
+    r.clock.now += 30_000;
+    await healthy.flush();
+    expect(await pending(r.stateDir)).toEqual([]);
+    const writes = (await r.double.calls()).filter((call) => call.tool === 'WriteMemory');
+    expect(writes).toHaveLength(2);
+    await r.host.client.app.log({ body: { service: 'x', level: 'info', message: 'flush' } });
+    expect(r.host.linesWith('(after 1 retries)')).toHaveLength(1);
+  });
+
+  it('should park a note maenifold refuses instead of retrying it forever', async () => {
+    const r = await rig();
+    await r.delivery().submitNote('demo', { ...note, content: 'no links, only `[[code]]`' });
+    expect(await pending(r.stateDir)).toEqual([]);
+    expect(await readdir(join(r.stateDir, 'outbox', 'failed'))).toHaveLength(1);
+  });
+
+  it('should add each summary once to one chain, even when submitted twice', async () => {
+    const r = await rig();
+    const delivery = r.delivery();
+    const thought = { project: 'demo', response: 'First [[redis]] summary.', source: 'ses_a\u0000one' };
+    await delivery.submitThought(thought);
+    await delivery.submitThought(thought);
+    await delivery.submitThought({ ...thought, response: 'Second [[redis]] summary.', source: 'ses_a\u0000two' });
+    const calls = (await r.double.calls()).filter((call) => call.tool === 'SequentialThinking');
+    expect(calls.map((call) => (call.payload as { thoughtNumber: number }).thoughtNumber)).toEqual([0, 1]);
+    const chain = JSON.parse(await readFile(join(r.stateDir, 'summary-chains.json'), 'utf8'))['demo'];
+    expect((await thoughtFile(r.double, chain.sessionId)).match(/^## Thought /gm)).toHaveLength(2);
+  });
+
+  it('should deliver directly when the disk refuses the outbox', async () => {
+    const r = await rig();
+    await writeFile(join(r.stateDir, 'outbox'), 'a file where the folder should be');
+    await r.delivery().submitNote('demo', note);
+    expect((await r.double.calls()).filter((call) => call.tool === 'WriteMemory')).toHaveLength(1);
+    expect(r.host.linesWith('delivering without a durable copy')).toHaveLength(1);
+  });
+});
+
+describe('delivery across a killed process', () => {
+  const child = fileURLToPath(new URL('../fixtures/delivery/submit-thought.ts', import.meta.url));
+
+  async function killDuring(r: Rig, cliPath: string, when: () => Promise<boolean>): Promise<void> {
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, r.stateDir, cliPath, 'demo'], {
+      env: { ...process.env, ...r.double.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    const deadline = Date.now() + 30_000;
+    while (!(await when())) {
+      if (Date.now() > deadline) throw new Error('the child never reached the point to be killed at');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    proc.kill('SIGKILL');
+    await exited;
+  }
+
+  it('should not duplicate a thought that landed while its sender was killed', async () => {
+    const r = await rig();
+    // The double records the call, then takes 1.5 s to write it: the sender dies in between.
+    const slow = join(r.stateDir, 'slow-maenifold');
+    await writeFile(slow, `#!/bin/sh\nMAENIFOLD_DOUBLE_FAULT=slow:1500 MAENIFOLD_DOUBLE_FAULT_TOOLS=SequentialThinking exec "${r.double.cliPath}" "$@"\n`);
+    await chmod(slow, 0o755);
+    await killDuring(r, slow, async () => (await r.double.calls()).some((call) => call.tool === 'SequentialThinking'));
+    expect(await pending(r.stateDir)).toHaveLength(1);
+    // The orphaned CLI finishes its write.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    r.clock.now = Date.now();
+    await r.delivery().flush();
+    expect(await pending(r.stateDir)).toEqual([]);
+    const thoughts = (await r.double.calls()).filter((call) => call.tool === 'SequentialThinking');
+    expect(thoughts).toHaveLength(1);
+    const chain = JSON.parse(await readFile(join(r.stateDir, 'summary-chains.json'), 'utf8'))['demo'];
+    expect((await thoughtFile(r.double, chain.sessionId)).match(/^## Thought /gm)).toHaveLength(1);
+  });
+
+  it('should deliver, once, a thought whose sender was killed before the CLI got it', async () => {
+    const r = await rig();
+    const late = join(r.stateDir, 'late-maenifold');
+    await writeFile(late, `#!/bin/sh\nsleep 3\nexec "${r.double.cliPath}" "$@"\n`);
+    await chmod(late, 0o755);
+    await killDuring(r, late, async () => {
+      try {
+        return (await pending(r.stateDir)).length > 0;
+      } catch {
+        return false;
+      }
+    });
+    // Let the orphaned wrapper run out: it reaches the double after the sender is gone, or not at all.
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    r.clock.now = Date.now();
+    await r.delivery().flush();
+    expect(await pending(r.stateDir)).toEqual([]);
+    const chain = JSON.parse(await readFile(join(r.stateDir, 'summary-chains.json'), 'utf8'))['demo'];
+    expect((await thoughtFile(r.double, chain.sessionId)).match(/^## Thought /gm)).toHaveLength(1);
+  });
+});
