@@ -10,6 +10,7 @@ import { generateSession } from '../src/synth/session-generator.js';
 import { benchPipeline, type Iterations, type SizeFigures } from './pipeline.bench.js';
 import { benchStages } from './stages.bench.js';
 import { benchCompactingHook, type HookFigures } from './compacting-hook.bench.js';
+import { benchLoad, type LoadFigures } from './load.bench.js';
 
 const BUDGET_MS = 5_000;
 const SIZES: ReadonlyArray<{ label: string; bytes: number; full: Iterations; quick: Iterations }> = [
@@ -44,7 +45,11 @@ async function main(): Promise<number> {
   } finally {
     await pool.destroy();
   }
-  const report = { sizes, budget_ms: BUDGET_MS };
+  const sessions = values.quick ? 10 : 50;
+  log(`measuring ${sessions} sessions of 1 MB compacting at once …`);
+  const load: LoadFigures = await benchLoad(sessions, 1024 ** 2);
+  if (!values.json) console.table([load]);
+  const report = { sizes, load, budget_ms: BUDGET_MS };
   if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
   else console.table(sizes);
   const over = Object.entries(sizes).filter(([, figures]) => figures.pool_p50_ms > BUDGET_MS);
