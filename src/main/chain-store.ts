@@ -40,10 +40,13 @@ export function createChainStore(stateDir: string): ChainStore {
   async function load(): Promise<Record<string, ChainState>> {
     try {
       const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
-      if (typeof parsed !== 'object' || parsed === null) return {};
-      return Object.fromEntries(Object.entries(parsed).filter(([, state]) => isChainState(state))) as Record<string, ChainState>;
+      // No prototype: a project named "__proto__" or "constructor" is just a name.
+      const chains = Object.create(null) as Record<string, ChainState>;
+      if (typeof parsed !== 'object' || parsed === null) return chains;
+      for (const [project, state] of Object.entries(parsed)) if (isChainState(state)) chains[project] = state;
+      return chains;
     } catch {
-      return {};
+      return Object.create(null) as Record<string, ChainState>;
     }
   }
 

@@ -18,8 +18,8 @@ function pad(value: number, width = 2): string {
   return String(value).padStart(width, '0');
 }
 
-// maenifold strips these from titles (and "..").
-const TITLE_STRIPPED = /[:|>\-[\]{}#&*!@`'$();"<>\\/]|\.\./g;
+// maenifold strips these from titles (and ".."); control characters go too.
+const TITLE_STRIPPED = /[:|>\-[\]{}#&*!@`'$();"<>\\/\u0000-\u001f\u007f]|\.\./g;
 
 /**
  * @param project - the project's name.

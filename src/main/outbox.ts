@@ -96,6 +96,8 @@ export function createOutbox(dir: string, now: () => number = Date.now): Outbox 
   return {
     dir,
     async add(fields) {
+      // The key names the file: only hex may reach the path.
+      if (!/^[0-9a-f]{16,64}$/.test(fields.key)) throw new TypeError(`outbox key must be 16-64 hex digits, got ${JSON.stringify(fields.key)}`);
       await ready();
       const at = now();
       const entry: OutboxEntry = { ...fields, createdAt: at, attempts: 0, nextAttemptAt: at };
