@@ -11,8 +11,30 @@ import type { AnalysisUnit, ToolCallView } from '../workers/protocol.js';
 export const TOOL_OUTPUT_HEAD_CHARS = 2_000;
 export const TOOL_OUTPUT_TAIL_CHARS = 1_000;
 
+/**
+ * How much of one message's text crosses to a worker: its head and its tail.
+ * Worker memory is bounded by what a task is given — under Bun (OpenCode's
+ * runtime) `resourceLimits` are not enforced — so no single message, however
+ * large a paste, may make a task unbounded.
+ */
+export const MESSAGE_TEXT_HEAD_CHARS = 768 * 1024;
+export const MESSAGE_TEXT_TAIL_CHARS = 256 * 1024;
+
+/** Tool calls of one message that are read: the most recent ones. */
+export const TOOL_CALLS_PER_MESSAGE = 256;
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function boundText(text: string): string {
+  if (text.length <= MESSAGE_TEXT_HEAD_CHARS + MESSAGE_TEXT_TAIL_CHARS) return text;
+  // Cut at line ends, so no heading or fence line is split.
+  const headEnd = text.lastIndexOf('\n', MESSAGE_TEXT_HEAD_CHARS);
+  const tailStart = text.indexOf('\n', text.length - MESSAGE_TEXT_TAIL_CHARS);
+  const head = text.slice(0, headEnd > 0 ? headEnd : MESSAGE_TEXT_HEAD_CHARS);
+  const tail = text.slice(tailStart >= 0 ? tailStart + 1 : text.length - MESSAGE_TEXT_TAIL_CHARS);
+  return `${head}\n…\n${tail}`;
 }
 
 function boundOutput(output: string): string {
@@ -70,8 +92,11 @@ export function messageToUnit(message: unknown, order: number, known?: (key: str
   const joinedLength = textLength + Math.max(0, texts.length - 1) * 2;
   const key = id === null ? null : `${id}:${joinedLength}:${toolParts.length}:${outputLength}`;
   if (key !== null && known?.(key)) return { key, order, role, text: '', tools: [] };
-  const tools = toolParts.map(toolView).filter((view): view is ToolCallView => view !== null);
-  return { key, order, role, text: texts.join('\n\n'), tools };
+  const tools = toolParts
+    .slice(-TOOL_CALLS_PER_MESSAGE)
+    .map(toolView)
+    .filter((view): view is ToolCallView => view !== null);
+  return { key, order, role, text: boundText(texts.join('\n\n')), tools };
 }
 
 /**

@@ -64,3 +64,20 @@ describe('messageToUnit', () => {
     expect(a?.key?.startsWith('m1:')).toBe(true);
   });
 });
+
+describe('message bounds', () => {
+  it('should keep the head and tail of a huge message and its latest tool calls', async () => {
+    const { MESSAGE_TEXT_HEAD_CHARS, MESSAGE_TEXT_TAIL_CHARS, TOOL_CALLS_PER_MESSAGE } = await import('../../src/main/session-units.js');
+    const line = `${'word '.repeat(20)}\n`;
+    const text = `## First\n${line.repeat(30_000)}## Last\nthe end`;
+    const tools = Array.from({ length: 300 }, (_, index) => ({ type: 'tool', tool: 'read', state: { status: 'completed', input: { filePath: `f${index}.ts` }, output: 'x' } }));
+    const unit = messageToUnit({ info: { id: 'big', role: 'assistant' }, parts: [{ type: 'text', text }, ...tools] }, 0);
+    expect(unit?.text.length).toBeLessThanOrEqual(MESSAGE_TEXT_HEAD_CHARS + MESSAGE_TEXT_TAIL_CHARS + 3);
+    expect(unit?.text.startsWith('## First\n')).toBe(true);
+    expect(unit?.text.endsWith('## Last\nthe end')).toBe(true);
+    expect(unit?.tools).toHaveLength(TOOL_CALLS_PER_MESSAGE);
+    expect(unit?.tools.at(-1)?.input).toEqual({ filePath: 'f299.ts' });
+    // The key still tells the whole message apart from a shorter one.
+    expect(unit?.key).toContain(String(text.length));
+  });
+});
