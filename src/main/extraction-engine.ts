@@ -27,7 +27,7 @@ import { DEFAULT_EXTRACTION_SETTINGS, type ExtractionSettings } from './extracti
 export interface Extraction extends Omit<FinalizeOutput, 'timings'> {
   sectionKind: 'h2' | 'fallback' | 'empty';
   sections: string[];
-  stats: { units: number; cachedUnits: number; batches: number; inputChars: number };
+  stats: { units: number; cachedUnits: number; batches: number; inputChars: number; redactions: number };
   /** Milliseconds per stage (summed across workers) plus `hookThread` and `total`. */
   timings: StageTimings;
 }
@@ -182,7 +182,7 @@ export function createExtractionEngine(
         ...final.value,
         sectionKind: assembled.kind,
         sections: assembled.sections,
-        stats: { units: unitCount, cachedUnits, batches: pending.length, inputChars },
+        stats: { units: unitCount, cachedUnits, batches: pending.length, inputChars, redactions: ordered.reduce((sum, analysis) => sum + analysis.redactions, 0) },
         timings,
       },
     };

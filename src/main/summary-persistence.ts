@@ -8,6 +8,7 @@
  * the chain, its durability and its retries — is the outbox's (delivery.ts).
  */
 import { sanitizeText } from '../workers/stages/sanitize.js';
+import { redactSecrets } from '../workers/stages/secrets.js';
 import { capChars } from '../workers/stages/sections.js';
 import { normalizeConcept } from '../workers/stages/concepts.js';
 import { MAX_PAYLOAD_BYTES } from './maenifold-client.js';
@@ -41,7 +42,8 @@ export function lastSummaryText(messages: readonly unknown[]): string | null {
 export function buildSummaryThought(project: string, sessionID: string, summary: string, maxChars: number): string {
   const projectConcept = normalizeConcept(project) || 'project';
   const header = `Compaction summary of session ${sessionID.slice(0, 16)} in [[${projectConcept}]] ([[compaction]]).`;
-  let body = capChars(sanitizeText(summary), maxChars);
+  // The model may have copied a secret from the conversation into its summary.
+  let body = capChars(redactSecrets(sanitizeText(summary)).text, maxChars);
   let response = `${header}\n\n${body}`;
   // Under both the character cap and the argv byte limit, with room for the rest of the payload.
   const room = Math.min(MAX_SUMMARY_PAYLOAD_CHARS, MAX_PAYLOAD_BYTES) - 2_000;

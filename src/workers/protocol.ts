@@ -90,6 +90,8 @@ export interface UnitAnalysis {
   files: FileTouch[];
   /** Problems, warnings and successes seen in tool output and text. */
   signals: Observation[];
+  /** Secrets replaced in the message's text and tool output. */
+  redactions: number;
 }
 
 /** Settings of the analysis pass. */

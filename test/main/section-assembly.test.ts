@@ -17,6 +17,7 @@ function unit(order: number, fields: Partial<UnitAnalysis>): UnitAnalysis {
     decisions: [],
     files: [],
     signals: [],
+    redactions: 0,
     ...fields,
   };
 }

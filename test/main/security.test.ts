@@ -95,3 +95,37 @@ describe('paths built from names the plugin does not control', () => {
     expect((await readdir(join(dir, 'outbox'))).filter((name) => name.endsWith('.json'))).toEqual([expect.stringMatching(/^\d{15}-(ab){16}\.json$/)]);
   });
 });
+
+describe('secrets in a conversation', () => {
+  it('should reach neither the compaction prompt nor the graph', async () => {
+    const { startHarness } = await import('../support/plugin-harness.js');
+    const { message } = await import('../support/fake-host.js');
+    const { truePositives } = await import('../fixtures/secrets/corpus.js');
+    const cases = truePositives();
+    const harness = await startHarness();
+    try {
+      const leaks = cases.map((secretCase) => secretCase.text).join('\n');
+      const messages = [
+        message('m1', 'user', `## Setup\nWe decided to use [[Redis]] for the [[cache layer]] because every node shares it.\n${leaks}`),
+        message('m2', 'assistant', '## Result\nDone: the [[cache layer]] works. We decided to keep OPENAI_API_KEY out of git because it leaked once.', {}, [
+          { type: 'tool', tool: 'bash', state: { status: 'completed', input: { command: 'cat .env' }, output: `${leaks}\nError: ${cases[0]?.text}` } },
+        ]),
+        message('m3', 'user', 'compact', {}, [{ type: 'compaction', auto: false }]),
+        message('m4', 'assistant', `## Objective\n- keep the [[cache-layer]] fast\n${leaks}`, { summary: true }),
+      ];
+      harness.host.setMessages('ses_leaky', messages);
+      const output = { context: [] as string[] };
+      await harness.plugin.hooks['experimental.session.compacting']?.({ sessionID: 'ses_leaky' }, output);
+      await harness.plugin.hooks.event?.({ event: { type: 'session.compacted', properties: { sessionID: 'ses_leaky' } } });
+      await harness.plugin.background.idle();
+      const persisted = JSON.stringify(await harness.double.calls());
+      const injected = output.context.join('\n');
+      expect(injected).toContain('[[redis]]');
+      expect(persisted).toContain('SequentialThinking');
+      const leaked = cases.flatMap((secretCase) => secretCase.secrets).filter((secret) => injected.includes(secret) || persisted.includes(secret));
+      expect(leaked).toEqual([]);
+    } finally {
+      await harness.close();
+    }
+  });
+});

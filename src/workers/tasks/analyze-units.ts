@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import type { AnalysisUnit, AnalyzeInput, AnalyzeOutput, FileTouch, StageTimings, UnitAnalysis } from '../protocol.js';
 import { sanitizeText } from '../stages/sanitize.js';
+import { redactSecrets } from '../stages/secrets.js';
 import { scanHeadings, sectionAt, type Heading } from '../stages/sections.js';
 import { extractDecisions } from '../stages/decisions.js';
 import { filesFromToolInput } from '../stages/working-set.js';
@@ -57,7 +58,14 @@ function boundaryFields(text: string, headings: readonly Heading[], maxChars: nu
  * @param timings - accumulates per-stage milliseconds.
  */
 export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings'], timings: StageTimings): UnitAnalysis {
-  const text = timed(timings, 'sanitize', () => sanitizeText(unit.text));
+  let redactions = 0;
+  // Secrets go before anything is read from the text: no later stage can carry one out.
+  const clean = (raw: string): string => {
+    const redacted = timed(timings, 'redact', () => redactSecrets(timed(timings, 'sanitize', () => sanitizeText(raw))));
+    redactions += redacted.redactions;
+    return redacted.text;
+  };
+  const text = clean(unit.text);
   const headings = timed(timings, 'sections', () => scanHeadings(text));
   const boundary = timed(timings, 'sections', () => boundaryFields(text, headings, settings.maxSectionChars));
   const decisions = timed(timings, 'decisions', () =>
@@ -70,10 +78,10 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       for (const path of filesFromToolInput(call.tool, call.input, settings.projectRoot)) {
         files.push({ path, tool: call.tool, order: unit.order });
       }
-      signals.push(...signalsFromToolOutput(call.tool, sanitizeText(call.output), call.failed, unit.order));
+      signals.push(...signalsFromToolOutput(call.tool, clean(call.output), call.failed, unit.order));
     }
   });
-  return { key: unit.key, order: unit.order, chars: text.length, ...boundary, decisions, files, signals };
+  return { key: unit.key, order: unit.order, chars: text.length, ...boundary, decisions, files, signals, redactions };
 }
 
 /**

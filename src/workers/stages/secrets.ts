@@ -1,0 +1,155 @@
+/**
+ * Secret redaction: API keys, tokens, private keys and secret-named settings
+ * are replaced by `[REDACTED:<kind>]` before anything reaches a compaction
+ * prompt or the knowledge graph. Tool output is where they show up: a
+ * printed `.env`, a curl with an Authorization header, a stack trace with a
+ * connection string.
+ *
+ * Every pattern has bounded quantifiers and a literal or word-boundary
+ * anchor, so the pass is linear; text without any trigger is returned as is.
+ */
+
+/** The result of {@link redactSecrets}. */
+export interface Redaction {
+  text: string;
+  redactions: number;
+  kinds: string[];
+}
+
+interface TokenPattern {
+  kind: string;
+  /** A literal every match contains: the pattern only runs over text that has it. */
+  gate: string;
+  pattern: RegExp;
+}
+
+// Provider formats, most specific first (sk-ant- before sk-).
+const TOKENS: readonly TokenPattern[] = [
+  { kind: 'anthropic-key', gate: 'sk-ant-', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,300}/g },
+  { kind: 'openai-key', gate: 'sk-', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,300}/g },
+  { kind: 'stripe-key', gate: 'k_', pattern: /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,300}/g },
+  { kind: 'google-api-key', gate: 'AIza', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  { kind: 'aws-access-key', gate: 'A', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+  { kind: 'github-token', gate: 'gh', pattern: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g },
+  { kind: 'github-token', gate: 'github_pat_', pattern: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
+  { kind: 'npm-token', gate: 'npm_', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: 'slack-token', gate: 'xox', pattern: /\bxox[baprs]-[A-Za-z0-9-]{10,300}/g },
+  { kind: 'jwt', gate: 'eyJ', pattern: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,4096}\.[A-Za-z0-9_-]{8,4096}/g },
+];
+
+const BEARER = /\b(Bearer|Token)([ \t]+)([A-Za-z0-9._~+/=-]{16,4096})/g;
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/]{1,256}:)([^\s@/]{1,256})@/gi;
+// NAME = value, NAME: value, "NAME": "value", export NAME="value".
+// The lookbehind starts a name only where a word starts, so a long identifier is not rescanned from each of its letters.
+const ASSIGNMENT = /(?<![A-Za-z0-9_.$-])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,80})\1([ \t]*[:=][ \t]*)(["']?)([^\s"'`,;(){}[\]<>]{8,512})\4(?=$|[\s"'`,;)}\]])/gm;
+
+// Words that may name a secret setting: only the lines holding one are read for assignments.
+const SECRET_WORD = /secret|token|passw|pwd|api[_-]?key|private[_-]?key|access[_-]?key|credential|auth/gi;
+
+const TRIGGER = /sk-|[rs]k_(?:live|test)|AIza|AKIA|ASIA|gh[pousr]_|github_pat_|npm_|xox[baprs]-|eyJ|Bearer|Token|PRIVATE KEY|:\/\/[^\s:@/]{1,256}:|secret|token|passw|pwd|api[_-]?key|private[_-]?key|access[_-]?key|credential|auth/i;
+
+const SECRET_NAME_PARTS = new Set(['secret', 'secrets', 'token', 'tokens', 'password', 'passwd', 'pwd', 'pass', 'credential', 'credentials', 'auth', 'apikey', 'privatekey', 'accesskey', 'secretkey', 'clientsecret']);
+const PLACEHOLDER = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|x{3,}|\*{3,}|\.{3,}|changeme|change_me|placeholder|redacted|example[\w-]*|your[\w-]*|null|undefined|none|true|false|\d+|\[REDACTED:[a-z-]+\])$/i;
+const PROPERTY_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+
+/** Whether a setting's name says it holds a secret (`API_KEY`, `dbPassword`, `auth-token`). */
+export function isSecretName(name: string): boolean {
+  const parts = name
+    .replace(/^export\s+/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[\s_.-]+/)
+    .filter(Boolean);
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index] as string;
+    if (SECRET_NAME_PARTS.has(part)) return true;
+    const pair = part + (parts[index + 1] ?? '');
+    if (pair === 'apikey' || pair === 'privatekey' || pair === 'accesskey' || pair === 'secretkey') return true;
+  }
+  return false;
+}
+
+function redactPrivateKeys(text: string, count: (kind: string) => void): string {
+  if (!text.includes('PRIVATE KEY-----')) return text;
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const begin = text.indexOf('-----BEGIN ', from);
+    if (begin === -1) break;
+    const headerEnd = text.indexOf('-----', begin + 11);
+    if (headerEnd === -1 || headerEnd - begin > 60 || !text.slice(begin, headerEnd).endsWith('PRIVATE KEY')) {
+      out += text.slice(from, begin + 11);
+      from = begin + 11;
+      continue;
+    }
+    const end = text.indexOf('-----END ', headerEnd + 5);
+    let stop: number;
+    if (end !== -1 && end - headerEnd <= 20_000) {
+      const close = text.indexOf('-----', end + 9);
+      stop = close === -1 ? Math.min(text.length, end + 70) : close + 5;
+    } else {
+      // Unterminated: everything up to the next blank line, at most 10 KB.
+      const blank = text.indexOf('\n\n', headerEnd);
+      stop = Math.min(blank === -1 ? text.length : blank, headerEnd + 10_000);
+    }
+    out += `${text.slice(from, begin)}[REDACTED:private-key]`;
+    count('private-key');
+    from = stop;
+  }
+  return out + text.slice(from);
+}
+
+function redactAssignmentsInLine(line: string, count: (kind: string) => void): string {
+  return line.replace(ASSIGNMENT, (match, quote: string, name: string, operator: string, valueQuote: string, value: string) => {
+    if (!isSecretName(name) || PLACEHOLDER.test(value) || PROPERTY_PATH.test(value) || value.startsWith('[REDACTED')) return match;
+    count('secret-setting');
+    return `${quote}${name}${quote}${operator}${valueQuote}[REDACTED:secret-setting]${valueQuote}`;
+  });
+}
+
+function redactAssignments(text: string, count: (kind: string) => void): string {
+  let out = '';
+  let done = 0;
+  for (const hit of text.matchAll(SECRET_WORD)) {
+    if (hit.index < done) continue;
+    const start = text.lastIndexOf('\n', hit.index) + 1;
+    const newline = text.indexOf('\n', hit.index);
+    const end = newline === -1 ? text.length : newline;
+    out += text.slice(done, start) + redactAssignmentsInLine(text.slice(start, end), count);
+    done = end;
+  }
+  return out + text.slice(done);
+}
+
+/**
+ * @param text - sanitized text.
+ */
+export function redactSecrets(text: string): Redaction {
+  if (!TRIGGER.test(text)) return { text, redactions: 0, kinds: [] };
+  let redactions = 0;
+  const kinds = new Set<string>();
+  const count = (kind: string): void => {
+    redactions++;
+    kinds.add(kind);
+  };
+  let out = redactPrivateKeys(text, count);
+  for (const { kind, gate, pattern } of TOKENS) {
+    if (!out.includes(gate)) continue;
+    out = out.replace(pattern, () => {
+      count(kind);
+      return `[REDACTED:${kind}]`;
+    });
+  }
+  if (/Bearer|Token/.test(out)) out = out.replace(BEARER, (match, scheme: string, gap: string, token: string) => {
+    if (/^\[REDACTED/.test(token) || /^[a-z]+$/.test(token)) return match;
+    count('bearer-token');
+    return `${scheme}${gap}[REDACTED:bearer-token]`;
+  });
+  if (out.includes('://')) out = out.replace(URL_PASSWORD, (match, prefix: string, password: string) => {
+    if (PLACEHOLDER.test(password)) return match;
+    count('url-password');
+    return `${prefix}[REDACTED:url-password]@`;
+  });
+  out = redactAssignments(out, count);
+  return { text: out, redactions, kinds: [...kinds] };
+}
