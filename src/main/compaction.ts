@@ -19,14 +19,16 @@ import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../workers/stages/co
 
 type Compacting = (input: { sessionID: string }, output: { context: string[]; prompt?: string }) => Promise<void>;
 
+/** Characters of text and tool output: a session of tool runs is not an empty one. */
 function conversationChars(messages: readonly unknown[]): number {
   let chars = 0;
   for (const message of messages) {
     const parts = (message as { parts?: unknown })?.parts;
     if (!Array.isArray(parts)) continue;
     for (const part of parts) {
-      const text = (part as { type?: unknown; text?: unknown })?.text;
-      if ((part as { type?: unknown })?.type === 'text' && typeof text === 'string') chars += text.length;
+      const { type, text, state } = (part ?? {}) as { type?: unknown; text?: unknown; state?: { output?: unknown } };
+      if (type === 'text' && typeof text === 'string') chars += text.length;
+      else if (type === 'tool' && typeof state?.output === 'string') chars += state.output.length;
     }
   }
   return chars;
