@@ -181,8 +181,8 @@ export function createExtractionEngine(
       value: {
         ...final.value,
         sectionKind: assembled.kind,
-        sections: assembled.sections,
-        stats: { units: unitCount, cachedUnits, batches: pending.length, inputChars, redactions: ordered.reduce((sum, analysis) => sum + analysis.redactions, 0) },
+        sections: final.value.sections,
+        stats: { units: unitCount, cachedUnits, batches: pending.length, inputChars, redactions: final.value.redactions + ordered.reduce((sum, analysis) => sum + analysis.redactions, 0) },
         timings,
       },
     };

@@ -90,7 +90,7 @@ export interface UnitAnalysis {
   files: FileTouch[];
   /** Problems, warnings and successes seen in tool output and text. */
   signals: Observation[];
-  /** Secrets replaced in the message's text and tool output. */
+  /** Secrets replaced in what leaves this message's analysis (decisions, signals). */
   redactions: number;
 }
 
@@ -154,6 +154,10 @@ export interface FinalizeOutput {
   /** How many observations the budget dropped, and its summary line in aggressive mode. */
   observationsRemoved: number;
   context: PreservationContext;
+  /** The boundary sections as read: sanitized, secrets redacted. */
+  sections: string[];
+  /** Secrets redacted from the sections. */
+  redactions: number;
   timings: StageTimings;
 }
 

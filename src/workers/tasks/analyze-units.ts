@@ -59,18 +59,18 @@ function boundaryFields(text: string, headings: readonly Heading[], maxChars: nu
  */
 export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings'], timings: StageTimings): UnitAnalysis {
   let redactions = 0;
-  // Secrets go before anything is read from the text: no later stage can carry one out.
-  const clean = (raw: string): string => {
-    const redacted = timed(timings, 'redact', () => redactSecrets(timed(timings, 'sanitize', () => sanitizeText(raw))));
+  // What leaves this analysis and is ever shown or written — decisions and signals — loses its secrets
+  // here; sections are redacted where they are read (finalize). Redacting only that keeps the cost off
+  // the megabytes that are scanned and dropped.
+  const redact = (raw: string): string => {
+    const redacted = redactSecrets(raw);
     redactions += redacted.redactions;
     return redacted.text;
   };
-  const text = clean(unit.text);
+  const text = timed(timings, 'sanitize', () => sanitizeText(unit.text));
   const headings = timed(timings, 'sections', () => scanHeadings(text));
   const boundary = timed(timings, 'sections', () => boundaryFields(text, headings, settings.maxSectionChars));
-  const decisions = timed(timings, 'decisions', () =>
-    extractDecisions(text, { max: settings.maxDecisionsPerUnit }),
-  );
+  const decisions = timed(timings, 'decisions', () => extractDecisions(text, { max: settings.maxDecisionsPerUnit }));
   const files: FileTouch[] = [];
   const signals: Observation[] = [];
   timed(timings, 'tools', () => {
@@ -78,8 +78,15 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       for (const path of filesFromToolInput(call.tool, call.input, settings.projectRoot)) {
         files.push({ path, tool: call.tool, order: unit.order });
       }
-      signals.push(...signalsFromToolOutput(call.tool, clean(call.output), call.failed, unit.order));
+      signals.push(...signalsFromToolOutput(call.tool, sanitizeText(call.output), call.failed, unit.order));
     }
+  });
+  timed(timings, 'redact', () => {
+    for (const decision of decisions) {
+      decision.text = redact(decision.text);
+      decision.context = redact(decision.context);
+    }
+    for (const signal of signals) signal.text = redact(signal.text);
   });
   return { key: unit.key, order: unit.order, chars: text.length, ...boundary, decisions, files, signals, redactions };
 }

@@ -6,6 +6,7 @@ import type { FileTouch, FinalizeInput, FinalizeOutput, StageTimings } from '../
 import type { Decision } from '../stages/decisions.js';
 import type { Observation } from '../stages/observations.js';
 import { proseBlocks } from '../stages/markdown.js';
+import { redactSecrets } from '../stages/secrets.js';
 import { countConcepts, type ConceptCount } from '../stages/concepts.js';
 import { handleSessionCompacting } from '../stages/compaction-budget.js';
 import { renderObservationLine, renderPreservationContext } from '../stages/preservation-context.js';
@@ -88,7 +89,10 @@ function toObservations(
 export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
   const timings: StageTimings = {};
   const { settings } = input;
-  const blocks = timed(timings, 'parse', () => input.sections.flatMap((section) => proseBlocks(section)));
+  // The sections are the only raw text that reaches this pass: secrets go before anything reads them.
+  const redacted = timed(timings, 'redact', () => input.sections.map((section) => redactSecrets(section)));
+  const sections = redacted.map((section) => section.text);
+  const blocks = timed(timings, 'parse', () => sections.flatMap((section) => proseBlocks(section)));
   const concepts = timed(timings, 'concepts', () => countConcepts(blocks, { max: settings.maxConcepts }));
   const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions));
   const files = timed(timings, 'merge', () => mergeFiles(input.files, settings.maxFiles));
@@ -110,6 +114,8 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
     observations: budgeted.observations,
     observationsRemoved: budgeted.removed,
     context: { ...context, budget: settings.contextTokenBudget },
+    sections,
+    redactions: redacted.reduce((sum, section) => sum + section.redactions, 0),
     timings,
   };
 }
