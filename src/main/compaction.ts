@@ -17,6 +17,11 @@ import type { Extraction } from './extraction-engine.js';
 import type { PluginContext } from './plugin-context.js';
 import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../workers/stages/compaction-budget.js';
 
+/** Heading of the working-context block. */
+export const WORKING_CONTEXT_HEADING = '## Working context\nFiles this session was working on; keep their paths in the summary.';
+/** At most this share of the compaction budget goes to the working context. */
+export const WORKING_CONTEXT_SHARE = 0.4;
+
 type Compacting = (input: { sessionID: string }, output: { context: string[]; prompt?: string }) => Promise<void>;
 
 /** Characters of text and tool output: a session of tool runs is not an empty one. */
@@ -38,7 +43,25 @@ function conversationChars(messages: readonly unknown[]): number {
  * @param context - the plugin's shared parts.
  */
 export function createCompaction(context: PluginContext): Compacting {
-  const { options, logger, cli, engine, host, project, background, delivery } = context;
+  const { options, logger, cli, engine, host, project, background, delivery, workingSet, runner } = context;
+
+  /** The working-context block (seed 001): the session's most recent paths, sorted, within its share of the budget. */
+  async function workingBlock(paths: readonly string[], deadlineMs: number): Promise<{ text: string; tokens: number } | null> {
+    if (paths.length === 0) return null;
+    const fitted = await withDeadline(
+      runner.run('fitContext', {
+        heading: WORKING_CONTEXT_HEADING,
+        entries: [...paths].sort().map((path) => `- ${path}`),
+        entryBudget: 200,
+        totalBudget: Math.floor(options.compactionTokens * WORKING_CONTEXT_SHARE),
+        encoding: 'o200k_base',
+        separator: '\n',
+      }),
+      deadlineMs,
+    );
+    if (!fitted.done || !fitted.value.ok || fitted.value.value.included === 0) return null;
+    return { text: fitted.value.value.text, tokens: fitted.value.value.tokens };
+  }
 
   async function writeNote(sessionID: string, extraction: Extraction): Promise<void> {
     if (!cli.available) return;
@@ -69,14 +92,24 @@ export function createCompaction(context: PluginContext): Compacting {
         return;
       }
       const strategy = options.compactionStrategy === 'aggressive' ? AGGRESSIVE_STRATEGY : CONSERVATIVE_STRATEGY;
-      const extraction = engine.extract(messages, { settings: { contextTokenBudget: options.compactionTokens, strategy: { ...strategy } } });
+      const recent = options.workingSetPaths > 0 ? workingSet.recent(sessionID, options.workingSetPaths) : [];
+      const working = await workingBlock(recent, Math.max(0, deadline - (performance.now() - start)));
+      if (working) output.context.push(working.text);
+      // The two blocks share the budget; files named in the working context are not repeated.
+      const extraction = engine.extract(messages, {
+        settings: {
+          contextTokenBudget: options.compactionTokens - (working?.tokens ?? 0),
+          strategy: { ...strategy },
+          ...(working ? { maxFiles: 0 } : {}),
+        },
+      });
       const left = Math.max(0, deadline - (performance.now() - start));
       const ready = await withDeadline(extraction, left);
       if (!ready.done) {
         logger.warn(`compaction: extraction not ready within ${deadline} ms; the note is written when it finishes`);
         background.run('compaction note', async () => {
           const late = await extraction;
-          if (late.ok) await writeNote(sessionID, late.value);
+          if (late.ok) await writeNote(sessionID, working ? { ...late.value, files: recent } : late.value);
           else logger.warn(`compaction: extraction failed (${late.error.code}): ${late.error.message}`);
         });
         return;
@@ -85,7 +118,9 @@ export function createCompaction(context: PluginContext): Compacting {
         logger.warn(`compaction: extraction failed (${ready.value.error.code}): ${ready.value.error.message}; guidelines only`);
         return;
       }
-      const found = ready.value.value;
+      const found = working ? { ...ready.value.value, files: recent } : ready.value.value;
+      // Paths read from the messages (after a restart, say) keep conditional rules applying.
+      if (!working) workingSet.merge(sessionID, found.files);
       if (found.context.text) output.context.push(found.context.text);
       logger.info(
         `compaction: ${messages.length} messages, ${chars} chars; ${found.concepts.length} concepts, ${found.decisions.length} decisions, ${found.files.length} files, ${found.stats.redactions} secrets redacted; context ${found.context.tokens}/${found.context.budget} tokens in ${Math.round(performance.now() - start)} ms`,

@@ -22,6 +22,9 @@ import { createCompaction } from './compaction.js';
 import { createSummaryPersistence } from './summary-persistence.js';
 import { createConfessionReport } from './confession-report.js';
 import type { HostClient } from './host-client.js';
+import { createWorkingSetTracker } from './working-set-tracker.js';
+import { createRuleSet, ruleFolders } from './rules.js';
+import { createRulesInjection } from './rules-injection.js';
 import type { PluginContext } from './plugin-context.js';
 
 /** What OpenCode passes to a plugin (the parts used here). */
@@ -82,7 +85,9 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     }
     const pool = createWorkerPool(options.pool);
     const runner = createFallbackRunner(pool, (name, reason) => logger.warn(`pool could not run ${name} (${reason}); ran it inline`));
-    const engine = createExtractionEngine(runner);
+    const worktree = input.worktree || input.directory || process.cwd();
+    // Paths relative to the worktree, as tools and rule globs name them.
+    const engine = createExtractionEngine(runner, { projectRoot: worktree });
     const delivery = createDelivery({
       cli,
       outbox: createOutbox(join(options.stateDir, 'outbox')),
@@ -90,9 +95,23 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       logger,
       timeoutMs: options.persistTimeoutMs,
     });
-    const context: PluginContext = { options, logger, cli, runner, engine, host: input.client, project, background, delivery };
+    const context: PluginContext = {
+      options,
+      logger,
+      cli,
+      runner,
+      engine,
+      host: input.client,
+      project,
+      background,
+      delivery,
+      workingSet: createWorkingSetTracker(worktree),
+      rules: createRuleSet(ruleFolders(env, worktree), logger),
+    };
     const sessionStart = createSessionStart(context);
+    const rulesInjection = createRulesInjection(context);
     const summaries = createSummaryPersistence(context);
+    const confession = createConfessionReport(context);
     // Whatever an earlier run could not deliver.
     if (cli.available) background.run('outbox', () => delivery.flush());
     void pool.ready.then((ready) => {
@@ -102,10 +121,28 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     });
     return {
       hooks: {
-        event: summaries,
-        'experimental.chat.system.transform': sessionStart.hook,
+        async event(input) {
+          const { type, properties } = input?.event ?? { type: '' };
+          // A deleted session's working set goes with it.
+          if (type === 'session.deleted') {
+            const info = properties?.['info'] as { id?: unknown } | undefined;
+            if (typeof info?.id === 'string') context.workingSet.forget(info.id);
+          }
+          await summaries(input);
+        },
+        async 'experimental.chat.system.transform'(input, output) {
+          await sessionStart.hook(input, output);
+          await rulesInjection(input, output);
+        },
         'tool.execute.before': createTaskAugmentation(context),
-        'tool.execute.after': createConfessionReport(context),
+        async 'tool.execute.after'(input, output) {
+          try {
+            context.workingSet.record(input?.sessionID ?? '', input?.tool, input?.args);
+          } catch (error) {
+            logger.error(`working set: could not record ${String(input?.tool)}: ${(error as Error)?.message ?? String(error)}`);
+          }
+          await confession(input, output);
+        },
         'experimental.session.compacting': createCompaction(context),
       },
       options,

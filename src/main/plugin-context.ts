@@ -11,6 +11,8 @@ import type { ExtractionEngine } from './extraction-engine.js';
 import type { HostClient } from './host-client.js';
 import type { BackgroundWork } from './background-work.js';
 import type { Delivery } from './delivery.js';
+import type { WorkingSetTracker } from './working-set-tracker.js';
+import type { RuleSet } from './rules.js';
 
 /** The plugin's shared parts. */
 export interface PluginContext {
@@ -25,4 +27,7 @@ export interface PluginContext {
   background: BackgroundWork;
   /** Writes to maenifold through the durable outbox. */
   delivery: Delivery;
+  /** The paths each session's tools touched. */
+  workingSet: WorkingSetTracker;
+  rules: RuleSet;
 }

@@ -56,6 +56,13 @@ export interface PluginOptions {
   /** Replaces the built-in confession demand; empty keeps it. @default '' */
   confessionPrompt: string;
 
+  /** Append the project's rules (`.opencode/rules`, `~/.config/opencode/rules`) to the system text. @default true */
+  rules: boolean;
+  /** Cap on the injected rules, in characters. @default 16000 */
+  rulesMaxChars: number;
+  /** Working-set paths named in a compaction. @default 20 */
+  workingSetPaths: number;
+
   /** Timeout of one context call to the CLI (BuildContext, searches), in ms. @default 5000 */
   contextTimeoutMs: number;
   /** Timeout of all context calls of one injection together, in ms. @default 10000 */
@@ -89,6 +96,9 @@ const SPECS: Readonly<Record<Exclude<keyof PluginOptions, 'pool' | 'stateDir'>, 
   confession: { type: 'boolean' },
   confessionAttempts: { type: 'integer', min: 1, max: 10 },
   confessionPrompt: { type: 'string' },
+  rules: { type: 'boolean' },
+  rulesMaxChars: { type: 'integer', min: 500, max: 200_000 },
+  workingSetPaths: { type: 'integer', min: 0, max: 200 },
   contextTimeoutMs: { type: 'integer', min: 100, max: 120_000 },
   contextTotalTimeoutMs: { type: 'integer', min: 100, max: 300_000 },
   persistTimeoutMs: { type: 'integer', min: 100, max: 600_000 },
@@ -120,6 +130,9 @@ export const DEFAULT_PLUGIN_OPTIONS: Readonly<Omit<PluginOptions, 'pool' | 'stat
   confession: true,
   confessionAttempts: 3,
   confessionPrompt: '',
+  rules: true,
+  rulesMaxChars: 16_000,
+  workingSetPaths: 20,
   contextTimeoutMs: 5_000,
   contextTotalTimeoutMs: 10_000,
   persistTimeoutMs: 30_000,

@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { fetchConceptContexts, fitConceptContexts } from './graph-context.js';
 import { linksByFrequency, linksOf, rankConcepts } from './wikilink-ranking.js';
 import { withDeadline } from './deadline.js';
+import { appendToSystem } from './system-text.js';
 import type { PluginContext } from './plugin-context.js';
 
 /** The heading of the injected block. */
@@ -28,12 +29,6 @@ interface BuiltContext {
 }
 
 type SystemTransform = (input: { sessionID?: string; model?: { id?: string } }, output: { system: string[] }) => Promise<void>;
-
-function appendToSystem(system: string[], block: string): void {
-  // A new entry becomes a second system message, which single-system providers reject.
-  if (system.length === 0) system.push(block);
-  else system[system.length - 1] = `${system[system.length - 1]}\n\n${block}`;
-}
 
 /**
  * @param context - the plugin's shared parts.
@@ -132,7 +127,7 @@ export function createSessionStart(context: PluginContext): { hook: SystemTransf
           logger.warn(`session context: not ready within ${patience} ms; this call of session ${input.sessionID} goes without`);
         }
       }
-      if (block && !output.system.some((entry) => entry.includes(block as string))) appendToSystem(output.system, block);
+      if (block) appendToSystem(output.system, block);
     } catch (error) {
       logger.error(`session context: hook failed, system prompt left as it was: ${(error as Error)?.message ?? String(error)}`);
     }

@@ -50,7 +50,8 @@ const isContextFitInput = (input: unknown): input is ContextFitInput =>
   input['entries'].every((entry) => typeof entry === 'string') &&
   typeof input['entryBudget'] === 'number' &&
   typeof input['totalBudget'] === 'number' &&
-  (input['encoding'] === 'o200k_base' || input['encoding'] === 'cl100k_base');
+  (input['encoding'] === 'o200k_base' || input['encoding'] === 'cl100k_base') &&
+  (input['separator'] === undefined || typeof input['separator'] === 'string');
 
 /** Task `fitContext`: per-concept entries fitted to exact token budgets. */
 export const fitContext: (input: unknown) => TaskResult<ContextFit> = guarded(isContextFitInput, fitContextEntries);

@@ -16,6 +16,8 @@ export interface ContextFitInput {
   /** Most tokens of the whole text, heading included. */
   totalBudget: number;
   encoding: TokenEncoding;
+  /** What joins the heading and the entries. @default '\n\n' */
+  separator?: string;
 }
 
 /** The fitted text. */
@@ -35,7 +37,7 @@ export interface ContextFit {
  */
 export function fitContextEntries(input: ContextFitInput): ContextFit {
   const shares = input.entries.map((entry) => truncateToTokens(entry.trim(), input.entryBudget, input.encoding));
-  const fitted = fitLines(shares, input.totalBudget, { header: input.heading, separator: '\n\n', encoding: input.encoding });
+  const fitted = fitLines(shares, input.totalBudget, { header: input.heading, separator: input.separator ?? '\n\n', encoding: input.encoding });
   if (fitted.kept === 0) return { text: '', tokens: 0, included: 0, truncated: 0 };
   const truncated = shares.slice(0, fitted.kept).filter((share, index) => share.length < (input.entries[index] ?? '').trim().length).length;
   return { text: fitted.text, tokens: fitted.tokens, included: fitted.kept, truncated };
