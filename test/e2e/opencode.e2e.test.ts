@@ -60,7 +60,15 @@ beforeAll(async () => {
   double = await createDoubleRoot();
   await double.seed(STRONG_GRAPH);
   const cli = { cli: double.cliPath };
-  mainDir = await createProject(scratch, 'acme-shop', template, { pluginOptions: cli, modelUrl: model.url });
+  mainDir = await createProject(scratch, 'acme-shop', template, {
+    pluginOptions: cli,
+    modelUrl: model.url,
+    files: {
+      '.opencode/rules/always.md': 'Answer in British English.',
+      '.opencode/rules/api.md': '---\nglobs: ["src/api/**"]\ndescription: API rules\n---\nValidate every request body.',
+      'src/api/users.ts': 'export const users = [];\n',
+    },
+  });
   // The server's environment names no CLI: only projects that set the `cli` option have one.
   const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR });
   server = await startOpenCode(binary, mainDir, env);
@@ -165,8 +173,8 @@ describe('the plugin in the real OpenCode server', () => {
     expect(chained[1]?.payload).toMatchObject({ thoughtNumber: 1 });
     const chain = (chained[1]?.payload as { sessionId?: string }).sessionId;
     expect(chain).toMatch(/^session-/);
-    // The double accepted both writes: the thought file holds two thoughts.
-    expect(server?.output()).toContain(`summary: thought 1 of chain ${chain}`);
+    // The double accepted the second thought into the same chain (its call is logged before it answers).
+    await until(async () => (server?.output().includes(`summary: thought 1 of chain ${chain}`) ? true : undefined), 20_000, 'thought 1 delivered');
   });
 
   it('overflow compaction: reported usage near the limit compacts through the same path', async () => {
@@ -181,6 +189,36 @@ describe('the plugin in the real OpenCode server', () => {
     expect(compaction?.lastUser).toContain(GUIDELINES_HEADING);
     expect(compaction?.lastUser).toContain(PRESERVATION_HEADING);
     await until(async () => ((await callsOf('WriteMemory')).length > writesBefore ? true : undefined), 20_000, 'WriteMemory after overflow');
+    model.setScript(defaultScript);
+  });
+
+  it('rules: a conditional rule applies once its file is read, and after a compaction the rules arrive exactly once', async () => {
+    const before = model.requests.length;
+    const RULE = 'Validate every request body.';
+    const occurrences = (text: string): number => text.split(RULE).length - 1;
+    model.setScript((request) => {
+      if (request.isCompaction) return defaultScript(request);
+      if (request.lastUser.includes('READAPI') && !request.afterTool) return { toolCall: { name: 'read', args: { filePath: 'src/api/users.ts' } } };
+      return { text: `Reply ${request.n}.` };
+    });
+    const session = await main.createSession();
+    expect((await main.prompt(session, 'Hello before reading anything, please.')).status).toBe(200);
+    const first = requestsSince(before, (request) => request.lastUser.includes('Hello before reading'))[0];
+    expect(first?.system).toContain('Answer in British English.');
+    expect(occurrences(first?.system ?? '')).toBe(0);
+    expect((await main.prompt(session, 'READAPI now', { timeoutMs: 90_000 })).status).toBe(200);
+    const afterRead = requestsSince(before, (request) => request.afterTool && request.lastUser.includes('READAPI')).at(-1);
+    expect(occurrences(afterRead?.system ?? '')).toBe(1);
+
+    expect((await main.summarize(session)).status).toBe(200);
+    const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
+    expect(compaction?.lastUser).toContain('## Working context');
+    expect(compaction?.lastUser).toContain('- src/api/users.ts');
+    const resumed = model.requests.length;
+    expect((await main.prompt(session, 'First question after the compaction.')).status).toBe(200);
+    const next = requestsSince(resumed, (request) => request.lastUser.includes('First question after the compaction'))[0];
+    expect(occurrences(next?.system ?? '')).toBe(1);
+    expect((next?.system ?? '').split('Answer in British English.').length - 1).toBe(1);
     model.setScript(defaultScript);
   });
 

@@ -87,6 +87,8 @@ export interface ProjectOptions {
   modelUrl: string;
   /** Context limit the fake model declares (overflow compaction starts near it). */
   contextLimit?: number;
+  /** Files to create, relative to the project (rules, sources). */
+  files?: Record<string, string>;
 }
 
 /**
@@ -100,6 +102,10 @@ export async function createProject(root: string, name: string, template: string
   await cp(join(template, '.opencode', 'package.json'), join(dir, '.opencode', 'package.json'));
   await symlink(join(template, '.opencode', 'node_modules'), join(dir, '.opencode', 'node_modules'), 'dir');
   await writeFile(join(dir, 'README.md'), '# Demo\n\nA project about the [[cache-layer]].\n');
+  for (const [path, content] of Object.entries(options.files ?? {})) {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
   await run('git', ['init', '-q'], { cwd: dir });
   const config = {
     $schema: 'https://opencode.ai/config.json',
