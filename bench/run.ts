@@ -3,7 +3,9 @@
  * 1 MB and 10 MB synthetic sessions. Prints tables (or one JSON object) and
  * exits non-zero when a pooled p50 exceeds the 5 s budget of seed 000 §9.2.
  */
-import { parseArgs } from 'node:util';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
 import { createWorkerPool } from '../src/main/worker-pool.js';
 import { createInlineRunner } from '../src/main/inline-runner.js';
 import { generateSession } from '../src/synth/session-generator.js';
@@ -13,6 +15,14 @@ import { benchCompactingHook, type HookFigures } from './compacting-hook.bench.j
 import { benchLoad, type LoadFigures } from './load.bench.js';
 
 const BUDGET_MS = 5_000;
+
+/** The pool's own footprint at one size, measured in a process of its own (bench/pool-footprint.ts). */
+async function poolFootprint(bytes: number, runs: number): Promise<{ workers_peak_rss_mb: number; pool_process_peak_rss_mb: number }> {
+  const file = fileURLToPath(new URL('./pool-footprint.ts', import.meta.url));
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', file, String(bytes), String(runs)], { timeout: 300_000 });
+  const figures = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { peak_rss_mb: number; workers_peak_rss_mb: number };
+  return { workers_peak_rss_mb: figures.workers_peak_rss_mb, pool_process_peak_rss_mb: figures.peak_rss_mb };
+}
 const SIZES: ReadonlyArray<{ label: string; bytes: number; full: Iterations; quick: Iterations }> = [
   { label: '100KB', bytes: 100 * 1024, full: { pool: 60, inline: 30, naive: 10, incremental: 30 }, quick: { pool: 10, inline: 5, naive: 2, incremental: 5 } },
   { label: '1MB', bytes: 1024 ** 2, full: { pool: 25, inline: 10, naive: 3, incremental: 20 }, quick: { pool: 5, inline: 2, naive: 1, incremental: 5 } },
@@ -27,7 +37,7 @@ async function main(): Promise<number> {
   };
   const pool = createWorkerPool();
   const inline = await createInlineRunner();
-  const sizes: Record<string, SizeFigures & Partial<HookFigures>> = {};
+  const sizes: Record<string, SizeFigures & Partial<HookFigures> & { workers_peak_rss_mb?: number; pool_process_peak_rss_mb?: number }> = {};
   try {
     const ready = await pool.ready;
     if (!ready.ok) throw new Error(`pool did not start: ${ready.error.message}`);
@@ -40,7 +50,7 @@ async function main(): Promise<number> {
       const { figures, rows } = await benchPipeline(size.label, session, pool, inline, values.quick ? size.quick : size.full);
       if (!values.json) console.table(rows);
       log(`measuring the compacting hook on ${size.label} …`);
-      sizes[size.label] = { ...figures, ...(await benchCompactingHook(session, values.quick ? 1 : 3)) };
+      sizes[size.label] = { ...figures, ...(await benchCompactingHook(session, values.quick ? 1 : 3)), ...(await poolFootprint(size.bytes, values.quick ? 2 : 5)) };
     }
   } finally {
     await pool.destroy();

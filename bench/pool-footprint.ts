@@ -1,0 +1,35 @@
+/**
+ * The memory the plugin's pool really needs: a process of its own that holds
+ * one session and runs the pooled extraction on it, with none of the bench's
+ * inline runners, naive readings or extra sessions. Run as a child by the
+ * bench (`tsx bench/pool-footprint.ts <bytes> <runs>`); prints one JSON line.
+ */
+import { createWorkerPool } from '../src/main/worker-pool.js';
+import { createExtractionEngine } from '../src/main/extraction-engine.js';
+import { generateSession } from '../src/synth/session-generator.js';
+
+const bytes = Number(process.argv[2] ?? 10 * 1024 ** 2);
+const runs = Number(process.argv[3] ?? 5);
+const session = generateSession({ seed: 7, targetBytes: bytes });
+// The hook thread with its session, before any worker exists.
+const baseRss = process.memoryUsage.rss();
+const pool = createWorkerPool();
+const ready = await pool.ready;
+if (!ready.ok) throw new Error(`pool did not start: ${ready.error.message}`);
+const idleRss = process.memoryUsage.rss();
+let peak = idleRss;
+const sampler = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage.rss());
+}, 5);
+for (let run = 0; run < runs; run++) {
+  // A fresh engine each run: no cache, the full work every time.
+  const result = await createExtractionEngine(pool).extract(session);
+  if (!result.ok) throw new Error(result.error.message);
+}
+clearInterval(sampler);
+await pool.destroy();
+const mb = (value: number): number => Math.round(value / 2 ** 20);
+const peakRss = Math.max(peak, process.resourceUsage().maxRSS * 1024);
+process.stdout.write(
+  `${JSON.stringify({ base_rss_mb: mb(baseRss), idle_rss_mb: mb(idleRss), peak_rss_mb: mb(peakRss), workers_peak_rss_mb: mb(peakRss - baseRss) })}\n`,
+);
