@@ -43,7 +43,8 @@ function conversationChars(messages: readonly unknown[]): number {
  * @param context - the plugin's shared parts.
  */
 export function createCompaction(context: PluginContext): Compacting {
-  const { options, logger, cli, engine, host, project, background, delivery, workingSet, runner } = context;
+  const { options, cli, engine, host, project, background, delivery, workingSet, runner } = context;
+  const logger = context.logger.with({ hook: 'compacting' });
 
   /** The working-context block (seed 001): the session's most recent paths, sorted, within its share of the budget. */
   async function workingBlock(paths: readonly string[], deadlineMs: number): Promise<{ text: string; tokens: number } | null> {

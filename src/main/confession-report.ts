@@ -37,7 +37,8 @@ function replyText(data: unknown): string {
  * @param context - the plugin's shared parts.
  */
 export function createConfessionReport(context: PluginContext): ToolAfter {
-  const { options, logger, host } = context;
+  const { options, host } = context;
+  const logger = context.logger.with({ hook: 'confession' });
   const demand = options.confessionPrompt || DEFAULT_CONFESSION_PROMPT;
   return async (input, output) => {
     try {

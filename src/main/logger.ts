@@ -22,6 +22,8 @@ export interface Logger {
   error(message: string, extra?: Record<string, unknown>): void;
   /** Resolves when every line sent so far has been handed to the host. */
   flush(): Promise<void>;
+  /** A logger whose lines carry `extra` too (seed 000 §8.2: `{ hook: "compacting" }`). */
+  with(extra: Record<string, unknown>): Logger;
 }
 
 /** The service name every line carries. */
@@ -31,8 +33,12 @@ export const LOG_SERVICE = 'maenifold-plugin';
  * @param client - the host client; `undefined` logs nowhere.
  */
 export function createLogger(client: LogClient | undefined): Logger {
-  const pending = new Set<Promise<unknown>>();
-  const log = (level: LogLevel, message: string, extra?: Record<string, unknown>): void => {
+  return loggerWith(client, new Set<Promise<unknown>>(), undefined);
+}
+
+function loggerWith(client: LogClient | undefined, pending: Set<Promise<unknown>>, base: Record<string, unknown> | undefined): Logger {
+  const log = (level: LogLevel, message: string, lineExtra?: Record<string, unknown>): void => {
+    const extra = base || lineExtra ? { ...base, ...lineExtra } : undefined;
     if (!client) return;
     let sent: Promise<unknown>;
     try {
@@ -53,5 +59,6 @@ export function createLogger(client: LogClient | undefined): Logger {
     flush: async () => {
       await Promise.all([...pending]);
     },
+    with: (extra) => loggerWith(client, pending, { ...base, ...extra }),
   };
 }

@@ -18,7 +18,8 @@ type SystemTransform = (input: { sessionID?: string }, output: { system: string[
  * @param context - the plugin's shared parts.
  */
 export function createRulesInjection(context: PluginContext): SystemTransform {
-  const { options, logger, rules, workingSet } = context;
+  const { options, rules, workingSet } = context;
+  const logger = context.logger.with({ hook: 'rules' });
   const announced = new Map<string, number>();
   return async (input, output) => {
     try {

@@ -35,7 +35,8 @@ type SystemTransform = (input: { sessionID?: string; model?: { id?: string } }, 
  * @returns the hook and `prepare`, which starts a build ahead of need.
  */
 export function createSessionStart(context: PluginContext): { hook: SystemTransform; prepare(): void } {
-  const { options, logger, cli, runner, project, background } = context;
+  const { options, cli, runner, project, background } = context;
+  const logger = context.logger.with({ hook: 'session-start' });
   const sessions = new Map<string, string | null>();
   // Sessions whose first call timed out: later calls only look whether the build is ready.
   const waited = new Set<string>();

@@ -60,7 +60,8 @@ type EventHook = (input: { event: { type: string; properties?: Record<string, un
  * @param context - the plugin's shared parts.
  */
 export function createSummaryPersistence(context: PluginContext): EventHook {
-  const { options, logger, cli, host, project, background, delivery } = context;
+  const { options, cli, host, project, background, delivery } = context;
+  const logger = context.logger.with({ hook: 'summary' });
 
   async function persist(sessionID: string): Promise<void> {
     const listed = await host.session.messages({ path: { id: sessionID } });

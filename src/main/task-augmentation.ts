@@ -15,7 +15,8 @@ type ToolBefore = (input: { tool: string; sessionID?: string; callID?: string },
  * @param context - the plugin's shared parts.
  */
 export function createTaskAugmentation(context: PluginContext): ToolBefore {
-  const { options, logger, cli, runner } = context;
+  const { options, cli, runner } = context;
+  const logger = context.logger.with({ hook: 'task' });
   return async (input, output) => {
     try {
       if (!options.taskContext || input?.tool !== 'task' || !cli.available) return;

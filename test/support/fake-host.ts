@@ -10,6 +10,7 @@ export interface LoggedLine {
   service: string;
   level: string;
   message: string;
+  extra?: Record<string, unknown>;
 }
 
 /** The fake and what it saw. */
@@ -38,7 +39,7 @@ export function createFakeHost(): FakeHost {
   const client: HostClient = {
     app: {
       async log({ body }) {
-        logs.push({ service: body.service, level: body.level, message: body.message });
+        logs.push({ service: body.service, level: body.level, message: body.message, ...(body.extra ? { extra: body.extra } : {}) });
         return { data: true };
       },
     },
