@@ -6,6 +6,7 @@
  * list comes from the host and from tools we do not control.
  */
 import type { AnalysisUnit, ToolCallView } from '../workers/protocol.js';
+import { pathArguments } from '../workers/stages/working-set.js';
 
 /** How much of a tool's output crosses to a worker: its head and its tail. */
 export const TOOL_OUTPUT_HEAD_CHARS = 2_000;
@@ -45,7 +46,9 @@ function boundOutput(output: string): string {
 function toolView(part: Record<string, unknown>): ToolCallView | null {
   const state = part['state'];
   if (typeof part['tool'] !== 'string' || !isRecord(state)) return null;
-  const input = isRecord(state['input']) ? state['input'] : {};
+  // Only the arguments that name files cross to a worker: a 20 MB `content` or a
+  // 100,000-deep structure would make the copy itself fail or dominate the task.
+  const input = pathArguments(state['input']);
   const failed = state['status'] === 'error';
   const raw = failed ? state['error'] : state['output'];
   return { tool: part['tool'], input, output: typeof raw === 'string' ? boundOutput(raw) : '', failed };

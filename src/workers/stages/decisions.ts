@@ -83,6 +83,9 @@ export function splitSentences(text: string): string[] {
   return text.split(/(?<=[.!?])\s+/);
 }
 
+/** A high surrogate without its pair at the end of a capture. */
+const SPLIT_TAIL = /[\uD800-\uDBFF]$/;
+
 function tidy(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
@@ -116,7 +119,8 @@ export function extractDecisions(text: string, options: Partial<DecisionOptions>
       const match = family.pattern.exec(sentence);
       if (!match) continue;
       if (family.supersedes) skipped.add(family.supersedes);
-      const found = tidy(match[family.capture] ?? match[0]).replace(/[.!?]+$/, '');
+      // The length bounds count code units, so a capture may end in half of a character.
+      const found = tidy(match[family.capture] ?? match[0]).replace(SPLIT_TAIL, '').replace(/[.!?]+$/, '');
       const key = found.toLowerCase();
       if (found.length === 0 || seen.has(key)) continue;
       seen.add(key);

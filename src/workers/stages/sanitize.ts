@@ -24,6 +24,16 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const NEEDS_WORK = /[^\t\n\r\u0020-\u007E]/;
 
 /**
+ * Combining marks kept in one run. Canonical reordering during normalization
+ * is quadratic in the length of a run of marks (65,536 of them take seconds),
+ * and no script needs more than a handful; Unicode's stream-safe format
+ * (UAX #15) draws the line at 30.
+ */
+const MAX_COMBINING_RUN = 30;
+const LONG_COMBINING_RUN = new RegExp(`\\p{M}{${MAX_COMBINING_RUN + 1},}`, 'gu');
+const COMBINING_RUN_HEAD = new RegExp(`^\\p{M}{${MAX_COMBINING_RUN}}`, 'u');
+
+/**
  * Lone surrogates become U+FFFD, so the text encodes to UTF-8 losslessly.
  *
  * @param text - any string.
@@ -35,7 +45,8 @@ export function toWellFormedText(text: string): string {
 
 /**
  * Sanitizes text: well-formed UTF-16, no terminal escape sequences, NFKC,
- * no control characters but tab, LF and CR, no invisible direction marks.
+ * no control characters but tab, LF and CR, no invisible direction marks,
+ * no run of more than 30 combining marks.
  * Idempotent: sanitizing twice gives the same text.
  *
  * @param text - conversation or tool text, as received.
@@ -48,5 +59,8 @@ export function sanitizeText(text: string): string {
   if (clean.includes('\u001B')) clean = clean.replace(ANSI_SEQUENCE, '');
   // Removal comes before NFKC: an invisible mark between a letter and its
   // combining accent would otherwise block composition on the first pass only.
-  return clean.replace(CONTROL, '').replace(INVISIBLE, '').normalize('NFKC');
+  clean = clean.replace(CONTROL, '').replace(INVISIBLE, '');
+  // Runs are cut after removal (a mark between two runs would hide one) and before normalization.
+  clean = clean.replace(LONG_COMBINING_RUN, (run) => COMBINING_RUN_HEAD.exec(run)?.[0] ?? '');
+  return clean.normalize('NFKC');
 }

@@ -6,6 +6,7 @@
  * prefix of it, so the cost stays linear on any output.
  */
 import type { Observation, ObservationType } from './observations.js';
+import { capChars } from './sections.js';
 
 /** How much of each line the patterns look at. */
 const LINE_PREFIX_CHARS = 240;
@@ -23,7 +24,7 @@ const SUCCESS = /^\s*(?:✓|✔|PASS\b|ok\b|Tests?:?\s+\d+ passed|\d+ (?:passed|
  * @returns the observation type it signals, or `null`.
  */
 export function classifySignalLine(line: string): ObservationType | null {
-  const head = line.length > LINE_PREFIX_CHARS ? line.slice(0, LINE_PREFIX_CHARS) : line;
+  const head = capChars(line, LINE_PREFIX_CHARS);
   if (PROBLEM.test(head)) return 'problem';
   if (WARNING.test(head)) return 'warning';
   if (SUCCESS.test(head)) return 'success';
@@ -42,7 +43,8 @@ export function signalsFromToolOutput(tool: string, output: string, failed: bool
   const signals: Observation[] = [];
   const seen = new Set<string>();
   const push = (type: ObservationType, raw: string): void => {
-    const text = raw.trim().slice(0, 200);
+    // Cut whole characters only: half of a surrogate pair must never reach a prompt or a note.
+    const text = capChars(raw.trim(), 200);
     if (text.length === 0 || seen.has(text)) return;
     seen.add(text);
     signals.push({ id: `${type}:${text.toLowerCase()}`, type, text, order, frequency: 1, topics: [tool] });
@@ -52,7 +54,7 @@ export function signalsFromToolOutput(tool: string, output: string, failed: bool
   while (start < output.length && signals.length < MAX_SIGNALS_PER_OUTPUT) {
     let end = output.indexOf('\n', start);
     if (end === -1) end = output.length;
-    const line = output.slice(start, Math.min(end, start + LINE_PREFIX_CHARS));
+    const line = capChars(output.slice(start, end), LINE_PREFIX_CHARS);
     const type = classifySignalLine(line);
     if (type !== null) push(type, line);
     start = end + 1;

@@ -40,6 +40,35 @@ export function normalizeToolPath(raw: string, projectRoot: string | null): stri
   return path.length > 0 ? path : null;
 }
 
+/** Paths read from one `paths` list, and how much of a patch body is scanned for file lines. */
+const MAX_LISTED_PATHS = 100;
+const MAX_PATCH_CHARS = 1_000_000;
+
+/**
+ * The arguments {@link filesFromToolInput} reads, copied out of a tool's input:
+ * the path keys, the first `paths`, the head of a patch body. Everything else
+ * (file contents, arbitrarily nested data) stays behind, so the copy is small
+ * and flat whatever a tool was given, and can cross to a worker.
+ *
+ * @param input - the tool's arguments as recorded in the session; any value.
+ */
+export function pathArguments(input: unknown): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return kept;
+  const source = input as Record<string, unknown>;
+  for (const key of PATH_KEYS) {
+    const value = source[key];
+    if (typeof value === 'string' && value.length <= MAX_PATH_CHARS) kept[key] = value;
+  }
+  const paths = source['paths'];
+  if (Array.isArray(paths)) kept['paths'] = paths.slice(0, MAX_LISTED_PATHS).filter((value) => typeof value === 'string' && value.length <= MAX_PATH_CHARS);
+  for (const key of ['patchText', 'patch'] as const) {
+    const value = source[key];
+    if (typeof value === 'string') kept[key] = value.slice(0, MAX_PATCH_CHARS);
+  }
+  return kept;
+}
+
 /**
  * The file paths one tool call names in its input.
  *
@@ -59,10 +88,10 @@ export function filesFromToolInput(
     if (path !== null && !found.includes(path)) found.push(path);
   };
   if (!SEARCH_TOOLS.has(tool)) for (const key of PATH_KEYS) add(input[key]);
-  if (Array.isArray(input['paths'])) for (const value of input['paths'].slice(0, 100)) add(value);
+  if (Array.isArray(input['paths'])) for (const value of input['paths'].slice(0, MAX_LISTED_PATHS)) add(value);
   const patch = input['patchText'] ?? input['patch'];
   if (typeof patch === 'string') {
-    for (const line of patch.slice(0, 1_000_000).split('\n')) {
+    for (const line of patch.slice(0, MAX_PATCH_CHARS).split('\n')) {
       const match = PATCH_FILE_LINE.exec(line) ?? PATCH_MOVE_LINE.exec(line);
       if (match?.[1]) add(match[1]);
     }

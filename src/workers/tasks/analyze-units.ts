@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { AnalysisUnit, AnalyzeInput, AnalyzeOutput, FileTouch, StageTimings, UnitAnalysis } from '../protocol.js';
 import { sanitizeText } from '../stages/sanitize.js';
 import { redactSecrets } from '../stages/secrets.js';
-import { scanHeadings, sectionAt, type Heading } from '../stages/sections.js';
+import { capChars, scanHeadings, sectionAt, type Heading } from '../stages/sections.js';
 import { extractDecisions } from '../stages/decisions.js';
 import { filesFromToolInput } from '../stages/working-set.js';
 import { signalsFromToolOutput } from '../stages/tool-signals.js';
@@ -22,12 +22,8 @@ export function timed<T>(timings: StageTimings, stage: string, work: () => T): T
   }
 }
 
-function capStart(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  // Never leave half of a surrogate pair at the cut.
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(maxChars - 1)) ? maxChars - 1 : maxChars;
-  return text.slice(0, end);
-}
+/** Longest tool name kept; MCP tool names are a server's prefix and a name, well under this. */
+const MAX_TOOL_NAME_CHARS = 100;
 
 function boundaryFields(text: string, headings: readonly Heading[], maxChars: number) {
   const firstH2 = headings.findIndex((heading) => heading.depth === 2);
@@ -38,7 +34,7 @@ function boundaryFields(text: string, headings: readonly Heading[], maxChars: nu
       break;
     }
   }
-  const lead = capStart(text.slice(0, headings[0]?.offset ?? text.length), maxChars);
+  const lead = capChars(text.slice(0, headings[0]?.offset ?? text.length), maxChars);
   return {
     h2Count: headings.reduce((count, heading) => count + (heading.depth === 2 ? 1 : 0), 0),
     lead,
@@ -75,10 +71,12 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
   const signals: Observation[] = [];
   timed(timings, 'tools', () => {
     for (const call of unit.tools) {
-      for (const path of filesFromToolInput(call.tool, call.input, settings.projectRoot)) {
-        files.push({ path, tool: call.tool, order: unit.order });
+      // A tool's name is the host's or an MCP server's text: it reaches the context like any other.
+      const tool = capChars(sanitizeText(call.tool), MAX_TOOL_NAME_CHARS);
+      for (const path of filesFromToolInput(tool, call.input, settings.projectRoot)) {
+        files.push({ path, tool, order: unit.order });
       }
-      signals.push(...signalsFromToolOutput(call.tool, sanitizeText(call.output), call.failed, unit.order));
+      signals.push(...signalsFromToolOutput(tool, sanitizeText(call.output), call.failed, unit.order));
     }
   });
   timed(timings, 'redact', () => {

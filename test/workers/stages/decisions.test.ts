@@ -61,4 +61,14 @@ describe('splitSentences', () => {
   it('should split after terminators followed by whitespace', () => {
     expect(splitSentences('One. Two! Three? v1.2 stays')).toEqual(['One.', 'Two!', 'Three?', 'v1.2 stays']);
   });
+
+  it('should never cut a character in half', () => {
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const decisions = extractDecisions(`we decided to x${'😀'.repeat(1_000)}. We chose to ship ${'👨\u200d👩\u200d👧'.repeat(100)}`);
+    expect(decisions).toHaveLength(2);
+    for (const decision of decisions) {
+      expect(decision.text).not.toMatch(lone);
+      expect(decision.context).not.toMatch(lone);
+    }
+  });
 });

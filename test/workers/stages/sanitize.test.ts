@@ -55,4 +55,13 @@ describe('sanitizeText', () => {
       expect(once).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
     }
   });
+
+  it('should cut a run of combining marks to 30 before normalizing', () => {
+    // 2 × 262,144 marks in reverse canonical order: unbounded, normalization takes hours.
+    const zalgo = `a${'\u0301'.repeat(262_144)}${'\u0316'.repeat(262_144)}b`;
+    expect(sanitizeText(zalgo)).toBe(`${'a\u0301'.normalize('NFKC')}${'\u0301'.repeat(29)}b`);
+    expect(sanitizeText(`x${'\u{1D165}'.repeat(40)}`)).toBe(`x${'\u{1D165}'.repeat(30)}`);
+    const accented = 'e\u0301\u0316 ca\u0308';
+    expect(sanitizeText(accented)).toBe(accented.normalize('NFKC'));
+  });
 });

@@ -42,4 +42,14 @@ describe('signalsFromToolOutput', () => {
     const signals = signalsFromToolOutput('bash', `${distinctErrors}\n${'E'.repeat(5_000_000)}\n`, false, 0);
     expect(signals.length).toBeLessThanOrEqual(8);
   });
+
+  it('should never cut a character in half', () => {
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const signals = [
+      ...signalsFromToolOutput('bash', `Error: ${'😀'.repeat(1_000)}\nFAIL x${'😀'.repeat(1_000)}`, false, 0),
+      ...signalsFromToolOutput('bash', `xy${'😀'.repeat(1_000)}`, true, 0),
+    ];
+    expect(signals).toHaveLength(3);
+    for (const signal of signals) expect(signal.text).not.toMatch(lone);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filesFromToolInput, normalizeToolPath } from '../../../src/workers/stages/working-set.js';
+import { filesFromToolInput, normalizeToolPath, pathArguments } from '../../../src/workers/stages/working-set.js';
 
 describe('normalizeToolPath', () => {
   it('should make paths under the project root relative', () => {
@@ -40,5 +40,24 @@ describe('filesFromToolInput', () => {
 
   it('should ignore arguments of the wrong type', () => {
     expect(filesFromToolInput('read', { filePath: 42, path: null }, null)).toEqual([]);
+  });
+});
+
+describe('pathArguments', () => {
+  it('should copy only the arguments that name files, flat and bounded', () => {
+    let deep: unknown = 'leaf';
+    for (let level = 0; level < 100_000; level++) deep = [deep];
+    const kept = pathArguments({ filePath: 'src/a.ts', content: 'x'.repeat(1_000), data: deep, paths: ['b.ts', 7, 'c.ts'], patchText: '*** Add File: d.ts' });
+    expect(kept).toEqual({ filePath: 'src/a.ts', paths: ['b.ts', 'c.ts'], patchText: '*** Add File: d.ts' });
+    // What it keeps can cross to a worker.
+    expect(structuredClone(kept)).toEqual(kept);
+    expect(filesFromToolInput('edit', kept, null)).toEqual(['src/a.ts', 'b.ts', 'c.ts', 'd.ts']);
+  });
+
+  it('should keep nothing from inputs that are not records', () => {
+    expect(pathArguments(null)).toEqual({});
+    expect(pathArguments(['src/a.ts'])).toEqual({});
+    expect(pathArguments('src/a.ts')).toEqual({});
+    expect(pathArguments({ filePath: { evil: true }, paths: 'x' })).toEqual({});
   });
 });

@@ -1,0 +1,155 @@
+/**
+ * The compacting hook against the adversarial corpus: whatever the session
+ * holds, the hook resolves, returns by its deadline (a hang bound, generous
+ * for a loaded two-core machine, not a performance figure), pushes the
+ * guidelines first and at most one preservation context, exactly within its
+ * budget and free of characters that make a note read differently from what
+ * it says. Hook times and the longest event-loop stall are printed, never
+ * asserted against anything but the hang bound.
+ */
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/plugin-harness.js';
+import { ADVERSARIAL_CASES, ordinarySession, workerExhaustingSession } from '../support/adversarial-corpus.js';
+import { TAGGING_GUIDELINES } from '../../src/main/tagging-guidelines.js';
+import { PRESERVATION_HEADING } from '../../src/workers/stages/preservation-context.js';
+import { countTokens } from '../../src/workers/stages/tokens.js';
+
+const DEADLINE_MS = 10_000;
+/** Past the deadline, how long the hook may take before it counts as hung. */
+const HANG_MARGIN_MS = 10_000;
+/** The hook, then the background note, whose extraction may run up to the pool's 30 s task timeout. */
+const CASE_TIMEOUT_MS = DEADLINE_MS + HANG_MARGIN_MS + 40_000;
+const BUDGET_TOKENS = 500;
+
+/** NUL and other controls, bidi controls, zero-width space, BOM, and either half of a surrogate pair alone. */
+const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Log fragments that mean the extraction, the pool or the hook failed rather than ran late. */
+const FAILURES = ['extraction failed', 'pool could not run', 'hook failed'];
+const LATE = 'extraction not ready within';
+
+interface Compacted {
+  outcome: 'returned' | 'rejected' | 'hung';
+  ms: number;
+  /** Longest the hook thread went without serving its event loop while the hook ran. */
+  stallMs: number;
+  context: string[];
+}
+
+/** Runs the compacting hook, raced against a timer: a hook that never settles loses. */
+async function compactRaced(harness: Harness, sessionID: string, hangMs: number): Promise<Compacted> {
+  const hook = harness.plugin.hooks['experimental.session.compacting'];
+  const output = { context: [] as string[] };
+  const stalls = monitorEventLoopDelay({ resolution: 10 });
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<'hung'>((resolve) => {
+    timer = setTimeout(() => resolve('hung'), hangMs);
+  });
+  stalls.enable();
+  const start = performance.now();
+  const settled = Promise.resolve()
+    .then(() => hook?.({ sessionID }, output))
+    .then(
+      () => 'returned' as const,
+      () => 'rejected' as const,
+    );
+  const outcome = await Promise.race([settled, hung]);
+  const ms = performance.now() - start;
+  stalls.disable();
+  clearTimeout(timer);
+  return { outcome, ms, stallMs: stalls.max / 1e6, context: output.context };
+}
+
+/** What every compaction must leave in `output.context`, however it went. */
+function expectSafeContext(context: readonly string[]): void {
+  expect(context[0]).toBe(TAGGING_GUIDELINES);
+  expect(context.length).toBeLessThanOrEqual(2);
+  const preserved = context[1];
+  if (preserved === undefined) return;
+  expect(preserved).toContain(PRESERVATION_HEADING);
+  expect(countTokens(preserved)).toBeLessThanOrEqual(BUDGET_TOKENS);
+  expect(preserved).not.toMatch(UNSAFE);
+}
+
+async function countLines(harness: Harness, fragments: readonly string[]): Promise<number> {
+  await harness.plugin.logger.flush();
+  return fragments.reduce((sum, fragment) => sum + harness.host.linesWith(fragment).length, 0);
+}
+
+describe('the compacting hook on adversarial input', () => {
+  let harness: Harness;
+  const rows: { case: string; 'hook ms': number; 'stall ms': number; context: string }[] = [];
+  const started = performance.now();
+
+  beforeAll(async () => {
+    harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS });
+  });
+  afterAll(async () => {
+    console.log(`adversarial corpus: ${rows.length} cases in ${Math.round((performance.now() - started) / 1000)} s`);
+    console.table(rows);
+    await harness?.close();
+  });
+
+  for (const [index, source] of ADVERSARIAL_CASES.entries()) {
+    it(`should return in time with a clean, budgeted context: ${source.name}`, { timeout: CASE_TIMEOUT_MS }, async () => {
+      const sessionID = `ses_adv_${index}`;
+      harness.host.setMessages(sessionID, source.build().messages);
+      const failuresBefore = await countLines(harness, FAILURES);
+      const lateBefore = await countLines(harness, [LATE]);
+
+      const run = await compactRaced(harness, sessionID, DEADLINE_MS + HANG_MARGIN_MS);
+      const preserved = run.context[1];
+      rows.push({
+        case: source.name,
+        'hook ms': Math.round(run.ms),
+        'stall ms': Math.round(run.stallMs),
+        context: preserved === undefined ? 'guidelines only' : `${countTokens(preserved)} tokens`,
+      });
+      expect(run.outcome).toBe('returned');
+      // The race cannot see a hook thread blocked outright; the elapsed time can.
+      expect(run.ms).toBeLessThan(DEADLINE_MS + HANG_MARGIN_MS);
+      expectSafeContext(run.context);
+
+      await harness.plugin.background.idle();
+      harness.host.setMessages(sessionID, []);
+      // Late is allowed (a loaded machine); failing is not, and an on-time extraction always has the opening to preserve.
+      expect(await countLines(harness, FAILURES)).toBe(failuresBefore);
+      if ((await countLines(harness, [LATE])) === lateBefore) expect(run.context).toHaveLength(2);
+    });
+  }
+});
+
+describe('the compacting hook when a worker dies', () => {
+  let harness: Harness | undefined;
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it(
+    'should degrade, not fail, when a worker runs out of heap, and serve the next compaction from a replaced worker',
+    { timeout: CASE_TIMEOUT_MS },
+    async () => {
+      harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS, pool: { threads: 2, workerHeapMb: 64 } });
+      harness.host.setMessages('ses_oom', workerExhaustingSession());
+      const crashed = await compactRaced(harness, 'ses_oom', DEADLINE_MS + HANG_MARGIN_MS);
+      expect(crashed.outcome).toBe('returned');
+      expectSafeContext(crashed.context);
+      await harness.plugin.background.idle();
+      // The worker did die (the input needs about 72 MB), and the hook logged it rather than throwing.
+      expect(await countLines(harness, ['WORKER_CRASHED'])).toBeGreaterThanOrEqual(1);
+      expect(await countLines(harness, ['hook failed'])).toBe(0);
+
+      const inlineBefore = await countLines(harness, ['ran it inline']);
+      harness.host.setMessages('ses_after_oom', ordinarySession());
+      const after = await compactRaced(harness, 'ses_after_oom', DEADLINE_MS + HANG_MARGIN_MS);
+      expect(after.outcome).toBe('returned');
+      expectSafeContext(after.context);
+      expect(after.context[1]).toContain('[[redis]]');
+      await harness.plugin.background.idle();
+      // Served by the pool, not by the inline fallback: piscina replaced the worker.
+      expect(await countLines(harness, ['ran it inline'])).toBe(inlineBefore);
+      expect(harness.plugin.pool?.stats().threads).toBe(2);
+    },
+  );
+});
