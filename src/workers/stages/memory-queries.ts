@@ -54,8 +54,9 @@ function snippetOf(entry: SearchableEntry, terms: readonly string[]): string {
 
 /**
  * Ranks files for a query: `textScore` is the share of terms found in the
- * file's words, `semanticScore` the share found in its title or concepts
- * (what the file is about), `fusedScore` their mean. Ties go to the newer file.
+ * file's words, `semanticScore` the share found in its title and in its
+ * concepts (what the file is about, half each), `fusedScore` their mean.
+ * Ties go to the newer file.
  *
  * @param entries - the index.
  * @param query - the query.
@@ -70,11 +71,12 @@ export function searchEntries(entries: readonly SearchableEntry[], query: string
     let matched = 0;
     for (const term of padded) if (entry.words.includes(term)) matched += 1;
     if (matched === 0) continue;
-    const about = ` ${entry.title.toLowerCase().split(/[^\p{L}\p{N}]+/u).join(' ')} ${entry.concepts.join(' ').replace(/[-.]/g, ' ')} `;
+    const title = ` ${entry.title.toLowerCase().split(/[^\p{L}\p{N}]+/u).join(' ')} `;
+    const concepts = ` ${entry.concepts.join(' ').replace(/[-.]/g, ' ')} `;
     let central = 0;
-    for (const term of padded) if (about.includes(term)) central += 1;
+    for (const term of padded) central += (title.includes(term) ? 1 : 0) + (concepts.includes(term) ? 1 : 0);
     const textScore = round(matched / terms.length);
-    const semanticScore = round(central / terms.length);
+    const semanticScore = round(central / (2 * terms.length));
     const hit = { title: entry.title, path: entry.uri, fusedScore: round((textScore + semanticScore) / 2), textScore, semanticScore, snippet: snippetOf(entry, terms) };
     scored.push({ hit, mtimeMs: entry.mtimeMs });
   }
