@@ -138,6 +138,7 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
   const index = createFolderIndex({ memoryDir, stateDir: settings.stateDir, runner: settings.runner, logger, ...settings.index });
   // Writes one at a time: a thought is a read-modify-write of its session file.
   let queue: Promise<unknown> = Promise.resolve();
+  let writes = 0;
   const serially = <T>(work: () => Promise<T>): Promise<T> => {
     const next = queue.then(work, work);
     queue = next.catch(() => undefined);
@@ -181,6 +182,7 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
     const body = content.trimStart().startsWith('# ') ? content : `# ${title}\n\n${content}`;
     const file = formatFrontmatter({ title, permalink: slug, type: 'memory', status: 'saved', created: stamp, modified: stamp, tags }) + body;
     await writeAtomically(pathOf(uri), file);
+    writes += 1;
     index.invalidate();
     return { uri, checksum: createHash('sha256').update(file, 'utf8').digest('base64'), title, folder };
   }
@@ -261,6 +263,7 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
       frontmatter = { ...frontmatter, status };
     }
     await writeAtomically(pathOf(sessionUri(sessionId)), formatFrontmatter(frontmatter) + body);
+    writes += 1;
     index.invalidate();
     let message = thoughtNumber === 0 ? `Created session: ${sessionId}` : `Added thought ${thoughtNumber} to session: ${sessionId}`;
     if (cancel) message += '\n\n❌ Thinking cancelled';
@@ -348,6 +351,7 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
   return {
     kind: 'files',
     available: true,
+    revision: () => writes,
     root,
     memoryDir,
     index,

@@ -50,6 +50,11 @@ export interface CallOptions {
  */
 export interface MemoryStore {
   readonly available: boolean;
+  /**
+   * Counts the writes the store has taken, so a context built before one can be
+   * rebuilt; absent when the store cannot tell (the CLI's graph changes on Sync).
+   */
+  readonly revision?: () => number;
   /** Calls a JSON tool and returns the envelope's `data`; plain-text answers come back as `TOOL_ERROR` unless `acceptText` maps them. */
   callJson(tool: JsonTool, payload: Record<string, unknown>, options: CallOptions, acceptText?: (text: string) => unknown): Promise<CliResult<unknown>>;
   /** Calls a text tool and returns its stdout. */
