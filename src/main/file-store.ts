@@ -16,6 +16,7 @@ import { normalizeMemoryConcept } from '../workers/stages/memory-markdown.js';
 import type { CliError, CliResult, MemoryStore } from './maenifold-client.js';
 import { createFolderIndex, type FolderIndex } from './folder-index.js';
 import type { TaskRunner } from './task-runner.js';
+import type { MemoryIndexEntry } from '../workers/protocol.js';
 import type { Logger } from './logger.js';
 
 /** The file store: a {@link MemoryStore} plus what the preview and shutdown need. */
@@ -317,12 +318,14 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
     const concept = normalizeMemoryConcept(conceptName);
     const snapshot = await index.refresh();
     // Proportional to the concept's files, not to the folder: cheaper here than copying the index to a worker.
-    const files = [...(snapshot.postings.get(concept) ?? [])]
-      .map((uri) => snapshot.entries.get(uri))
-      .filter((entry) => entry !== undefined)
-      .sort((a, b) => b.mtimeMs - a.mtimeMs || a.uri.localeCompare(b.uri));
-    const related = snapshot.blocked.has(concept) ? [] : relatedConcepts(concept, files, snapshot.blocked);
-    return buildContextText(conceptName, related, integer(payload, 'maxEntities', 20));
+    const files: MemoryIndexEntry[] = [];
+    for (const uri of snapshot.postings.get(concept) ?? []) {
+      const entry = snapshot.entries.get(uri);
+      if (entry) files.push(entry);
+    }
+    const maxEntities = integer(payload, 'maxEntities', 20);
+    const related = snapshot.blocked.has(concept) ? [] : relatedConcepts(concept, files, maxEntities, snapshot.blocked);
+    return buildContextText(conceptName, related, maxEntities);
   }
 
   async function listMemories(payload: Record<string, unknown>): Promise<string> {

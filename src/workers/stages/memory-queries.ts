@@ -151,30 +151,51 @@ export function recentActivityText(entries: readonly MemoryIndexEntry[], query: 
   return lines.join('\n').trimEnd();
 }
 
-/** A related concept and the files it shares with the asked one, newest first. */
+/** A related concept, the number of files it shares with the asked one, and the newest of them. */
 export interface RelatedConcept {
   name: string;
+  /** Files that link both concepts. */
+  count: number;
+  /** Up to three of them, newest first. */
   files: string[];
 }
 
 /**
- * Concepts that share files with `concept`, by the number of files they share.
+ * The concepts that share the most files with `concept`: counted in one pass,
+ * then the newest files looked up only for those shown.
  *
  * @param concept - normalized concept.
- * @param files - the files that link `concept`, newest first.
+ * @param files - the files that link `concept`.
+ * @param limit - relations returned.
  * @param blocked - concepts of `.wikilink-filter.json`, left out of the graph.
  */
-export function relatedConcepts(concept: string, files: readonly Pick<MemoryIndexEntry, 'uri' | 'concepts'>[], blocked: ReadonlySet<string> = new Set()): RelatedConcept[] {
-  const shared = new Map<string, string[]>();
+export function relatedConcepts(
+  concept: string,
+  files: readonly Pick<MemoryIndexEntry, 'uri' | 'concepts' | 'mtimeMs'>[],
+  limit: number,
+  blocked: ReadonlySet<string> = new Set(),
+): RelatedConcept[] {
+  const counts = new Map<string, number>();
   for (const file of files) {
     for (const other of file.concepts) {
-      if (other === concept || blocked.has(other)) continue;
-      let list = shared.get(other);
-      if (!list) shared.set(other, (list = []));
-      list.push(file.uri);
+      if (other !== concept && !blocked.has(other)) counts.set(other, (counts.get(other) ?? 0) + 1);
     }
   }
-  return [...shared].map(([name, uris]) => ({ name, files: uris })).sort((a, b) => b.files.length - a.files.length || a.name.localeCompare(b.name));
+  const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, Math.max(0, limit));
+  const shown = new Map(top.map(([name, count]) => [name, { name, count, files: [] as string[] }]));
+  let open = shown.size;
+  const newest = [...files].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  for (const file of newest) {
+    if (open === 0) break;
+    for (const other of file.concepts) {
+      const relation = shown.get(other);
+      if (relation && relation.files.length < 3) {
+        relation.files.push(file.uri);
+        if (relation.files.length === 3 || relation.files.length === relation.count) open -= 1;
+      }
+    }
+  }
+  return [...shown.values()];
 }
 
 /**
@@ -188,7 +209,7 @@ export function buildContextText(conceptName: string, related: readonly RelatedC
   const shown = related.slice(0, Math.max(0, maxEntities));
   const lines = [`Context for CONCEPT: ${normalizeMemoryConcept(conceptName)}`, '', `Direct relations (${shown.length} CONCEPTS):`];
   for (const relation of shown) {
-    lines.push(`  \u2022 ${relation.name} (co-occurs in ${relation.files.length} files)`);
+    lines.push(`  \u2022 ${relation.name} (co-occurs in ${relation.count} files)`);
     if (relation.files.length > 0) lines.push(`    Files: ${relation.files.slice(0, 3).join(', ')}`);
   }
   return lines.join('\n');
