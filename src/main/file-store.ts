@@ -11,12 +11,11 @@ import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { formatFrontmatter, memoryConcepts, parseMemoryFile, sanitizeTitle, slugify } from '../workers/stages/memory-markdown.js';
-import { buildContextText, recentActivityText, relatedConcepts, type ActivityQuery } from '../workers/stages/memory-queries.js';
+import { buildContextText, recentActivityText, relatedConcepts, type ActivityQuery, type ConceptFile } from '../workers/stages/memory-queries.js';
 import { normalizeMemoryConcept } from '../workers/stages/memory-markdown.js';
 import type { CliError, CliResult, MemoryStore } from './maenifold-client.js';
 import { createFolderIndex, type FolderIndex } from './folder-index.js';
 import type { TaskRunner } from './task-runner.js';
-import type { MemoryIndexEntry } from '../workers/protocol.js';
 import type { Logger } from './logger.js';
 
 /** The file store: a {@link MemoryStore} plus what the preview and shutdown need. */
@@ -318,13 +317,16 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
     const concept = normalizeMemoryConcept(conceptName);
     const snapshot = await index.refresh();
     // Proportional to the concept's files, not to the folder: cheaper here than copying the index to a worker.
-    const files: MemoryIndexEntry[] = [];
+    const files: ConceptFile[] = [];
     for (const uri of snapshot.postings.get(concept) ?? []) {
       const entry = snapshot.entries.get(uri);
-      if (entry) files.push(entry);
+      const ids = snapshot.idsOf.get(uri);
+      if (entry && ids) files.push({ uri, mtimeMs: entry.mtimeMs, ids });
     }
     const maxEntities = integer(payload, 'maxEntities', 20);
-    const related = snapshot.blocked.has(concept) ? [] : relatedConcepts(concept, files, maxEntities, snapshot.blocked);
+    const conceptId = snapshot.conceptIds.get(concept);
+    const blocked = new Set([...snapshot.blocked].map((name) => snapshot.conceptIds.get(name) ?? -1));
+    const related = conceptId === undefined || snapshot.blocked.has(concept) ? [] : relatedConcepts(conceptId, files, snapshot.conceptNames, maxEntities, blocked);
     return buildContextText(conceptName, related, maxEntities);
   }
 

@@ -20,6 +20,12 @@ export interface IndexSnapshot {
   postings: ReadonlyMap<string, ReadonlySet<string>>;
   /** Concepts of `.wikilink-filter.json`. */
   blocked: ReadonlySet<string>;
+  /** Concept ids: every concept ever seen gets one, for counting in typed arrays. */
+  conceptIds: ReadonlyMap<string, number>;
+  /** Concept names by id. */
+  conceptNames: readonly string[];
+  /** Each file's concepts as ids. */
+  idsOf: ReadonlyMap<string, Int32Array>;
 }
 
 /** What one refresh did. */
@@ -106,12 +112,24 @@ export function createFolderIndex(settings: FolderIndexSettings): FolderIndex {
   let report: RefreshReport | null = null;
   let saveTimer: NodeJS.Timeout | null = null;
   let saving: Promise<void> = Promise.resolve();
-  const snapshot = (): IndexSnapshot => ({ entries, postings, blocked });
+  const conceptIds = new Map<string, number>();
+  const conceptNames: string[] = [];
+  const idsOf = new Map<string, Int32Array>();
+  const snapshot = (): IndexSnapshot => ({ entries, postings, blocked, conceptIds, conceptNames, idsOf });
+  const idOf = (concept: string): number => {
+    let id = conceptIds.get(concept);
+    if (id === undefined) {
+      id = conceptNames.push(concept) - 1;
+      conceptIds.set(concept, id);
+    }
+    return id;
+  };
 
   function put(entry: MemoryIndexEntry): void {
     const old = entries.get(entry.uri);
     if (old) removePostings(postings, old);
     entries.set(entry.uri, entry);
+    idsOf.set(entry.uri, Int32Array.from(entry.concepts, idOf));
     addPostings(postings, entry);
   }
 
@@ -120,6 +138,7 @@ export function createFolderIndex(settings: FolderIndexSettings): FolderIndex {
     if (!old) return;
     removePostings(postings, old);
     entries.delete(uri);
+    idsOf.delete(uri);
   }
 
   async function loadCache(): Promise<RefreshReport['cache']> {

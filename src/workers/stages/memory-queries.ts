@@ -160,42 +160,57 @@ export interface RelatedConcept {
   files: string[];
 }
 
+/** A file as {@link relatedConcepts} reads it: concepts as ids into a shared name table. */
+export interface ConceptFile {
+  uri: string;
+  mtimeMs: number;
+  ids: Int32Array;
+}
+
 /**
- * The concepts that share the most files with `concept`: counted in one pass,
- * then the newest files looked up only for those shown.
+ * The concepts that share the most files with a concept: counted in one
+ * pass over typed arrays, then the newest three files kept for those shown.
  *
- * @param concept - normalized concept.
- * @param files - the files that link `concept`.
+ * @param conceptId - the asked concept's id.
+ * @param files - the files that link it.
+ * @param names - concept names by id.
  * @param limit - relations returned.
- * @param blocked - concepts of `.wikilink-filter.json`, left out of the graph.
+ * @param blocked - ids left out of the graph (`.wikilink-filter.json`).
  */
-export function relatedConcepts(
-  concept: string,
-  files: readonly Pick<MemoryIndexEntry, 'uri' | 'concepts' | 'mtimeMs'>[],
-  limit: number,
-  blocked: ReadonlySet<string> = new Set(),
-): RelatedConcept[] {
-  const counts = new Map<string, number>();
+export function relatedConcepts(conceptId: number, files: readonly ConceptFile[], names: readonly string[], limit: number, blocked: ReadonlySet<number> = new Set()): RelatedConcept[] {
+  const counts = new Int32Array(names.length);
+  const touched: number[] = [];
   for (const file of files) {
-    for (const other of file.concepts) {
-      if (other !== concept && !blocked.has(other)) counts.set(other, (counts.get(other) ?? 0) + 1);
+    const ids = file.ids;
+    for (let index = 0; index < ids.length; index++) {
+      const id = ids[index] as number;
+      if (counts[id] === 0) touched.push(id);
+      counts[id] = (counts[id] as number) + 1;
     }
   }
-  const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, Math.max(0, limit));
-  const shown = new Map(top.map(([name, count]) => [name, { name, count, files: [] as string[] }]));
-  let open = shown.size;
-  const newest = [...files].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  for (const file of newest) {
-    if (open === 0) break;
-    for (const other of file.concepts) {
-      const relation = shown.get(other);
-      if (relation && relation.files.length < 3) {
-        relation.files.push(file.uri);
-        if (relation.files.length === 3 || relation.files.length === relation.count) open -= 1;
+  const candidates = touched.filter((id) => id !== conceptId && !blocked.has(id));
+  candidates.sort((a, b) => (counts[b] as number) - (counts[a] as number) || ((names[a] as string) < (names[b] as string) ? -1 : 1));
+  const top = candidates.slice(0, Math.max(0, limit));
+  const slot = new Int32Array(names.length).fill(-1);
+  const shown = top.map((id, index) => {
+    slot[id] = index;
+    return { name: names[id] as string, count: counts[id] as number, newest: [] as { uri: string; mtimeMs: number }[] };
+  });
+  for (const file of files) {
+    const ids = file.ids;
+    for (let index = 0; index < ids.length; index++) {
+      const at = slot[ids[index] as number] as number;
+      if (at < 0) continue;
+      const newest = (shown[at] as (typeof shown)[number]).newest;
+      const last = newest[newest.length - 1];
+      if (newest.length < 3 || (last && (file.mtimeMs > last.mtimeMs || (file.mtimeMs === last.mtimeMs && file.uri < last.uri)))) {
+        newest.push({ uri: file.uri, mtimeMs: file.mtimeMs });
+        newest.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.uri < b.uri ? -1 : 1));
+        if (newest.length > 3) newest.pop();
       }
     }
   }
-  return [...shown.values()];
+  return shown.map(({ name, count, newest }) => ({ name, count, files: newest.map((file) => file.uri) }));
 }
 
 /**
