@@ -82,7 +82,7 @@ describe('the file store in the real OpenCode server', () => {
       'three compaction notes and a summary chain on disk',
     );
     const note = await readFile(join(root, 'memory', files.find((name) => name.startsWith('sessions/compaction/')) ?? ''), 'utf8');
-    expect(note).toMatch(/^---\ntitle: Compaction kept-knowledge \d{8} \d{9} /);
+    expect(note).toMatch(/^---\ntitle: Compaction keptknowledge \d{8} \d{9} /);
     expect(note).toContain('type: memory');
     expect(note).toContain('[[sqlite]]');
     const chain = await readFile(join(root, 'memory', files.find((name) => name.startsWith('thinking/sequential/')) ?? ''), 'utf8');
