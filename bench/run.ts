@@ -1,7 +1,9 @@
 /**
- * `npm run bench [-- --json] [--quick]`: the extraction engine over 100 KB,
- * 1 MB and 10 MB synthetic sessions. Prints tables (or one JSON object) and
- * exits non-zero when a pooled p50 exceeds the 5 s budget of seed 000 §9.2.
+ * `npm run bench [-- --json] [--quick] [--store]`: the extraction engine over 100 KB,
+ * 1 MB and 10 MB synthetic sessions, and the file store's index over a
+ * 10,000-file memory folder (`--store`: only that). Prints tables (or one JSON
+ * object) and exits non-zero when a pooled p50 exceeds the 5 s budget of
+ * seed 000 §9.2 or a store figure exceeds its budget.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +15,7 @@ import { benchPipeline, type Iterations, type SizeFigures } from './pipeline.ben
 import { benchStages } from './stages.bench.js';
 import { benchCompactingHook, type HookFigures } from './compacting-hook.bench.js';
 import { benchLoad, type LoadFigures } from './load.bench.js';
+import { benchFileStore, STORE_BUDGETS, type StoreFigures } from './file-store.bench.js';
 
 const BUDGET_MS = 5_000;
 
@@ -30,18 +33,29 @@ const SIZES: ReadonlyArray<{ label: string; bytes: number; full: Iterations; qui
 ];
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { json: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false }, store: { type: 'boolean', default: false } },
+  });
   const log = (text: string): void => {
     // With --json, stdout carries only the JSON object.
     (values.json ? process.stderr : process.stdout).write(`${text}\n`);
   };
   const pool = createWorkerPool();
   const inline = await createInlineRunner();
+  let store: StoreFigures | null = null;
   const sizes: Record<string, SizeFigures & Partial<HookFigures> & { workers_peak_rss_mb?: number; pool_process_peak_rss_mb?: number }> = {};
   try {
     const ready = await pool.ready;
     if (!ready.ok) throw new Error(`pool did not start: ${ready.error.message}`);
     log(`pool: ${pool.options.threads} worker threads, warm`);
+    log('measuring the file store over 10,000 memory files …');
+    const measured = await benchFileStore(pool, values.quick);
+    store = measured.figures;
+    if (!values.json) {
+      console.table(measured.rows);
+      console.table([store]);
+    }
+    if (values.store) return reportStore(store, values.json, log);
     const stageRows = await benchStages(values.quick);
     if (!values.json) console.table(stageRows);
     for (const size of SIZES) {
@@ -59,12 +73,29 @@ async function main(): Promise<number> {
   log(`measuring ${sessions} sessions of 1 MB compacting at once …`);
   const load: LoadFigures = await benchLoad(sessions, 1024 ** 2);
   if (!values.json) console.table([load]);
-  const report = { sizes, load, budget_ms: BUDGET_MS };
+  const report = { sizes, load, budget_ms: BUDGET_MS, store, store_budgets: STORE_BUDGETS };
   if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
   else console.table(sizes);
   const over = Object.entries(sizes).filter(([, figures]) => figures.pool_p50_ms > BUDGET_MS);
   for (const [label, figures] of over) log(`over budget: ${label} pooled p50 ${figures.pool_p50_ms.toFixed(0)} ms > ${BUDGET_MS} ms`);
-  return over.length > 0 ? 1 : 0;
+  const storeOver = store ? storeOverBudget(store, log) : 0;
+  return over.length + storeOver > 0 ? 1 : 0;
+}
+
+function storeOverBudget(store: StoreFigures, log: (text: string) => void): number {
+  let over = 0;
+  for (const [key, budget] of Object.entries(STORE_BUDGETS) as [keyof typeof STORE_BUDGETS, number][]) {
+    if (store[key] > budget) {
+      log(`over budget: store ${key} ${store[key]} > ${budget}`);
+      over += 1;
+    }
+  }
+  return over;
+}
+
+function reportStore(store: StoreFigures, json: boolean, log: (text: string) => void): number {
+  if (json) process.stdout.write(`${JSON.stringify({ store, store_budgets: STORE_BUDGETS })}\n`);
+  return storeOverBudget(store, log) > 0 ? 1 : 0;
 }
 
 main().then(

@@ -1,8 +1,14 @@
 /**
  * `npm start`: runs the extraction through the worker pool on a session export
- * (a generated one by default) and shows what a compaction would preserve.
+ * (a generated one by default) and shows what a compaction would preserve,
+ * then the rest of the pipeline against the built-in file store in a
+ * temporary root: the notes and summary thoughts written, and the graph
+ * context the next session receives.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { formatWalkthrough, runStoreWalkthrough, type Walkthrough } from './store-walkthrough.js';
 import { createWorkerPool } from '../main/worker-pool.js';
 import { createExtractionEngine, type Extraction } from '../main/extraction-engine.js';
 import { messagesOf } from '../main/session-units.js';
@@ -10,16 +16,21 @@ import { generateSession, parseSize } from '../synth/session-generator.js';
 import { formatExtraction } from './format-extraction.js';
 import { asUsageError, parseCliArgs, runCli, UsageError } from './run-cli.js';
 
-const USAGE = `Usage: npm start [-- --session FILE] [--size 1MB] [--seed N] [--json]
+const USAGE = `Usage: npm start [-- --session FILE] [--size 1MB] [--seed N] [--json] [--root DIR] [--no-store]
 
 Runs the extraction engine through the worker pool and shows what a compaction
 would preserve: concepts, decisions by category, the working set, the
-preservation context with its exact token count, and per-stage timings.
+preservation context with its exact token count, and per-stage timings. Then
+keeps three compactions of the session in the built-in file store (maenifold's
+file layout, no maenifold needed) and shows the notes, the summary chain, and
+the graph context a next session's system prompt receives.
 
   --session FILE  a session export (\`opencode export <id>\`) or a message list (JSON)
   --size SIZE     size of the generated session when no file is given (default 1MB)
   --seed N        seed of the generated session (default 1)
   --json          print one JSON object instead of the report
+  --root DIR      the store's MAENIFOLD_ROOT (default: a new temporary folder)
+  --no-store      stop after the extraction
   --help          show this text`;
 
 async function loadSession(path: string): Promise<unknown> {
@@ -48,6 +59,8 @@ async function main(argv: string[]): Promise<number> {
       size: { type: 'string', default: '1MB' },
       seed: { type: 'string', default: '1' },
       json: { type: 'boolean', default: false },
+      root: { type: 'string' },
+      'no-store': { type: 'boolean', default: false },
     },
     USAGE,
   );
@@ -66,7 +79,16 @@ async function main(argv: string[]): Promise<number> {
     const result = await engine.extract(session);
     if (!result.ok) throw new Error(`extraction failed (${result.error.code}): ${result.error.message}`);
     const extraction: Extraction = result.value;
-    process.stdout.write(args.json ? `${JSON.stringify({ source, ...extraction })}\n` : formatExtraction(source, extraction));
+    let store: Walkthrough | null = null;
+    if (!args['no-store']) {
+      const root = args.root ? resolve(args.root) : await mkdtemp(join(tmpdir(), 'maenifold-preview-'));
+      const stateDir = join(root, '.preview-state');
+      await mkdir(stateDir, { recursive: true });
+      store = await runStoreWalkthrough({ extraction, runner: pool, engine, root, stateDir, project: 'preview-project', sessionID: 'ses_preview0001' });
+    }
+    process.stdout.write(
+      args.json ? `${JSON.stringify({ source, ...extraction, ...(store ? { store } : {}) })}\n` : formatExtraction(source, extraction) + (store ? formatWalkthrough(store) : ''),
+    );
     return 0;
   } finally {
     await pool.destroy();

@@ -7,7 +7,9 @@ import { basename } from 'node:path';
 import { resolvePluginOptions, type PluginOptions } from './plugin-options.js';
 import { createLogger, type Logger } from './logger.js';
 import { locateCli } from './cli-locator.js';
-import { createMaenifoldClient } from './maenifold-client.js';
+import { createMaenifoldClient, type MemoryStore } from './maenifold-client.js';
+import { createFileStore, type FileStore } from './file-store.js';
+import { homedir } from 'node:os';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 import { createFallbackRunner } from './fallback-runner.js';
 import { createExtractionEngine } from './extraction-engine.js';
@@ -76,15 +78,26 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
   try {
     const project = options.project || basename(input.worktree || input.directory || process.cwd()) || 'project';
     const location = locateCli(options.cli, env, input.directory || process.cwd());
-    const cli = createMaenifoldClient(location, env);
-    if (location.found) logger.info(`maenifold CLI: ${location.path} (from ${location.source}); project ${project}`);
-    else {
-      logger.warn(
-        `maenifold CLI not found (looked at ${location.tried.length} places, last ${location.tried.at(-1) ?? 'none'}); graph context, notes and summaries are off, compaction guidance still works. Set MAENIFOLD_CLI to its path.`,
-      );
-    }
+    const useFiles = options.store === 'files' || (options.store === 'auto' && !location.found);
     const pool = createWorkerPool(options.pool);
     const runner = createFallbackRunner(pool, (name, reason) => logger.warn(`pool could not run ${name} (${reason}); ran it inline`));
+    let files: FileStore | null = null;
+    let cli: MemoryStore;
+    if (useFiles) {
+      const root = env['MAENIFOLD_ROOT'] || join(env['HOME'] || homedir(), 'maenifold');
+      files = createFileStore({ root, stateDir: options.stateDir, runner, logger });
+      cli = files;
+      const why = location.found ? 'store option is files' : `maenifold CLI not found, looked at ${location.tried.length} places, last ${location.tried.at(-1) ?? 'none'}; set MAENIFOLD_CLI to use it`;
+      logger.info(`store: built-in files under ${files.memoryDir} (${why}); project ${project}`);
+    } else {
+      cli = createMaenifoldClient(location, env);
+      if (location.found) logger.info(`store: maenifold CLI ${location.path} (from ${location.source}); project ${project}`);
+      else {
+        logger.warn(
+          `maenifold CLI not found (looked at ${location.tried.length} places, last ${location.tried.at(-1) ?? 'none'}) and the store option is maenifold; graph context, notes and summaries are off, compaction guidance still works. Set MAENIFOLD_CLI to its path.`,
+        );
+      }
+    }
     const worktree = input.worktree || input.directory || process.cwd();
     // Paths relative to the worktree, as tools and rule globs name them.
     const engine = createExtractionEngine(runner, { projectRoot: worktree });
@@ -151,6 +164,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       pool,
       async dispose() {
         await background.idle();
+        await files?.close();
         await pool.destroy();
         await logger.flush();
       },

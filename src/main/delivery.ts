@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { normalizeConcept } from '../workers/stages/concepts.js';
 import type { ChainState, ChainStore } from './chain-store.js';
-import type { CliError, MaenifoldClient } from './maenifold-client.js';
+import type { CliError, MemoryStore } from './maenifold-client.js';
 import type { Logger } from './logger.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 
@@ -63,7 +63,7 @@ function describe(error: CliError): string {
 /**
  * @param parts - the CLI client, the outbox, the chain store, the logger and the timeout of one call.
  */
-export function createDelivery(parts: { cli: MaenifoldClient; outbox: Outbox; chains: ChainStore; logger: Logger; timeoutMs: number; now?: () => number }): Delivery {
+export function createDelivery(parts: { cli: MemoryStore; outbox: Outbox; chains: ChainStore; logger: Logger; timeoutMs: number; now?: () => number }): Delivery {
   const { cli, outbox, chains, logger, timeoutMs } = parts;
   const now = parts.now ?? Date.now;
   let queue: Promise<void> = Promise.resolve();

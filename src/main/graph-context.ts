@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { TaskRunner } from './task-runner.js';
-import type { CliResult, MaenifoldClient } from './maenifold-client.js';
+import type { CliResult, MemoryStore } from './maenifold-client.js';
 import type { TokenEncoding } from '../workers/stages/tokens.js';
 
 /** One related concept of a BuildContext answer. */
@@ -90,7 +90,7 @@ export interface FetchLimits {
  * @param concepts - normalized concept names, most important first.
  * @param limits - see {@link FetchLimits}.
  */
-export async function fetchConceptContexts(client: MaenifoldClient, concepts: readonly string[], limits: FetchLimits): Promise<ConceptContext[]> {
+export async function fetchConceptContexts(client: MemoryStore, concepts: readonly string[], limits: FetchLimits): Promise<ConceptContext[]> {
   const start = performance.now();
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();

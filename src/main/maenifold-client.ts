@@ -23,7 +23,9 @@ export type CliErrorCode =
   | 'SPAWN_FAILED'
   | 'CRASHED'
   | 'BAD_OUTPUT'
-  | 'TOOL_ERROR';
+  | 'TOOL_ERROR'
+  /** The file store could not read or write the disk (retryable). */
+  | 'IO_ERROR';
 
 /** A failed call; `toolCode` is maenifold's own code (`WIKILINK_REQUIRED`, …) when it gave one. */
 export interface CliError {
@@ -41,14 +43,27 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** The client the hooks use. */
-export interface MaenifoldClient {
-  readonly location: CliLocation;
+/**
+ * What the hooks and delivery call: maenifold's tools by name, with
+ * maenifold's payloads and result shapes. The CLI client is one
+ * implementation, the built-in file store (file-store.ts) the other.
+ */
+export interface MemoryStore {
   readonly available: boolean;
+  /**
+   * Counts the writes the store has taken, so a context built before one can be
+   * rebuilt; absent when the store cannot tell (the CLI's graph changes on Sync).
+   */
+  readonly revision?: () => number;
   /** Calls a JSON tool and returns the envelope's `data`; plain-text answers come back as `TOOL_ERROR` unless `acceptText` maps them. */
   callJson(tool: JsonTool, payload: Record<string, unknown>, options: CallOptions, acceptText?: (text: string) => unknown): Promise<CliResult<unknown>>;
   /** Calls a text tool and returns its stdout. */
   callText(tool: TextTool, payload: Record<string, unknown>, options: CallOptions): Promise<CliResult<string>>;
+}
+
+/** The CLI client. */
+export interface MaenifoldClient extends MemoryStore {
+  readonly location: CliLocation;
 }
 
 /** Linux caps one argv element at 128 KiB including its terminating NUL, counted in bytes. */

@@ -5,7 +5,7 @@
  */
 import type { PluginOptions } from './plugin-options.js';
 import type { Logger } from './logger.js';
-import type { MaenifoldClient } from './maenifold-client.js';
+import type { MemoryStore } from './maenifold-client.js';
 import type { TaskRunner } from './task-runner.js';
 import type { ExtractionEngine } from './extraction-engine.js';
 import type { HostClient } from './host-client.js';
@@ -18,7 +18,8 @@ import type { RuleSet } from './rules.js';
 export interface PluginContext {
   options: PluginOptions;
   logger: Logger;
-  cli: MaenifoldClient;
+  /** The memory store: the maenifold CLI or the built-in file store (the `store` option). */
+  cli: MemoryStore;
   runner: TaskRunner;
   engine: ExtractionEngine;
   host: HostClient;

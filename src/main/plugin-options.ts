@@ -14,6 +14,11 @@ export interface PluginOptions {
   enabled: boolean;
   /** Path of the maenifold CLI; empty means: `$MAENIFOLD_CLI`, PATH, then `~/maenifold/bin/maenifold`. @default '' */
   cli: string;
+  /**
+   * Where memory is kept: `maenifold` (the CLI), `files` (the built-in store, maenifold's own file
+   * layout under `$MAENIFOLD_ROOT/memory`), or `auto` (the CLI when found, else files). @default 'auto'
+   */
+  store: 'auto' | 'maenifold' | 'files';
   /** Project name used for searches, tags and the summary chain; empty means the worktree's folder name. @default '' */
   project: string;
   /** Where the plugin keeps its own state (summary chains). @default $XDG_STATE_HOME/opencode-maenifold */
@@ -79,6 +84,7 @@ type Kind = { type: 'boolean' } | { type: 'integer'; min: number; max: number } 
 const SPECS: Readonly<Record<Exclude<keyof PluginOptions, 'pool' | 'stateDir'>, Kind>> = {
   enabled: { type: 'boolean' },
   cli: { type: 'string' },
+  store: { type: 'enum', values: ['auto', 'maenifold', 'files'] },
   project: { type: 'string' },
   sessionStart: { type: 'boolean' },
   sessionStartTokens: { type: 'integer', min: 100, max: 100_000 },
@@ -113,6 +119,7 @@ function defaultStateDir(env: NodeJS.ProcessEnv): string {
 export const DEFAULT_PLUGIN_OPTIONS: Readonly<Omit<PluginOptions, 'pool' | 'stateDir'>> = Object.freeze({
   enabled: true,
   cli: '',
+  store: 'auto',
   project: '',
   sessionStart: true,
   sessionStartTokens: 4_000,

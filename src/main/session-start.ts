@@ -42,6 +42,7 @@ export function createSessionStart(context: PluginContext): { hook: SystemTransf
   const waited = new Set<string>();
   let current: Promise<BuiltContext> | null = null;
   let currentAt = 0;
+  let currentRevision = cli.revision?.() ?? 0;
 
   async function build(): Promise<BuiltContext> {
     const start = performance.now();
@@ -97,8 +98,11 @@ export function createSessionStart(context: PluginContext): { hook: SystemTransf
   }
 
   function prepare(): Promise<BuiltContext> {
-    if (!current || Date.now() - currentAt > CONTEXT_TTL_MS) {
+    // A store that counts its writes makes a context built before the last one stale.
+    const revision = cli.revision?.() ?? 0;
+    if (!current || Date.now() - currentAt > CONTEXT_TTL_MS || revision !== currentRevision) {
       currentAt = Date.now();
+      currentRevision = revision;
       const building = build().catch((error: unknown) => {
         logger.warn(`session context: build failed: ${(error as Error)?.message ?? String(error)}`);
         return { text: null, builtAt: Date.now() };

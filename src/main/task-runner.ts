@@ -9,6 +9,15 @@ import type {
   ContextFitInput,
   FinalizeInput,
   FinalizeOutput,
+  IndexFilesInput,
+  IndexFilesOutput,
+  LoadIndexInput,
+  LoadIndexOutput,
+  SaveIndexInput,
+  ScanInput,
+  ScanOutput,
+  SearchAnswer,
+  SearchIndexInput,
   TaskName,
   TaskResult,
 } from '../workers/protocol.js';
@@ -19,6 +28,11 @@ export interface TaskSignatures {
   finalizeExtraction: { input: FinalizeInput; output: FinalizeOutput };
   fitContext: { input: ContextFitInput; output: ContextFit };
   warmUp: { input: null; output: number };
+  scanMemoryFolder: { input: ScanInput; output: ScanOutput };
+  indexMemoryFiles: { input: IndexFilesInput; output: IndexFilesOutput };
+  loadMemoryIndex: { input: LoadIndexInput; output: LoadIndexOutput };
+  saveMemoryIndex: { input: SaveIndexInput; output: number };
+  searchMemoryIndex: { input: SearchIndexInput; output: SearchAnswer };
 }
 
 /** Per-call controls. */

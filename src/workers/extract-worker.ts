@@ -7,6 +7,8 @@ import { fitContextEntries } from './stages/context-budget.js';
 import { analyzeUnits as runAnalyzeUnits } from './tasks/analyze-units.js';
 import { finalizeExtraction as runFinalizeExtraction } from './tasks/finalize-extraction.js';
 import { toTaskError } from '../shared/task-error.js';
+import * as memoryFolder from './tasks/memory-folder.js';
+import type { IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput } from './protocol.js';
 
 function guarded<I, O>(validate: (input: unknown) => input is I, work: (input: I) => O): (input: unknown) => TaskResult<O> {
   return (input) => {
@@ -55,6 +57,37 @@ const isContextFitInput = (input: unknown): input is ContextFitInput =>
 
 /** Task `fitContext`: per-concept entries fitted to exact token budgets. */
 export const fitContext: (input: unknown) => TaskResult<ContextFit> = guarded(isContextFitInput, fitContextEntries);
+
+const hasString = (input: Record<string, unknown>, key: string): boolean => typeof input[key] === 'string' && input[key] !== '';
+
+/** Task `scanMemoryFolder`: stamps of every markdown file under the memory folder. */
+export const scanMemoryFolder = guarded((input: unknown): input is ScanInput => isObject(input) && hasString(input, 'memoryDir'), memoryFolder.scanMemoryFolder);
+
+/** Task `indexMemoryFiles`: reads and indexes a batch of files. */
+export const indexMemoryFiles = guarded(
+  (input: unknown): input is IndexFilesInput =>
+    isObject(input) && hasString(input, 'memoryDir') && Array.isArray(input['uris']) && input['uris'].every((uri) => typeof uri === 'string' && uri.startsWith('memory://') && !uri.split('/').includes('..')),
+  memoryFolder.indexMemoryFiles,
+);
+
+/** Task `loadMemoryIndex`: the on-disk index cache, validated. */
+export const loadMemoryIndex = guarded(
+  (input: unknown): input is LoadIndexInput => isObject(input) && hasString(input, 'file') && hasString(input, 'memoryDir'),
+  memoryFolder.loadMemoryIndex,
+);
+
+/** Task `saveMemoryIndex`: writes the index cache atomically. */
+export const saveMemoryIndex = guarded(
+  (input: unknown): input is SaveIndexInput => isObject(input) && hasString(input, 'file') && hasString(input, 'memoryDir') && Array.isArray(input['entries']),
+  memoryFolder.saveMemoryIndex,
+);
+
+/** Task `searchMemoryIndex`: ranks indexed files for a query. */
+export const searchMemoryIndex = guarded(
+  (input: unknown): input is SearchIndexInput =>
+    isObject(input) && Array.isArray(input['entries']) && typeof input['query'] === 'string' && Number.isInteger(input['pageSize']),
+  memoryFolder.searchMemoryIndex,
+);
 
 /** Task `warmUp`: runs every stage once on a small text so the first real task is not the one paying for JIT. */
 export function warmUp(): TaskResult<number> {

@@ -12,9 +12,30 @@ import type { TokenEncoding } from './stages/tokens.js';
 import type { ConceptCount } from './stages/concepts.js';
 import type { CompactionStrategy } from './stages/compaction-budget.js';
 export type { ContextFit, ContextFitInput } from './stages/context-budget.js';
+export type {
+  IndexFilesInput,
+  IndexFilesOutput,
+  LoadIndexInput,
+  LoadIndexOutput,
+  SaveIndexInput,
+  ScanInput,
+  ScanOutput,
+  SearchIndexInput,
+} from './tasks/memory-folder.js';
+export type { MemoryIndexEntry, FileStamp } from './stages/memory-index.js';
+export type { SearchAnswer } from './stages/memory-queries.js';
 
 /** Names of the tasks the extraction worker exports. */
-export type TaskName = 'analyzeUnits' | 'finalizeExtraction' | 'fitContext' | 'warmUp';
+export type TaskName =
+  | 'analyzeUnits'
+  | 'finalizeExtraction'
+  | 'fitContext'
+  | 'warmUp'
+  | 'scanMemoryFolder'
+  | 'indexMemoryFiles'
+  | 'loadMemoryIndex'
+  | 'saveMemoryIndex'
+  | 'searchMemoryIndex';
 
 /** Why a pooled task did not produce a value. */
 export type TaskErrorCode =

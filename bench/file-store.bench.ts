@@ -1,0 +1,90 @@
+/**
+ * The file store's index over a 10,000-file (~50 MB) memory folder: a cold
+ * build (no cache), a refresh after one changed file, and BuildContext for
+ * the most common concept from the built index. Budgets (issue 8): cold
+ * build ≤ 10 s, refresh ≤ 100 ms, build-context ≤ 20 ms.
+ */
+import { appendFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Bench } from 'tinybench';
+import { createFileStore } from '../src/main/file-store.js';
+import { createLogger } from '../src/main/logger.js';
+import type { TaskRunner } from '../src/main/task-runner.js';
+import { memoryFolder } from './memory-folder.js';
+
+/** The store's figures. */
+export interface StoreFigures {
+  files: number;
+  folder_mb: number;
+  cold_build_ms: number;
+  refresh_one_changed_p50_ms: number;
+  build_context_p50_ms: number;
+  search_p50_ms: number;
+}
+
+/** The budgets the runner checks. */
+export const STORE_BUDGETS = { cold_build_ms: 10_000, refresh_one_changed_p50_ms: 100, build_context_p50_ms: 20 } as const;
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+/**
+ * @param runner - the worker pool.
+ * @param quick - fewer iterations.
+ */
+export async function benchFileStore(runner: TaskRunner, quick: boolean): Promise<{ figures: StoreFigures; rows: Record<string, unknown>[] }> {
+  const count = 10_000;
+  const { root, bytes, commonConcept } = await memoryFolder(count);
+  const logger = createLogger(undefined);
+  const colds: number[] = [];
+  const stateDirs: string[] = [];
+  let store = null as ReturnType<typeof createFileStore> | null;
+  try {
+    for (let run = 0; run < (quick ? 1 : 3); run++) {
+      const stateDir = await mkdtemp(join(tmpdir(), 'maenifold-bench-store-'));
+      stateDirs.push(stateDir);
+      store = createFileStore({ root, stateDir, runner, logger, index: { freshForMs: 60_000, persistDelayMs: 0 } });
+      const start = performance.now();
+      const snapshot = await store.index.refresh({ force: true });
+      colds.push(performance.now() - start);
+      if (snapshot.entries.size !== count) throw new Error(`indexed ${snapshot.entries.size} of ${count} files`);
+    }
+    const ready = store as NonNullable<typeof store>;
+    const changed = join(root, 'memory', 'notes', '00', 'note-0.md');
+    const bench = new Bench({ iterations: quick ? 5 : 20, time: 0 });
+    bench
+      .add(
+        'refresh after one changed file',
+        async () => {
+          await ready.index.refresh({ force: true });
+        },
+        { beforeEach: async () => appendFile(changed, `\nTouched [[${commonConcept}]] again.\n`) },
+      )
+      .add('build-context, most common concept', async () => {
+        const result = await ready.callText('BuildContext', { conceptName: commonConcept, depth: 1, maxEntities: 5 }, { timeoutMs: 5_000 });
+        if (!result.ok) throw new Error(result.error.message);
+      })
+      .add('search, two terms', async () => {
+        const result = await ready.callJson('SearchMemories', { query: 'gateway sessions', pageSize: 5 }, { timeoutMs: 5_000 });
+        if (!result.ok) throw new Error(result.error.message);
+      });
+    await bench.run();
+    const p50 = (name: string): number => {
+      const result = bench.getTask(name)?.result;
+      if (!result || result.state !== 'completed') throw new Error(`benchmark ${name} did not complete: ${result?.state}`);
+      return result.latency.p50 ?? Number.NaN;
+    };
+    const figures: StoreFigures = {
+      files: count,
+      folder_mb: Math.round((bytes / 1024 ** 2) * 10) / 10,
+      cold_build_ms: Math.round(median(colds)),
+      refresh_one_changed_p50_ms: Math.round(p50('refresh after one changed file') * 10) / 10,
+      build_context_p50_ms: Math.round(p50('build-context, most common concept') * 100) / 100,
+      search_p50_ms: Math.round(p50('search, two terms') * 10) / 10,
+    };
+    return { figures, rows: bench.table() as Record<string, unknown>[] };
+  } finally {
+    for (const dir of stateDirs) await rm(dir, { recursive: true, force: true });
+  }
+}

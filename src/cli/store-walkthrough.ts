@@ -1,0 +1,107 @@
+/**
+ * The rest of the pipeline after extraction, against the built-in file store:
+ * compaction notes and summary thoughts delivered through the outbox, then
+ * the graph context the next session's system prompt receives.
+ */
+import { join } from 'node:path';
+import { createFileStore, type FileStore } from '../main/file-store.js';
+import { sanitizeTitle, slugify } from '../workers/stages/memory-markdown.js';
+import { createDelivery } from '../main/delivery.js';
+import { createOutbox } from '../main/outbox.js';
+import { createChainStore } from '../main/chain-store.js';
+import { createLogger } from '../main/logger.js';
+import { buildCompactionNote } from '../main/compaction-note.js';
+import { buildSummaryThought } from '../main/summary-persistence.js';
+import { createSessionStart } from '../main/session-start.js';
+import { resolvePluginOptions } from '../main/plugin-options.js';
+import { createBackgroundWork } from '../main/background-work.js';
+import { createWorkingSetTracker } from '../main/working-set-tracker.js';
+import { createRuleSet } from '../main/rules.js';
+import type { ExtractionEngine, Extraction } from '../main/extraction-engine.js';
+import type { HostClient } from '../main/host-client.js';
+import type { TaskRunner } from '../main/task-runner.js';
+
+/** What each step produced. */
+export interface Walkthrough {
+  root: string;
+  notes: { uri: string; file: string }[];
+  chain: string | null;
+  /** The block appended to the next session's system prompt, or null when nothing qualified. */
+  context: string | null;
+  /** The files under the memory folder afterwards. */
+  files: number;
+}
+
+const quietHost: HostClient = {
+  app: { log: async () => ({}) },
+  session: { messages: async () => ({ data: [] }), prompt: async () => ({ data: {} }) },
+} as unknown as HostClient;
+
+/**
+ * @param parts - the extraction, the pool, the engine, the store root, state dir and project.
+ * @param compactions - how many compactions of the session to keep (a relation is strong from three shared files).
+ */
+export async function runStoreWalkthrough(
+  parts: { extraction: Extraction; runner: TaskRunner; engine: ExtractionEngine; root: string; stateDir: string; project: string; sessionID: string },
+  compactions = 3,
+): Promise<Walkthrough> {
+  const logger = createLogger(undefined);
+  const store: FileStore = createFileStore({ root: parts.root, stateDir: parts.stateDir, runner: parts.runner, logger, index: { freshForMs: 0 } });
+  const delivery = createDelivery({ cli: store, outbox: createOutbox(join(parts.stateDir, 'outbox')), chains: createChainStore(parts.stateDir), logger, timeoutMs: 30_000 });
+  const notes: Walkthrough['notes'] = [];
+  const start = Date.now();
+  for (let index = 0; index < compactions; index++) {
+    const note = buildCompactionNote(parts.project, parts.sessionID, parts.extraction, new Date(start + index * 1_000));
+    await delivery.submitNote(parts.project, { ...note });
+    const slug = slugify(sanitizeTitle(note.title));
+    notes.push({ uri: `memory://${note.folder}/${slug}`, file: join(store.memoryDir, note.folder, `${slug}.md`) });
+    const summary = buildSummaryThought(parts.project, parts.sessionID, parts.extraction.context.text, 32_000);
+    await delivery.submitThought({ project: parts.project, response: summary, source: `${parts.sessionID}:${index}` });
+  }
+  const chain = (await createChainStore(parts.stateDir).get(parts.project))?.sessionId ?? null;
+  const { options } = resolvePluginOptions({}, {});
+  const background = createBackgroundWork(() => undefined);
+  const sessionStart = createSessionStart({
+    options,
+    logger,
+    cli: store,
+    runner: parts.runner,
+    engine: parts.engine,
+    host: quietHost,
+    project: parts.project,
+    background,
+    delivery,
+    workingSet: createWorkingSetTracker(null),
+    rules: createRuleSet([], logger),
+  });
+  const output = { system: ['You are the build agent.'] };
+  await sessionStart.hook({ sessionID: 'ses_next' }, output);
+  await background.idle();
+  const snapshot = await store.index.refresh({ force: true });
+  await store.close();
+  const system = output.system.join('\n');
+  const at = system.indexOf('## Knowledge Graph Context');
+  return { root: parts.root, notes, chain, context: at >= 0 ? system.slice(at) : null, files: snapshot.entries.size };
+}
+
+/**
+ * The walkthrough as text.
+ *
+ * @param walkthrough - what {@link runStoreWalkthrough} returned.
+ */
+export function formatWalkthrough(walkthrough: Walkthrough): string {
+  const lines = [
+    '',
+    `== File store (no maenifold needed): ${walkthrough.root}/memory`,
+    '',
+    ...walkthrough.notes.map((note, index) => `compaction ${index + 1}: note ${note.uri}\n  ${note.file}`),
+    `summary thoughts: chain ${walkthrough.chain ?? '(none)'} under memory://thinking/sequential/`,
+    `files in the memory folder: ${walkthrough.files}`,
+    '',
+    '== Next session: graph context appended to the system prompt',
+    '',
+    walkthrough.context ?? '(nothing qualified: no concept shares more than two files yet)',
+    '',
+  ];
+  return `${lines.join('\n')}\n`;
+}

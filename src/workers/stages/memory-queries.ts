@@ -1,0 +1,231 @@
+/**
+ * The three reads the hooks make, answered from index entries in the shapes
+ * maenifold gives: SearchMemories' `data`, RecentActivity's and
+ * BuildContext's text. Pure and synchronous.
+ */
+import { formatMinute, normalizeMemoryConcept } from './memory-markdown.js';
+import type { MemoryIndexEntry } from './memory-index.js';
+
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
+    'me my no not of on or our so than that the their them then there these they this those to too was we were ' +
+    'what when where which who whom why will with would you your about just also'
+  ).split(' '),
+);
+
+const SNIPPET_CHARS = 200;
+const ACTIVITY_SNIPPET_CHARS = 200;
+
+/** One search hit, as SearchMemories' `data.results[]`. */
+export interface SearchHit {
+  title: string;
+  /** `memory://` URI. */
+  path: string;
+  fusedScore: number;
+  textScore: number;
+  semanticScore: number;
+  snippet: string;
+}
+
+/** What a search needs of an entry. */
+export type SearchableEntry = Pick<MemoryIndexEntry, 'uri' | 'title' | 'concepts' | 'lead' | 'words' | 'mtimeMs'>;
+
+/** SearchMemories' answer: hits, or the "no informative keywords" refusal. */
+export type SearchAnswer = { ok: true; totalResults: number; results: SearchHit[] } | { ok: false; message: string };
+
+const round = (value: number): number => Math.round(value * 1000) / 1000;
+
+/**
+ * The informative words of a query: lowercase, split on anything but letters and digits, stop words dropped.
+ *
+ * @param query - the query as typed.
+ */
+export function queryTerms(query: string): string[] {
+  return [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}]+/u))].filter((term) => term !== '' && !STOP_WORDS.has(term));
+}
+
+function snippetOf(entry: SearchableEntry, terms: readonly string[]): string {
+  const lower = entry.lead.toLowerCase();
+  const hits = terms.map((term) => lower.indexOf(term)).filter((index) => index >= 0);
+  const start = hits.length > 0 ? Math.max(0, Math.min(...hits) - 40) : 0;
+  return entry.lead.slice(start, start + SNIPPET_CHARS);
+}
+
+/**
+ * Ranks files for a query: `textScore` is the share of terms found in the
+ * file's words, `semanticScore` the share found in its title and in its
+ * concepts (what the file is about, half each), `fusedScore` their mean.
+ * Ties go to the newer file.
+ *
+ * @param entries - the index.
+ * @param query - the query.
+ * @param pageSize - hits returned.
+ */
+export function searchEntries(entries: readonly SearchableEntry[], query: string, pageSize: number): SearchAnswer {
+  const terms = queryTerms(query);
+  if (terms.length === 0) return { ok: false, message: 'ERROR: Query contains no informative keywords after removing stop words. Use more specific terms.' };
+  const padded = terms.map((term) => ` ${term} `);
+  const scored: { hit: SearchHit; mtimeMs: number }[] = [];
+  for (const entry of entries) {
+    let matched = 0;
+    for (const term of padded) if (entry.words.includes(term)) matched += 1;
+    if (matched === 0) continue;
+    const title = ` ${entry.title.toLowerCase().split(/[^\p{L}\p{N}]+/u).join(' ')} `;
+    const concepts = ` ${entry.concepts.join(' ').replace(/[-.]/g, ' ')} `;
+    let central = 0;
+    for (const term of padded) central += (title.includes(term) ? 1 : 0) + (concepts.includes(term) ? 1 : 0);
+    const textScore = round(matched / terms.length);
+    const semanticScore = round(central / (2 * terms.length));
+    const hit = { title: entry.title, path: entry.uri, fusedScore: round((textScore + semanticScore) / 2), textScore, semanticScore, snippet: snippetOf(entry, terms) };
+    scored.push({ hit, mtimeMs: entry.mtimeMs });
+  }
+  scored.sort((a, b) => b.hit.fusedScore - a.hit.fusedScore || b.mtimeMs - a.mtimeMs || a.hit.path.localeCompare(b.hit.path));
+  return { ok: true, totalResults: scored.length, results: scored.slice(0, Math.max(0, pageSize)).map((item) => item.hit) };
+}
+
+/** Options of {@link recentActivityText}. */
+export interface ActivityQuery {
+  limit: number;
+  /** Only files modified within this many ms; `null` for all. */
+  spanMs: number | null;
+  filter: 'all' | 'thinking' | 'memory' | 'assumptions' | 'chat';
+  includeContent: boolean;
+}
+
+function matchesFilter(uri: string, filter: ActivityQuery['filter']): boolean {
+  const thinking = uri.startsWith('memory://thinking/');
+  if (filter === 'thinking') return thinking;
+  if (filter === 'chat') return uri.startsWith('memory://chat/');
+  if (filter === 'assumptions') return uri.startsWith('memory://assumptions/');
+  if (filter === 'memory') return !thinking && !uri.startsWith('memory://chat/');
+  return true;
+}
+
+function activitySnippet(content: string): string {
+  const lines = content.split('\n').filter((line) => line.trim() !== '');
+  const kept = lines.filter((line) => !line.trimStart().startsWith('*'));
+  const snippet = (kept.length > 0 ? kept : lines).join(' ').trim();
+  return snippet.length > ACTIVITY_SNIPPET_CHARS ? `${snippet.slice(0, ACTIVITY_SNIPPET_CHARS - 3)}...` : snippet;
+}
+
+function activityBlock(entry: MemoryIndexEntry, includeContent: boolean): string[] {
+  const id = entry.uri.slice(entry.uri.lastIndexOf('/') + 1);
+  const thinking = entry.uri.startsWith('memory://thinking/');
+  const lines: string[] = [];
+  if (thinking) {
+    const isThought = entry.uri.includes('/sequential/') || entry.thoughts > 0;
+    lines.push(`**${id}** (${isThought ? 'sequential' : 'workflow'})`, `  Modified: ${formatMinute(entry.mtimeMs)}`);
+    lines.push(isThought ? `  Thoughts: ${entry.thoughts}` : `  Steps: ${entry.sections}`, `  Status: ${entry.status}`);
+  } else {
+    lines.push(`**${id}** (memory)`, `  Modified: ${formatMinute(entry.mtimeMs)}`, `  Title: ${entry.title}`, `  Sections: ${entry.sections}`);
+  }
+  const { first, last } = entry;
+  if (first) {
+    if (includeContent) lines.push(`  First H2: ${first.heading}`, `  First H2 Content: ${first.content}`);
+    else lines.push(`  First: "${activitySnippet(first.content)}"`);
+  }
+  if (last) {
+    if (includeContent) lines.push(`  Last H2: ${last.heading}`, `  Last H2 Content: ${last.content}`);
+    else if (activitySnippet(last.content) !== activitySnippet(first?.content ?? '')) lines.push(`  Last: "${activitySnippet(last.content)}"`);
+  }
+  return lines;
+}
+
+/**
+ * RecentActivity's text: the newest files first, each with its first and last H2.
+ *
+ * @param entries - the index.
+ * @param query - see {@link ActivityQuery}.
+ * @param now - the clock.
+ */
+export function recentActivityText(entries: readonly MemoryIndexEntry[], query: ActivityQuery, now: number): string {
+  const cutoff = query.spanMs === null ? -Infinity : now - query.spanMs;
+  const selected = entries
+    .filter((entry) => entry.mtimeMs >= cutoff && matchesFilter(entry.uri, query.filter))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs || a.uri.localeCompare(b.uri))
+    .slice(0, Math.max(0, query.limit));
+  if (selected.length === 0) return 'No recent activity found';
+  const lines = ['# Recent Activity', ''];
+  for (const entry of selected) lines.push(...activityBlock(entry, query.includeContent), '');
+  return lines.join('\n').trimEnd();
+}
+
+/** A related concept, the number of files it shares with the asked one, and the newest of them. */
+export interface RelatedConcept {
+  name: string;
+  /** Files that link both concepts. */
+  count: number;
+  /** Up to three of them, newest first. */
+  files: string[];
+}
+
+/** A file as {@link relatedConcepts} reads it: concepts as ids into a shared name table. */
+export interface ConceptFile {
+  uri: string;
+  mtimeMs: number;
+  ids: Int32Array;
+}
+
+/**
+ * The concepts that share the most files with a concept: counted in one
+ * pass over typed arrays, then the newest three files kept for those shown.
+ *
+ * @param conceptId - the asked concept's id.
+ * @param files - the files that link it.
+ * @param names - concept names by id.
+ * @param limit - relations returned.
+ * @param blocked - ids left out of the graph (`.wikilink-filter.json`).
+ */
+export function relatedConcepts(conceptId: number, files: readonly ConceptFile[], names: readonly string[], limit: number, blocked: ReadonlySet<number> = new Set()): RelatedConcept[] {
+  const counts = new Int32Array(names.length);
+  const touched: number[] = [];
+  for (const file of files) {
+    const ids = file.ids;
+    for (let index = 0; index < ids.length; index++) {
+      const id = ids[index] as number;
+      if (counts[id] === 0) touched.push(id);
+      counts[id] = (counts[id] as number) + 1;
+    }
+  }
+  const candidates = touched.filter((id) => id !== conceptId && !blocked.has(id));
+  candidates.sort((a, b) => (counts[b] as number) - (counts[a] as number) || ((names[a] as string) < (names[b] as string) ? -1 : 1));
+  const top = candidates.slice(0, Math.max(0, limit));
+  const slot = new Int32Array(names.length).fill(-1);
+  const shown = top.map((id, index) => {
+    slot[id] = index;
+    return { name: names[id] as string, count: counts[id] as number, newest: [] as { uri: string; mtimeMs: number }[] };
+  });
+  for (const file of files) {
+    const ids = file.ids;
+    for (let index = 0; index < ids.length; index++) {
+      const at = slot[ids[index] as number] as number;
+      if (at < 0) continue;
+      const newest = (shown[at] as (typeof shown)[number]).newest;
+      const last = newest[newest.length - 1];
+      if (newest.length < 3 || (last && (file.mtimeMs > last.mtimeMs || (file.mtimeMs === last.mtimeMs && file.uri < last.uri)))) {
+        newest.push({ uri: file.uri, mtimeMs: file.mtimeMs });
+        newest.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.uri < b.uri ? -1 : 1));
+        if (newest.length > 3) newest.pop();
+      }
+    }
+  }
+  return shown.map(({ name, count, newest }) => ({ name, count, files: newest.map((file) => file.uri) }));
+}
+
+/**
+ * BuildContext's text for the direct relations (the hooks ask for depth 1).
+ *
+ * @param conceptName - the concept as asked (normalized here).
+ * @param related - from {@link relatedConcepts}.
+ * @param maxEntities - relations shown.
+ */
+export function buildContextText(conceptName: string, related: readonly RelatedConcept[], maxEntities: number): string {
+  const shown = related.slice(0, Math.max(0, maxEntities));
+  const lines = [`Context for CONCEPT: ${normalizeMemoryConcept(conceptName)}`, '', `Direct relations (${shown.length} CONCEPTS):`];
+  for (const relation of shown) {
+    lines.push(`  \u2022 ${relation.name} (co-occurs in ${relation.count} files)`);
+    if (relation.files.length > 0) lines.push(`    Files: ${relation.files.slice(0, 3).join(', ')}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,183 @@
+/**
+ * The file store's work in the pool: walking the memory folder, reading and
+ * indexing files, loading and saving the index cache, and searching the
+ * index. These tasks do file I/O (synchronously: a worker may block); the
+ * parsing is the pure stages'.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { dirname, join, relative, sep } from 'node:path';
+import { indexMemoryText, isMemoryIndexEntry, type FileStamp, type MemoryIndexEntry } from '../stages/memory-index.js';
+import { normalizeMemoryConcept } from '../stages/memory-markdown.js';
+import { searchEntries, type SearchAnswer } from '../stages/memory-queries.js';
+
+/** Version of the cache format; a cache of another version is rebuilt. */
+export const MEMORY_INDEX_VERSION = 1;
+
+/** Input of `scanMemoryFolder`. */
+export interface ScanInput {
+  /** `$MAENIFOLD_ROOT/memory`. */
+  memoryDir: string;
+}
+
+/** Output of `scanMemoryFolder`: every markdown file's stamp and the WikiLink block-list. */
+export interface ScanOutput {
+  files: FileStamp[];
+  /** Normalized concepts of `.wikilink-filter.json`. */
+  blocked: string[];
+}
+
+/** Input of `indexMemoryFiles`. */
+export interface IndexFilesInput {
+  memoryDir: string;
+  uris: string[];
+}
+
+/** Output of `indexMemoryFiles`: entries of the files read; URIs that vanished or could not be read. */
+export interface IndexFilesOutput {
+  entries: MemoryIndexEntry[];
+  missing: string[];
+}
+
+/** Input of `loadMemoryIndex`. */
+export interface LoadIndexInput {
+  file: string;
+  memoryDir: string;
+}
+
+/** Output of `loadMemoryIndex`: the cached entries, or why there are none. */
+export type LoadIndexOutput = { state: 'loaded'; entries: MemoryIndexEntry[] } | { state: 'missing' } | { state: 'corrupt'; reason: string };
+
+/** Input of `saveMemoryIndex`. */
+export interface SaveIndexInput {
+  file: string;
+  memoryDir: string;
+  entries: MemoryIndexEntry[];
+}
+
+/** Input of `searchMemoryIndex`. */
+export interface SearchIndexInput {
+  entries: Pick<MemoryIndexEntry, 'uri' | 'title' | 'concepts' | 'lead' | 'words' | 'mtimeMs'>[];
+  query: string;
+  pageSize: number;
+}
+
+/** `memory://a/b` for `<memoryDir>/a/b.md`. */
+function uriOf(memoryDir: string, path: string): string {
+  return `memory://${relative(memoryDir, path).split(sep).join('/').replace(/\.md$/i, '')}`;
+}
+
+/** `<memoryDir>/a/b.md` for `memory://a/b`; the URIs come from the scan, so they stay inside. */
+export function pathOfUri(memoryDir: string, uri: string): string {
+  return `${join(memoryDir, ...uri.slice('memory://'.length).split('/'))}.md`;
+}
+
+function walk(dir: string, memoryDir: string, out: FileStamp[]): void {
+  let names;
+  try {
+    names = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return; // A folder removed while walking.
+  }
+  for (const entry of names) {
+    if (entry.name.startsWith('.')) continue;
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) walk(full, memoryDir, out);
+    else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
+      try {
+        const stat = statSync(full);
+        out.push({ uri: uriOf(memoryDir, full), mtimeMs: stat.mtimeMs, size: stat.size });
+      } catch {
+        // Removed between listing and stat.
+      }
+    }
+  }
+}
+
+/**
+ * The concepts of `.wikilink-filter.json`; an unreadable filter blocks nothing (as in maenifold).
+ *
+ * @param memoryDir - the memory folder.
+ */
+export function readWikiLinkFilter(memoryDir: string): Map<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(join(memoryDir, '.wikilink-filter.json'), 'utf8'));
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return new Map();
+    return new Map(Object.entries(parsed).map(([concept, reason]) => [normalizeMemoryConcept(concept), String(reason)]));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Task `scanMemoryFolder`. */
+export function scanMemoryFolder(input: ScanInput): ScanOutput {
+  const files: FileStamp[] = [];
+  walk(input.memoryDir, input.memoryDir, files);
+  return { files, blocked: [...readWikiLinkFilter(input.memoryDir).keys()] };
+}
+
+/** Task `indexMemoryFiles`: reads and indexes the given files, stamped as read. */
+export function indexMemoryFiles(input: IndexFilesInput): IndexFilesOutput {
+  const entries: MemoryIndexEntry[] = [];
+  const missing: string[] = [];
+  for (const uri of input.uris) {
+    const path = pathOfUri(input.memoryDir, uri);
+    try {
+      // Stat before reading: a write in between shows as a newer mtime next scan, never as a stale entry trusted.
+      const stat = statSync(path);
+      entries.push(indexMemoryText({ uri, mtimeMs: stat.mtimeMs, size: stat.size }, readFileSync(path, 'utf8')));
+    } catch {
+      missing.push(uri);
+    }
+  }
+  return { entries, missing };
+}
+
+/** Task `loadMemoryIndex`: the cache, validated (version, folder, every entry's shape). */
+export function loadMemoryIndex(input: LoadIndexInput): LoadIndexOutput {
+  let text: string;
+  try {
+    text = readFileSync(input.file, 'utf8');
+  } catch {
+    return { state: 'missing' };
+  }
+  let parsed: { version?: unknown; memoryDir?: unknown; entries?: unknown };
+  try {
+    parsed = JSON.parse(text) as typeof parsed;
+  } catch (error) {
+    return { state: 'corrupt', reason: `not JSON (${(error as Error).message})` };
+  }
+  if (typeof parsed !== 'object' || parsed === null) return { state: 'corrupt', reason: 'not an object' };
+  if (parsed.version !== MEMORY_INDEX_VERSION) return { state: 'corrupt', reason: `version ${JSON.stringify(parsed.version)}, expected ${MEMORY_INDEX_VERSION}` };
+  if (parsed.memoryDir !== input.memoryDir) return { state: 'corrupt', reason: 'built for another memory folder' };
+  if (!Array.isArray(parsed.entries)) return { state: 'corrupt', reason: 'no entry list' };
+  const bad = parsed.entries.findIndex((entry) => !isMemoryIndexEntry(entry));
+  if (bad !== -1) return { state: 'corrupt', reason: `entry ${bad} has the wrong shape` };
+  return { state: 'loaded', entries: parsed.entries as MemoryIndexEntry[] };
+}
+
+/** Task `saveMemoryIndex`: the cache, written atomically (temporary file, fsync, rename). */
+export function saveMemoryIndex(input: SaveIndexInput): number {
+  mkdirSync(dirname(input.file), { recursive: true, mode: 0o700 });
+  const temporary = `${input.file}.${randomUUID()}.tmp`;
+  const text = JSON.stringify({ version: MEMORY_INDEX_VERSION, memoryDir: input.memoryDir, entries: input.entries });
+  const handle = openSync(temporary, 'w', 0o600);
+  try {
+    writeSync(handle, text);
+    fsyncSync(handle);
+  } finally {
+    closeSync(handle);
+  }
+  try {
+    renameSync(temporary, input.file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  return input.entries.length;
+}
+
+/** Task `searchMemoryIndex`. */
+export function searchMemoryIndex(input: SearchIndexInput): SearchAnswer {
+  return searchEntries(input.entries, input.query, input.pageSize);
+}

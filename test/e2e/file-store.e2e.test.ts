@@ -1,0 +1,101 @@
+/**
+ * The plugin inside the real OpenCode server with no maenifold CLI at all:
+ * the built-in file store keeps a first session's compactions under
+ * `$MAENIFOLD_ROOT/memory`, and a second session's system text carries graph
+ * context built from them.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProject, ensureOpenCode, OPENCODE_CACHE_DIR, packPlugin, prepareTemplate, scratchDir } from './runtime.js';
+import { startFakeModel, type FakeModel } from './fake-model.js';
+import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
+import { projectApi, type ProjectApi } from './api.js';
+
+let scratch = '';
+let root = '';
+let model: FakeModel;
+let server: OpenCodeServer | undefined;
+let api: ProjectApi;
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function memoryFiles(): Promise<string[]> {
+  try {
+    return (await readdir(join(root, 'memory'), { recursive: true })).filter((name) => name.endsWith('.md')).sort();
+  } catch {
+    return [];
+  }
+}
+
+beforeAll(async () => {
+  scratch = await scratchDir();
+  root = join(scratch, 'maenifold-root');
+  await mkdir(root);
+  const binary = await ensureOpenCode();
+  await mkdir(join(scratch, 'pack'));
+  const template = await prepareTemplate(scratch, await packPlugin(join(scratch, 'pack')));
+  model = await startFakeModel();
+  // No `cli` option, no MAENIFOLD_CLI, and no folder on PATH that holds a `maenifold`.
+  const dir = await createProject(scratch, 'kept-knowledge', template, { pluginOptions: {}, modelUrl: model.url });
+  const path = (process.env['PATH'] ?? '/usr/bin:/bin')
+    .split(delimiter)
+    .filter((folder) => folder !== '' && !existsSync(join(folder, 'maenifold')))
+    .join(delimiter);
+  const env = await isolatedEnv(scratch, { PATH: path, MAENIFOLD_ROOT: root, XDG_CACHE_HOME: OPENCODE_CACHE_DIR });
+  server = await startOpenCode(binary, dir, env);
+  api = await projectApi(server.url, dir);
+});
+
+afterAll(async () => {
+  api?.close();
+  await server?.stop(5_000);
+  await model?.close();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe('the file store in the real OpenCode server', () => {
+  it('keeps a first session’s compactions and returns them as graph context in a second session', async () => {
+    const first = await api.createSession();
+    // Three compactions: a relation counts as strong (and is injected) only when its concepts share more than two files.
+    for (const round of [1, 2, 3]) {
+      await api.prompt(first, `## Notes ${round}\nWe decided to use [[SQLite]] for [[local-storage]] because it needs no server, and every developer can run it without any setup at all.`);
+      expect((await api.summarize(first)).status).toBe(200);
+    }
+    const files = await until(
+      async () => {
+        const listed = await memoryFiles();
+        const notes = listed.filter((name) => name.startsWith('sessions/compaction/'));
+        const chains = listed.filter((name) => name.startsWith('thinking/sequential/'));
+        return notes.length >= 3 && chains.length >= 1 ? listed : undefined;
+      },
+      30_000,
+      'three compaction notes and a summary chain on disk',
+    );
+    const note = await readFile(join(root, 'memory', files.find((name) => name.startsWith('sessions/compaction/')) ?? ''), 'utf8');
+    expect(note).toMatch(/^---\ntitle: Compaction keptknowledge \d{8} \d{9} /);
+    expect(note).toContain('type: memory');
+    expect(note).toContain('[[sqlite]]');
+    const chain = await readFile(join(root, 'memory', files.find((name) => name.startsWith('thinking/sequential/')) ?? ''), 'utf8');
+    expect(chain).toMatch(/## Thought 0\/1 \[agent\]/);
+    expect((server as OpenCodeServer).output()).toContain('store: built-in files under');
+
+    const before = model.requests.length;
+    const second = await api.createSession();
+    expect((await api.prompt(second, 'What did we decide before?')).status).toBe(200);
+    const request = model.requests.slice(before).find((entry) => !entry.isCompaction && entry.lastUser.includes('What did we decide before'));
+    const system = request?.system ?? '';
+    expect(system).toContain('## Knowledge Graph Context');
+    expect(system).toMatch(/Context for CONCEPT: (kept-knowledge|sqlite|local-storage|compaction)/);
+    expect(system).toMatch(/co-occurs in [3-9] files/);
+  });
+});
