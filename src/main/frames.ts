@@ -31,7 +31,8 @@ export async function createFrames(context: PluginContext, worktree: string, fol
   const store = createFrameStore(frameFileFor(context.options.stateDir, worktree));
   const lifecycle = createFrameLifecycle(context, store);
   const helper = await loadToolHelper(folders, env);
-  if (!helper.ok) context.logger.warn(`frames: @opencode-ai/plugin not found (tried ${helper.tried.join(', ')}); the flame_* tools are off`);
+  if (helper.ok) context.logger.info(`frames: flame_* tools built with the tool helper of ${helper.from}`);
+  else context.logger.warn(`frames: @opencode-ai/plugin not found (tried ${helper.tried.join(', ')}); the flame_* tools are off`);
   return {
     store,
     tools: helper.ok ? createFrameTools(helper.tool, context, store, lifecycle) : null,

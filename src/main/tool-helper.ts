@@ -30,13 +30,13 @@ export function toolHelperCandidates(folders: readonly string[], env: NodeJS.Pro
 /**
  * @param folders - the project's directory and worktree.
  * @param env - the environment.
- * @returns the helper, or `null` with the places tried.
+ * @returns the helper and where it was found, or the places tried.
  */
-export async function loadToolHelper(folders: readonly string[], env: NodeJS.ProcessEnv): Promise<{ ok: true; tool: ToolHelper } | { ok: false; tried: string[] }> {
+export async function loadToolHelper(folders: readonly string[], env: NodeJS.ProcessEnv): Promise<{ ok: true; tool: ToolHelper; from: string } | { ok: false; tried: string[] }> {
   const tried = ['@opencode-ai/plugin'];
   try {
     const own = (await import('@opencode-ai/plugin/tool')) as { tool?: unknown };
-    if (isHelper(own.tool)) return { ok: true, tool: own.tool };
+    if (isHelper(own.tool)) return { ok: true, tool: own.tool, from: '@opencode-ai/plugin' };
   } catch {
     // Not beside the plugin: try OpenCode's own installs.
   }
@@ -44,7 +44,7 @@ export async function loadToolHelper(folders: readonly string[], env: NodeJS.Pro
     tried.push(candidate);
     try {
       const found = (await import(pathToFileURL(candidate).href)) as { tool?: unknown };
-      if (isHelper(found.tool)) return { ok: true, tool: found.tool };
+      if (isHelper(found.tool)) return { ok: true, tool: found.tool, from: candidate };
     } catch {
       // Missing or unloadable: the next place.
     }

@@ -101,6 +101,8 @@ describe('goal frames in the real OpenCode server', () => {
     const parent = await api.createSession('parent');
     expect((await api.prompt(parent, 'PUSHFRAME for the cache', { timeoutMs: 90_000 })).status).toBe(200);
     expect(requestsSince(before, () => true)[0]?.tools).toEqual(expect.arrayContaining(['flame_push', 'flame_pop', 'flame_status']));
+    // The packed plugin has no copy of the optional peer: the helper comes from the project's .opencode folder.
+    expect(server?.output()).toContain(`frames: flame_* tools built with the tool helper of ${join(projectDir, '.opencode', 'node_modules')}`);
     const [child] = await childrenOf(parent);
     expect(child).toBeDefined();
     const frame = (await frames())[child as string];
