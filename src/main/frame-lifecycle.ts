@@ -79,7 +79,12 @@ export function createFrameLifecycle(context: PluginContext, store: FrameStore):
 
   async function capture(frameID: string): Promise<void> {
     const frame = (await store.read()).frames[frameID];
-    if (frame?.status !== 'completing') return;
+    if (!frame) return;
+    if (frame.status !== 'completing') {
+      // An overflow: the summary continues the frame, it does not close it.
+      logger.info(`frames: frame ${frameID} compacted while ${frame.status}; it stays ${frame.status}`);
+      return;
+    }
     const listed = await host.session.messages({ path: { id: frameID } });
     const found = Array.isArray(listed?.data) ? lastSummaryText(listed.data) : null;
     // The summary is injected into other sessions' system text: clean, without secrets, capped.

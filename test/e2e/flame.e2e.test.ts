@@ -161,8 +161,7 @@ describe('goal frames in the real OpenCode server', () => {
     expect(compaction?.lastUser).toContain(FRAME_CONTINUATION_HEADING);
     expect(compaction?.lastUser).toContain(`- Goal: ${goal}`);
     expect(compaction?.lastUser).not.toContain(FRAME_COMPLETION_HEADING);
-    // Give the capture a chance to run, then check it left the frame alone.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await until(async () => (server?.output().includes(`frames: frame ${child} compacted while in_progress; it stays in_progress`) ? true : undefined), 20_000, 'the capture to pass over the frame');
     const frame = (await frames())[child as string];
     expect(frame?.status).toBe('in_progress');
     expect(frame?.compactionSummary).toBeUndefined();
