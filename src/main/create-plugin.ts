@@ -28,6 +28,7 @@ import { createWorkingSetTracker } from './working-set-tracker.js';
 import { createRuleSet, ruleFolders } from './rules.js';
 import { createRulesInjection } from './rules-injection.js';
 import type { PluginContext } from './plugin-context.js';
+import { createFrames } from './frames.js';
 
 /** What OpenCode passes to a plugin (the parts used here). */
 export interface PluginInput {
@@ -43,6 +44,8 @@ export interface MaenifoldHooks {
   'tool.execute.before'?: ReturnType<typeof createTaskAugmentation>;
   'tool.execute.after'?: ReturnType<typeof createConfessionReport>;
   'experimental.session.compacting'?: ReturnType<typeof createCompaction>;
+  /** The goal-frame tools (`flame_push`, `flame_pop`, `flame_status`). */
+  tool?: Record<string, unknown>;
 }
 
 /** A started plugin: its hooks and the handles tests and shutdown need. */
@@ -125,6 +128,8 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const rulesInjection = createRulesInjection(context);
     const summaries = createSummaryPersistence(context);
     const confession = createConfessionReport(context);
+    const frames = options.frames ? await createFrames(context, worktree, [...new Set([input.directory, worktree].filter((dir): dir is string => !!dir))], env) : null;
+    const compaction = createCompaction(context);
     // Whatever an earlier run could not deliver.
     if (cli.available) background.run('outbox', () => delivery.flush());
     void pool.ready.then((ready) => {
@@ -142,10 +147,12 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
             if (typeof info?.id === 'string') context.workingSet.forget(info.id);
           }
           await summaries(input);
+          await frames?.event(input);
         },
         async 'experimental.chat.system.transform'(input, output) {
           await sessionStart.hook(input, output);
           await rulesInjection(input, output);
+          await frames?.systemTransform(input, output);
         },
         'tool.execute.before': createTaskAugmentation(context),
         async 'tool.execute.after'(input, output) {
@@ -156,7 +163,11 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
           }
           await confession(input, output);
         },
-        'experimental.session.compacting': createCompaction(context),
+        async 'experimental.session.compacting'(input, output) {
+          await compaction(input, output);
+          await frames?.compacting(input, output);
+        },
+        ...(frames?.tools ? { tool: frames.tools } : {}),
       },
       options,
       logger,

@@ -19,5 +19,9 @@ export interface HostClient extends LogClient {
       path: { id: string };
       body: { parts: { type: 'text'; text: string }[]; noReply?: boolean; agent?: string };
     }): Promise<SdkResult<unknown>>;
+    /** Starts a session; goal frames start child sessions with `parentID`. */
+    create?(options: { body: { parentID?: string; title?: string } }): Promise<SdkResult<{ id?: string }>>;
+    /** A compaction of a session; resolves after the summary is stored. */
+    summarize?(options: { path: { id: string }; body: { providerID: string; modelID: string } }): Promise<SdkResult<unknown>>;
   };
 }

@@ -68,6 +68,17 @@ export interface PluginOptions {
   /** Working-set paths named in a compaction. @default 20 */
   workingSetPaths: number;
 
+  /** Goal frames: the flame_* tools, frame-aware compaction and frame context. @default true */
+  frames: boolean;
+  /** Exact token budget of the ancestors' goals in a frame's system text. @default 400 */
+  frameAncestorTokens: number;
+  /** Exact token budget of the current frame's goal and status. @default 400 */
+  frameCurrentTokens: number;
+  /** Exact token budget of finished children's and siblings' summaries. @default 2000 */
+  frameSiblingTokens: number;
+  /** Set `output.prompt` to the frame instructions (and drop every plugin's context entries). @default false */
+  framePrompt: boolean;
+
   /** Timeout of one context call to the CLI (BuildContext, searches), in ms. @default 5000 */
   contextTimeoutMs: number;
   /** Timeout of all context calls of one injection together, in ms. @default 10000 */
@@ -105,6 +116,11 @@ const SPECS: Readonly<Record<Exclude<keyof PluginOptions, 'pool' | 'stateDir'>, 
   rules: { type: 'boolean' },
   rulesMaxChars: { type: 'integer', min: 500, max: 200_000 },
   workingSetPaths: { type: 'integer', min: 0, max: 200 },
+  frames: { type: 'boolean' },
+  frameAncestorTokens: { type: 'integer', min: 100, max: 20_000 },
+  frameCurrentTokens: { type: 'integer', min: 100, max: 20_000 },
+  frameSiblingTokens: { type: 'integer', min: 100, max: 50_000 },
+  framePrompt: { type: 'boolean' },
   contextTimeoutMs: { type: 'integer', min: 100, max: 120_000 },
   contextTotalTimeoutMs: { type: 'integer', min: 100, max: 300_000 },
   persistTimeoutMs: { type: 'integer', min: 100, max: 600_000 },
@@ -140,6 +156,11 @@ export const DEFAULT_PLUGIN_OPTIONS: Readonly<Omit<PluginOptions, 'pool' | 'stat
   rules: true,
   rulesMaxChars: 16_000,
   workingSetPaths: 20,
+  frames: true,
+  frameAncestorTokens: 400,
+  frameCurrentTokens: 400,
+  frameSiblingTokens: 2_000,
+  framePrompt: false,
   contextTimeoutMs: 5_000,
   contextTotalTimeoutMs: 10_000,
   persistTimeoutMs: 30_000,

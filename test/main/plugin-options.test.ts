@@ -44,4 +44,12 @@ describe('envName', () => {
     expect(envName('compactionDeadlineMs')).toBe('MAENIFOLD_COMPACTION_DEADLINE_MS');
     expect(envName('enabled')).toBe('MAENIFOLD_ENABLED');
   });
+
+  it('should resolve the goal-frame options and reject bad budgets', () => {
+    expect(resolvePluginOptions(undefined, {}).options).toMatchObject({ frames: true, frameAncestorTokens: 400, frameCurrentTokens: 400, frameSiblingTokens: 2000, framePrompt: false });
+    const { options, issues } = resolvePluginOptions({ frameSiblingTokens: 50, framePrompt: 'yes', frameCurrentTokens: 300 }, { MAENIFOLD_FRAMES: 'off' });
+    expect(options).toMatchObject({ frames: false, frameSiblingTokens: 2000, framePrompt: false, frameCurrentTokens: 300 });
+    expect(issues.map((issue) => issue.key).sort()).toEqual(['framePrompt', 'frameSiblingTokens']);
+    expect(issues.find((issue) => issue.key === 'frameSiblingTokens')).toMatchObject({ expected: 'an integer from 100 to 50000', actual: 50 });
+  });
 });

@@ -18,6 +18,10 @@ export interface FakeHost {
   client: HostClient;
   logs: LoggedLine[];
   prompts: { id: string; text: string }[];
+  /** Sessions created through `session.create`, in order. */
+  created: { id: string; parentID?: string; title?: string }[];
+  /** Calls of `session.summarize`, in order. */
+  summarized: { id: string; providerID: string; modelID: string }[];
   /** Sets the messages a session returns (a function is called on each read). */
   setMessages(id: string, messages: unknown[] | (() => Promise<unknown[]>)): void;
   /** Queues replies to `session.prompt` for a session, used in order. */
@@ -36,6 +40,8 @@ export function createFakeHost(): FakeHost {
   const prompts: { id: string; text: string }[] = [];
   const sessions = new Map<string, unknown[] | (() => Promise<unknown[]>)>();
   const replies = new Map<string, string[]>();
+  const created: FakeHost['created'] = [];
+  const summarized: FakeHost['summarized'] = [];
   const client: HostClient = {
     app: {
       async log({ body }) {
@@ -55,12 +61,23 @@ export function createFakeHost(): FakeHost {
         const next = replies.get(path.id)?.shift() ?? '';
         return { data: { info: { role: 'assistant' }, parts: [{ type: 'text', text: next }] } };
       },
+      async create({ body }) {
+        const id = `ses_child_${created.length + 1}`;
+        created.push({ id, ...body });
+        return { data: { id } };
+      },
+      async summarize({ path, body }) {
+        summarized.push({ id: path.id, ...body });
+        return { data: true };
+      },
     },
   };
   return {
     client,
     logs,
     prompts,
+    created,
+    summarized,
     setMessages: (id, messages) => void sessions.set(id, messages),
     queueReplies: (id, ...texts) => void replies.set(id, [...(replies.get(id) ?? []), ...texts]),
     linesWith: (fragment) => logs.filter((line) => line.message.includes(fragment)),
