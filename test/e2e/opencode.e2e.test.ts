@@ -258,8 +258,9 @@ describe('the plugin in the real OpenCode server', () => {
     expect(compaction?.lastUser).toContain(PRESERVATION_HEADING);
   });
 
-  it('maenifold missing: compaction succeeds, one warning, later prompts work', async () => {
-    const dir = await createProject(scratch, 'no-cli', template, { pluginOptions: {}, modelUrl: model.url });
+  it('maenifold required but missing: compaction succeeds, one warning, later prompts work', async () => {
+    // `store: "maenifold"` asks for the CLI alone; without it the plugin only degrades (the default would use files).
+    const dir = await createProject(scratch, 'no-cli', template, { pluginOptions: { store: 'maenifold' }, modelUrl: model.url });
     const api = await projectApi((server as OpenCodeServer).url, dir);
     try {
       const before = model.requests.length;
