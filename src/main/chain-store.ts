@@ -1,11 +1,11 @@
 /**
  * The per-project summary chain (FR-12.5): which SequentialThinking session
  * holds a project's summaries and the number of its last thought, kept on
- * disk so a restart continues the chain. Writes are atomic (temp file and
- * rename); a missing or damaged file means "no chain yet", never an error.
+ * disk so a restart continues the chain. Writes are atomic and durable; a missing or damaged file means "no chain yet", never an error.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomically } from './atomic-file.js';
 
 /** One project's chain. */
 export interface ChainState {
@@ -51,10 +51,7 @@ export function createChainStore(stateDir: string): ChainStore {
   }
 
   async function save(chains: Record<string, ChainState>): Promise<void> {
-    await mkdir(stateDir, { recursive: true });
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(chains, null, 2)}\n`, 'utf8');
-    await rename(temporary, file);
+    await writeFileAtomically(file, `${JSON.stringify(chains, null, 2)}\n`, 0o600);
   }
 
   function serialized<T>(work: () => Promise<T>): Promise<T> {

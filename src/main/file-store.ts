@@ -7,9 +7,9 @@
  * maenifold, a note whose title has the same slug as an existing file
  * replaces it.
  */
-import { createHash, randomInt, randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { createHash, randomInt } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { formatFrontmatter, memoryConcepts, parseMemoryFile, sanitizeTitle, slugify } from '../workers/stages/memory-markdown.js';
 import { buildContextText, recentActivityText, relatedConcepts, type ActivityQuery, type ConceptFile } from '../workers/stages/memory-queries.js';
 import { normalizeMemoryConcept } from '../workers/stages/memory-markdown.js';
@@ -17,6 +17,7 @@ import type { CliError, CliResult, MemoryStore } from './maenifold-client.js';
 import { createFolderIndex, type FolderIndex } from './folder-index.js';
 import type { TaskRunner } from './task-runner.js';
 import type { Logger } from './logger.js';
+import { writeFileAtomically } from './atomic-file.js';
 
 /** The file store: a {@link MemoryStore} plus what the preview and shutdown need. */
 export interface FileStore extends MemoryStore {
@@ -97,30 +98,6 @@ function parseTimeSpan(value: string): number | undefined {
   return (((days * 24 + hours) * 60 + minutes) * 60 + seconds) * 1000 + (m[6] ? Number(`0.${m[6]}`) * 1000 : 0);
 }
 
-/** Writes a file durably: temporary file, fsync, rename, fsync of the folder. */
-async function writeAtomically(path: string, content: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = join(dirname(path), `.${randomUUID()}.tmp`);
-  const handle = await open(temporary, 'w', 0o644);
-  try {
-    await handle.writeFile(content, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  const folder = await open(dirname(path), 'r');
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
-  }
-}
 
 function appendSection(body: string, heading: string, content: string): string {
   const base = body === '' || body.endsWith('\n') ? body : `${body}\n`;
@@ -181,7 +158,7 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
     const stamp = iso();
     const body = content.trimStart().startsWith('# ') ? content : `# ${title}\n\n${content}`;
     const file = formatFrontmatter({ title, permalink: slug, type: 'memory', status: 'saved', created: stamp, modified: stamp, tags }) + body;
-    await writeAtomically(pathOf(uri), file);
+    await writeFileAtomically(pathOf(uri), file);
     writes += 1;
     index.invalidate();
     return { uri, checksum: createHash('sha256').update(file, 'utf8').digest('base64'), title, folder };
@@ -262,7 +239,7 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
       status = 'active';
       frontmatter = { ...frontmatter, status };
     }
-    await writeAtomically(pathOf(sessionUri(sessionId)), formatFrontmatter(frontmatter) + body);
+    await writeFileAtomically(pathOf(sessionUri(sessionId)), formatFrontmatter(frontmatter) + body);
     writes += 1;
     index.invalidate();
     let message = thoughtNumber === 0 ? `Created session: ${sessionId}` : `Added thought ${thoughtNumber} to session: ${sessionId}`;

@@ -6,9 +6,10 @@
  * dropped when read.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { emptyTree, FRAME_OUTCOMES, type Frame, type FrameTree } from './frame-state.js';
+import { writeFileAtomically } from './atomic-file.js';
 
 /** Reads and changes one project's frames. */
 export interface FrameStore {
@@ -67,21 +68,7 @@ export function createFrameStore(file: string): FrameStore {
   }
 
   async function save(tree: FrameTree): Promise<void> {
-    await mkdir(join(file, '..'), { recursive: true });
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-    const handle = await open(temporary, 'w', 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify({ version: 1, frames: tree.frames }, null, 2)}\n`, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temporary, file);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
+    await writeFileAtomically(file, `${JSON.stringify({ version: 1, frames: tree.frames }, null, 2)}\n`, 0o600);
   }
 
   function serially<T>(work: () => Promise<T>): Promise<T> {

@@ -4,9 +4,9 @@
  * folder), so a crash, a kill or a full disk at any point leaves either the
  * old state or the new one, never half a file.
  */
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { writeFileAtomically } from './atomic-file.js';
 
 /** What a pending write does. */
 export type OutboxKind = 'note' | 'thought';
@@ -46,29 +46,6 @@ function fileName(entry: Pick<OutboxEntry, 'createdAt' | 'key'>): string {
   return `${String(entry.createdAt).padStart(15, '0')}-${entry.key}.json`;
 }
 
-async function writeDurably(dir: string, name: string, content: string): Promise<void> {
-  const temporary = join(dir, `.${name}.${randomUUID()}.tmp`);
-  const handle = await open(temporary, 'w', 0o600);
-  try {
-    await handle.writeFile(content, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, join(dir, name));
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  // The rename itself must survive a power cut.
-  const folder = await open(dir, 'r');
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
-  }
-}
 
 function isEntry(value: unknown): value is OutboxEntry {
   const entry = value as OutboxEntry;
@@ -101,19 +78,19 @@ export function createOutbox(dir: string, now: () => number = Date.now): Outbox 
       await ready();
       const at = now();
       const entry: OutboxEntry = { ...fields, createdAt: at, attempts: 0, nextAttemptAt: at };
-      await writeDurably(dir, fileName(entry), `${JSON.stringify(entry)}\n`);
+      await writeFileAtomically(join(dir, fileName(entry)), `${JSON.stringify(entry)}\n`, 0o600);
       return entry;
     },
     async update(entry) {
       await ready();
-      await writeDurably(dir, fileName(entry), `${JSON.stringify(entry)}\n`);
+      await writeFileAtomically(join(dir, fileName(entry)), `${JSON.stringify(entry)}\n`, 0o600);
     },
     async remove(entry) {
       await rm(join(dir, fileName(entry)), { force: true });
     },
     async park(entry, reason) {
       await ready();
-      await writeDurably(failedDir, fileName(entry), `${JSON.stringify({ ...entry, lastError: reason })}\n`);
+      await writeFileAtomically(join(failedDir, fileName(entry)), `${JSON.stringify({ ...entry, lastError: reason })}\n`, 0o600);
       await rm(join(dir, fileName(entry)), { force: true });
     },
     async list() {

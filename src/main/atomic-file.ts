@@ -1,0 +1,42 @@
+/**
+ * Durable whole-file writes for everything the plugin keeps on disk (notes,
+ * outbox entries, chain and frame state): a reader sees the old file or the
+ * new one, never half of either, and the new one survives a power cut.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Writes `content` to `path`: a temporary file beside it, fsync, rename over
+ * `path`, fsync of the folder. The temporary file is removed if the rename fails.
+ *
+ * @param path - the file to replace or create; its folder is created when missing.
+ * @param content - the whole new content, as UTF-8.
+ * @param mode - permissions of a new file. @default 0o644
+ */
+export async function writeFileAtomically(path: string, content: string, mode = 0o644): Promise<void> {
+  const folder = dirname(path);
+  await mkdir(folder, { recursive: true });
+  const temporary = join(folder, `.${basename(path)}.${randomUUID()}.tmp`);
+  const handle = await open(temporary, 'w', mode);
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  // The rename itself must survive a power cut.
+  const directory = await open(folder, 'r');
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
+}
