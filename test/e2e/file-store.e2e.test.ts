@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProject, ensureOpenCode, OPENCODE_CACHE_DIR, packPlugin, prepareTemplate, scratchDir } from './runtime.js';
+import { createProject, OPENCODE_CACHE_DIR, prepareRuntime, scratchDir, until } from './runtime.js';
 import { startFakeModel, type FakeModel } from './fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
 import { projectApi, type ProjectApi } from './api.js';
@@ -18,16 +18,6 @@ let root = '';
 let model: FakeModel;
 let server: OpenCodeServer | undefined;
 let api: ProjectApi;
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function memoryFiles(): Promise<string[]> {
   try {
@@ -41,9 +31,7 @@ beforeAll(async () => {
   scratch = await scratchDir();
   root = join(scratch, 'maenifold-root');
   await mkdir(root);
-  const binary = await ensureOpenCode();
-  await mkdir(join(scratch, 'pack'));
-  const template = await prepareTemplate(scratch, await packPlugin(join(scratch, 'pack')));
+  const { binary, template } = await prepareRuntime(scratch);
   model = await startFakeModel();
   // No `cli` option, no MAENIFOLD_CLI, and no folder on PATH that holds a `maenifold`.
   const dir = await createProject(scratch, 'kept-knowledge', template, { pluginOptions: {}, modelUrl: model.url });

@@ -4,11 +4,11 @@
  * maenifold CLI double: a frame from push to the parent's next request, and
  * an overflow inside a frame.
  */
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDoubleRoot, type DoubleRoot } from '../support/maenifold-double.js';
-import { createProject, ensureOpenCode, OPENCODE_CACHE_DIR, packPlugin, prepareTemplate, scratchDir } from './runtime.js';
+import { createProject, OPENCODE_CACHE_DIR, prepareRuntime, scratchDir, until } from './runtime.js';
 import { defaultScript, startFakeModel, type FakeModel, type ModelRequest, type ModelScript } from './fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
 import { projectApi, type ProjectApi } from './api.js';
@@ -28,16 +28,6 @@ let server: OpenCodeServer | undefined;
 let api: ProjectApi;
 let projectDir = '';
 let stateDir = '';
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function frames(): Promise<Record<string, Frame>> {
   try {
@@ -74,9 +64,7 @@ function frameScript(goal: string, overflow = false): ModelScript {
 
 beforeAll(async () => {
   scratch = await scratchDir();
-  const binary = await ensureOpenCode();
-  await mkdir(join(scratch, 'pack'));
-  const template = await prepareTemplate(scratch, await packPlugin(join(scratch, 'pack')));
+  const { binary, template } = await prepareRuntime(scratch);
   model = await startFakeModel();
   double = await createDoubleRoot();
   projectDir = await createProject(scratch, 'frames-shop', template, { pluginOptions: { cli: double.cliPath, sessionStart: false }, modelUrl: model.url });

@@ -7,14 +7,14 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDoubleRoot, type DoubleRoot, type RecordedCall } from '../support/maenifold-double.js';
 import { STRONG_GRAPH } from '../support/plugin-harness.js';
 import { countTokens } from '../../src/workers/stages/tokens.js';
 import { generateSession } from '../../src/synth/session-generator.js';
-import { createProject, ensureOpenCode, OPENCODE_CACHE_DIR, packPlugin, prepareTemplate, scratchDir } from './runtime.js';
+import { createProject, OPENCODE_CACHE_DIR, prepareRuntime, scratchDir, until } from './runtime.js';
 import { defaultScript, startFakeModel, type FakeModel, type ModelRequest } from './fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
 import { projectApi, type ProjectApi } from './api.js';
@@ -37,25 +37,13 @@ async function callsOf(tool: string): Promise<RecordedCall[]> {
   return (await double.calls()).filter((call) => call.tool === tool);
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 function requestsSince(index: number, filter: (request: ModelRequest) => boolean = () => true): ModelRequest[] {
   return model.requests.slice(index).filter(filter);
 }
 
 beforeAll(async () => {
   scratch = await scratchDir();
-  binary = await ensureOpenCode();
-  await mkdir(join(scratch, 'pack'));
-  template = await prepareTemplate(scratch, await packPlugin(join(scratch, 'pack')));
+  ({ binary, template } = await prepareRuntime(scratch));
   model = await startFakeModel();
   double = await createDoubleRoot();
   await double.seed(STRONG_GRAPH);

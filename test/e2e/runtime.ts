@@ -131,3 +131,33 @@ export async function createProject(root: string, name: string, template: string
 export function scratchDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'maenifold-e2e-'));
 }
+
+/**
+ * Everything a suite needs before its server starts: the pinned OpenCode
+ * binary, and a template project with the freshly packed plugin installed.
+ *
+ * @param scratch - the suite's scratch folder (from {@link scratchDir}).
+ */
+export async function prepareRuntime(scratch: string): Promise<{ binary: string; template: string }> {
+  const binary = await ensureOpenCode();
+  const pack = join(scratch, 'pack');
+  await mkdir(pack);
+  return { binary, template: await prepareTemplate(scratch, await packPlugin(pack)) };
+}
+
+/**
+ * Polls `probe` every 100 ms until it gives a value.
+ *
+ * @param probe - answers `undefined` while the awaited state is not there yet.
+ * @param timeoutMs - how long to wait before failing.
+ * @param what - named in the error on timeout.
+ */
+export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
