@@ -167,6 +167,8 @@ export function createExtractionEngine(
       decisions: recent(ordered, (analysis) => analysis.decisions, settings.decisionWindow),
       files: recent(ordered, (analysis) => analysis.files, settings.fileWindow),
       signals: recent(ordered, (analysis) => analysis.signals, settings.signalWindow),
+      notes: recent(ordered, (analysis) => analysis.notes, settings.signalWindow),
+      terms: recent(ordered, (analysis) => analysis.terms, settings.fileWindow),
       latestOrder: ordered.at(-1)?.order ?? 0,
       settings: finalSettings,
     };

@@ -94,12 +94,13 @@ export function messageToUnit(message: unknown, order: number, known?: (key: str
   // The id alone is not enough: a message still streaming grows under the same id.
   const joinedLength = textLength + Math.max(0, texts.length - 1) * 2;
   const key = id === null ? null : `${id}:${joinedLength}:${toolParts.length}:${outputLength}`;
-  if (key !== null && known?.(key)) return { key, order, role, text: '', tools: [] };
+  const summary = info['summary'] === true;
+  if (key !== null && known?.(key)) return { key, order, role, text: '', tools: [], summary };
   const tools = toolParts
     .slice(-TOOL_CALLS_PER_MESSAGE)
     .map(toolView)
     .filter((view): view is ToolCallView => view !== null);
-  return { key, order, role, text: boundText(texts.join('\n\n')), tools };
+  return { key, order, role, text: boundText(texts.join('\n\n')), tools, summary };
 }
 
 /**

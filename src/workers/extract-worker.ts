@@ -34,6 +34,8 @@ const isFinalizeInput = (input: unknown): input is FinalizeInput =>
   Array.isArray(input['decisions']) &&
   Array.isArray(input['files']) &&
   Array.isArray(input['signals']) &&
+  Array.isArray(input['notes']) &&
+  Array.isArray(input['terms']) &&
   isObject(input['settings']);
 
 /** Task `analyzeUnits`: the per-message pass over one batch. */
@@ -93,7 +95,7 @@ export const searchMemoryIndex = guarded(
 export function warmUp(): TaskResult<number> {
   const text = '## Plan\nWe decided to use [[SQLite]] for storage because it is simple.\n\n```ts\nconst x = 1;\n```\n';
   const analyzed = analyzeUnits({
-    units: [{ key: null, order: 0, role: 'assistant', text, tools: [{ tool: 'read', input: { filePath: 'a.ts' }, output: 'Error: x', failed: false }] }],
+    units: [{ key: null, order: 0, role: 'assistant', text, summary: false, tools: [{ tool: 'read', input: { filePath: 'a.ts' }, output: 'Error: x', failed: false }] }],
     settings: { projectRoot: null, maxSectionChars: 1000, maxDecisionsPerUnit: 5 },
   });
   if (!analyzed.ok) return analyzed;
@@ -104,6 +106,8 @@ export function warmUp(): TaskResult<number> {
     decisions: first?.decisions ?? [],
     files: first?.files ?? [],
     signals: first?.signals ?? [],
+    notes: first?.notes ?? [],
+    terms: first?.terms ?? [],
     latestOrder: 0,
     settings: {
       encoding: 'o200k_base',

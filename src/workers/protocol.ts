@@ -75,6 +75,8 @@ export interface AnalysisUnit {
   /** The message's text parts joined, unsanitized. */
   text: string;
   tools: ToolCallView[];
+  /** Whether the message is a compaction summary the host wrote (`summary: true` after a `compaction` part). */
+  summary: boolean;
 }
 
 /** A file path a tool touched, relative to the project root when it lies under it. */
@@ -109,10 +111,26 @@ export interface UnitAnalysis {
   lastSectionOpen: boolean;
   decisions: Decision[];
   files: FileTouch[];
-  /** Problems, warnings and successes seen in tool output and text. */
+  /** Problems, warnings and successes seen in tool output. */
   signals: Observation[];
-  /** Secrets replaced in what leaves this message's analysis (decisions, signals). */
+  /** What the message's prose says: problems, work in progress, next steps, carried-forward summary lines. */
+  notes: Observation[];
+  /** Candidate concepts named by the message (keyphrases, technologies, identifiers, file stems). */
+  terms: TermHit[];
+  /** ISO 639-3 code of the message's language, `und` when too short or unknown. */
+  language: string;
+  /** Secrets replaced in what leaves this message's analysis (decisions, signals, notes). */
   redactions: number;
+}
+
+/** A candidate concept seen in one message, before the conversation-wide ranking. */
+export interface TermHit {
+  /** Normalized as a maenifold concept (lowercase, hyphens). */
+  name: string;
+  /** How strongly this message supports it (occurrences, or a keyphrase score). */
+  weight: number;
+  kind: 'link' | 'keyphrase' | 'technology' | 'identifier' | 'file';
+  order: number;
 }
 
 /** Settings of the analysis pass. */
@@ -144,6 +162,8 @@ export interface FinalizeInput {
   decisions: Decision[];
   files: FileTouch[];
   signals: Observation[];
+  notes: Observation[];
+  terms: TermHit[];
   latestOrder: number;
   settings: FinalizeSettings;
 }

@@ -3,7 +3,7 @@ import { createAnalysisCache } from '../../src/main/analysis-cache.js';
 import type { UnitAnalysis } from '../../src/workers/protocol.js';
 
 function analysis(key: string, lead: string): UnitAnalysis {
-  return { key, order: 0, chars: lead.length, h2Count: 0, lead, leadIsWhole: true, firstSection: '', firstSectionOpen: false, lastSection: '', lastSectionOpen: false, decisions: [], files: [], signals: [], redactions: 0 };
+  return { key, order: 0, chars: lead.length, h2Count: 0, lead, leadIsWhole: true, firstSection: '', firstSectionOpen: false, lastSection: '', lastSectionOpen: false, decisions: [], files: [], signals: [], notes: [], terms: [], language: 'und', redactions: 0 };
 }
 
 describe('createAnalysisCache', () => {

@@ -17,6 +17,9 @@ function unit(order: number, fields: Partial<UnitAnalysis>): UnitAnalysis {
     decisions: [],
     files: [],
     signals: [],
+    notes: [],
+    terms: [],
+    language: 'und',
     redactions: 0,
     ...fields,
   };

@@ -53,7 +53,7 @@ describe('messageToUnit', () => {
     expect(messageToUnit(null, 0)).toBeNull();
     expect(messageToUnit('x', 0)).toBeNull();
     const odd = messageToUnit({ info: null, parts: [null, 1, { type: 'text', text: null }, { type: 'tool', tool: 5 }, { type: 'tool', tool: 'read', state: 'x' }] }, 2);
-    expect(odd).toEqual({ key: null, order: 2, role: 'unknown', text: '', tools: [] });
+    expect(odd).toEqual({ key: null, order: 2, role: 'unknown', text: '', tools: [], summary: false });
     expect(messageToUnit({ info: { id: 'a' }, parts: 'nope' }, 0)?.text).toBe('');
   });
 

@@ -6,7 +6,7 @@ const faultyWorker = new URL('../fixtures/workers/faulty-worker.ts', import.meta
 
 function command(text: string): AnalyzeInput {
   return {
-    units: [{ key: null, order: 0, role: 'user', text, tools: [] }],
+    units: [{ key: null, order: 0, role: 'user', text, tools: [], summary: false }],
     settings: { projectRoot: null, maxSectionChars: 1000, maxDecisionsPerUnit: 5 },
   };
 }

@@ -4,7 +4,7 @@
  */
 
 /** What an observation records. */
-export type ObservationType = 'decision' | 'problem' | 'warning' | 'success' | 'concept' | 'file' | 'note';
+export type ObservationType = 'decision' | 'problem' | 'next' | 'warning' | 'success' | 'concept' | 'file' | 'note';
 
 /** One thing the session learned. Plain data: it crosses worker threads. */
 export interface Observation {
@@ -26,6 +26,7 @@ export interface Observation {
  *
  * - `decision` 1 and `problem` 0.95: why the code is the way it is and what is still broken cannot be
  *   recovered from the repository, and a continuation that loses them repeats work or undoes choices.
+ * - `next` 0.9: what the user asked for last and what was in progress; the continuation starts there.
  * - `warning` 0.8: a pitfall already met; cheap to keep, costly to step into twice.
  * - `success` 0.6: confirms what works, so nobody re-checks it, but the code itself shows much of it.
  * - `concept` 0.45: names in the knowledge graph; the graph keeps them, the context only needs the live ones.
@@ -35,6 +36,7 @@ export interface Observation {
 export const TYPE_WEIGHTS: Readonly<Record<ObservationType, number>> = Object.freeze({
   decision: 1,
   problem: 0.95,
+  next: 0.9,
   warning: 0.8,
   success: 0.6,
   concept: 0.45,

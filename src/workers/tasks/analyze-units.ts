@@ -3,7 +3,7 @@
  * the rest of the conversation, so it can run on any worker and be cached.
  */
 import { performance } from 'node:perf_hooks';
-import type { AnalysisUnit, AnalyzeInput, AnalyzeOutput, FileTouch, StageTimings, UnitAnalysis } from '../protocol.js';
+import type { AnalysisUnit, AnalyzeInput, AnalyzeOutput, FileTouch, StageTimings, TermHit, UnitAnalysis } from '../protocol.js';
 import { sanitizeText } from '../stages/sanitize.js';
 import { redactSecrets } from '../stages/secrets.js';
 import { capChars, scanHeadings, sectionAt, type Heading } from '../stages/sections.js';
@@ -79,14 +79,18 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       signals.push(...signalsFromToolOutput(tool, sanitizeText(call.output), call.failed, unit.order));
     }
   });
+  const notes: Observation[] = [];
+  const terms: TermHit[] = [];
+  const language = 'und';
   timed(timings, 'redact', () => {
     for (const decision of decisions) {
       decision.text = redact(decision.text);
       decision.context = redact(decision.context);
     }
     for (const signal of signals) signal.text = redact(signal.text);
+    for (const note of notes) note.text = redact(note.text);
   });
-  return { key: unit.key, order: unit.order, chars: text.length, ...boundary, decisions, files, signals, redactions };
+  return { key: unit.key, order: unit.order, chars: text.length, ...boundary, decisions, files, signals, notes, terms, language, redactions };
 }
 
 /**

@@ -96,7 +96,7 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
   const concepts = timed(timings, 'concepts', () => countConcepts(blocks, { max: settings.maxConcepts }));
   const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions));
   const files = timed(timings, 'merge', () => mergeFiles(input.files, settings.maxFiles));
-  const signals = timed(timings, 'merge', () => mergeSignals(input.signals));
+  const signals = timed(timings, 'merge', () => mergeSignals([...input.signals, ...input.notes]));
   const observations = toObservations(concepts, decisions, files, signals, input.latestOrder);
   const budgeted = timed(timings, 'budget', () =>
     handleSessionCompacting(observations, { ...settings.strategy, targetTokenCount: settings.contextTokenBudget }, {
