@@ -4,7 +4,7 @@
  * host: a plugin that fails to start logs why and returns no hooks.
  */
 import { basename } from 'node:path';
-import { resolvePluginOptions, type PluginOptions } from './plugin-options.js';
+import { describeOptionIssue, resolvePluginOptions, type PluginOptions } from './plugin-options.js';
 import { createLogger, type Logger } from './logger.js';
 import { locateCli } from './cli-locator.js';
 import { createMaenifoldClient, type MemoryStore } from './maenifold-client.js';
@@ -67,9 +67,7 @@ export interface MaenifoldPlugin {
 export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unknown, env: NodeJS.ProcessEnv = process.env): Promise<MaenifoldPlugin> {
   const logger = createLogger(input?.client);
   const { options, issues } = resolvePluginOptions(rawOptions, env);
-  for (const issue of issues) {
-    logger.warn(`option ${issue.key}: expected ${issue.expected}, got ${JSON.stringify(issue.actual) ?? String(issue.actual)}; using the default`);
-  }
+  for (const issue of issues) logger.warn(describeOptionIssue(issue));
   const background = createBackgroundWork((label, error) =>
     logger.error(`${label}: background work failed: ${(error as Error)?.message ?? String(error)}`),
   );

@@ -1,8 +1,9 @@
 /**
  * The plugin's options: from the `[spec, options]` tuple in `opencode.json`
- * and from `MAENIFOLD_*` environment variables (which win), validated once.
- * A bad value is reported with its key and what was expected, and the default
- * is used: a typo in a config file never stops a session.
+ * and from `MAENIFOLD_*` environment variables, validated once per key: a
+ * valid variable wins, else a valid tuple value, else the default. A bad value
+ * is reported with its key, what was expected and the value used instead: a
+ * typo in a config file or the environment never stops a session.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -208,7 +209,9 @@ function check(key: string, value: unknown, kind: Kind): OptionIssue | null {
 export function resolvePluginOptions(raw: unknown, env: NodeJS.ProcessEnv = process.env): { options: PluginOptions; issues: OptionIssue[] } {
   const issues: OptionIssue[] = [];
   const input = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
-  if (raw !== undefined && raw !== null && input !== raw) issues.push({ key: 'options', expected: 'an object', actual: raw });
+  if (raw !== undefined && raw !== null && input !== raw) {
+    issues.push({ key: 'options', expected: 'an object', actual: raw, used: { value: 'the defaults', from: 'the default' } });
+  }
   const known = new Set<string>([...Object.keys(SPECS), 'pool', 'stateDir']);
   for (const key of Object.keys(input)) {
     if (!known.has(key)) issues.push({ key, expected: 'a known option (see the README)', actual: input[key] });
@@ -218,17 +221,46 @@ export function resolvePluginOptions(raw: unknown, env: NodeJS.ProcessEnv = proc
     // MAENIFOLD_CLI is read where the CLI is looked up, so the log can say where it came from.
     const variable = envName(key);
     const fromVariable = key === 'cli' ? undefined : env[variable];
-    const [source, value] = fromVariable !== undefined && fromVariable !== '' ? [variable, fromEnv(fromVariable, kind)] : [key, input[key]];
-    if (value === undefined) continue;
-    const issue = check(source, value, kind);
-    if (issue) issues.push(issue);
-    else resolved[key] = value;
+    const candidates: [string, unknown][] = [];
+    if (fromVariable !== undefined && fromVariable !== '') candidates.push([variable, fromEnv(fromVariable, kind)]);
+    if (input[key] !== undefined) candidates.push([key, input[key]]);
+    const rejected: OptionIssue[] = [];
+    for (const [source, value] of candidates) {
+      const issue = check(source, value, kind);
+      if (!issue) {
+        resolved[key] = value;
+        issues.push(...rejected.map((bad) => ({ ...bad, used: { value, from: source === key ? 'opencode.json' : source } })));
+        rejected.length = 0;
+        break;
+      }
+      rejected.push(issue);
+    }
+    issues.push(...rejected.map((bad) => ({ ...bad, used: { value: resolved[key], from: 'the default' } })));
   }
   const stateDir = env['MAENIFOLD_STATE_DIR'] || input['stateDir'];
-  if (stateDir !== undefined && typeof stateDir !== 'string') issues.push({ key: 'stateDir', expected: 'a path', actual: stateDir });
   resolved['stateDir'] = typeof stateDir === 'string' && stateDir ? stateDir : defaultStateDir(env);
+  if (stateDir !== undefined && typeof stateDir !== 'string') {
+    issues.push({ key: 'stateDir', expected: 'a path', actual: stateDir, used: { value: resolved['stateDir'], from: 'the default' } });
+  }
   const pool = resolvePoolOptions(input['pool']);
   issues.push(...pool.issues);
   resolved['pool'] = pool.options;
   return { options: resolved as unknown as PluginOptions, issues };
+}
+
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  return JSON.stringify(value) ?? String(value);
+}
+
+/**
+ * One log line for a rejected option: the key, what was expected, what was given, and what is used instead.
+ *
+ * @param issue - from {@link resolvePluginOptions}.
+ */
+export function describeOptionIssue(issue: OptionIssue): string {
+  const given = `option ${issue.key}: expected ${issue.expected}, got ${shown(issue.actual)}`;
+  if (!issue.used) return `${given}; ignored`;
+  const value = typeof issue.used.value === 'string' && issue.used.value === 'the defaults' ? 'the defaults' : shown(issue.used.value);
+  return `${given}; using ${value} (${issue.used.from})`;
 }

@@ -41,6 +41,8 @@ export interface OptionIssue {
   key: string;
   expected: string;
   actual: unknown;
+  /** What is used instead, and where it came from; absent for a key that is not an option at all. */
+  used?: { value: unknown; from: string };
 }
 
 /** The defaults, for documentation and tests. */
@@ -62,7 +64,7 @@ function positiveInteger(
   const value = raw[key];
   if (value === undefined) return undefined;
   if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
-  issues.push({ key: `pool.${key}`, expected: `an integer from ${min} to ${max}`, actual: value });
+  issues.push({ key: `pool.${key}`, expected: `an integer from ${min} to ${max}`, actual: value, used: { value: DEFAULT_POOL_OPTIONS[key], from: 'the default' } });
   return undefined;
 }
 
@@ -74,10 +76,10 @@ function positiveInteger(
 export function resolvePoolOptions(raw: unknown): { options: ResolvedPoolOptions; issues: OptionIssue[] } {
   const issues: OptionIssue[] = [];
   const input = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-  if (raw !== undefined && input !== raw) issues.push({ key: 'pool', expected: 'an object', actual: raw });
+  if (raw !== undefined && input !== raw) issues.push({ key: 'pool', expected: 'an object', actual: raw, used: { value: 'the defaults', from: 'the default' } });
   const warmUp = input['warmUp'];
   if (warmUp !== undefined && typeof warmUp !== 'boolean') {
-    issues.push({ key: 'pool.warmUp', expected: 'true or false', actual: warmUp });
+    issues.push({ key: 'pool.warmUp', expected: 'true or false', actual: warmUp, used: { value: DEFAULT_POOL_OPTIONS.warmUp, from: 'the default' } });
   }
   const options: ResolvedPoolOptions = {
     threads: positiveInteger(input, 'threads', 1, 64, issues) ?? DEFAULT_POOL_OPTIONS.threads,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLUGIN_OPTIONS, envName, resolvePluginOptions } from '../../src/main/plugin-options.js';
+import { DEFAULT_PLUGIN_OPTIONS, describeOptionIssue, envName, resolvePluginOptions } from '../../src/main/plugin-options.js';
 
 describe('resolvePluginOptions', () => {
   it('should give the defaults for no options', () => {
@@ -35,7 +35,39 @@ describe('resolvePluginOptions', () => {
   });
 
   it('should reject options that are not an object', () => {
-    expect(resolvePluginOptions('fast', {}).issues).toEqual([{ key: 'options', expected: 'an object', actual: 'fast' }]);
+    expect(resolvePluginOptions('fast', {}).issues).toEqual([
+      { key: 'options', expected: 'an object', actual: 'fast', used: { value: 'the defaults', from: 'the default' } },
+    ]);
+  });
+
+  it('should keep a valid opencode.json value when the variable for the same key is bad', () => {
+    const { options, issues } = resolvePluginOptions({ compactionTokens: 800 }, { MAENIFOLD_COMPACTION_TOKENS: 'lots' });
+    expect(options.compactionTokens).toBe(800);
+    expect(issues).toEqual([
+      { key: 'MAENIFOLD_COMPACTION_TOKENS', expected: 'an integer from 50 to 20000', actual: 'lots', used: { value: 800, from: 'opencode.json' } },
+    ]);
+    expect(describeOptionIssue(issues[0]!)).toBe(
+      'option MAENIFOLD_COMPACTION_TOKENS: expected an integer from 50 to 20000, got "lots"; using 800 (opencode.json)',
+    );
+  });
+
+  it('should fall back to the default, and say so with its value, when both sources are bad', () => {
+    const { options, issues } = resolvePluginOptions({ compactionStrategy: 'wild' }, { MAENIFOLD_COMPACTION_STRATEGY: 'fast' });
+    expect(options.compactionStrategy).toBe('conservative');
+    expect(issues.map(describeOptionIssue)).toEqual([
+      'option MAENIFOLD_COMPACTION_STRATEGY: expected one of conservative, aggressive, got "fast"; using "conservative" (the default)',
+      'option compactionStrategy: expected one of conservative, aggressive, got "wild"; using "conservative" (the default)',
+    ]);
+  });
+
+  it('should say an unknown key is ignored, not that a default is used', () => {
+    const { issues } = resolvePluginOptions({ compactionTokenz: 900 }, {});
+    expect(issues.map(describeOptionIssue)).toEqual(['option compactionTokenz: expected a known option (see the README), got 900; ignored']);
+  });
+
+  it('should name the default a bad pool value falls back to', () => {
+    const { issues } = resolvePluginOptions({ pool: { maxQueue: 0 } }, {});
+    expect(issues.map(describeOptionIssue)).toEqual(['option pool.maxQueue: expected an integer from 1 to 100000, got 0; using 256 (the default)']);
   });
 });
 
