@@ -15,12 +15,34 @@ import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';
 import type { Extraction } from './extraction-engine.js';
 import type { PluginContext } from './plugin-context.js';
+import type { PluginOptions } from './plugin-options.js';
+import type { ExtractionSettings } from './extraction-settings.js';
 import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../workers/stages/compaction-budget.js';
 
 /** Heading of the working-context block. */
 export const WORKING_CONTEXT_HEADING = '## Working context\nFiles this session was working on; keep their paths in the summary.';
 /** At most this share of the compaction budget goes to the working context. */
 export const WORKING_CONTEXT_SHARE = 0.4;
+
+/**
+ * The settings the hook extracts with: the compaction budget less what the working context took, the
+ * configured strategy, and no files when the working context already lists them. `npm run eval` uses
+ * the same, so what it measures is what the hook injects.
+ *
+ * @param options - the plugin's compaction options.
+ * @param workingTokens - tokens of the working-context block, or `null` when there is none.
+ */
+export function compactionExtractionSettings(
+  options: Pick<PluginOptions, 'compactionTokens' | 'compactionStrategy'>,
+  workingTokens: number | null,
+): Partial<ExtractionSettings> {
+  const strategy = options.compactionStrategy === 'aggressive' ? AGGRESSIVE_STRATEGY : CONSERVATIVE_STRATEGY;
+  return {
+    contextTokenBudget: options.compactionTokens - (workingTokens ?? 0),
+    strategy: { ...strategy },
+    ...(workingTokens !== null ? { maxFiles: 0 } : {}),
+  };
+}
 
 type Compacting = (input: { sessionID: string }, output: { context: string[]; prompt?: string }) => Promise<void>;
 
@@ -92,18 +114,11 @@ export function createCompaction(context: PluginContext): Compacting {
         logger.debug(`compaction: conversation of ${chars} characters is under ${options.minConversationChars}; nothing to extract`);
         return;
       }
-      const strategy = options.compactionStrategy === 'aggressive' ? AGGRESSIVE_STRATEGY : CONSERVATIVE_STRATEGY;
       const recent = options.workingSetPaths > 0 ? workingSet.recent(sessionID, options.workingSetPaths) : [];
       const working = await workingBlock(recent, Math.max(0, deadline - (performance.now() - start)));
       if (working) output.context.push(working.text);
       // The two blocks share the budget; files named in the working context are not repeated.
-      const extraction = engine.extract(messages, {
-        settings: {
-          contextTokenBudget: options.compactionTokens - (working?.tokens ?? 0),
-          strategy: { ...strategy },
-          ...(working ? { maxFiles: 0 } : {}),
-        },
-      });
+      const extraction = engine.extract(messages, { settings: compactionExtractionSettings(options, working?.tokens ?? null) });
       const left = Math.max(0, deadline - (performance.now() - start));
       const ready = await withDeadline(extraction, left);
       if (!ready.done) {

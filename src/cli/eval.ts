@@ -1,0 +1,156 @@
+/**
+ * `npm run eval`: how much of what matters the compaction extraction keeps
+ * from real sessions, against hand-written truth, beside two baselines.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createWorkerPool } from '../main/worker-pool.js';
+import { DEFAULT_PLUGIN_OPTIONS } from '../main/plugin-options.js';
+import { loadCorpus } from '../eval/corpus.js';
+import { runEval, type EvalReport, type SessionRun } from '../eval/run-eval.js';
+import type { Metrics, SessionScore } from '../eval/score.js';
+import { parseCliArgs, runCli, UsageError } from './run-cli.js';
+
+const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DEFAULT_CORPUS = join(PROJECT_ROOT, '..', 'shared', 'real-sessions');
+
+const USAGE = `Usage: npm run eval [-- --corpus DIR] [--json] [--verbose] [--strategy conservative|aggressive]
+
+Runs the extraction the compacting hook uses (same engine, same settings,
+through the worker pool) over every session of a corpus folder and scores what
+it keeps against the folder's truth files, beside two baselines scored in the
+same run: "seed" (the rules of seed 000 as written) and "tail" (the last 500
+tokens of the conversation's text). Prints a table per session and pooled.
+
+  --corpus DIR    holds sessions/<name>.json or .json.gz and truth/<name>.json
+                  (default: ../shared/real-sessions beside the project, when it exists)
+  --json          print one JSON object instead of the tables
+                  (use \`npm run --silent eval -- --json\` to keep npm's banner off stdout)
+  --verbose       list what was missed per session (on stderr with --json)
+  --strategy S    the compaction strategy option (default: the plugin's default)
+  --help          show this text`;
+
+const round = (value: number, places: number): number => Number(value.toFixed(places));
+
+/** The report with rates to three places, as printed. */
+function rounded(report: EvalReport): EvalReport {
+  const metrics = (m: Metrics): Metrics => Object.fromEntries(Object.entries(m).map(([key, value]) => [key, round(value, 3)])) as unknown as Metrics;
+  return {
+    sessions: report.sessions,
+    ok: report.ok,
+    metrics: metrics(report.metrics),
+    baselines: { seed: metrics(report.baselines.seed), tail: metrics(report.baselines.tail) },
+    context_tokens_mean: round(report.context_tokens_mean, 1),
+    extract_ms_p50: round(report.extract_ms_p50, 0),
+  };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ').trimEnd()).join('\n');
+}
+
+function sessionRow(run: SessionRun): string[] {
+  const { counts: c, ok } = run.engine;
+  const frac = (hits: number, total: number): string => `${hits}/${total}`;
+  return [
+    run.name,
+    ok ? 'ok' : 'FAILED',
+    run.ms === null ? '-' : String(Math.round(run.ms)),
+    run.tokens === null ? '-' : String(run.tokens),
+    `${frac(c.decisionHits, c.decisionTruth)} (${c.decisionsExtracted}, ${c.decisionsReal})`,
+    frac(c.fileHits, c.fileTruth),
+    frac(c.problemHits, c.problemTruth),
+    frac(c.nextHits, c.nextTruth),
+    frac(c.topicHits, c.topicTruth),
+  ];
+}
+
+const METRIC_LABELS: ReadonlyArray<[keyof Metrics, string]> = [
+  ['decision_recall', 'decision recall'],
+  ['decision_precision', 'decision precision'],
+  ['file_recall', 'file recall'],
+  ['problem_recall', 'problem recall'],
+  ['next_recall', 'next-step recall'],
+  ['topic_concept_rate', 'topics as concepts'],
+];
+
+function formatReport(report: EvalReport, runs: readonly SessionRun[]): string {
+  const sessions = table([
+    ['session', 'run', 'ms', 'tokens', 'decisions (extracted, real)', 'files', 'problems', 'next', 'topics'],
+    ...runs.map(sessionRow),
+  ]);
+  const failures = runs.filter((run) => !run.engine.ok).map((run) => `${run.name}: ${run.engine.failure ?? 'failed'}`);
+  const f2 = (value: number): string => value.toFixed(2);
+  const pooled = table([
+    ['metric (pooled)', 'engine', 'seed', 'tail'],
+    ...METRIC_LABELS.map(([key, label]) => [label, f2(report.metrics[key]), f2(report.baselines.seed[key]), f2(report.baselines.tail[key])]),
+  ]);
+  return [
+    sessions,
+    ...failures,
+    '',
+    pooled,
+    '',
+    `${report.ok}/${report.sessions} sessions ok; context ${report.context_tokens_mean.toFixed(1)} tokens on average; extraction p50 ${Math.round(report.extract_ms_p50)} ms`,
+    '',
+  ].join('\n');
+}
+
+function missedLines(score: SessionScore): string[] {
+  const lines = [`${score.name}${score.ok ? '' : ` (failed: ${score.failure ?? 'unknown'})`}`];
+  const list = (label: string, items: readonly string[]): void => {
+    for (const item of items) lines.push(`  ${label}: ${item}`);
+  };
+  list('missed decision', score.missed.decisions);
+  list('missed file', score.missed.files);
+  list('missed problem', score.missed.problems);
+  list('missed next step', score.missed.next);
+  list('missed topic', score.missed.topics);
+  list('noise decision', score.noise.map((text) => text.slice(0, 160)));
+  return lines;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseCliArgs(
+    argv,
+    {
+      corpus: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+      strategy: { type: 'string' },
+    },
+    USAGE,
+  );
+  if (!args) return 0;
+  const strategy = args.strategy ?? DEFAULT_PLUGIN_OPTIONS.compactionStrategy;
+  if (strategy !== 'conservative' && strategy !== 'aggressive') throw new UsageError(`--strategy must be conservative or aggressive (got "${strategy}")`);
+  let corpus: string;
+  if (args.corpus !== undefined) corpus = resolve(args.corpus);
+  else if (existsSync(DEFAULT_CORPUS)) corpus = DEFAULT_CORPUS;
+  else throw new Error(`no corpus: pass --corpus DIR (the default ${DEFAULT_CORPUS} does not exist)`);
+  const entries = await loadCorpus(corpus);
+  const progress = process.stderr.isTTY ? (text: string): void => void process.stderr.write(`${text}\n`) : (): void => {};
+
+  const pool = createWorkerPool();
+  try {
+    const ready = await pool.ready;
+    if (!ready.ok) throw new Error(`the worker pool did not start: ${ready.error.message}`);
+    const { report, runs } = await runEval(entries, pool, {
+      compaction: { compactionTokens: DEFAULT_PLUGIN_OPTIONS.compactionTokens, compactionStrategy: strategy },
+      onSession: (name, index, total) => progress(`[${index + 1}/${total}] ${name}`),
+    });
+    const shown = rounded(report);
+    if (args.verbose) {
+      const missed = runs.flatMap((run) => missedLines(run.engine)).join('\n');
+      (args.json ? process.stderr : process.stdout).write(`${missed}\n${args.json ? '' : '\n'}`);
+    }
+    process.stdout.write(args.json ? `${JSON.stringify(shown)}\n` : formatReport(shown, runs));
+    return 0;
+  } finally {
+    await pool.destroy();
+  }
+}
+
+runCli('opencode-maenifold eval', main);

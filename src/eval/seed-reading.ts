@@ -1,0 +1,83 @@
+/**
+ * The seed's reading of a session, as written in seed 000: the text parts
+ * joined, `[[WikiLink]]` concepts (§3.1) and the five decision pattern
+ * families over sentences (§4.1). The benchmark times it as the naive
+ * pipeline; `npm run eval` scores it as the seed baseline.
+ */
+import { messagesOf } from '../main/session-units.js';
+
+/** Seed 000 §3.1. */
+export const WIKILINK = /\[\[([^\]]+)\]\]/g;
+
+/** Seed 000 §4.1, in its order, with the categories of §4.2. */
+export const DECISION_PATTERNS: ReadonlyArray<{ pattern: RegExp; category: string }> = [
+  { pattern: /(?:we|I)\s+(?:decided|chose|selected|picked)\s+(?:to\s+)?(.{10,150})/gi, category: 'implementation' },
+  { pattern: /(?:using|chose|selected)\s+(\w+)\s+(?:for|as|instead of)\s+(.{5,100})/gi, category: 'architecture' },
+  { pattern: /(?:because|since|the reason is)\s+(.{10,150})/gi, category: 'rationale' },
+  { pattern: /(?:approach|strategy|solution)[:\s]+(.{10,150})/gi, category: 'architecture' },
+  { pattern: /(?:we|I)\s+(?:won't|will not|shouldn't|decided against)\s+(.{10,100})/gi, category: 'rejection' },
+];
+
+/** A decision as the seed extracts it. */
+export interface SeedDecision {
+  text: string;
+  /** The sentence it came from, at most 200 characters. */
+  context: string;
+  category: string;
+}
+
+/** The conversation's text parts joined, as the seed reads a session. */
+export function transcriptOf(session: unknown): string {
+  const texts: string[] = [];
+  for (const message of messagesOf(session) ?? []) {
+    const parts = (message as { parts?: unknown[] }).parts ?? [];
+    for (const part of parts) {
+      const text = (part as { type?: string; text?: unknown }).text;
+      if ((part as { type?: string }).type === 'text' && typeof text === 'string') texts.push(text);
+    }
+  }
+  return texts.join('\n');
+}
+
+/**
+ * Concepts of `text` normalized as seed 000 §3.1 writes it (ASCII letters and digits, hyphens), deduped.
+ *
+ * @param text - prose.
+ */
+export function seedConcepts(text: string): string[] {
+  const found = new Set<string>();
+  for (const match of text.matchAll(WIKILINK)) {
+    const concept = (match[1] ?? '')
+      .toLowerCase()
+      .replace(/\s+/g, '-')
+      .replace(/[^a-z0-9-]/g, '')
+      .replace(/-+/g, '-')
+      .replace(/^-|-$/g, '');
+    if (concept.length > 0 && concept.length <= 100) found.add(concept);
+  }
+  return [...found];
+}
+
+/**
+ * Decisions of `text` as seed 000 §4.1 extracts them: sentence by sentence, every family that matches,
+ * deduped by text.
+ *
+ * @param text - the transcript.
+ */
+export function seedDecisions(text: string): SeedDecision[] {
+  const decisions: SeedDecision[] = [];
+  const seen = new Set<string>();
+  for (const sentence of text.split(/(?<=[.!?])\s+/)) {
+    for (const { pattern, category } of DECISION_PATTERNS) {
+      pattern.lastIndex = 0;
+      const match = pattern.exec(sentence);
+      if (!match) continue;
+      const found = (match[1]?.trim() || match[0].trim());
+      const key = found.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      decisions.push({ text: found, context: sentence.trim().slice(0, 200), category });
+    }
+  }
+  return decisions;
+}
