@@ -47,8 +47,16 @@ async function loadSession(path: string): Promise<unknown> {
   } catch {
     throw new Error(`${path} is not JSON: expected a session export or a message list`);
   }
-  if (!messagesOf(parsed)) throw new Error(`${path} is not a session export: expected { "messages": [...] } or an array of messages`);
+  const messages = messagesOf(parsed);
+  if (!messages) throw new Error(`${path} is not a session export: expected { "messages": [...] } or an array of messages`);
+  if (!messages.some(hasText)) throw new Error(`${path} is not a session export: none of its ${messages.length} messages has a text part`);
   return parsed;
+}
+
+/** Whether a message of an export has a text part with some text: a session has at least one. */
+function hasText(message: unknown): boolean {
+  const parts = (message as { parts?: unknown } | null)?.parts;
+  return Array.isArray(parts) && parts.some((part) => (part as { type?: unknown } | null)?.type === 'text' && typeof (part as { text?: unknown }).text === 'string' && (part as { text: string }).text.trim() !== '');
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -12,6 +12,8 @@
  */
 import { capChars } from '../workers/stages/sections.js';
 import { sanitizeText } from '../workers/stages/sanitize.js';
+import { redactSecrets } from '../workers/stages/secrets.js';
+import { withDeadline } from './deadline.js';
 import type { Frame } from './frame-state.js';
 import type { FrameStore } from './frame-store.js';
 import type { PluginContext } from './plugin-context.js';
@@ -24,8 +26,12 @@ export const FRAME_CONTINUATION_HEADING = '## Frame continuation: the frame goes
 /** Longest goal, criteria or results quoted in the instructions. */
 const MAX_QUOTED_CHARS = 2_000;
 
+/** How long the compacting hook waits for the frame store. */
+export const FRAME_COMPACTING_DEADLINE_MS = 3_000;
+
 function quoted(text: string | undefined): string {
-  return capChars(sanitizeText(text ?? '').replace(/\s+/g, ' ').trim(), MAX_QUOTED_CHARS);
+  // Cut first (a short string is redacted in place), and redacted: a frame file written before may hold a secret.
+  return capChars(redactSecrets(sanitizeText(capChars(text ?? '', MAX_QUOTED_CHARS * 2)).replace(/\s+/g, ' ').trim()).text, MAX_QUOTED_CHARS);
 }
 
 /**
@@ -95,8 +101,14 @@ export function createFrameCompacting(context: PluginContext, store: FrameStore)
     try {
       const sessionID = input?.sessionID;
       if (!context.options.frames || typeof sessionID !== 'string' || !Array.isArray(output?.context)) return;
-      // A tree read from disk once, then from memory: no deadline needed beyond the first read.
-      const frame = (await store.read()).frames[sessionID];
+      // The first read comes from disk, and a read that never completes must not hold the compaction.
+      const read = await withDeadline(store.read(), FRAME_COMPACTING_DEADLINE_MS);
+      if (!read.done) {
+        const why = read.reason === 'timeout' ? `did not answer within ${FRAME_COMPACTING_DEADLINE_MS} ms` : `failed (${(read.error as Error)?.message ?? String(read.error)})`;
+        logger.warn(`frames: the frame store ${why}; compaction of ${sessionID} goes on without frame instructions`);
+        return;
+      }
+      const frame = read.value.frames[sessionID];
       const instructions = instructionsFor(frame);
       if (!instructions || !frame) return;
       if (context.options.framePrompt) output.prompt = [instructions, ...output.context].join('\n\n');

@@ -10,12 +10,48 @@ import type { FrameLifecycle } from './frame-lifecycle.js';
 import type { FrameStore } from './frame-store.js';
 import type { PluginContext } from './plugin-context.js';
 import type { ToolHelper } from './tool-helper.js';
+import { withDeadline } from './deadline.js';
+import { sanitizeText } from '../workers/stages/sanitize.js';
+import { redactSecrets } from '../workers/stages/secrets.js';
+import { capChars } from '../workers/stages/sections.js';
 
 /** Artifacts recorded for a popped frame. */
 const MAX_ARTIFACTS = 50;
 
+/** How long a tool waits for the frame store or the host before it answers anyway. */
+export const FRAME_TOOL_DEADLINE_MS = 5_000;
+
+/** Longest goal, criteria or results kept: they are quoted in other sessions' system text. */
+export const MAX_FRAME_TEXT_CHARS = 4_000;
+
 function reasonOf(error: unknown): string {
   return (error as Error)?.message ?? String(error);
+}
+
+/**
+ * What the model wrote as a goal, criteria or results, as it may be stored,
+ * shown and sent on: clean, capped, and without secrets (a goal may quote the
+ * token the task is about).
+ */
+export function frameText(value: unknown): string {
+  return redactSecrets(sanitizeText(capChars(String(value ?? ''), MAX_FRAME_TEXT_CHARS)).trim()).text;
+}
+
+/** A step that did not finish in time, with what the tool says about it. */
+class StepTimeout extends Error {}
+
+/** Awaits a store or host step within {@link FRAME_TOOL_DEADLINE_MS}; throws {@link StepTimeout} past it. */
+async function step<T>(work: Promise<T>, what: string): Promise<T> {
+  const done = await withDeadline(work, FRAME_TOOL_DEADLINE_MS);
+  if (done.done) return done.value;
+  if (done.reason === 'failed') throw done.error;
+  throw new StepTimeout(`${what} did not answer within ${FRAME_TOOL_DEADLINE_MS} ms`);
+}
+
+function failure(tool: string, error: unknown, consequence: string): string {
+  // A change that timed out may still land: the model is told how to check.
+  if (error instanceof StepTimeout) return `${tool}: ${error.message}; it may still complete, check flame_status.`;
+  return `${tool} failed: ${reasonOf(error)}${consequence}`;
 }
 
 /**
@@ -40,20 +76,22 @@ export function createFrameTools(tool: ToolHelper, context: PluginContext, store
     async execute(args, toolContext) {
       try {
         if (!host.session.create) return 'flame_push: this OpenCode cannot create sessions; no frame was pushed.';
-        const goal = String(args.goal ?? '').trim();
+        const goal = frameText(args.goal);
         if (!goal) return 'flame_push: a goal is required; no frame was pushed.';
-        const created = await host.session.create({ body: { parentID: toolContext.sessionID, title: `Frame: ${goal.slice(0, 80)}` } });
+        const successCriteria = frameText(args.successCriteria);
+        const created = await step(Promise.resolve(host.session.create({ body: { parentID: toolContext.sessionID, title: `Frame: ${capChars(goal, 80)}` } })), 'creating the child session');
         const childID = created?.data?.id;
         if (typeof childID !== 'string') return `flame_push: the child session could not be created (${reasonOf(created?.error ?? 'no id')}); no frame was pushed.`;
-        const pushed = await store.update((tree) =>
-          pushFrame(tree, { parentID: toolContext.sessionID, sessionID: childID, goal, successCriteria: String(args.successCriteria ?? ''), now: new Date().toISOString() }),
+        const pushed = await step(
+          store.update((tree) => pushFrame(tree, { parentID: toolContext.sessionID, sessionID: childID, goal, successCriteria, now: new Date().toISOString() })),
+          'the frame store',
         );
         if (!pushed.ok) return `flame_push: ${pushed.reason}; no frame was pushed.`;
-        logger.info(`frames: pushed frame ${childID} under ${toolContext.sessionID}: ${goal.slice(0, 120)}`);
+        logger.info(`frames: pushed frame ${childID} under ${toolContext.sessionID}: ${capChars(goal, 120)}`);
         return `Pushed frame ${childID} (child session of ${toolContext.sessionID}); it is the current frame.\nGoal: ${goal}\nWork on it in session ${childID}, then call flame_pop there (status completed, failed or blocked).`;
       } catch (error) {
         logger.error(`frames: flame_push failed: ${reasonOf(error)}`);
-        return `flame_push failed: ${reasonOf(error)}; no frame was pushed.`;
+        return failure('flame_push', error, '; no frame was pushed.');
       }
     },
   });
@@ -69,16 +107,15 @@ export function createFrameTools(tool: ToolHelper, context: PluginContext, store
       try {
         const outcome = String(args.status ?? '').trim().toLowerCase();
         if (!FRAME_OUTCOMES.includes(outcome as FrameOutcome)) return `flame_pop: unknown status ${JSON.stringify(args.status)}; use completed, failed or blocked. Nothing was popped.`;
-        const target = frameToPop(await store.read(), toolContext.sessionID);
+        const target = frameToPop(await step(store.read(), 'the frame store'), toolContext.sessionID);
         if (!target) return `flame_pop: session ${toolContext.sessionID} has no frame in progress to pop (push one with flame_push first).`;
-        const popped = await store.update((tree) =>
-          beginPop(tree, {
-            sessionID: target.sessionID,
-            outcome: outcome as FrameOutcome,
-            results: String(args.results ?? ''),
-            artifacts: workingSet.recent(target.sessionID, MAX_ARTIFACTS),
-            now: new Date().toISOString(),
-          }),
+        // Paths are redacted when the working set records them.
+        const artifacts = workingSet.recent(target.sessionID, MAX_ARTIFACTS);
+        const popped = await step(
+          store.update((tree) =>
+            beginPop(tree, { sessionID: target.sessionID, outcome: outcome as FrameOutcome, results: frameText(args.results), artifacts, now: new Date().toISOString() }),
+          ),
+          'the frame store',
         );
         if (!popped.ok) return `flame_pop: ${popped.reason}; nothing was popped.`;
         lifecycle.compact(target.sessionID, toolContext.sessionID);
@@ -88,7 +125,7 @@ export function createFrameTools(tool: ToolHelper, context: PluginContext, store
         }; the summary then stands for the frame in the context of ${popped.frame.parentID}.`;
       } catch (error) {
         logger.error(`frames: flame_pop failed: ${reasonOf(error)}`);
-        return `flame_pop failed: ${reasonOf(error)}`;
+        return failure('flame_pop', error, '');
       }
     },
   });
@@ -98,10 +135,10 @@ export function createFrameTools(tool: ToolHelper, context: PluginContext, store
     args: {},
     async execute(_args, toolContext) {
       try {
-        return renderFrameTree(await store.read(), toolContext.sessionID);
+        return renderFrameTree(await step(store.read(), 'the frame store'), toolContext.sessionID);
       } catch (error) {
         logger.error(`frames: flame_status failed: ${reasonOf(error)}`);
-        return `flame_status failed: ${reasonOf(error)}`;
+        return error instanceof StepTimeout ? `flame_status: ${error.message}; try again later.` : `flame_status failed: ${reasonOf(error)}`;
       }
     },
   });

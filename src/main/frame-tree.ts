@@ -4,12 +4,21 @@
  * of each finished frame beneath it.
  */
 import { ancestorsOf, childrenOf, type Frame, type FrameTree } from './frame-state.js';
+import { redactSecrets } from '../workers/stages/secrets.js';
+import { capChars } from '../workers/stages/sections.js';
 
 /** Longest summary shown per frame. */
 const SUMMARY_CHARS = 1_200;
 
+/** A stored text as the model may see it: a frame file written before redaction existed may hold a secret. */
+function shown(text: string, maxChars = 4 * SUMMARY_CHARS): string {
+  // Cut twice as long first, then redact, then cut: a secret split by the first cut lies past the second.
+  const redacted = redactSecrets(capChars(text, maxChars * 2)).text;
+  return redacted.length > maxChars ? `${capChars(redacted, maxChars)}\u2026` : redacted;
+}
+
 function describeGoal(frame: Frame): string {
-  return frame.goal || '(root session)';
+  return frame.goal ? shown(frame.goal) : '(root session)';
 }
 
 function indentBlock(text: string, indent: string): string {
@@ -26,11 +35,8 @@ function renderFrame(tree: FrameTree, frame: Frame, depth: number, here: string,
   const marks = [frame.sessionID === here ? 'this session' : '', frame.sessionID === tree.frames[frame.parentID ?? '']?.currentChild ? 'current' : ''].filter(Boolean);
   lines.push(`${indent}- [${frame.status}] ${describeGoal(frame)} (session ${frame.sessionID}${marks.length ? `; ${marks.join(', ')}` : ''})`);
   const about = frame.compactionSummary ?? (frame.results ? `Results: ${frame.results}` : '');
-  if (about && frame.status !== 'in_progress') {
-    const shown = about.length > SUMMARY_CHARS ? `${about.slice(0, SUMMARY_CHARS)}…` : about;
-    lines.push(indentBlock(`Summary: ${shown}`, `${indent}    `));
-  }
-  if (frame.artifacts.length > 0 && frame.status !== 'in_progress') lines.push(`${indent}    Artifacts: ${frame.artifacts.join(', ')}`);
+  if (about && frame.status !== 'in_progress') lines.push(indentBlock(`Summary: ${shown(about, SUMMARY_CHARS)}`, `${indent}    `));
+  if (frame.artifacts.length > 0 && frame.status !== 'in_progress') lines.push(`${indent}    Artifacts: ${shown(frame.artifacts.join(', '))}`);
   for (const child of childrenOf(tree, frame.sessionID)) renderFrame(tree, child, depth + 1, here, lines, seen);
 }
 

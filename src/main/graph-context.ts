@@ -7,12 +7,15 @@ import { performance } from 'node:perf_hooks';
 import type { TaskRunner } from './task-runner.js';
 import type { CliResult, MemoryStore } from './maenifold-client.js';
 import type { TokenEncoding } from '../workers/stages/tokens.js';
+import { normalizeMemoryConcept } from '../workers/stages/memory-markdown.js';
 
 /** One related concept of a BuildContext answer. */
 export interface Relation {
   name: string;
   /** Files in which both concepts appear. */
   cooccurrence: number;
+  /** The `Files:` line's memory URIs (at most three). */
+  files: string[];
 }
 
 /** Why a concept's context was left out. */
@@ -26,6 +29,12 @@ export type ConceptContext =
 const HEADER = /^Context for CONCEPT:/m;
 const DIRECT = /^Direct relations \((\d+) CONCEPTS?\):/m;
 const RELATION = /^\s*\u2022\s*(.+?)\s+\(co-occurs in (\d+) files?\)/;
+const FILES = /^\s+Files:\s*(.*)$/;
+// A memory URI as maenifold prints it: no space, no markup.
+const MEMORY_URI = /^memory:\/\/[\p{L}\p{N}\p{M}._~\/-]{1,300}$/u;
+// Characters that open or close markup (tags, code, links, tables) never reach a prompt from a stored name.
+const MARKUP = /[<>`[\]{}|\\#*]/g;
+const MAX_RELATIONS = 50;
 
 /** Relations with a strongest co-occurrence at or below this are weak (NFR-12.1.3). */
 export const WEAK_COOCCURRENCE = 2;
@@ -43,12 +52,50 @@ export function parseBuildContext(text: string): { declared: number; relations: 
   const relations: Relation[] = [];
   const rest = text.slice(direct.index + direct[0].length).split('\n');
   for (const line of rest) {
-    // The direct list ends at the next section heading (Expanded relations, Community siblings).
+    // The direct list ends at the next section heading (Expanded relations, Community siblings), or at any line that is not of it.
     if (/^\S/.test(line) && line.trim() !== '') break;
     const match = RELATION.exec(line);
-    if (match) relations.push({ name: match[1] ?? '', cooccurrence: Number(match[2]) });
+    if (match) {
+      if (relations.length >= MAX_RELATIONS) break;
+      const name = printableConcept(match[1] ?? '');
+      if (name) relations.push({ name, cooccurrence: Number(match[2]), files: [] });
+      continue;
+    }
+    const files = FILES.exec(line);
+    const last = relations.at(-1);
+    if (files && last && last.files.length === 0) {
+      last.files = (files[1] ?? '').split(',').map((uri) => uri.trim()).filter((uri) => MEMORY_URI.test(uri)).slice(0, 3);
+    }
   }
   return { declared: Number(direct[1]), relations };
+}
+
+/**
+ * A concept name from the store as it may be printed into a prompt: one
+ * line, no controls, bounded (maenifold's normalization made safe), and no
+ * markup characters. Stored notes are data, never instructions.
+ *
+ * @param raw - a name as the store printed it.
+ */
+export function printableConcept(raw: string): string {
+  return normalizeMemoryConcept(raw.replace(MARKUP, ' '));
+}
+
+/**
+ * The text injected for one concept, rebuilt from what was parsed: only
+ * lines of the known shapes, so nothing a note holds can close the block it
+ * sits in, open another, or add a line of its own.
+ *
+ * @param concept - the concept asked for (already normalized).
+ * @param relations - its direct relations.
+ */
+export function renderBuildContext(concept: string, relations: readonly Relation[]): string {
+  const lines = [`Context for CONCEPT: ${printableConcept(concept)}`, '', `Direct relations (${relations.length} CONCEPTS):`];
+  for (const relation of relations) {
+    lines.push(`  \u2022 ${relation.name} (co-occurs in ${relation.cooccurrence} files)`);
+    if (relation.files.length > 0) lines.push(`    Files: ${relation.files.join(', ')}`);
+  }
+  return lines.join('\n');
 }
 
 /**
@@ -68,7 +115,7 @@ export function judgeBuildContext(concept: string, result: CliResult<string>): C
   if (parsed.declared === 0 || parsed.relations.length === 0) return { concept, ok: false, reason: 'no-relations' };
   const strongest = Math.max(...parsed.relations.map((relation) => relation.cooccurrence));
   if (strongest <= WEAK_COOCCURRENCE) return { concept, ok: false, reason: 'weak' };
-  return { concept, ok: true, text, relations: parsed.relations, strongest };
+  return { concept, ok: true, text: renderBuildContext(concept, parsed.relations), relations: parsed.relations, strongest };
 }
 
 /** Limits of {@link fetchConceptContexts}. */

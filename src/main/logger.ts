@@ -1,7 +1,11 @@
 /**
  * Log lines through the host (`client.app.log`, service `maenifold-plugin`),
  * never awaited by a hook and never thrown from: a log that fails is dropped.
+ * Lines leave the plugin, so they are capped and their secrets redacted (a
+ * CLI error or a goal may quote one).
  */
+import { redactSecrets } from '../workers/stages/secrets.js';
+import { capChars } from '../workers/stages/sections.js';
 
 /** Levels of `client.app.log` (seed 000 §8.2). */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -29,6 +33,21 @@ export interface Logger {
 /** The service name every line carries. */
 export const LOG_SERVICE = 'maenifold-plugin';
 
+/** Longest line sent; past it the line is cut. */
+export const MAX_LOG_LINE_CHARS = 4_000;
+
+function clean(text: string): string {
+  // Cut twice as long, redact, then cut: a secret split by the first cut lies past the second.
+  const redacted = redactSecrets(capChars(text, 2 * MAX_LOG_LINE_CHARS)).text;
+  return redacted.length > MAX_LOG_LINE_CHARS ? `${capChars(redacted, MAX_LOG_LINE_CHARS)}\u2026` : redacted;
+}
+
+function cleanExtra(extra: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(extra)) out[key] = typeof value === 'string' ? clean(value) : value;
+  return out;
+}
+
 /**
  * @param client - the host client; `undefined` logs nowhere.
  */
@@ -38,11 +57,11 @@ export function createLogger(client: LogClient | undefined): Logger {
 
 function loggerWith(client: LogClient | undefined, pending: Set<Promise<unknown>>, base: Record<string, unknown> | undefined): Logger {
   const log = (level: LogLevel, message: string, lineExtra?: Record<string, unknown>): void => {
-    const extra = base || lineExtra ? { ...base, ...lineExtra } : undefined;
     if (!client) return;
     let sent: Promise<unknown>;
     try {
-      sent = Promise.resolve(client.app.log({ body: { service: LOG_SERVICE, level, message, ...(extra ? { extra } : {}) } }));
+      const extra = base || lineExtra ? cleanExtra({ ...base, ...lineExtra }) : undefined;
+      sent = Promise.resolve(client.app.log({ body: { service: LOG_SERVICE, level, message: clean(String(message)), ...(extra ? { extra } : {}) } }));
     } catch {
       // The host's logger failed synchronously: the line is dropped, the hook goes on.
       return;

@@ -26,6 +26,12 @@ const MAX_SESSIONS = 1_000;
 interface BuiltContext {
   text: string | null;
   builtAt: number;
+  /**
+   * The build ran out of time somewhere (a CLI call, the total budget): a
+   * miss then says nothing about the graph, so it is not kept, and the next
+   * call builds again.
+   */
+  timedOut: boolean;
 }
 
 type SystemTransform = (input: { sessionID?: string; model?: { id?: string } }, output: { system: string[] }) => Promise<void>;
@@ -43,6 +49,8 @@ export function createSessionStart(context: PluginContext): { hook: SystemTransf
   let current: Promise<BuiltContext> | null = null;
   let currentAt = 0;
   let currentRevision = cli.revision?.() ?? 0;
+  // Set when the current build came back empty because it ran out of time.
+  let currentMissed = false;
 
   async function build(): Promise<BuiltContext> {
     const start = performance.now();
@@ -53,6 +61,7 @@ export function createSessionStart(context: PluginContext): { hook: SystemTransf
       ),
       cli.callText('RecentActivity', { limit: 10, timespan: '1.00:00:00', includeContent: true }, timing),
     ]);
+    let timedOut = (!search.ok && search.error.code === 'TIMEOUT') || (!recent.ok && recent.error.code === 'TIMEOUT');
     if (!search.ok) logger.warn(`session context: SearchMemories failed (${search.error.code}): ${search.error.message}`);
     if (!recent.ok) logger.warn(`session context: RecentActivity failed (${recent.error.code}): ${recent.error.message}`);
     const hits = search.ok ? ((search.value as { results?: unknown } | null)?.results ?? []) : [];
@@ -66,8 +75,9 @@ export function createSessionStart(context: PluginContext): { hook: SystemTransf
     const concepts = rankConcepts([...projectConcept, ...linksOf(hitText)], recent.ok ? linksByFrequency(recent.value) : [], wanted * 2);
     const left = options.contextTotalTimeoutMs - (performance.now() - start);
     if (concepts.length === 0 || left <= 0) {
-      logger.info(`session context: nothing to inject (${concepts.length} candidate concepts)`);
-      return { text: null, builtAt: Date.now() };
+      timedOut ||= left <= 0;
+      logger.info(`session context: nothing to inject (${concepts.length} candidate concepts${timedOut ? '; out of time, built again at the next call' : ''})`);
+      return { text: null, builtAt: Date.now(), timedOut };
     }
     const contexts = await fetchConceptContexts(cli, concepts, {
       depth: 1,
@@ -76,6 +86,7 @@ export function createSessionStart(context: PluginContext): { hook: SystemTransf
       totalTimeoutMs: left,
     });
     const skipped = contexts.filter((entry) => !entry.ok).map((entry) => `${entry.concept} (${entry.ok ? '' : entry.reason})`);
+    timedOut ||= contexts.some((entry) => !entry.ok && entry.reason === 'timeout');
     const fitted = await fitConceptContexts(runner, contexts, {
       heading: SESSION_CONTEXT_HEADING,
       entryTokens: perConcept,
@@ -84,30 +95,34 @@ export function createSessionStart(context: PluginContext): { hook: SystemTransf
     });
     if (!fitted.ok) {
       logger.warn(`session context: budgeting failed: ${fitted.message}`);
-      return { text: null, builtAt: Date.now() };
+      return { text: null, builtAt: Date.now(), timedOut: true };
     }
     const ms = Math.round(performance.now() - start);
     if (!fitted.value) {
-      logger.info(`session context: no usable concept in ${ms} ms; skipped ${skipped.join(', ') || 'none'}`);
-      return { text: null, builtAt: Date.now() };
+      logger.info(`session context: no usable concept in ${ms} ms; skipped ${skipped.join(', ') || 'none'}${timedOut ? '; out of time, built again at the next call' : ''}`);
+      return { text: null, builtAt: Date.now(), timedOut };
     }
     logger.info(
       `session context: ${fitted.value.concepts.length} concepts, ${fitted.value.tokens} tokens in ${ms} ms (${fitted.value.concepts.join(', ')}); skipped ${skipped.join(', ') || 'none'}`,
     );
-    return { text: fitted.value.text, builtAt: Date.now() };
+    return { text: fitted.value.text, builtAt: Date.now(), timedOut: false };
   }
 
   function prepare(): Promise<BuiltContext> {
     // A store that counts its writes makes a context built before the last one stale.
     const revision = cli.revision?.() ?? 0;
-    if (!current || Date.now() - currentAt > CONTEXT_TTL_MS || revision !== currentRevision) {
+    if (!current || currentMissed || Date.now() - currentAt > CONTEXT_TTL_MS || revision !== currentRevision) {
       currentAt = Date.now();
       currentRevision = revision;
-      const building = build().catch((error: unknown) => {
+      currentMissed = false;
+      const building = build().catch((error: unknown): BuiltContext => {
         logger.warn(`session context: build failed: ${(error as Error)?.message ?? String(error)}`);
-        return { text: null, builtAt: Date.now() };
+        return { text: null, builtAt: Date.now(), timedOut: true };
       });
       current = building;
+      void building.then((built) => {
+        if (current === building && built.text === null && built.timedOut) currentMissed = true;
+      });
       // Tracked, so shutdown waits for the CLI calls it started.
       background.run('session context', () => building);
     }
@@ -121,11 +136,15 @@ export function createSessionStart(context: PluginContext): { hook: SystemTransf
       if (block === undefined) {
         const patience = waited.has(input.sessionID) ? 0 : options.contextTotalTimeoutMs;
         const ready = await withDeadline(prepare(), patience);
-        if (ready.done) {
+        if (ready.done && !(ready.value.text === null && ready.value.timedOut)) {
           block = ready.value.text;
           waited.delete(input.sessionID);
           if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
           sessions.set(input.sessionID, block);
+        } else if (ready.done) {
+          // A miss for want of time is not this session's answer: a later call looks again, without waiting.
+          if (waited.size >= MAX_SESSIONS) waited.clear();
+          waited.add(input.sessionID);
         } else if (!waited.has(input.sessionID)) {
           if (waited.size >= MAX_SESSIONS) waited.clear();
           waited.add(input.sessionID);

@@ -7,6 +7,7 @@ import { createFileStore, type FileStore } from '../../src/main/file-store.js';
 import { createInlineRunner } from '../../src/main/inline-runner.js';
 import { createLogger } from '../../src/main/logger.js';
 import { judgeBuildContext, parseBuildContext } from '../../src/main/graph-context.js';
+import { MEMORY_INDEX_VERSION } from '../../src/workers/tasks/memory-folder.js';
 import { createFakeHost, type FakeHost } from '../support/fake-host.js';
 import { runDouble } from '../support/maenifold-double.js';
 
@@ -200,7 +201,11 @@ describe('createFileStore', () => {
           '    Files: memory://tech/pool',
         ].join('\n'),
       );
-      expect(parseBuildContext(context.ok ? context.value : '')?.relations[0]).toEqual({ name: 'cache-layer', cooccurrence: 3 });
+      expect(parseBuildContext(context.ok ? context.value : '')?.relations[0]).toEqual({
+        name: 'cache-layer',
+        cooccurrence: 3,
+        files: ['memory://tech/redis-cache', 'memory://tech/cache-streams', 'memory://tech/pool'],
+      });
       expect(judgeBuildContext('redis', context).ok).toBe(true);
       const unknown = await store.callText('BuildContext', { conceptName: 'not-a-concept' }, timing);
       expect(unknown.ok && unknown.value).toContain('Direct relations (0 CONCEPTS):');
@@ -266,7 +271,7 @@ describe('createFileStore', () => {
       expect(host.linesWith('rejected')).toHaveLength(1);
       await second.close();
       const rewritten = JSON.parse(await readFile(file, 'utf8')) as { version: number; entries: unknown[] };
-      expect(rewritten).toMatchObject({ version: 1 });
+      expect(rewritten).toMatchObject({ version: MEMORY_INDEX_VERSION });
       expect(rewritten.entries).toHaveLength(4);
     });
   });

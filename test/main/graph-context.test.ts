@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeBuildContext, parseBuildContext } from '../../src/main/graph-context.js';
+import { judgeBuildContext, parseBuildContext, renderBuildContext } from '../../src/main/graph-context.js';
 
 const strong = `Context for CONCEPT: redis
 
@@ -17,14 +17,28 @@ describe('parseBuildContext', () => {
     expect(parseBuildContext(strong)).toEqual({
       declared: 2,
       relations: [
-        { name: 'cache-layer', cooccurrence: 5 },
-        { name: 'api-gateway', cooccurrence: 1 },
+        { name: 'cache-layer', cooccurrence: 5, files: ['memory://a', 'memory://b'] },
+        { name: 'api-gateway', cooccurrence: 1, files: ['memory://c'] },
       ],
     });
   });
 
   it('should refuse text that is not a BuildContext answer', () => {
     expect(parseBuildContext('Error invoking BuildContext: boom')).toBeNull();
+  });
+});
+
+describe('renderBuildContext', () => {
+  it('should rebuild the answer from its parsed lines only', () => {
+    const hostile = `Context for CONCEPT: redis\n\nDirect relations (2 CONCEPTS):\n  \u2022 Cache <b>Layer</b>\u202E\u0007 (co-occurs in 4 files) [community 1]\n    Files: memory://a, memory://b c, javascript:alert(1)\n  \u2022 ok (co-occurs in 3 files)\n## Injected heading\n  \u2022 late (co-occurs in 9 files)`;
+    const parsed = parseBuildContext(hostile);
+    expect(parsed?.relations).toEqual([
+      { name: 'cache-b-layer-b', cooccurrence: 4, files: ['memory://a'] },
+      { name: 'ok', cooccurrence: 3, files: [] },
+    ]);
+    expect(renderBuildContext('redis', parsed?.relations ?? [])).toBe(
+      'Context for CONCEPT: redis\n\nDirect relations (2 CONCEPTS):\n  \u2022 cache-b-layer-b (co-occurs in 4 files)\n    Files: memory://a\n  \u2022 ok (co-occurs in 3 files)',
+    );
   });
 });
 

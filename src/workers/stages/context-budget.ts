@@ -2,7 +2,12 @@
  * Fits per-concept context entries into exact token budgets: each entry to
  * its own share, then as many whole entries as the total allows, in rank
  * order, under a heading.
+ *
+ * Every block the plugin injects is fitted here, so this is also where its
+ * entries are redacted: whatever a store, a frame file or a tool path holds,
+ * no secret reaches a prompt.
  */
+import { redactSecrets } from './secrets.js';
 import { fitLines, truncateToTokens, type TokenEncoding } from './tokens.js';
 
 /** Input of {@link fitContextEntries}. */
@@ -30,15 +35,23 @@ export interface ContextFit {
   included: number;
   /** How many of those were cut to their share. */
   truncated: number;
+  /** Secrets replaced in the entries. */
+  redactions: number;
 }
 
 /**
  * @param input - see {@link ContextFitInput}.
  */
 export function fitContextEntries(input: ContextFitInput): ContextFit {
-  const shares = input.entries.map((entry) => truncateToTokens(entry.trim(), input.entryBudget, input.encoding));
+  let redactions = 0;
+  const entries = input.entries.map((entry) => {
+    const redacted = redactSecrets(entry.trim());
+    redactions += redacted.redactions;
+    return redacted.text;
+  });
+  const shares = entries.map((entry) => truncateToTokens(entry, input.entryBudget, input.encoding));
   const fitted = fitLines(shares, input.totalBudget, { header: input.heading, separator: input.separator ?? '\n\n', encoding: input.encoding });
-  if (fitted.kept === 0) return { text: '', tokens: 0, included: 0, truncated: 0 };
-  const truncated = shares.slice(0, fitted.kept).filter((share, index) => share.length < (input.entries[index] ?? '').trim().length).length;
-  return { text: fitted.text, tokens: fitted.tokens, included: fitted.kept, truncated };
+  if (fitted.kept === 0) return { text: '', tokens: 0, included: 0, truncated: 0, redactions };
+  const truncated = shares.slice(0, fitted.kept).filter((share, index) => share.length < (entries[index] ?? '').length).length;
+  return { text: fitted.text, tokens: fitted.tokens, included: fitted.kept, truncated, redactions };
 }

@@ -4,7 +4,7 @@
  * sections, a lead for snippets, and the words a search matches. Pure: the
  * caller reads the file.
  */
-import { h2Sections, memoryConcepts, parseMemoryFile, type H2Section } from './memory-markdown.js';
+import { h2Sections, memoryConcepts, normalizeMemoryConcept, parseMemoryFile, type H2Section } from './memory-markdown.js';
 
 /** What identifies a file's version on disk: an entry is trusted only while both match. */
 export interface FileStamp {
@@ -126,7 +126,8 @@ export function isMemoryIndexEntry(value: unknown): value is MemoryIndexEntry {
     typeof entry.type === 'string' &&
     typeof entry.status === 'string' &&
     Array.isArray(entry.concepts) &&
-    entry.concepts.every((concept) => typeof concept === 'string') &&
+    // Names as the normalization gives them: a cache edited by hand cannot carry a line into a prompt.
+    entry.concepts.every((concept) => typeof concept === 'string' && normalizeMemoryConcept(concept) === concept) &&
     Number.isInteger(entry.sections) &&
     Number.isInteger(entry.thoughts) &&
     isSection(entry.first) &&

@@ -135,19 +135,33 @@ export function slugify(text: string): string {
   return slug === '' ? 'untitled' : slug;
 }
 
+/** The longest concept name kept from a memory folder, in code points (the plugin's own links are never longer). */
+export const MAX_MEMORY_CONCEPT_LENGTH = 100;
+
+// C0/C1 controls and the bidi and zero-width marks: a concept name is printed into prompts.
+const CONCEPT_CONTROLS = /[\u0000-\u001F\u007F-\u009F\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
 /**
- * maenifold's concept normalization: trim, lowercase, ` `/`_`/`/` to `-`,
- * collapse `--`, trim `-` (dots survive, no length cap).
+ * maenifold's concept normalization — trim, lowercase, ` `/`_`/`/` to `-`,
+ * collapse `--`, trim `-` (dots survive) — made safe to print: every kind of
+ * whitespace (line breaks included) becomes `-`, control and invisible
+ * characters become `-` too, and the name is cut to
+ * {@link MAX_MEMORY_CONCEPT_LENGTH} code points. A stored note is data: a
+ * multi-line `[[…]]` link must not put lines of its own into a prompt.
  *
  * @param raw - a link target as written.
  */
 export function normalizeMemoryConcept(raw: string): string {
-  return raw
+  const name = raw
+    .replace(CONCEPT_CONTROLS, ' ')
     .trim()
     .toLowerCase()
-    .replace(/[ _/]/g, '-')
+    .replace(/[\s_/]+/g, '-')
     .replace(/-{2,}/g, '-')
     .replace(/^-+|-+$/g, '');
+  if (name.length <= MAX_MEMORY_CONCEPT_LENGTH) return name;
+  const points = [...name];
+  return points.length <= MAX_MEMORY_CONCEPT_LENGTH ? name : points.slice(0, MAX_MEMORY_CONCEPT_LENGTH).join('').replace(/-+$/, '');
 }
 
 /** Paragraphs and headings of a body; fenced blocks and indented code are skipped. */

@@ -41,7 +41,8 @@ const BEARER = /\b(Bearer|Token)([ \t]+)([A-Za-z0-9._~+/=-]{16,4096})/g;
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/]{1,256}:)([^\s@/]{1,256})@/gi;
 // NAME = value, NAME: value, "NAME": "value", export NAME="value".
 // The lookbehind starts a name only where a word starts, so a long identifier is not rescanned from each of its letters.
-const ASSIGNMENT = /(?<![A-Za-z0-9_.$-])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,80})\1([ \t]*[:=][ \t]*)(["']?)([^\s"'`,;(){}[\]<>]{8,512})\4(?=$|[\s"'`,;)}\]])/gm;
+// A value followed by an operator is the next setting's name (`credentials: aws_secret = …`): the match moves on to it.
+const ASSIGNMENT = /(?<![A-Za-z0-9_.$-])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,80})\1([ \t]*[:=][ \t]*)(["']?)([^\s"'`,;(){}[\]<>]{8,512})\4(?=$|[\s"'`,;)}\]])(?![ \t]*[:=])/gm;
 
 // Words that may name a secret setting: only the lines holding one are read for assignments.
 const SECRET_WORD = /secret|token|passw|pwd|api[_-]?key|private[_-]?key|access[_-]?key|credential|auth/gi;
@@ -100,11 +101,22 @@ function redactPrivateKeys(text: string, count: (kind: string) => void): string 
 }
 
 function redactAssignmentsInLine(line: string, count: (kind: string) => void): string {
-  return line.replace(ASSIGNMENT, (match, quote: string, name: string, operator: string, valueQuote: string, value: string) => {
-    if (!isSecretName(name) || PLACEHOLDER.test(value) || PROPERTY_PATH.test(value) || value.startsWith('[REDACTED')) return match;
+  let out = '';
+  let done = 0;
+  ASSIGNMENT.lastIndex = 0;
+  for (let match = ASSIGNMENT.exec(line); match !== null; match = ASSIGNMENT.exec(line)) {
+    const [whole, quote = '', name = '', operator = '', valueQuote = '', value = ''] = match;
+    const secret = isSecretName(name) && !PLACEHOLDER.test(value) && !PROPERTY_PATH.test(value) && !value.startsWith('[REDACTED') && !/[:=]$/.test(value);
+    if (!secret) {
+      // Not a secret setting, but its value may hold one (`url: https://…?api_key=…`, `values: PASSWORD=…`): look inside it.
+      ASSIGNMENT.lastIndex = match.index + quote.length + name.length + 1;
+      continue;
+    }
     count('secret-setting');
-    return `${quote}${name}${quote}${operator}${valueQuote}[REDACTED:secret-setting]${valueQuote}`;
-  });
+    out += `${line.slice(done, match.index)}${quote}${name}${quote}${operator}${valueQuote}[REDACTED:secret-setting]${valueQuote}`;
+    done = match.index + whole.length;
+  }
+  return out + line.slice(done);
 }
 
 function redactAssignments(text: string, count: (kind: string) => void): string {

@@ -2,8 +2,11 @@
  * The files a session touched, read from tool-call inputs.
  *
  * Pure: no file system access. Paths are only normalized as strings, so a
- * path never leads this code to read anything.
+ * path never leads this code to read anything. A path is a small string, so
+ * its secrets are redacted here, wherever it is read: a URL-like path may
+ * carry a token, and paths reach compaction notes, prompts and frame files.
  */
+import { redactSecrets } from './secrets.js';
 
 /** Input keys that name one file or folder, by tool. Unknown tools are read through `path` and `filePath`. */
 const PATH_KEYS = ['filePath', 'file_path', 'path', 'filepath'] as const;
@@ -27,7 +30,9 @@ const MAX_PATH_CHARS = 1_024;
  * @returns the normalized path, or `null` when `raw` is not a usable path.
  */
 export function normalizeToolPath(raw: string, projectRoot: string | null): string | null {
-  let path = raw.trim().replaceAll('\\', '/');
+  if (raw.length > MAX_PATH_CHARS + 64) return null;
+  // Before `//` collapses: `https://user:pass@host` is only recognized with both slashes.
+  let path = redactSecrets(raw.trim()).text.replaceAll('\\', '/');
   if (path.length === 0 || path.length > MAX_PATH_CHARS || path.includes('\0') || path.includes('\n')) return null;
   while (path.startsWith('./')) path = path.slice(2);
   path = path.replace(/\/{2,}/g, '/');

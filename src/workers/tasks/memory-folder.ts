@@ -12,7 +12,7 @@ import { normalizeMemoryConcept } from '../stages/memory-markdown.js';
 import { searchEntries, type SearchAnswer } from '../stages/memory-queries.js';
 
 /** Version of the cache format; a cache of another version is rebuilt. */
-export const MEMORY_INDEX_VERSION = 1;
+export const MEMORY_INDEX_VERSION = 2;
 
 /** Input of `scanMemoryFolder`. */
 export interface ScanInput {
