@@ -41,16 +41,37 @@ async function rig(): Promise<Rig> {
       createDelivery({
         cli: createMaenifoldClient(locateCli(double.cliPath, process.env), { ...process.env, ...double.env, ...env }),
         outbox: createOutbox(join(stateDir, 'outbox'), () => clock.now),
-        chains: createChainStore(stateDir),
+        chains: createChainStore(stateDir, { timing: { staleMs: 2_000 } }),
         logger: createLogger(host.client),
         timeoutMs: 5_000,
         now: () => clock.now,
+        lockTiming: { staleMs: 2_000 },
       }),
   };
 }
 
+/** Entries not delivered yet: pending, or claimed by a process (alive or not). */
 async function pending(stateDir: string): Promise<string[]> {
-  return (await readdir(join(stateDir, 'outbox'))).filter((name) => name.endsWith('.json'));
+  return (await readdir(join(stateDir, 'outbox'))).filter((name) => /\.json(\.claim-\d+-[0-9a-f]+)?$/.test(name));
+}
+
+/** Polls `condition` until it holds; fails the test when it never does. */
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Whether every process of a process group has exited. */
+function groupGone(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 async function thoughtFile(double: DoubleRoot, sessionId: string): Promise<string> {
@@ -114,20 +135,24 @@ describe('createDelivery', () => {
 
 describe('delivery across a killed process', () => {
   const child = fileURLToPath(new URL('../fixtures/delivery/submit-thought.ts', import.meta.url));
+  const settled = (): number => Date.now() + 2 * 5_000 + 1;
 
-  async function killDuring(r: Rig, cliPath: string, when: () => Promise<boolean>): Promise<void> {
+  /** Starts the sender in its own process group, so the test can tell when every process it started is gone. */
+  function startSender(r: Rig, cliPath: string): { pid: number; exited: Promise<void> } {
     const proc = spawn(process.execPath, ['--import', 'tsx', child, r.stateDir, cliPath, 'demo'], {
-      env: { ...process.env, ...r.double.env },
+      env: { ...process.env, ...r.double.env, DELIVERY_TIMEOUT_MS: '5000' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
-    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-    const deadline = Date.now() + 30_000;
-    while (!(await when())) {
-      if (Date.now() > deadline) throw new Error('the child never reached the point to be killed at');
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    return { pid: proc.pid as number, exited: new Promise<void>((resolve) => proc.once('exit', () => resolve())) };
+  }
+
+  async function chainRecord(r: Rig): Promise<{ inFlight?: unknown; sessionId?: string } | undefined> {
+    try {
+      return JSON.parse(await readFile(join(r.stateDir, 'summary-chains.json'), 'utf8'))['demo'];
+    } catch {
+      return undefined;
     }
-    proc.kill('SIGKILL');
-    await exited;
   }
 
   it('should not duplicate a thought that landed while its sender was killed', async () => {
@@ -136,37 +161,43 @@ describe('delivery across a killed process', () => {
     const slow = join(r.stateDir, 'slow-maenifold');
     await writeFile(slow, `#!/bin/sh\nMAENIFOLD_DOUBLE_FAULT=slow:1500 MAENIFOLD_DOUBLE_FAULT_TOOLS=SequentialThinking exec "${r.double.cliPath}" "$@"\n`);
     await chmod(slow, 0o755);
-    await killDuring(r, slow, async () => (await r.double.calls()).some((call) => call.tool === 'SequentialThinking'));
+    const sender = startSender(r, slow);
+    await waitFor(async () => (await r.double.calls()).some((call) => call.tool === 'SequentialThinking'), 'the call to reach the CLI');
+    process.kill(sender.pid, 'SIGKILL');
+    await sender.exited;
     expect(await pending(r.stateDir)).toHaveLength(1);
     // The orphaned CLI finishes its write.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    r.clock.now = Date.now();
+    await waitFor(() => groupGone(sender.pid), 'the orphaned CLI to exit');
+    r.clock.now = settled();
     await r.delivery().flush();
     expect(await pending(r.stateDir)).toEqual([]);
     const thoughts = (await r.double.calls()).filter((call) => call.tool === 'SequentialThinking');
     expect(thoughts).toHaveLength(1);
-    const chain = JSON.parse(await readFile(join(r.stateDir, 'summary-chains.json'), 'utf8'))['demo'];
-    expect((await thoughtFile(r.double, chain.sessionId)).match(/^## Thought /gm)).toHaveLength(1);
+    const chain = await chainRecord(r);
+    expect(chain?.inFlight).toBeUndefined();
+    expect((await thoughtFile(r.double, chain?.sessionId as string)).match(/^## Thought /gm)).toHaveLength(1);
   });
 
-  it('should deliver, once, a thought whose sender was killed before the CLI got it', async () => {
+  it('should wait while a killed sender’s call may still land, then deliver the thought once', async () => {
     const r = await rig();
     const late = join(r.stateDir, 'late-maenifold');
     await writeFile(late, `#!/bin/sh\nsleep 3\nexec "${r.double.cliPath}" "$@"\n`);
     await chmod(late, 0o755);
-    await killDuring(r, late, async () => {
-      try {
-        return (await pending(r.stateDir)).length > 0;
-      } catch {
-        return false;
-      }
-    });
-    // Let the orphaned wrapper run out: it reaches the double after the sender is gone, or not at all.
-    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    const sender = startSender(r, late);
+    await waitFor(async () => (await chainRecord(r))?.inFlight !== undefined, 'the thought to be in flight');
+    // The whole group: the wrapper dies before it reaches the CLI.
+    process.kill(-sender.pid, 'SIGKILL');
+    await waitFor(() => groupGone(sender.pid), 'the sender and its CLI to exit');
+    expect(await pending(r.stateDir)).toHaveLength(1);
     r.clock.now = Date.now();
     await r.delivery().flush();
+    // Too early to know whether the call landed: nothing is sent.
+    expect((await r.double.calls()).filter((call) => call.tool === 'SequentialThinking')).toEqual([]);
+    expect(await pending(r.stateDir)).toHaveLength(1);
+    r.clock.now = settled();
+    await r.delivery().flush();
     expect(await pending(r.stateDir)).toEqual([]);
-    const chain = JSON.parse(await readFile(join(r.stateDir, 'summary-chains.json'), 'utf8'))['demo'];
-    expect((await thoughtFile(r.double, chain.sessionId)).match(/^## Thought /gm)).toHaveLength(1);
+    const chain = await chainRecord(r);
+    expect((await thoughtFile(r.double, chain?.sessionId as string)).match(/^## Thought /gm)).toHaveLength(1);
   });
 });
