@@ -11,19 +11,22 @@ import { locateCli } from '../../src/main/cli-locator.js';
 import { createMaenifoldClient } from '../../src/main/maenifold-client.js';
 import { createLogger } from '../../src/main/logger.js';
 import { createDoubleRoot, type DoubleRoot } from '../support/maenifold-double.js';
+import { canMount, mountTmpfs, type Mount } from '../support/scratch-mount.js';
 import { createFakeHost, type FakeHost } from '../support/fake-host.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+const mountable = await canMount();
 
 interface Rig {
   double: DoubleRoot;
   stateDir: string;
   host: FakeHost;
   clock: { now: number };
-  delivery(env?: Record<string, string>): Delivery;
+  /** A sender; `cliPath` replaces the double (a wrapper script). */
+  delivery(env?: Record<string, string>, cliPath?: string): Delivery;
 }
 
 async function rig(): Promise<Rig> {
@@ -37,9 +40,9 @@ async function rig(): Promise<Rig> {
     stateDir,
     host,
     clock,
-    delivery: (env = {}) =>
+    delivery: (env = {}, cliPath = double.cliPath) =>
       createDelivery({
-        cli: createMaenifoldClient(locateCli(double.cliPath, process.env), { ...process.env, ...double.env, ...env }),
+        cli: createMaenifoldClient(locateCli(cliPath, process.env), { ...process.env, ...double.env, ...env }),
         outbox: createOutbox(join(stateDir, 'outbox'), () => clock.now),
         chains: createChainStore(stateDir, { timing: { staleMs: 2_000 } }),
         logger: createLogger(host.client),
@@ -130,6 +133,86 @@ describe('createDelivery', () => {
     await r.delivery().submitNote('demo', note);
     expect((await r.double.calls()).filter((call) => call.tool === 'WriteMemory')).toHaveLength(1);
     expect(r.host.linesWith('delivering without a durable copy')).toHaveLength(1);
+  });
+});
+
+describe('delivery through failures', () => {
+  async function script(r: Rig, name: string, body: string): Promise<string> {
+    const path = join(r.stateDir, name);
+    await writeFile(path, `#!/bin/sh\n${body}\n`);
+    await chmod(path, 0o755);
+    return path;
+  }
+
+  it('should retry an INTERNAL_ERROR envelope (exit 0) with backoff instead of parking it', async () => {
+    const r = await rig();
+    const flaky = await script(r, 'flaky', `printf '%s\\n' '{"success":false,"data":null,"error":{"code":"INTERNAL_ERROR","message":"database is locked"}}'`);
+    await r.delivery({}, flaky).submitNote('demo', note);
+    expect(await pending(r.stateDir)).toHaveLength(1);
+    expect(await readdir(join(r.stateDir, 'outbox', 'failed'))).toEqual([]);
+    r.clock.now += 30_000;
+    await r.delivery().flush();
+    expect(await pending(r.stateDir)).toEqual([]);
+    expect((await r.double.calls()).filter((call) => call.tool === 'WriteMemory')).toHaveLength(1);
+  });
+
+  it('should start a new chain when maenifold refuses the remembered one for its session id', async () => {
+    const r = await rig();
+    await createChainStore(r.stateDir).set('demo', { sessionId: 'session-abc', thoughtNumber: 4, updatedAt: '' });
+    await r.delivery().submitThought({ project: 'demo', response: 'A [[redis]] summary.', source: 'ses_a\u0000one' });
+    const calls = (await r.double.calls()).filter((call) => call.tool === 'SequentialThinking').map((call) => call.payload as { sessionId?: string; thoughtNumber: number });
+    expect(calls).toEqual([expect.objectContaining({ sessionId: 'session-abc', thoughtNumber: 5 }), expect.objectContaining({ thoughtNumber: 0 })]);
+    expect(calls[1]?.sessionId).toBeUndefined();
+    const chain = await createChainStore(r.stateDir).get('demo');
+    expect(chain).toMatchObject({ thoughtNumber: 0, sessionId: expect.stringMatching(/^session-\d+-\d+$/) });
+    expect(await pending(r.stateDir)).toEqual([]);
+  });
+
+  it('should write a summary to disk while an earlier delivery is still waiting for the CLI', async () => {
+    const r = await rig();
+    const gate = join(r.stateDir, 'gate');
+    const gated = await script(r, 'gated', `while [ ! -f "${gate}" ]; do sleep 0.05; done\nexec "${r.double.cliPath}" "$@"`);
+    const delivery = r.delivery({}, gated);
+    const first = delivery.submitNote('demo', note);
+    await waitFor(async () => (await pending(r.stateDir).catch(() => [])).some((name) => name.includes('.claim-')), 'the note to be claimed');
+    const second = delivery.submitThought({ project: 'demo', response: 'A [[redis]] summary.', source: 'ses_b\u0000one' });
+    await delivery.stored();
+    // The CLI has answered nothing yet, and the summary is on disk.
+    expect(await r.double.calls()).toEqual([]);
+    const names = await pending(r.stateDir);
+    expect(names).toHaveLength(2);
+    expect(names.filter((name) => name.endsWith('.json'))).toHaveLength(1);
+    await writeFile(gate, '');
+    await Promise.all([first, second]);
+    expect(await pending(r.stateDir)).toEqual([]);
+  });
+
+  it.runIf(mountable)('should keep submissions in memory while the state folder is read-only and write them once it is writable again', async () => {
+    const mount = (await mountTmpfs(1024)) as Mount;
+    cleanups.push(() => mount.unmount());
+    const r = await rig();
+    const stateDir = join(mount.dir, 'state');
+    const delivery = (env: Record<string, string> = {}) =>
+      createDelivery({
+        cli: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env, ...env }),
+        outbox: createOutbox(join(stateDir, 'outbox'), () => r.clock.now),
+        chains: createChainStore(stateDir),
+        logger: createLogger(r.host.client),
+        timeoutMs: 5_000,
+        now: () => r.clock.now,
+      });
+    mount.remount('ro');
+    const refused = delivery({ MAENIFOLD_DOUBLE_FAULT: 'garbage' });
+    await refused.submitNote('demo', note);
+    expect(r.host.linesWith('the disk refused the note')).toHaveLength(1);
+    mount.remount('rw');
+    await refused.flush();
+    expect(await pending(stateDir)).toHaveLength(1);
+    // A restart delivers what was written.
+    r.clock.now += 30_000;
+    await delivery().flush();
+    expect(await pending(stateDir)).toEqual([]);
+    expect(await readdir(join(r.double.root, 'memory', 'sessions', 'compaction', '2026', '11', '22'))).toHaveLength(1);
   });
 });
 
