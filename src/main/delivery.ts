@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { ChainStore } from './chain-store.js';
+import { withDeadline } from './deadline.js';
 import type { LockTiming } from './file-lock.js';
 import type { CliError, MemoryStore } from './maenifold-client.js';
 import type { Logger } from './logger.js';
@@ -82,6 +83,8 @@ export interface DeliveryParts {
   settleMs?: number;
   /** Folder of the per-project chain locks. @default `locks/` beside the chain state */
   lockDir?: string;
+  /** How long writing a new entry may take before it is held in memory instead. @default 5000 */
+  storeDeadlineMs?: number;
   lockTiming?: LockTiming;
 }
 
@@ -105,13 +108,21 @@ export function createDelivery(parts: DeliveryParts): Delivery {
     ...(parts.settleMs !== undefined ? { settleMs: parts.settleMs } : {}),
     ...(parts.lockTiming ? { lockTiming: parts.lockTiming } : {}),
   });
+  const storeDeadlineMs = parts.storeDeadlineMs ?? 5_000;
+  // A flush past this lets the next one start; claims keep the two from sending an entry twice.
+  const flushDeadlineMs = 4 * timeoutMs + 10_000;
   let queue: Promise<void> = Promise.resolve();
   let adding: Promise<unknown> = Promise.resolve();
   // Entries that live only in memory because the disk refused them.
   const volatile = new Map<string, OutboxEntry>();
 
   function serially(work: () => Promise<void>): Promise<void> {
-    const next = queue.then(work, work);
+    const bounded = async (): Promise<void> => {
+      const ran = await withDeadline(work(), flushDeadlineMs);
+      if (!ran.done && ran.reason === 'timeout') logger.warn(`outbox: a delivery round passed ${flushDeadlineMs} ms (a slow disk or CLI); later rounds go on beside it`);
+      else if (!ran.done) throw ran.error;
+    };
+    const next = queue.then(bounded, bounded);
     queue = next.catch(() => undefined);
     return next;
   }
@@ -191,7 +202,9 @@ export function createDelivery(parts: DeliveryParts): Delivery {
     const write = async (): Promise<void> => {
       if (volatile.has(fields.key)) return;
       try {
-        await outbox.add(fields);
+        // A disk that does not answer counts as one that refused: the entry is kept in memory.
+        const added = await withDeadline(outbox.add(fields), storeDeadlineMs);
+        if (!added.done) throw added.reason === 'timeout' ? Object.assign(new Error('outbox write timed out'), { code: 'TIMEOUT' }) : added.error;
       } catch (error) {
         const at = now();
         volatile.set(fields.key, { ...fields, createdAt: at, attempts: 0, nextAttemptAt: at });

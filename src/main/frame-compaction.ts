@@ -95,7 +95,7 @@ export function createFrameCompacting(context: PluginContext, store: FrameStore)
     try {
       const sessionID = input?.sessionID;
       if (!context.options.frames || typeof sessionID !== 'string' || !Array.isArray(output?.context)) return;
-      // A tree read from disk once, then from memory: no deadline needed beyond the first read.
+      // The store reads with a deadline and falls back to the tree it read last.
       const frame = (await store.read()).frames[sessionID];
       const instructions = instructionsFor(frame);
       if (!instructions || !frame) return;

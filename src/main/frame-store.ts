@@ -18,12 +18,15 @@ import type { Logger } from './logger.js';
 
 /** Reads and changes one project's frames. */
 export interface FrameStore {
-  /** The tree as last read or written (read from disk the first time). */
+  /** The tree as on disk (as last read or written when that was under a second ago, or when the disk does not answer). */
   read(): Promise<FrameTree>;
   /** Applies `change` to the tree as it is on disk and writes the result, one change at a time. */
   update<T>(change: (tree: FrameTree) => T): Promise<T>;
   readonly file: string;
 }
+
+/** How long a tree read from disk is used as it is. */
+const FRESH_MS = 1_000;
 
 const STATUSES = new Set(['in_progress', 'completing', 'completed', 'failed', 'blocked']);
 
@@ -66,6 +69,7 @@ export interface FrameStoreSettings {
  */
 export function createFrameStore(file: string, settings: FrameStoreSettings = {}): FrameStore {
   let cached: FrameTree | null = null;
+  let loadedAt = 0;
   const timing = { waitMs: 3_000, holdMs: 3_000, staleMs: 10_000, ...settings.timing };
   // Beside the other locks of the state folder (`<stateDir>/locks`), not among the frame files.
   const lock = join(dirname(dirname(file)), 'locks', `frames-${basename(file, '.json')}.lock`);
@@ -97,7 +101,21 @@ export function createFrameStore(file: string, settings: FrameStoreSettings = {}
 
   return {
     file,
-    read: () => (cached ? Promise.resolve(cached) : locked(async () => (cached ??= await load()))),
+    async read() {
+      if (cached && Date.now() - loadedAt < FRESH_MS) return cached;
+      try {
+        // Read again: another process of the project may have pushed or popped a frame.
+        return await locked(async () => {
+          cached = await load();
+          loadedAt = Date.now();
+          return cached;
+        });
+      } catch (error) {
+        // A disk that does not answer now: the tree as last read, when there is one.
+        if (cached) return cached;
+        throw error;
+      }
+    },
     update: (change) =>
       locked(async (signal) => {
         // From disk: another OpenCode process of the same project may have changed it.
@@ -105,6 +123,7 @@ export function createFrameStore(file: string, settings: FrameStoreSettings = {}
         const result = change(tree);
         await writeFileAtomically(file, `${JSON.stringify({ version: 1, frames: tree.frames }, null, 2)}\n`, 0o600, () => throwIfAborted(signal));
         cached = tree;
+        loadedAt = Date.now();
         return result;
       }),
   };

@@ -187,6 +187,30 @@ describe('delivery through failures', () => {
     expect(await pending(r.stateDir)).toEqual([]);
   });
 
+  it('should not let an outbox write that never returns hold the summary or later submissions', async () => {
+    const r = await rig();
+    const real = createOutbox(join(r.stateDir, 'outbox'), () => r.clock.now);
+    let hang = true;
+    // The first write never returns, as on a home folder whose server went away.
+    const outbox = { ...real, add: (fields: Parameters<typeof real.add>[0]) => (hang ? ((hang = false), new Promise<never>(() => undefined)) : real.add(fields)) };
+    const delivery = createDelivery({
+      cli: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env }),
+      outbox,
+      chains: createChainStore(r.stateDir),
+      logger: createLogger(r.host.client),
+      timeoutMs: 5_000,
+      now: () => r.clock.now,
+      storeDeadlineMs: 100,
+    });
+    await delivery.submitThought({ project: 'demo', response: 'A [[redis]] summary.', source: 'ses_a\u0000one' });
+    await delivery.submitNote('demo', note);
+    expect(r.host.linesWith('delivering without a durable copy')).toHaveLength(1);
+    const tools = (await r.double.calls()).map((call) => call.tool);
+    expect(tools.filter((tool) => tool === 'SequentialThinking')).toHaveLength(1);
+    expect(tools.filter((tool) => tool === 'WriteMemory')).toHaveLength(1);
+    expect(await pending(r.stateDir)).toEqual([]);
+  });
+
   it.runIf(mountable)('should keep submissions in memory while the state folder is read-only and write them once it is writable again', async () => {
     const mount = (await mountTmpfs(1024)) as Mount;
     cleanups.push(() => mount.unmount());
