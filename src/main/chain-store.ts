@@ -86,6 +86,12 @@ export function createChainStore(stateDir: string, settings: ChainStoreSettings 
   const lock = join(stateDir, 'locks', 'summary-chains.lock');
   const timing = { waitMs: 10_000, holdMs: 5_000, staleMs: 10_000, ...settings.timing };
   const { logger } = settings;
+  const warned = new Set<string>();
+  const warnOnce = (line: string): void => {
+    if (warned.has(line)) return;
+    warned.add(line);
+    logger?.warn(line);
+  };
 
   async function load(): Promise<Record<string, ChainRecord>> {
     // No prototype: a project named "__proto__" or "constructor" is just a name.
@@ -104,7 +110,7 @@ export function createChainStore(stateDir: string, settings: ChainStoreSettings 
     }
     for (const [project, state] of Object.entries(parsed)) {
       if (isRecord(state)) chains[project] = state;
-      else logger?.warn(`state: chain record of ${JSON.stringify(project.slice(0, 80))} in ${file} is malformed; ignored`);
+      else warnOnce(`state: chain record of ${JSON.stringify(project.slice(0, 80))} in ${file} is malformed; ignored (dropped at the next write)`);
     }
     return chains;
   }

@@ -70,6 +70,7 @@ export interface FrameStoreSettings {
 export function createFrameStore(file: string, settings: FrameStoreSettings = {}): FrameStore {
   let cached: FrameTree | null = null;
   let loadedAt = 0;
+  const warned = new Set<string>();
   const timing = { waitMs: 3_000, holdMs: 3_000, staleMs: 10_000, ...settings.timing };
   // Beside the other locks of the state folder (`<stateDir>/locks`), not among the frame files.
   const lock = join(dirname(dirname(file)), 'locks', `frames-${basename(file, '.json')}.lock`);
@@ -91,7 +92,10 @@ export function createFrameStore(file: string, settings: FrameStoreSettings = {}
     }
     for (const [id, frame] of Object.entries(parsed.frames)) {
       if (isFrame(frame) && frame.sessionID === id) tree.frames[id] = frame;
-      else settings.logger?.warn(`state: frame ${JSON.stringify(id.slice(0, 80))} in ${file} is malformed; ignored`);
+      else if (!warned.has(id)) {
+        warned.add(id);
+        settings.logger?.warn(`state: frame ${JSON.stringify(id.slice(0, 80))} in ${file} is malformed; ignored (dropped at the next write)`);
+      }
     }
     return tree;
   }

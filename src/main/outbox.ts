@@ -159,7 +159,8 @@ export function createOutbox(dir: string, settings: OutboxSettings | (() => numb
       let stale = Number(pid) === process.pid || !alive(Number(pid));
       if (!stale) {
         try {
-          stale = now() - (await stat(join(dir, name))).mtimeMs > claimTtlMs;
+          // Real time: the file's mtime is.
+          stale = Date.now() - (await stat(join(dir, name))).mtimeMs > claimTtlMs;
         } catch {
           continue;
         }
