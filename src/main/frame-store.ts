@@ -71,7 +71,8 @@ export function createFrameStore(file: string, settings: FrameStoreSettings = {}
   let cached: FrameTree | null = null;
   let loadedAt = 0;
   const warned = new Set<string>();
-  const timing = { waitMs: 3_000, holdMs: 3_000, staleMs: 10_000, ...settings.timing };
+  // A small file on a healthy disk reads in milliseconds; the compacting hook waits at most about a second more for frames.
+  const timing = { waitMs: 1_000, holdMs: 1_000, staleMs: 10_000, ...settings.timing };
   // Beside the other locks of the state folder (`<stateDir>/locks`), not among the frame files.
   const lock = join(dirname(dirname(file)), 'locks', `frames-${basename(file, '.json')}.lock`);
 
