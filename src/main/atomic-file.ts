@@ -7,29 +7,38 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
+/** Whether `name` is a temporary file left by {@link writeFileAtomically}. */
+export function isTemporaryName(name: string): boolean {
+  return /^\..+\.[0-9a-f-]{36}\.tmp$/.test(name);
+}
+
 /**
  * Writes `content` to `path`: a temporary file beside it, fsync, rename over
- * `path`, fsync of the folder. The temporary file is removed if the rename fails.
+ * `path`, fsync of the folder. Whatever step fails (a full disk while writing
+ * or syncing, a failed rename), the temporary file is removed before the
+ * error is passed on.
  *
  * @param path - the file to replace or create; its folder is created when missing.
  * @param content - the whole new content, as UTF-8.
  * @param mode - permissions of a new file. @default 0o644
+ * @param beforeRename - a last check before the new file replaces the old one (a lost lock, a passed deadline); throwing stops the write.
  */
-export async function writeFileAtomically(path: string, content: string, mode = 0o644): Promise<void> {
+export async function writeFileAtomically(path: string, content: string, mode = 0o644, beforeRename?: () => void): Promise<void> {
   const folder = dirname(path);
   await mkdir(folder, { recursive: true });
   const temporary = join(folder, `.${basename(path)}.${randomUUID()}.tmp`);
-  const handle = await open(temporary, 'w', mode);
+  const handle = await open(temporary, 'wx', mode);
   try {
-    await handle.writeFile(content, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.writeFile(content, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    beforeRename?.();
     await rename(temporary, path);
   } catch (error) {
-    await rm(temporary, { force: true });
+    await rm(temporary, { force: true }).catch(() => undefined);
     throw error;
   }
   // The rename itself must survive a power cut.

@@ -104,8 +104,8 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const engine = createExtractionEngine(runner, { projectRoot: worktree });
     const delivery = createDelivery({
       cli,
-      outbox: createOutbox(join(options.stateDir, 'outbox')),
-      chains: createChainStore(options.stateDir),
+      outbox: createOutbox(join(options.stateDir, 'outbox'), { logger }),
+      chains: createChainStore(options.stateDir, { logger }),
       logger,
       timeoutMs: options.persistTimeoutMs,
     });

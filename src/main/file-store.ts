@@ -5,10 +5,11 @@
  * `maenifold --tool Sync` can adopt the folder unchanged. Reads answer from
  * the folder's index (folder-index.ts) in the shapes maenifold prints. As in
  * maenifold, a note whose title has the same slug as an existing file
- * replaces it.
+ * replaces it. SequentialThinking is in file-store-thinking.ts, payload
+ * readers in file-store-args.ts.
  */
-import { createHash, randomInt } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatFrontmatter, memoryConcepts, parseMemoryFile, sanitizeTitle, slugify } from '../workers/stages/memory-markdown.js';
 import { buildContextText, recentActivityText, relatedConcepts, type ActivityQuery, type ConceptFile } from '../workers/stages/memory-queries.js';
@@ -18,6 +19,8 @@ import { createFolderIndex, type FolderIndex } from './folder-index.js';
 import type { TaskRunner } from './task-runner.js';
 import type { Logger } from './logger.js';
 import { writeFileAtomically } from './atomic-file.js';
+import { fail, integer, parseTimeSpan, text, ToolError, validateRelativePath } from './file-store-args.js';
+import { createSequentialThinking } from './file-store-thinking.js';
 
 /** The file store: a {@link MemoryStore} plus what the preview and shutdown need. */
 export interface FileStore extends MemoryStore {
@@ -45,64 +48,6 @@ export interface FileStoreSettings {
 }
 
 const MAX_TITLE_CHARS = 200;
-const SESSION_ID = /^session-(\d+)(?:-(\d+))?$/;
-
-class ToolError extends Error {
-  constructor(
-    readonly toolCode: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function fail(code: CliError['code'], message: string, toolCode?: string): { ok: false; error: CliError } {
-  return { ok: false, error: toolCode ? { code, message, toolCode } : { code, message } };
-}
-
-function text(payload: Record<string, unknown>, key: string, required = false): string | undefined {
-  const value = payload[key];
-  if (value === undefined || value === null) {
-    if (required) throw new ToolError('INVALID_ARGUMENT', `Missing required parameter '${key}'`);
-    return undefined;
-  }
-  if (typeof value !== 'string') throw new ToolError('INVALID_ARGUMENT', `Parameter '${key}' must be a string`);
-  return value;
-}
-
-function integer(payload: Record<string, unknown>, key: string, fallback: number): number {
-  const value = payload[key];
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw new ToolError('INVALID_ARGUMENT', `Parameter '${key}' must be an integer`);
-  return value;
-}
-
-function validateRelativePath(value: string, what: string): string {
-  const normalized = value.replace(/\\/g, '/');
-  if (normalized.startsWith('/') || /^[A-Za-z]:/.test(normalized)) {
-    throw new ToolError('PATH_VALIDATION_ERROR', `Invalid ${what} - Absolute paths are not allowed. Use relative paths only.`);
-  }
-  if (normalized.split('/').some((segment) => segment === '..' || segment === '.')) {
-    throw new ToolError('PATH_VALIDATION_ERROR', `Invalid ${what} - Path traversal components ('.' and '..') are not allowed.`);
-  }
-  return normalized.replace(/^\/+|\/+$/g, '');
-}
-
-/** .NET TimeSpan text (`d`, `hh:mm[:ss]`, `d.hh:mm:ss`) in ms, or undefined. */
-function parseTimeSpan(value: string): number | undefined {
-  const m = /^\s*(?:(\d+)|(?:(\d+)\.)?(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,7}))?)?)\s*$/.exec(value);
-  if (!m) return undefined;
-  if (m[1] !== undefined) return Number(m[1]) * 86_400_000;
-  const [days, hours, minutes, seconds] = [m[2], m[3], m[4], m[5]].map((part) => Number(part ?? 0)) as [number, number, number, number];
-  if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
-  return (((days * 24 + hours) * 60 + minutes) * 60 + seconds) * 1000 + (m[6] ? Number(`0.${m[6]}`) * 1000 : 0);
-}
-
-
-function appendSection(body: string, heading: string, content: string): string {
-  const base = body === '' || body.endsWith('\n') ? body : `${body}\n`;
-  return `${base}\n## ${heading}\n\n${content}\n`;
-}
 
 /**
  * @param settings - see {@link FileStoreSettings}.
@@ -113,7 +58,7 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
   const agent = settings.agent ?? process.env['AGENT_ID'] ?? 'agent';
   const memoryDir = join(root, 'memory');
   const index = createFolderIndex({ memoryDir, stateDir: settings.stateDir, runner: settings.runner, logger, ...settings.index });
-  // Writes one at a time: a thought is a read-modify-write of its session file.
+  // Writes one at a time in this process; a thought also takes a lock shared with other processes.
   let queue: Promise<unknown> = Promise.resolve();
   let writes = 0;
   const serially = <T>(work: () => Promise<T>): Promise<T> => {
@@ -164,90 +109,17 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
     return { uri, checksum: createHash('sha256').update(file, 'utf8').digest('base64'), title, folder };
   }
 
-  function sessionUri(sessionId: string): string {
-    const date = new Date(Number(SESSION_ID.exec(sessionId)?.[1] ?? 0));
-    const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
-    return `memory://thinking/sequential/${pad(date.getUTCFullYear(), 4)}/${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())}/${sessionId}`;
-  }
-
-  async function exists(path: string): Promise<boolean> {
-    try {
-      return (await stat(path)).isFile();
-    } catch {
-      return false;
-    }
-  }
-
-  async function sequentialThinking(payload: Record<string, unknown>): Promise<unknown> {
-    const response = text(payload, 'response');
-    const thoughts = text(payload, 'thoughts');
-    const nextThoughtNeeded = payload['nextThoughtNeeded'] === true;
-    const thoughtNumber = integer(payload, 'thoughtNumber', 0);
-    const totalThoughts = integer(payload, 'totalThoughts', 0);
-    const sessionArg = text(payload, 'sessionId');
-    const cancel = payload['cancel'] === true;
-    const conclusion = text(payload, 'conclusion');
-    const analysisType = text(payload, 'analysisType');
-    const author = text(payload, 'agent') ?? agent;
-    if (thoughtNumber < 0 || totalThoughts < 0) throw new ToolError('INVALID_ARGUMENT', 'thoughtNumber and totalThoughts must be >= 0');
-    if (!cancel && memoryConcepts(`${response ?? ''}\n\n${thoughts ?? ''}`).length === 0) {
-      throw new ToolError('WIKILINK_REQUIRED', 'Must include [[concepts]] (WikiLinks outside code) in response or thoughts.');
-    }
-    if (sessionArg !== undefined && !SESSION_ID.test(sessionArg)) {
-      throw new ToolError('INVALID_SESSION_ID', 'Invalid sessionId format. Use maenifold-generated values (session-{unix-milliseconds}-{digits}) or omit sessionId to start a new session.');
-    }
-    const present = sessionArg !== undefined && (await exists(pathOf(sessionUri(sessionArg))));
-    if (sessionArg === undefined) {
-      if (thoughtNumber !== 0) throw new ToolError('SESSION_MISSING', 'No sessionId given for a continuing thought. Start with thoughtNumber=0 and no sessionId.');
-    } else if (thoughtNumber === 0 && present) {
-      throw new ToolError('SESSION_EXISTS', `Session ${sessionArg} exists. Continue it with thoughtNumber > 0, or omit sessionId to start a new one.`);
-    } else if (thoughtNumber === 0) {
-      throw new ToolError('SESSION_NOT_FOUND', `Session ${sessionArg} not found. To start a new session, don't provide sessionId.`);
-    } else if (!present) {
-      throw new ToolError('SESSION_MISSING', `Session ${sessionArg} missing. Start with thoughtNumber=0.`);
-    }
-    const completing = !nextThoughtNeeded && !cancel;
-    if (completing && (conclusion === undefined || conclusion.trim() === '')) {
-      throw new ToolError('CONCLUSION_REQUIRED', 'Conclusion required when completing session. Must synthesize findings with [[concepts]].');
-    }
-    if (completing && memoryConcepts(conclusion ?? '').length === 0) {
-      throw new ToolError('CONCLUSION_WIKILINK_REQUIRED', 'Conclusion must include [[concepts]] for knowledge graph integration.');
-    }
-    let sessionId = sessionArg;
-    let frontmatter: Record<string, string | number | boolean | string[] | undefined>;
-    let body: string;
-    if (sessionId === undefined) {
-      sessionId = `session-${now()}-${String(randomInt(0, 100_000)).padStart(5, '0')}`;
-      frontmatter = { title: `Sequential Thinking Session ${sessionId}`, permalink: sessionId, type: 'sequential', status: 'active', created: iso(), analysisType };
-      body = '# Sequential Thinking Session\n';
-    } else {
-      ({ frontmatter, body } = parseMemoryFile(await readFile(pathOf(sessionUri(sessionId)), 'utf8')));
-    }
-    const stamp = iso().slice(0, 19).replace('T', ' ');
-    if (!cancel && response !== undefined) {
-      body = appendSection(body, `Thought ${thoughtNumber}/${totalThoughts} [${author}]`, `${response}\n${thoughts ? `\n*Thoughts: ${thoughts}*\n` : ''}\n*${stamp}*`);
-    }
-    let status: string;
-    if (cancel) {
-      status = 'cancelled';
-      frontmatter = { ...frontmatter, status, cancelled: iso(), thoughtCount: thoughtNumber };
-    } else if (completing) {
-      body = appendSection(body, 'Conclusion', conclusion ?? '');
-      status = 'completed';
-      frontmatter = { ...frontmatter, status, completed: iso(), thoughtCount: thoughtNumber };
-    } else {
-      status = 'active';
-      frontmatter = { ...frontmatter, status };
-    }
-    await writeFileAtomically(pathOf(sessionUri(sessionId)), formatFrontmatter(frontmatter) + body);
-    writes += 1;
-    index.invalidate();
-    let message = thoughtNumber === 0 ? `Created session: ${sessionId}` : `Added thought ${thoughtNumber} to session: ${sessionId}`;
-    if (cancel) message += '\n\n❌ Thinking cancelled';
-    else if (completing) message += '\n\n✅ Thinking complete';
-    else message += `\n\n💭 Continue with thought ${thoughtNumber + 1}/${totalThoughts}`;
-    return { sessionId, thoughtNumber, totalThoughts, status, nextThoughtNeeded, message };
-  }
+  const sequentialThinking = createSequentialThinking({
+    pathOf,
+    now,
+    agent,
+    lockDir: join(settings.stateDir, 'locks'),
+    logger,
+    onWrite: () => {
+      writes += 1;
+      index.invalidate();
+    },
+  });
 
   async function readMemory(payload: Record<string, unknown>): Promise<unknown> {
     const identifier = text(payload, 'identifier', true) as string;

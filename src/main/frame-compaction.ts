@@ -101,7 +101,7 @@ export function createFrameCompacting(context: PluginContext, store: FrameStore)
     try {
       const sessionID = input?.sessionID;
       if (!context.options.frames || typeof sessionID !== 'string' || !Array.isArray(output?.context)) return;
-      // The first read comes from disk, and a read that never completes must not hold the compaction.
+      // The store reads with its own deadline; this one bounds the whole wait, whatever the store does.
       const read = await withDeadline(store.read(), FRAME_COMPACTING_DEADLINE_MS);
       if (!read.done) {
         const why = read.reason === 'timeout' ? `did not answer within ${FRAME_COMPACTING_DEADLINE_MS} ms` : `failed (${(read.error as Error)?.message ?? String(read.error)})`;

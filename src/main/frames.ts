@@ -28,7 +28,7 @@ export interface Frames {
  * @param env - the environment.
  */
 export async function createFrames(context: PluginContext, worktree: string, folders: readonly string[], env: NodeJS.ProcessEnv): Promise<Frames> {
-  const store = createFrameStore(frameFileFor(context.options.stateDir, worktree));
+  const store = createFrameStore(frameFileFor(context.options.stateDir, worktree), { logger: context.logger });
   const lifecycle = createFrameLifecycle(context, store);
   const helper = await loadToolHelper(folders, env);
   if (helper.ok) context.logger.info(`frames: flame_* tools built with the tool helper of ${helper.from}`);

@@ -1,8 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChainStore } from '../../src/main/chain-store.js';
+import { createLogger } from '../../src/main/logger.js';
+import { createFakeHost } from '../support/fake-host.js';
 
 const dirs: string[] = [];
 async function stateDir(): Promise<string> {
@@ -26,11 +28,18 @@ describe('createChainStore', () => {
     expect(await again.get('app')).toBeNull();
   });
 
-  it('should treat a damaged file as no chain and serialize concurrent updates', async () => {
+  it('should keep a damaged file aside as no chain, and serialize concurrent updates', async () => {
     const dir = await stateDir();
-    const store = createChainStore(dir);
+    const host = createFakeHost();
+    const logger = createLogger(host.client);
+    const store = createChainStore(dir, { logger });
     await writeFile(store.file, '{not json');
     expect(await store.get('app')).toBeNull();
+    const aside = (await readdir(dir)).filter((name) => name.startsWith('summary-chains.json.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(await readFile(join(dir, aside[0] as string), 'utf8')).toBe('{not json');
+    await logger.flush();
+    expect(host.linesWith('kept aside')).toHaveLength(1);
     await Promise.all(Array.from({ length: 10 }, (_, index) => store.set(`p${index}`, { sessionId: `s${index}`, thoughtNumber: index, updatedAt: '' })));
     const saved = JSON.parse(await readFile(store.file, 'utf8'));
     expect(Object.keys(saved)).toHaveLength(10);

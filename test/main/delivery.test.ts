@@ -11,19 +11,22 @@ import { locateCli } from '../../src/main/cli-locator.js';
 import { createMaenifoldClient } from '../../src/main/maenifold-client.js';
 import { createLogger } from '../../src/main/logger.js';
 import { createDoubleRoot, type DoubleRoot } from '../support/maenifold-double.js';
+import { canMount, mountTmpfs, type Mount } from '../support/scratch-mount.js';
 import { createFakeHost, type FakeHost } from '../support/fake-host.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+const mountable = await canMount();
 
 interface Rig {
   double: DoubleRoot;
   stateDir: string;
   host: FakeHost;
   clock: { now: number };
-  delivery(env?: Record<string, string>): Delivery;
+  /** A sender; `cliPath` replaces the double (a wrapper script). */
+  delivery(env?: Record<string, string>, cliPath?: string): Delivery;
 }
 
 async function rig(): Promise<Rig> {
@@ -37,20 +40,41 @@ async function rig(): Promise<Rig> {
     stateDir,
     host,
     clock,
-    delivery: (env = {}) =>
+    delivery: (env = {}, cliPath = double.cliPath) =>
       createDelivery({
-        cli: createMaenifoldClient(locateCli(double.cliPath, process.env), { ...process.env, ...double.env, ...env }),
+        cli: createMaenifoldClient(locateCli(cliPath, process.env), { ...process.env, ...double.env, ...env }),
         outbox: createOutbox(join(stateDir, 'outbox'), () => clock.now),
-        chains: createChainStore(stateDir),
+        chains: createChainStore(stateDir, { timing: { staleMs: 2_000 } }),
         logger: createLogger(host.client),
         timeoutMs: 5_000,
         now: () => clock.now,
+        lockTiming: { staleMs: 2_000 },
       }),
   };
 }
 
+/** Entries not delivered yet: pending, or claimed by a process (alive or not). */
 async function pending(stateDir: string): Promise<string[]> {
-  return (await readdir(join(stateDir, 'outbox'))).filter((name) => name.endsWith('.json'));
+  return (await readdir(join(stateDir, 'outbox'))).filter((name) => /\.json(\.claim-\d+-[0-9a-f]+)?$/.test(name));
+}
+
+/** Polls `condition` until it holds; fails the test when it never does. */
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Whether every process of a process group has exited. */
+function groupGone(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 async function thoughtFile(double: DoubleRoot, sessionId: string): Promise<string> {
@@ -112,22 +136,130 @@ describe('createDelivery', () => {
   });
 });
 
+describe('delivery through failures', () => {
+  async function script(r: Rig, name: string, body: string): Promise<string> {
+    const path = join(r.stateDir, name);
+    await writeFile(path, `#!/bin/sh\n${body}\n`);
+    await chmod(path, 0o755);
+    return path;
+  }
+
+  it('should retry an INTERNAL_ERROR envelope (exit 0) with backoff instead of parking it', async () => {
+    const r = await rig();
+    const flaky = await script(r, 'flaky', `printf '%s\\n' '{"success":false,"data":null,"error":{"code":"INTERNAL_ERROR","message":"database is locked"}}'`);
+    await r.delivery({}, flaky).submitNote('demo', note);
+    expect(await pending(r.stateDir)).toHaveLength(1);
+    expect(await readdir(join(r.stateDir, 'outbox', 'failed'))).toEqual([]);
+    r.clock.now += 30_000;
+    await r.delivery().flush();
+    expect(await pending(r.stateDir)).toEqual([]);
+    expect((await r.double.calls()).filter((call) => call.tool === 'WriteMemory')).toHaveLength(1);
+  });
+
+  it('should start a new chain when maenifold refuses the remembered one for its session id', async () => {
+    const r = await rig();
+    await createChainStore(r.stateDir).set('demo', { sessionId: 'session-abc', thoughtNumber: 4, updatedAt: '' });
+    await r.delivery().submitThought({ project: 'demo', response: 'A [[redis]] summary.', source: 'ses_a\u0000one' });
+    const calls = (await r.double.calls()).filter((call) => call.tool === 'SequentialThinking').map((call) => call.payload as { sessionId?: string; thoughtNumber: number });
+    expect(calls).toEqual([expect.objectContaining({ sessionId: 'session-abc', thoughtNumber: 5 }), expect.objectContaining({ thoughtNumber: 0 })]);
+    expect(calls[1]?.sessionId).toBeUndefined();
+    const chain = await createChainStore(r.stateDir).get('demo');
+    expect(chain).toMatchObject({ thoughtNumber: 0, sessionId: expect.stringMatching(/^session-\d+-\d+$/) });
+    expect(await pending(r.stateDir)).toEqual([]);
+  });
+
+  it('should write a summary to disk while an earlier delivery is still waiting for the CLI', async () => {
+    const r = await rig();
+    const gate = join(r.stateDir, 'gate');
+    const gated = await script(r, 'gated', `while [ ! -f "${gate}" ]; do sleep 0.05; done\nexec "${r.double.cliPath}" "$@"`);
+    const delivery = r.delivery({}, gated);
+    const first = delivery.submitNote('demo', note);
+    await waitFor(async () => (await pending(r.stateDir).catch(() => [])).some((name) => name.includes('.claim-')), 'the note to be claimed');
+    const second = delivery.submitThought({ project: 'demo', response: 'A [[redis]] summary.', source: 'ses_b\u0000one' });
+    await delivery.stored();
+    // The CLI has answered nothing yet, and the summary is on disk.
+    expect(await r.double.calls()).toEqual([]);
+    const names = await pending(r.stateDir);
+    expect(names).toHaveLength(2);
+    expect(names.filter((name) => name.endsWith('.json'))).toHaveLength(1);
+    await writeFile(gate, '');
+    await Promise.all([first, second]);
+    expect(await pending(r.stateDir)).toEqual([]);
+  });
+
+  it('should not let an outbox write that never returns hold the summary or later submissions', async () => {
+    const r = await rig();
+    const real = createOutbox(join(r.stateDir, 'outbox'), () => r.clock.now);
+    let hang = true;
+    // The first write never returns, as on a home folder whose server went away.
+    const outbox = { ...real, add: (fields: Parameters<typeof real.add>[0]) => (hang ? ((hang = false), new Promise<never>(() => undefined)) : real.add(fields)) };
+    const delivery = createDelivery({
+      cli: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env }),
+      outbox,
+      chains: createChainStore(r.stateDir),
+      logger: createLogger(r.host.client),
+      timeoutMs: 5_000,
+      now: () => r.clock.now,
+      storeDeadlineMs: 100,
+    });
+    await delivery.submitThought({ project: 'demo', response: 'A [[redis]] summary.', source: 'ses_a\u0000one' });
+    await delivery.submitNote('demo', note);
+    expect(r.host.linesWith('delivering without a durable copy')).toHaveLength(1);
+    const tools = (await r.double.calls()).map((call) => call.tool);
+    expect(tools.filter((tool) => tool === 'SequentialThinking')).toHaveLength(1);
+    expect(tools.filter((tool) => tool === 'WriteMemory')).toHaveLength(1);
+    expect(await pending(r.stateDir)).toEqual([]);
+  });
+
+  it.runIf(mountable)('should keep submissions in memory while the state folder is read-only and write them once it is writable again', async () => {
+    const mount = (await mountTmpfs(1024)) as Mount;
+    cleanups.push(() => mount.unmount());
+    const r = await rig();
+    const stateDir = join(mount.dir, 'state');
+    const delivery = (env: Record<string, string> = {}) =>
+      createDelivery({
+        cli: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env, ...env }),
+        outbox: createOutbox(join(stateDir, 'outbox'), () => r.clock.now),
+        chains: createChainStore(stateDir),
+        logger: createLogger(r.host.client),
+        timeoutMs: 5_000,
+        now: () => r.clock.now,
+      });
+    mount.remount('ro');
+    const refused = delivery({ MAENIFOLD_DOUBLE_FAULT: 'garbage' });
+    await refused.submitNote('demo', note);
+    expect(r.host.linesWith('the disk refused the note')).toHaveLength(1);
+    mount.remount('rw');
+    await refused.flush();
+    expect(await pending(stateDir)).toHaveLength(1);
+    // A restart delivers what was written.
+    r.clock.now += 30_000;
+    await delivery().flush();
+    expect(await pending(stateDir)).toEqual([]);
+    expect(await readdir(join(r.double.root, 'memory', 'sessions', 'compaction', '2026', '11', '22'))).toHaveLength(1);
+  });
+});
+
 describe('delivery across a killed process', () => {
   const child = fileURLToPath(new URL('../fixtures/delivery/submit-thought.ts', import.meta.url));
+  const settled = (): number => Date.now() + 2 * 5_000 + 1;
 
-  async function killDuring(r: Rig, cliPath: string, when: () => Promise<boolean>): Promise<void> {
+  /** Starts the sender in its own process group, so the test can tell when every process it started is gone. */
+  function startSender(r: Rig, cliPath: string): { pid: number; exited: Promise<void> } {
     const proc = spawn(process.execPath, ['--import', 'tsx', child, r.stateDir, cliPath, 'demo'], {
-      env: { ...process.env, ...r.double.env },
+      env: { ...process.env, ...r.double.env, DELIVERY_TIMEOUT_MS: '5000' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
-    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-    const deadline = Date.now() + 30_000;
-    while (!(await when())) {
-      if (Date.now() > deadline) throw new Error('the child never reached the point to be killed at');
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    return { pid: proc.pid as number, exited: new Promise<void>((resolve) => proc.once('exit', () => resolve())) };
+  }
+
+  async function chainRecord(r: Rig): Promise<{ inFlight?: unknown; sessionId?: string } | undefined> {
+    try {
+      return JSON.parse(await readFile(join(r.stateDir, 'summary-chains.json'), 'utf8'))['demo'];
+    } catch {
+      return undefined;
     }
-    proc.kill('SIGKILL');
-    await exited;
   }
 
   it('should not duplicate a thought that landed while its sender was killed', async () => {
@@ -136,37 +268,43 @@ describe('delivery across a killed process', () => {
     const slow = join(r.stateDir, 'slow-maenifold');
     await writeFile(slow, `#!/bin/sh\nMAENIFOLD_DOUBLE_FAULT=slow:1500 MAENIFOLD_DOUBLE_FAULT_TOOLS=SequentialThinking exec "${r.double.cliPath}" "$@"\n`);
     await chmod(slow, 0o755);
-    await killDuring(r, slow, async () => (await r.double.calls()).some((call) => call.tool === 'SequentialThinking'));
+    const sender = startSender(r, slow);
+    await waitFor(async () => (await r.double.calls()).some((call) => call.tool === 'SequentialThinking'), 'the call to reach the CLI');
+    process.kill(sender.pid, 'SIGKILL');
+    await sender.exited;
     expect(await pending(r.stateDir)).toHaveLength(1);
     // The orphaned CLI finishes its write.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    r.clock.now = Date.now();
+    await waitFor(() => groupGone(sender.pid), 'the orphaned CLI to exit');
+    r.clock.now = settled();
     await r.delivery().flush();
     expect(await pending(r.stateDir)).toEqual([]);
     const thoughts = (await r.double.calls()).filter((call) => call.tool === 'SequentialThinking');
     expect(thoughts).toHaveLength(1);
-    const chain = JSON.parse(await readFile(join(r.stateDir, 'summary-chains.json'), 'utf8'))['demo'];
-    expect((await thoughtFile(r.double, chain.sessionId)).match(/^## Thought /gm)).toHaveLength(1);
+    const chain = await chainRecord(r);
+    expect(chain?.inFlight).toBeUndefined();
+    expect((await thoughtFile(r.double, chain?.sessionId as string)).match(/^## Thought /gm)).toHaveLength(1);
   });
 
-  it('should deliver, once, a thought whose sender was killed before the CLI got it', async () => {
+  it('should wait while a killed sender’s call may still land, then deliver the thought once', async () => {
     const r = await rig();
     const late = join(r.stateDir, 'late-maenifold');
     await writeFile(late, `#!/bin/sh\nsleep 3\nexec "${r.double.cliPath}" "$@"\n`);
     await chmod(late, 0o755);
-    await killDuring(r, late, async () => {
-      try {
-        return (await pending(r.stateDir)).length > 0;
-      } catch {
-        return false;
-      }
-    });
-    // Let the orphaned wrapper run out: it reaches the double after the sender is gone, or not at all.
-    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    const sender = startSender(r, late);
+    await waitFor(async () => (await chainRecord(r))?.inFlight !== undefined, 'the thought to be in flight');
+    // The whole group: the wrapper dies before it reaches the CLI.
+    process.kill(-sender.pid, 'SIGKILL');
+    await waitFor(() => groupGone(sender.pid), 'the sender and its CLI to exit');
+    expect(await pending(r.stateDir)).toHaveLength(1);
     r.clock.now = Date.now();
     await r.delivery().flush();
+    // Too early to know whether the call landed: nothing is sent.
+    expect((await r.double.calls()).filter((call) => call.tool === 'SequentialThinking')).toEqual([]);
+    expect(await pending(r.stateDir)).toHaveLength(1);
+    r.clock.now = settled();
+    await r.delivery().flush();
     expect(await pending(r.stateDir)).toEqual([]);
-    const chain = JSON.parse(await readFile(join(r.stateDir, 'summary-chains.json'), 'utf8'))['demo'];
-    expect((await thoughtFile(r.double, chain.sessionId)).match(/^## Thought /gm)).toHaveLength(1);
+    const chain = await chainRecord(r);
+    expect((await thoughtFile(r.double, chain?.sessionId as string)).match(/^## Thought /gm)).toHaveLength(1);
   });
 });

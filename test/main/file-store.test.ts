@@ -121,6 +121,25 @@ describe('createFileStore', () => {
       expect(mask(actual, sessionId)).toBe(mask(double, id));
     });
 
+    it('should keep a damaged session file aside and answer SESSION_MISSING, so the chain starts again', async () => {
+      const root = await tempDir('file-store-root-');
+      const host = createFakeHost();
+      const store = await openStore(root, await tempDir('file-store-state-'), host);
+      const base = { nextThoughtNeeded: false, conclusion: 'Latest [[compaction]] summary recorded.', thoughtNumber: 0, totalThoughts: 1 };
+      const first = (await store.callJson('SequentialThinking', { ...base, response: 'First [[compaction]] summary.' }, timing)) as { ok: true; value: { sessionId: string } };
+      const folder = join(root, 'memory/thinking/sequential/2026/03/04');
+      const file = join(folder, `${first.value.sessionId}.md`);
+      // Cut off in the middle of its frontmatter.
+      await writeFile(file, (await readFile(file, 'utf8')).slice(0, 40));
+      const next = await store.callJson('SequentialThinking', { ...base, response: 'Second [[compaction]] summary.', sessionId: first.value.sessionId, thoughtNumber: 1, totalThoughts: 2 }, timing);
+      expect(next).toMatchObject({ ok: false, error: { code: 'TOOL_ERROR', toolCode: 'SESSION_MISSING' } });
+      const names = await readdir(folder);
+      expect(names).toHaveLength(1);
+      expect(names[0]).toMatch(new RegExp(`^${first.value.sessionId}\\.md\\.corrupt-`));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(host.linesWith('damaged thought session')).toHaveLength(1);
+    });
+
     it('should refuse what maenifold refuses, with its codes', async () => {
       const root = await tempDir('file-store-root-');
       await mkdir(join(root, 'memory'), { recursive: true });

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFrameStore, frameFileFor } from '../../src/main/frame-store.js';
 import { beginPop, pushFrame } from '../../src/main/frame-state.js';
+import { createLogger } from '../../src/main/logger.js';
+import { createFakeHost } from '../support/fake-host.js';
+import { hungFile } from '../support/hung-file.js';
 
 const dirs: string[] = [];
 async function stateDir(): Promise<string> {
@@ -39,18 +42,39 @@ describe('createFrameStore', () => {
     expect(await readdir(join(file, '..'))).toEqual([file.split('/').at(-1)]);
   });
 
-  it('should read a damaged file as no frames, drop malformed frames, and write over it', async () => {
+  it('should keep a damaged file aside (logged once), drop malformed frames, and never write over the damaged one', async () => {
     const file = frameFileFor(await stateDir(), '/work/acme');
+    const host = createFakeHost();
+    const logger = createLogger(host.client);
     await mkdir(join(file, '..'), { recursive: true });
     await writeFile(file, '{not json');
-    expect(Object.keys((await createFrameStore(file).read()).frames)).toEqual([]);
+    expect(Object.keys((await createFrameStore(file, { logger }).read()).frames)).toEqual([]);
+    const aside = (await readdir(join(file, '..'))).filter((name) => name.includes('.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(await readFile(join(file, '..', aside[0] as string), 'utf8')).toBe('{not json');
     await writeFile(file, JSON.stringify({ frames: { ses_x: { sessionID: 'ses_x', status: 'weird' }, __proto__: { polluted: true } } }));
-    const store = createFrameStore(file);
+    const store = createFrameStore(file, { logger });
     expect(Object.keys((await store.read()).frames)).toEqual([]);
     await store.update(push('ses_b'));
     const saved = JSON.parse(await readFile(file, 'utf8'));
     expect(Object.keys(saved.frames).sort()).toEqual(['ses_b', 'ses_root']);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    await logger.flush();
+    expect(host.linesWith('kept aside')).toHaveLength(1);
+  });
+
+  it('should fail a read or an update of a file that never answers within its deadline, and work again once it does', async () => {
+    const dir = await stateDir();
+    const file = frameFileFor(dir, '/work/acme');
+    await mkdir(join(file, '..'), { recursive: true });
+    const hung = await hungFile(join(file, '..'), file.split('/').at(-1) as string);
+    const store = createFrameStore(file, { timing: { holdMs: 200 } });
+    await expect(store.read()).rejects.toMatchObject({ code: 'STATE_TIMEOUT' });
+    await expect(store.update(push('ses_a'))).rejects.toMatchObject({ code: 'STATE_TIMEOUT' });
+    await hung.release();
+    await rm(file);
+    await store.update(push('ses_a'));
+    expect(Object.keys((await createFrameStore(file).read()).frames).sort()).toEqual(['ses_a', 'ses_root']);
   });
 
   it('should apply concurrent updates one at a time without losing any', async () => {

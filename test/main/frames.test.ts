@@ -1,4 +1,8 @@
+import { mkdir } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TAGGING_GUIDELINES } from '../../src/main/tagging-guidelines.js';
+import { hungFile } from '../support/hung-file.js';
 import { startHarness, type Harness } from '../support/plugin-harness.js';
 import { message } from '../support/fake-host.js';
 import { FRAME_COMPLETION_HEADING, FRAME_CONTINUATION_HEADING } from '../../src/main/frame-compaction.js';
@@ -38,6 +42,25 @@ const childWork = [
 const summarized = [...childWork, message('c3', 'assistant', 'CHILD-SUMMARY: the [[redis]] cache was added in src/cache.ts.', { summary: true, providerID: 'fake', modelID: 'm' })];
 
 describe('createFrames', () => {
+  it('should return from the compacting hook, flame_push and the frame context when the frames file never answers', async () => {
+    const h = (harness = await startHarness());
+    const file = frameFileFor(h.stateDir, '/work/acme-shop');
+    await mkdir(dirname(file), { recursive: true });
+    const hung = await hungFile(dirname(file), basename(file));
+    try {
+      h.host.setMessages('ses_root', childWork);
+      const output = await compacting(h, 'ses_root');
+      expect(output.context[0]).toBe(TAGGING_GUIDELINES);
+      expect(output.prompt).toBeUndefined();
+      expect(await call(h, 'flame_push', { goal: 'Add a [[redis]] cache' }, 'ses_root')).toContain('flame_push failed');
+      expect(await system(h, 'ses_root')).toBe('You are a coding agent.');
+      await h.plugin.logger.flush();
+      expect(h.host.linesWith('frames: compaction instructions failed')).toHaveLength(1);
+    } finally {
+      await hung.release();
+    }
+  });
+
   it('should push a child session, pop it into a compaction when idle, capture its summary, and show it to the parent only', async () => {
     harness = await startHarness({ sessionStart: false, rules: false });
     const h = harness;

@@ -1,0 +1,183 @@
+/**
+ * The cross-process soak: rounds of plugin processes (test/fixtures/delivery/submit-thought.ts)
+ * submitting summaries of one project at once to one state folder, killed
+ * with SIGKILL at random points, then a final drain; counts what reached the
+ * chains. Used by `npm run soak` (20 rounds) and, shorter, by the tests.
+ */
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createChainStore } from '../../src/main/chain-store.js';
+import { createDelivery, idempotencyKey } from '../../src/main/delivery.js';
+import { createFileStore } from '../../src/main/file-store.js';
+import { createInlineRunner } from '../../src/main/inline-runner.js';
+import { locateCli } from '../../src/main/cli-locator.js';
+import { createLogger } from '../../src/main/logger.js';
+import { createMaenifoldClient, type MemoryStore } from '../../src/main/maenifold-client.js';
+import { createOutbox } from '../../src/main/outbox.js';
+import { createPrng } from '../../src/synth/prng.js';
+import { createDoubleRoot } from './maenifold-double.js';
+
+const SENDER = fileURLToPath(new URL('../fixtures/delivery/submit-thought.ts', import.meta.url));
+const PROJECT = 'soak';
+
+/** What a soak runs. */
+export interface SoakSettings {
+  rounds: number;
+  /** Processes started at once in each round. @default 2 */
+  processes?: number;
+  /** Summaries each process submits. @default 5 */
+  sessions?: number;
+  /** `cli`: the maenifold double, slowed down; `files`: the built-in file store. */
+  store: 'cli' | 'files';
+  /** Chance that a process is killed during a round. @default 0.6 */
+  killChance?: number;
+  seed?: number;
+}
+
+/** What a soak found. */
+export interface SoakResult {
+  store: 'cli' | 'files';
+  rounds: number;
+  /** Processes killed with SIGKILL (alone, or with the CLI it had started). */
+  kills: number;
+  /** Summaries submitted by processes that said they were stored (on disk) before they died or finished. */
+  owed: number;
+  delivered: number;
+  lost: number;
+  duplicated: number;
+  chains: number;
+  chainsWithRepeatedNumbers: number;
+  parked: number;
+  leftInOutbox: number;
+  seconds: number;
+}
+
+function groupGone(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+async function until(condition: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await filesUnder(path)));
+    else if (entry.name.endsWith('.md')) found.push(path);
+  }
+  return found;
+}
+
+/** One process of a round: started in its own group, killed or left to finish. */
+async function runSender(args: string[], env: NodeJS.ProcessEnv, killAfterMs: number | null, wholeGroup: boolean): Promise<{ stored: boolean; killed: boolean }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', SENDER, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  let stored = false;
+  let killed = false;
+  let output = '';
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  proc.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    if (!stored && output.includes('stored\n')) stored = true;
+    if (killAfterMs !== null && output.includes('started\n') && !killed) {
+      killed = true;
+      setTimeout(() => {
+        try {
+          process.kill(wholeGroup ? -(proc.pid as number) : (proc.pid as number), 'SIGKILL');
+        } catch {
+          // It finished first.
+        }
+      }, killAfterMs).unref();
+    }
+  });
+  await exited;
+  await until(() => groupGone(proc.pid as number), 30_000);
+  return { stored, killed: killed && !output.includes('delivered\n') };
+}
+
+/**
+ * @param settings - see {@link SoakSettings}.
+ */
+export async function runSoak(settings: SoakSettings): Promise<SoakResult> {
+  const started = Date.now();
+  const random = createPrng(settings.seed ?? 14);
+  const processes = settings.processes ?? 2;
+  const sessions = settings.sessions ?? 5;
+  const double = await createDoubleRoot();
+  const stateDir = await mkdtemp(join(tmpdir(), 'soak-state-'));
+  try {
+    const slow = join(stateDir, 'slow-maenifold');
+    await writeFile(slow, `#!/bin/sh\nexec "${double.cliPath}" "$@"\n`);
+    await chmod(slow, 0o755);
+    const cliArg = settings.store === 'files' ? 'files' : slow;
+    const owed = new Set<string>();
+    let kills = 0;
+    for (let round = 0; round < settings.rounds; round++) {
+      const runs = Array.from({ length: processes }, (_, index) => {
+        const label = `r${round}p${index}`;
+        const killAfterMs = random() < (settings.killChance ?? 0.6) ? Math.floor(random() * 3_000) : null;
+        const env = { ...process.env, ...double.env, DELIVERY_TIMEOUT_MS: '4000', MAENIFOLD_DOUBLE_FAULT: `slow:${100 + Math.floor(random() * 600)}`, MAENIFOLD_DOUBLE_FAULT_TOOLS: 'SequentialThinking' };
+        return runSender([stateDir, cliArg, PROJECT, String(sessions), label], env, killAfterMs, random() < 0.5).then((outcome) => {
+          if (outcome.stored) for (let n = 0; n < sessions; n++) owed.add(idempotencyKey('thought', PROJECT, `${label}:${n}`));
+          if (outcome.killed) kills += 1;
+        });
+      });
+      await Promise.all(runs);
+    }
+    // The drain: a later start of the plugin, once every call of a dead process has settled.
+    const logger = createLogger(undefined);
+    const store: MemoryStore =
+      settings.store === 'files'
+        ? createFileStore({ root: double.root, stateDir, runner: await createInlineRunner(), logger })
+        : createMaenifoldClient(locateCli(double.cliPath, process.env), { ...process.env, ...double.env });
+    const delivery = createDelivery({
+      cli: store,
+      outbox: createOutbox(join(stateDir, 'outbox'), { now: () => Date.now() + 3_600_000 * 3 }),
+      chains: createChainStore(stateDir, { timing: { staleMs: 2_000 } }),
+      logger,
+      timeoutMs: 4_000,
+      now: () => Date.now() + 3_600_000 * 3,
+      lockTiming: { staleMs: 2_000 },
+    });
+    const outboxNames = async (): Promise<string[]> => (await readdir(join(stateDir, 'outbox')).catch(() => [] as string[])).filter((name) => /\.json(\.claim-\d+-[0-9a-f]+)?$/.test(name));
+    for (let pass = 0; pass < 5 && (await outboxNames()).length > 0; pass++) await delivery.flush();
+    const seen = new Map<string, number>();
+    let chains = 0;
+    let repeated = 0;
+    for (const file of await filesUnder(join(double.root, 'memory', 'thinking', 'sequential'))) {
+      const text = await readFile(file, 'utf8');
+      chains += 1;
+      const numbers = [...text.matchAll(/^## Thought (\d+)\//gm)].map((match) => match[1]);
+      if (new Set(numbers).size !== numbers.length) repeated += 1;
+      for (const match of text.matchAll(/Delivery ([0-9a-f]{32}) of/g)) seen.set(match[1] as string, (seen.get(match[1] as string) ?? 0) + 1);
+    }
+    const parked = (await readdir(join(stateDir, 'outbox', 'failed')).catch(() => [] as string[])).length;
+    return {
+      store: settings.store,
+      rounds: settings.rounds,
+      kills,
+      owed: owed.size,
+      delivered: seen.size,
+      lost: [...owed].filter((key) => !seen.has(key)).length,
+      duplicated: [...seen.values()].reduce((sum, count) => sum + count - 1, 0),
+      chains,
+      chainsWithRepeatedNumbers: repeated,
+      parked,
+      leftInOutbox: (await outboxNames()).length,
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+    };
+  } finally {
+    await double.cleanup();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}
