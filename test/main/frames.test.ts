@@ -55,7 +55,7 @@ describe('createFrames', () => {
       expect(await call(h, 'flame_push', { goal: 'Add a [[redis]] cache' }, 'ses_root')).toContain('flame_push failed');
       expect(await system(h, 'ses_root')).toBe('You are a coding agent.');
       await h.plugin.logger.flush();
-      expect(h.host.linesWith('frames: compaction instructions failed')).toHaveLength(1);
+      expect(h.host.linesWith('frames: the frame store')).toHaveLength(1);
     } finally {
       await hung.release();
     }

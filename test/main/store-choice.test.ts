@@ -18,7 +18,7 @@ describe('resolvePluginOptions', () => {
     expect(resolvePluginOptions({}, { MAENIFOLD_STORE: 'files' }).options.store).toBe('files');
     const bad = resolvePluginOptions({ store: 'sqlite' }, {});
     expect(bad.options.store).toBe('auto');
-    expect(bad.issues).toEqual([{ key: 'store', expected: 'one of auto, maenifold, files', actual: 'sqlite' }]);
+    expect(bad.issues).toEqual([{ key: 'store', expected: 'one of auto, maenifold, files', actual: 'sqlite', used: { value: 'auto', from: 'the default' } }]);
   });
 });
 
