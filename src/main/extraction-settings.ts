@@ -2,7 +2,7 @@
  * Settings of one extraction, with the defaults the hooks use.
  */
 import type { TokenEncoding } from '../workers/stages/tokens.js';
-import type { CompactionStrategy } from '../workers/stages/compaction-budget.js';
+import { CONSERVATIVE_STRATEGY, type CompactionStrategy } from '../workers/stages/compaction-budget.js';
 
 /** Everything that shapes an extraction. */
 export interface ExtractionSettings {
@@ -46,9 +46,5 @@ export const DEFAULT_EXTRACTION_SETTINGS: Readonly<ExtractionSettings> = Object.
   fileWindow: 2_000,
   signalWindow: 500,
   batchChars: 256 * 1024,
-  strategy: Object.freeze({
-    mode: 'conservative',
-    targetTokenCount: 500,
-    preserveTypes: Object.freeze(['decision', 'problem', 'warning', 'success']) as readonly ('decision' | 'problem' | 'warning' | 'success')[],
-  }) as CompactionStrategy,
+  strategy: Object.freeze({ ...CONSERVATIVE_STRATEGY, targetTokenCount: 500 }),
 });

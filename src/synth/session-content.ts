@@ -3,6 +3,15 @@
  * helpers every template draws with, ids in OpenCode's shape, and the
  * vocabulary pools the templates pick from.
  */
+import type { SessionLanguage } from './session-languages.js';
+
+/** How one session is written, drawn once from its seed. */
+export interface SessionStyle {
+  /** Whether the session writes `[[WikiLinks]]`; most real sessions never do. */
+  links: boolean;
+  /** The language the user writes in, and the model often answers in. */
+  language: SessionLanguage;
+}
 
 /** Everything a session is generated from; the only mutable state, one per call. */
 export interface Generator {
@@ -17,6 +26,9 @@ export interface Generator {
   turnParent: string | null;
   /** Assistant steps with tool calls left before the turn's final answer. */
   toolStepsLeft: number;
+  style: SessionStyle;
+  /** A compaction has just started: the next message is its summary. */
+  summaryNext: boolean;
 }
 
 /** Makes one piece of content, drawing every choice from `gen.random`. */
@@ -140,9 +152,19 @@ export const TEST_NAMES = [
   'fall back to the inline runner', 'count each link once per message', 'reject a negative budget',
 ] as const;
 
-/** A WikiLink to one of the {@link CONCEPTS}. */
+/** `name` as a WikiLink, or plain in a session that writes no links. */
+export function link(gen: Generator, name: string): string {
+  return gen.style.links ? `[[${name}]]` : name;
+}
+
+/** A WikiLink to one of the {@link CONCEPTS} (its plain name in a session without links). */
 export function concept(gen: Generator): string {
-  return `[[${pick(gen, CONCEPTS)}]]`;
+  return link(gen, pick(gen, CONCEPTS));
+}
+
+/** `text` without its link brackets in a session that writes no links. */
+export function styled(gen: Generator, text: string): string {
+  return gen.style.links ? text : text.replaceAll('[[', '').replaceAll(']]', '');
 }
 
 /** A source or test file, relative to the project root. */

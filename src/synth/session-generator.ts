@@ -10,8 +10,10 @@
  */
 import type { SessionExport, SessionMessage, SessionPart, TextPart } from '../workers/session-types.js';
 import { createPrng } from './prng.js';
-import { absolutePath, between, chance, counterOf, nextId, pick, randomSuffix, type Generator } from './session-content.js';
-import { assistantText, paragraph, plainText, toolCall, USER_TEXT } from './session-templates.js';
+import { absolutePath, between, chance, counterOf, nextId, randomSuffix, styled, type Generator, type SessionStyle } from './session-content.js';
+import { OTHER_LANGUAGES, type SessionLanguage } from './session-languages.js';
+import { priorSummaryText } from './session-phenomena.js';
+import { assistantText, failThenPass, paragraph, plainText, toolCall, userText } from './session-templates.js';
 
 /** Where generated tool calls work when no project root is given. */
 export const DEFAULT_PROJECT_ROOT = '/home/user/project';
@@ -23,6 +25,15 @@ export const MAX_SIZE_BYTES = 1024 ** 3;
 const FILLER_MIN_BYTES = 2_048;
 /** Fresh messages tried when one does not fit, before settling for filler. */
 const FIT_ATTEMPTS = 8;
+/** Chance that the user's turn is instead an automatic compaction, once the session has some length. */
+const COMPACTION_CHANCE = 0.03;
+/** Messages before the first compaction may happen. */
+const COMPACTION_AFTER_MESSAGES = 12;
+/** Chance that a tool step is a build or test run that fails, a fix, and the run passing. */
+const FAIL_THEN_PASS_CHANCE = 0.12;
+/** Share of sessions that write no `[[link]]`, and share held in another language than English. */
+const LINKLESS_SHARE = 0.25;
+const OTHER_LANGUAGE_SHARE = 0.4;
 
 // ---- Messages ---------------------------------------------------------------
 
@@ -33,7 +44,7 @@ function withIds(gen: Generator, messageID: string, parts: readonly SessionPart[
 function userMessage(gen: Generator, text: string): SessionMessage {
   const id = nextId(gen, 'msg');
   const created = (gen.clock += between(gen, 5_000, 120_000));
-  const parts: SessionPart[] = [{ type: 'text', text }];
+  const parts: SessionPart[] = [{ type: 'text', text: styled(gen, text) }];
   // OpenCode records some tool results as synthetic user text; extraction must skip it.
   if (chance(gen, 0.04)) parts.push({ type: 'text', synthetic: true, text: `Called the Read tool with the following input: {"filePath":"${absolutePath(gen)}"}` });
   gen.turnParent = id;
@@ -51,10 +62,11 @@ function assistantMessage(gen: Generator, finalText: string | null): SessionMess
   const body: SessionPart[] = [{ type: 'step-start' }];
   if (usesTools) {
     gen.toolStepsLeft -= 1;
-    if (chance(gen, 0.6)) body.push({ type: 'text', text: paragraph(gen) });
-    body.push(...Array.from({ length: between(gen, 1, 4) }, () => toolCall(gen)));
+    if (chance(gen, 0.6)) body.push({ type: 'text', text: styled(gen, paragraph(gen)) });
+    if (chance(gen, FAIL_THEN_PASS_CHANCE)) body.push(...failThenPass(gen));
+    else body.push(...Array.from({ length: between(gen, 1, 4) }, () => toolCall(gen)));
   } else {
-    body.push({ type: 'text', text: finalText ?? assistantText(gen) });
+    body.push({ type: 'text', text: finalText ?? styled(gen, assistantText(gen)) });
   }
   const input = between(gen, 2_000, 90_000);
   const output = between(gen, 50, 4_000);
@@ -73,8 +85,38 @@ function assistantMessage(gen: Generator, finalText: string | null): SessionMess
   };
 }
 
+/** The user-side message of an automatic compaction: a `compaction` part, answered by the summary. */
+function compactionMessage(gen: Generator): SessionMessage {
+  const id = nextId(gen, 'msg');
+  const created = (gen.clock += between(gen, 1_000, 30_000));
+  gen.turnParent = id;
+  gen.summaryNext = true;
+  return { info: { role: 'user', time: { created }, id, sessionID: gen.sessionID }, parts: withIds(gen, id, [{ type: 'compaction', auto: true }]) };
+}
+
+/** The summary a compaction left (`summary: true`), which the rest of the session continues from. */
+function summaryMessage(gen: Generator, fillerText: string | null): SessionMessage {
+  const id = nextId(gen, 'msg');
+  const created = (gen.clock += between(gen, 200, 2_000));
+  const text = fillerText ?? styled(gen, priorSummaryText(gen, gen.style.language));
+  const parentID = gen.turnParent ?? '';
+  gen.turnParent = null;
+  gen.summaryNext = false;
+  return {
+    info: {
+      parentID, role: 'assistant', mode: 'compaction', agent: 'compaction', summary: true, modelID: 'claude-sonnet-4-5', providerID: 'anthropic',
+      time: { created, completed: (gen.clock += between(gen, 5_000, 40_000)) }, finish: 'stop', id, sessionID: gen.sessionID,
+    },
+    parts: withIds(gen, id, [{ type: 'step-start' }, { type: 'text', text }, { type: 'step-finish', reason: 'stop', cost: 0 }]),
+  };
+}
+
 function nextMessage(gen: Generator, fillerText: string | null = null): SessionMessage {
-  if (gen.turnParent === null) return userMessage(gen, fillerText ?? pick(gen, USER_TEXT)(gen));
+  if (gen.summaryNext) return summaryMessage(gen, fillerText);
+  if (gen.turnParent === null) {
+    if (fillerText === null && gen.nextMessage > COMPACTION_AFTER_MESSAGES && chance(gen, COMPACTION_CHANCE)) return compactionMessage(gen);
+    return userMessage(gen, fillerText ?? userText(gen));
+  }
   return assistantMessage(gen, fillerText);
 }
 
@@ -119,9 +161,26 @@ function appendMessages(gen: Generator, messages: SessionMessage[], budget: numb
   }
 }
 
-function createGenerator(seed: number, projectRoot: string): Generator {
+/**
+ * The style of the session of a seed: drawn from a stream of its own, so choosing it does not shift the
+ * content drawn from the seed.
+ */
+export function sessionStyle(seed: number, overrides: Partial<SessionStyle> = {}): SessionStyle {
+  const random = createPrng(Math.imul(seed | 0, 0x85ebca6b) ^ 0x57e61);
+  const links = random() >= LINKLESS_SHARE;
+  const roll = random();
+  const language: SessionLanguage = roll < 1 - OTHER_LANGUAGE_SHARE
+    ? 'en'
+    : (OTHER_LANGUAGES[Math.min(OTHER_LANGUAGES.length - 1, Math.floor(((roll - (1 - OTHER_LANGUAGE_SHARE)) / OTHER_LANGUAGE_SHARE) * OTHER_LANGUAGES.length))] ?? 'en');
+  return { links: overrides.links ?? links, language: overrides.language ?? language };
+}
+
+function createGenerator(seed: number, projectRoot: string, style: Partial<SessionStyle> = {}): Generator {
   const random = createPrng(Math.imul(seed | 0, 0x9e3779b1) ^ 0x5eed);
-  const gen: Generator = { random, projectRoot, sessionID: '', nextMessage: 1, nextPart: 1, clock: 0, turnParent: null, toolStepsLeft: 0 };
+  const gen: Generator = {
+    random, projectRoot, sessionID: '', nextMessage: 1, nextPart: 1, clock: 0, turnParent: null, toolStepsLeft: 0,
+    style: sessionStyle(seed, style), summaryNext: false,
+  };
   gen.sessionID = `ses_${randomSuffix(gen, 26)}`;
   gen.clock = 1_750_000_000_000 + Math.floor(random() * 10_000_000_000);
   return gen;
@@ -135,12 +194,19 @@ export interface GenerateSessionOptions {
   targetBytes: number;
   /** Directory the tool calls read, edit and search. @default '/home/user/project' */
   projectRoot?: string;
+  /** Whether the session writes `[[links]]`. @default drawn from the seed: three sessions in four */
+  links?: boolean;
+  /** The language the user writes in. @default drawn from the seed: English in three sessions in five */
+  language?: SessionLanguage;
 }
 
 /**
  * A synthetic session export of about `targetBytes`, with alternating user
- * and assistant turns, headings, WikiLinks, decisions, fenced code, non-ASCII
- * text and tool calls (some failed).
+ * and assistant turns, headings, WikiLinks (or none, in some sessions),
+ * decisions, fenced code, non-ASCII text and turns in other languages, tool
+ * calls (some failed, some failing runs fixed and rerun, some files touched
+ * through the shell), pasted stack traces and templates, and summaries of
+ * earlier compactions.
  *
  * @param options - seed, size and project root; see {@link GenerateSessionOptions}.
  * @throws Error when `seed` or `targetBytes` is not a finite number.
@@ -149,7 +215,10 @@ export function generateSession(options: GenerateSessionOptions): SessionExport 
   const { seed, targetBytes, projectRoot = DEFAULT_PROJECT_ROOT } = options;
   if (!Number.isFinite(seed)) throw new Error(`options.seed must be a finite number (got ${String(seed)})`);
   if (!Number.isFinite(targetBytes) || targetBytes < 0) throw new Error(`options.targetBytes must be a number of bytes, 0 or more (got ${String(targetBytes)})`);
-  const gen = createGenerator(seed, projectRoot);
+  const style: Partial<SessionStyle> = {};
+  if (options.links !== undefined) style.links = options.links;
+  if (options.language !== undefined) style.language = options.language;
+  const gen = createGenerator(seed, projectRoot, style);
   const created = gen.clock;
   // `updated` is a placeholder of the same width until the last message is known.
   const info = { id: gen.sessionID, slug: `synthetic-${randomSuffix(gen, 6).toLowerCase()}`, projectID: 'global', directory: projectRoot, title: `Synthetic session (seed ${seed})`, version: '1.18.33', time: { created, updated: created } };

@@ -5,9 +5,11 @@
  */
 import type { ToolPart } from '../workers/session-types.js';
 import {
-  absolutePath, APPROACHES, ASCII_CONCEPTS, between, chance, CHOICES, concept, FOREIGN, HEADINGS, ONE_WORD_CHOICES, pick,
+  absolutePath, APPROACHES, ASCII_CONCEPTS, between, chance, CHOICES, concept, FOREIGN, HEADINGS, link, ONE_WORD_CHOICES, pick,
   PURPOSES, randomSuffix, REASONS, relativePath, repeat, SYMBOLS, TEST_NAMES, TYPES, type Generator, type Template,
 } from './session-content.js';
+import { answerIn, requestIn } from './session-languages.js';
+import { failingRun, fileCommand, pastedTemplate, pastedTrace, summaryShapedAnswer } from './session-phenomena.js';
 
 // ---- Text ------------------------------------------------------------------
 
@@ -26,7 +28,7 @@ const DECISIONS: readonly Template[] = [
 // ASCII only and free of quotes and backslashes: filler is cut to an exact byte count.
 const PLAIN_PROSE: readonly Template[] = [
   ...DECISIONS,
-  (gen) => `The [[${pick(gen, ASCII_CONCEPTS)}]] now handles ${pick(gen, PURPOSES)} without blocking the event loop.`,
+  (gen) => `The ${link(gen, pick(gen, ASCII_CONCEPTS))} now handles ${pick(gen, PURPOSES)} without blocking the event loop.`,
   (gen) => `Profiling shows ${between(gen, 12, 87)} percent of the time in ${pick(gen, SYMBOLS)} on large sessions.`,
   (gen) => `Nothing here touches the ${pick(gen, ASCII_CONCEPTS)}, so the existing tests still cover it.`,
 ];
@@ -115,9 +117,12 @@ function block(gen: Generator): string {
   return pick(gen, FENCED)(gen);
 }
 
-/** The text of an assistant answer: loose blocks, or sections under headings. */
+/** The text of an assistant answer: loose blocks, sections under headings, or a summary of changes. */
 export function assistantText(gen: Generator): string {
   const blocks: string[] = [];
+  const { language } = gen.style;
+  if (language !== 'en' && chance(gen, 0.6)) return [answerIn(gen, language), ...(chance(gen, 0.5) ? [block(gen)] : [])].join('\n\n');
+  if (chance(gen, 0.12)) return summaryShapedAnswer(gen);
   if (chance(gen, 0.25)) return repeat(gen, 1, 3, block).join('\n\n');
   if (chance(gen, 0.5)) blocks.push(paragraph(gen));
   const sections = between(gen, 1, 4);
@@ -127,14 +132,24 @@ export function assistantText(gen: Generator): string {
   return blocks.join('\n\n');
 }
 
-/** What the user says to start a turn. */
+/** What the user says to start a turn, in English. */
 export const USER_TEXT: readonly Template[] = [
   (gen) => `Can you look at ${relativePath(gen)}? ${paragraph(gen)}`,
   (gen) => `The tests fail again:\n\n\`\`\`\n${stackTrace(gen)}\n\`\`\`\n\nPlease fix it without touching the ${concept(gen)}.`,
   (gen) => `Let's go with ${pick(gen, CHOICES)}. ${pick(gen, DECISIONS)(gen)}`,
   (gen) => `${pick(gen, FOREIGN)} ${concept(gen)} の部分をもう一度確認してください。`,
   (gen) => `Next: ${pick(gen, APPROACHES)}, and add a test that should ${pick(gen, TEST_NAMES)}.`,
+  // Pasted without a fence, as users often do.
+  (gen) => `I get this when I run it:\n${pastedTrace(gen)}\nWhat is going on?`,
+  (gen) => pastedTemplate(gen),
 ];
+
+/** What the user says to start a turn, in the session's language most of the time. */
+export function userText(gen: Generator): string {
+  const { language } = gen.style;
+  if (language !== 'en' && chance(gen, 0.7)) return requestIn(gen, language);
+  return pick(gen, USER_TEXT)(gen);
+}
 
 /**
  * ASCII prose cut to exactly `length` characters, which are also its bytes and
@@ -174,6 +189,7 @@ const BASH_RUNS: readonly ((gen: Generator) => [command: string, output: string]
   (gen) => ['npm install', `npm warn deprecated inflight@1.0.6: This module is not supported\nadded ${between(gen, 20, 400)} packages in ${between(gen, 1, 30)}s`],
   (gen) => [`node ${relativePath(gen).replace(/\.ts$/, '.js')}`, stackTrace(gen)],
   (gen) => ['git status --short', repeat(gen, 2, 8, (g) => `${pick(g, [' M', '??', ' D', 'A '])} ${relativePath(g)}`).join('\n')],
+  (gen) => fileCommand(gen),
   (gen) => ['cat package.json', JSON.stringify({ name: 'project', version: `0.${between(gen, 1, 9)}.0`, type: 'module', scripts: { test: 'vitest run', build: 'tsc' } }, null, 2)],
 ];
 
@@ -188,6 +204,29 @@ function toolError(tool: string, filePath: string): string {
   if (tool === 'write') return `EACCES: permission denied, open '${filePath}'`;
   if (tool === 'bash') return 'Command timed out after 120000 ms';
   return 'The user rejected permission to use this tool';
+}
+
+/**
+ * A build or test run that fails, the edit that fixes the file it names, and the same command passing.
+ */
+export function failThenPass(gen: Generator): Omit<ToolPart, 'id' | 'messageID' | 'sessionID'>[] {
+  const run = failingRun(gen);
+  const bash = (output: string, exit: number): Omit<ToolPart, 'id' | 'messageID' | 'sessionID'> => {
+    const start = (gen.clock += between(gen, 50, 4_000));
+    const time = { start, end: (gen.clock += between(gen, 200, 20_000)) };
+    const input = { command: run.command, description: `Runs ${run.command.split(' ', 2).join(' ')}` };
+    return { type: 'tool', tool: 'bash', callID: `call_${randomSuffix(gen, 16)}`, state: { status: 'completed', input, output, title: run.command, metadata: { exit }, time } };
+  };
+  const failed = bash(run.failure, 1);
+  const start = (gen.clock += between(gen, 50, 4_000));
+  const filePath = `${gen.projectRoot}/${run.file}`;
+  const edit: Omit<ToolPart, 'id' | 'messageID' | 'sessionID'> = {
+    type: 'tool',
+    tool: 'edit',
+    callID: `call_${randomSuffix(gen, 16)}`,
+    state: { status: 'completed', input: { filePath, oldString: 'value!', newString: 'value ?? fallback' }, output: 'Edit applied successfully.', title: run.file, metadata: {}, time: { start, end: (gen.clock += between(gen, 5, 500)) } },
+  };
+  return [failed, edit, bash(run.success, 0)];
 }
 
 /** A tool call that read, edited, wrote, ran or searched something, with its output or its error. */

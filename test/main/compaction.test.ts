@@ -73,6 +73,43 @@ describe('compaction', () => {
     expect(countTokens(output.context[1] as string)).toBeLessThanOrEqual(60);
   });
 
+  it('should carry what the aggressive strategy dropped into the context as one summary line', async () => {
+    // Forty failing test runs: far more problems than 500 tokens hold.
+    const runs = Array.from({ length: 40 }, (_, index) =>
+      message(`r${index}`, 'assistant', `Running the webhook suite again, attempt ${index}.`, {}, [
+        {
+          type: 'tool',
+          tool: 'bash',
+          state: {
+            status: 'completed',
+            input: { command: 'npm test -- webhooks' },
+            output: `FAIL test/webhooks/handler-${index}.test.ts > rejects payload ${index}\nError: expected status ${400 + index} but received 500`,
+          },
+        },
+      ]),
+    );
+    const session = [message('m0', 'user', 'The webhook handlers fail after the framework upgrade; please fix them.'), ...runs];
+    harness = await startHarness({ compactionStrategy: 'aggressive' });
+    harness.host.setMessages('ses_aggr', session);
+    const output = await compact(harness, 'ses_aggr', []);
+    const preserved = output.context[1] as string;
+    expect(preserved).toContain(PRESERVATION_HEADING);
+    expect(preserved).toMatch(/\n### Dropped to fit\n- \[\d+\] older observations summarized: \S/);
+    expect(preserved).toContain('### Open problems');
+    expect(countTokens(preserved)).toBeLessThanOrEqual(500);
+    await harness.plugin.background.idle();
+    expect(await noteFiles(harness)).toHaveLength(1);
+    await harness.close();
+
+    // The same session compacted conservatively drops silently.
+    harness = await startHarness();
+    harness.host.setMessages('ses_cons', session);
+    const conservative = (await compact(harness, 'ses_cons', [])).context[1] as string;
+    expect(conservative).toContain('### Open problems');
+    expect(conservative).not.toContain('### Dropped to fit');
+    expect(countTokens(conservative)).toBeLessThanOrEqual(500);
+  });
+
   it('should skip conversations under 100 characters', async () => {
     harness = await startHarness();
     harness.host.setMessages('ses_short', [message('m1', 'user', 'hi [[x]]')]);

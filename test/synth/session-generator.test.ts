@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PROJECT_ROOT, generateSession, growSession, parseSize } from '../../src/synth/session-generator.js';
+import { DEFAULT_PROJECT_ROOT, generateSession, growSession, parseSize, sessionStyle } from '../../src/synth/session-generator.js';
+import { messageToUnit } from '../../src/main/session-units.js';
 import type { SessionExport, SessionPart, ToolPart } from '../../src/workers/session-types.js';
 
 const KB = 1024;
@@ -100,6 +101,93 @@ describe('generateSession', () => {
   it('should reject a target that is not a number of bytes', () => {
     expect(() => generateSession({ seed: 1, targetBytes: Number.NaN })).toThrow(/options\.targetBytes/);
     expect(() => generateSession({ seed: 1, targetBytes: -1 })).toThrow(/options\.targetBytes/);
+  });
+});
+
+describe('generateSession: what real sessions have', () => {
+  const session = generateSession({ seed: 7, targetBytes: 1 * MB });
+  const textsBy = (role: 'user' | 'assistant'): string =>
+    session.messages
+      .filter((message) => message.info.role === role)
+      .flatMap((message) => message.parts)
+      .map((part) => (part.type === 'text' && typeof part['text'] === 'string' ? part['text'] : ''))
+      .join('\n');
+
+  it('should leave summaries of earlier compactions: a compaction part answered by a summary message', () => {
+    const starts = session.messages.flatMap((message, index) => (message.parts.some((part) => part.type === 'compaction') ? [index] : []));
+    expect(starts.length).toBeGreaterThan(0);
+    for (const index of starts) {
+      const start = session.messages[index];
+      const summary = session.messages[index + 1];
+      expect(start?.info.role).toBe('user');
+      expect(summary?.info).toMatchObject({ role: 'assistant', summary: true, mode: 'compaction', parentID: start?.info.id });
+      const text = summary?.parts.map((part) => (part.type === 'text' && typeof part['text'] === 'string' ? part['text'] : '')).join('');
+      expect(text).toMatch(/^## \S/);
+      expect(text).toMatch(/^1\. \S/m);
+      // The engine sees it as a prior summary.
+      expect(messageToUnit(summary, index + 1)?.summary).toBe(true);
+    }
+  });
+
+  it('should fail a build or test run, fix the file it names, and pass the same command again', () => {
+    const runs = session.messages.filter((message) => {
+      const tools = toolParts({ info: session.info, messages: [message] });
+      const failed = tools.findIndex((part) => part.tool === 'bash' && part.state.metadata?.['exit'] === 1);
+      if (failed === -1) return false;
+      const command = tools[failed]?.state.input['command'];
+      const fixed = tools.slice(failed + 1).findIndex((part) => part.tool === 'edit');
+      const passed = tools.slice(failed + 1).find((part) => part.tool === 'bash' && part.state.input['command'] === command);
+      const file = String(tools[failed + 1 + fixed]?.state.input['filePath'] ?? '').slice(DEFAULT_PROJECT_ROOT.length + 1);
+      return fixed !== -1 && passed?.state.metadata?.['exit'] === 0 && file.length > 0 && (tools[failed]?.state.output ?? '').includes(file.split('/').pop() ?? '\0');
+    });
+    expect(runs.length).toBeGreaterThan(2);
+    const failures = toolParts(session).filter((part) => part.state.metadata?.['exit'] === 1).map((part) => part.state.output ?? '').join('\n');
+    expect(failures).toMatch(/error TS\d+|FAIL|FAILED|error\[E\d+\]|--- FAIL/);
+  });
+
+  it('should touch files through the shell: removals, moves, copies, in-place edits, staging and redirections', () => {
+    const commands = toolParts(session).filter((part) => part.tool === 'bash').map((part) => String(part.state.input['command']));
+    expect(commands.filter((command) => /^(?:rm|mv|cp|sed -i|git add|python3 .+ > |cat > )/.test(command)).length).toBeGreaterThan(3);
+  });
+
+  it('should have the user paste stack traces of other runtimes and prompt templates', () => {
+    const user = textsBy('user');
+    expect(user).toMatch(/Traceback \(most recent call last\)|Caused by: |goroutine \d+ \[running\]/);
+    expect(user).toContain('<task_template>');
+  });
+
+  it('should answer with summaries of changes: facts, a root cause and next steps', () => {
+    const assistant = textsBy('assistant');
+    expect(assistant).toMatch(/^- (?:Changed `\w+` to `\w+`|Renamed `\w+` to `\w+`|Switched .+ to .+|Replaced .+ instead of)/m);
+    expect(assistant).toContain('### Root cause');
+  });
+
+  it.each([
+    ['es', /Decidí|Cambié|Vamos a usar/, /Próximos pasos|Queda pendiente|persiste|congela/],
+    ['de', /ersetzt|verwenden jetzt|festgelegt/, /Nächste Schritte|Als Nächstes|weiterhin|stürzt/],
+    ['zh', /换成了|决定使用|固定为/, /下一步|接下来|仍然存在|崩溃/],
+  ] as const)('should hold the turns of a %s session in that language, with its decision and next-step cues', (language, decision, other) => {
+    const held = generateSession({ seed: 31, targetBytes: 300 * KB, language });
+    const text = textOf(held);
+    expect(text).toMatch(decision);
+    expect(text).toMatch(other);
+  });
+
+  it('should write no link at all in a session without links', () => {
+    const plain = generateSession({ seed: 9, targetBytes: 300 * KB, links: false });
+    const text = textOf(plain);
+    expect(text).not.toContain('[[');
+    expect(text).not.toContain(']]');
+    expect(text).toMatch(/We decided to use .+ because .+\./);
+  });
+
+  it('should draw each session\'s style from its seed: some without links, some in other languages', () => {
+    const styles = Array.from({ length: 40 }, (_, index) => sessionStyle(100 + index));
+    expect(styles.filter((style) => !style.links).length).toBeGreaterThan(3);
+    expect(new Set(styles.map((style) => style.language)).size).toBeGreaterThanOrEqual(4);
+    expect(styles.filter((style) => style.language === 'en').length).toBeGreaterThan(15);
+    expect(sessionStyle(12)).toEqual(sessionStyle(12));
+    expect(sessionStyle(12, { links: false, language: 'de' })).toEqual({ links: false, language: 'de' });
   });
 });
 

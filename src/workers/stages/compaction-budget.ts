@@ -16,11 +16,14 @@ export interface CompactionStrategy {
   preserveTypes: readonly ObservationType[];
 }
 
-/** Keeps decisions, problems, warnings and successes; drops other types first. No summary. */
+/**
+ * Keeps decisions, open problems, work in progress and warnings (seed 003's three, and what the
+ * continuation starts from); drops other types first. No summary.
+ */
 export const CONSERVATIVE_STRATEGY: Readonly<CompactionStrategy> = Object.freeze({
   mode: 'conservative',
   targetTokenCount: 1_000,
-  preserveTypes: Object.freeze<ObservationType[]>(['decision', 'problem', 'warning', 'success']),
+  preserveTypes: Object.freeze<ObservationType[]>(['decision', 'problem', 'next', 'warning']),
 });
 
 /** Drops the lowest-scored observations of any type and summarizes them in one line. */

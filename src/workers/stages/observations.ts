@@ -28,9 +28,9 @@ export interface Observation {
  *   recovered from the repository, and a continuation that loses them repeats work or undoes choices.
  * - `next` 0.9: what the user asked for last and what was in progress; the continuation starts there.
  * - `warning` 0.8: a pitfall already met; cheap to keep, costly to step into twice.
- * - `success` 0.6: confirms what works, so nobody re-checks it, but the code itself shows much of it.
+ * - `file` 0.6: the files that matter; the continuation reopens them first, and a path is cheap.
+ * - `success` 0.5: confirms what works, so nobody re-checks it, but the code itself shows much of it.
  * - `concept` 0.45: names in the knowledge graph; the graph keeps them, the context only needs the live ones.
- * - `file` 0.3: the working set can be listed again from the repository.
  * - `note` 0.15: unclassified remarks, the first to go.
  */
 export const TYPE_WEIGHTS: Readonly<Record<ObservationType, number>> = Object.freeze({
@@ -38,9 +38,9 @@ export const TYPE_WEIGHTS: Readonly<Record<ObservationType, number>> = Object.fr
   problem: 0.95,
   next: 0.9,
   warning: 0.8,
-  success: 0.6,
+  file: 0.6,
+  success: 0.5,
   concept: 0.45,
-  file: 0.3,
   note: 0.15,
 });
 

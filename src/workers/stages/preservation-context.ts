@@ -1,31 +1,104 @@
 /**
  * Renders the observations that survived the budget as the preservation
  * context pushed into the compaction prompt, fitted to an exact token budget.
+ *
+ * Groups come in order of value — what was decided, what is still broken,
+ * what was in progress, the files that matter — so when the budget cuts, it
+ * cuts what a continuation misses least. Empty groups are not printed, and no
+ * entry appears twice.
  */
 import type { Observation, ObservationType } from './observations.js';
-import { fitLines, type TokenEncoding } from './tokens.js';
+import { countTokens, fitLines, isWithinTokens, truncateToTokens, type TokenEncoding } from './tokens.js';
 
-/** Groups in the order the model should weigh them; the budget cuts from the end. */
-const GROUPS: ReadonlyArray<{ type: ObservationType; heading: string }> = [
+/** Groups in order of value; the budget cuts from the end. */
+export const CONTEXT_GROUPS: ReadonlyArray<{ type: ObservationType; heading: string }> = [
   { type: 'decision', heading: 'Decisions' },
   { type: 'problem', heading: 'Open problems' },
+  { type: 'next', heading: 'In progress / next' },
   { type: 'warning', heading: 'Warnings' },
-  { type: 'concept', heading: 'Concepts (keep the double brackets)' },
+  // "Working set": the heading that marks paths as a list of files, not prose about them.
   { type: 'file', heading: 'Working set' },
   { type: 'success', heading: 'Verified' },
+  { type: 'concept', heading: 'Concepts (keep the double brackets)' },
   { type: 'note', heading: 'Also' },
 ];
 
 /** The heading of the block; kept free of double brackets so it never becomes a graph node. */
 export const PRESERVATION_HEADING = '## Session knowledge to preserve';
 
+/** The heading of the line that stands for what the aggressive strategy dropped. */
+export const DROPPED_HEADING = '### Dropped to fit';
+
+/** Tokens one entry may take: a pasted log line must not eat the budget of ten decisions. */
+export const MAX_ENTRY_TOKENS = 60;
+
+const ELLIPSIS = '…';
+
 /**
- * One observation as a line of the context.
+ * The identity of an entry for "no entry twice": NFKC, lower case, spaces collapsed, trailing
+ * punctuation dropped.
+ *
+ * @param text - an observation's text.
+ */
+export function entryKey(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[\s.,;:!]+$/u, '')
+    .trim();
+}
+
+/**
+ * One observation as a line of the context, cut to {@link MAX_ENTRY_TOKENS}.
  *
  * @param observation - the observation to render.
+ * @param encoding - the tokenizer that counts the cut. @default 'o200k_base'
  */
-export function renderObservationLine(observation: Observation): string {
-  return `- ${observation.text}`;
+export function renderObservationLine(observation: Observation, encoding: TokenEncoding = 'o200k_base'): string {
+  const text = observation.text.trim();
+  if (isWithinTokens(text, MAX_ENTRY_TOKENS, encoding)) return `- ${text}`;
+  return `- ${truncateToTokens(text, MAX_ENTRY_TOKENS - 1, encoding).trimEnd()}${ELLIPSIS}`;
+}
+
+/** The grouped lines: a heading per non-empty group, each entry once, in the order given within a group. */
+function groupedLines(observations: readonly Observation[], encoding: TokenEncoding): string[] {
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  for (const group of CONTEXT_GROUPS) {
+    const entries: string[] = [];
+    for (const observation of observations) {
+      if (observation.type !== group.type) continue;
+      const key = entryKey(observation.text);
+      if (key.length === 0 || seen.has(key)) continue;
+      seen.add(key);
+      entries.push(renderObservationLine(observation, encoding));
+    }
+    if (entries.length > 0) lines.push(`### ${group.heading}`, ...entries);
+  }
+  return lines;
+}
+
+/**
+ * Tokens the headings of the block take for these observations (the block heading, one per non-empty group,
+ * and the dropped-to-fit heading when `withSummary`): what the entries cannot use.
+ *
+ * @param observations - the candidates.
+ * @param withSummary - whether a summary of dropped entries may be added.
+ * @param encoding - the tokenizer.
+ */
+export function contextOverheadTokens(observations: readonly Observation[], withSummary: boolean, encoding: TokenEncoding): number {
+  const present = new Set(observations.map((observation) => observation.type));
+  const headings = [PRESERVATION_HEADING, ...CONTEXT_GROUPS.filter((group) => present.has(group.type)).map((group) => `### ${group.heading}`)];
+  if (withSummary) headings.push(DROPPED_HEADING);
+  return countTokens(headings.join('\n'), encoding);
+}
+
+/** Keeps the first `count` lines, without a group heading left dangling at the end. */
+function withoutDanglingHeading(lines: readonly string[], count: number): string[] {
+  const kept = lines.slice(0, count);
+  while (kept.length > 0 && kept[kept.length - 1]?.startsWith('### ')) kept.pop();
+  return kept;
 }
 
 /**
@@ -34,24 +107,32 @@ export function renderObservationLine(observation: Observation): string {
  * @param observations - what to preserve, most important first within each type.
  * @param budget - the exact token budget of the whole block, heading included.
  * @param encoding - the tokenizer of the model that reads the block.
+ * @param summary - a line standing for what the budget dropped (aggressive strategy): it is kept, under
+ *   {@link DROPPED_HEADING} at the end, as long as it fits the budget on its own.
  * @returns the block and its exact token count; empty text when nothing fits or nothing is given.
  */
 export function renderPreservationContext(
   observations: readonly Observation[],
   budget: number,
   encoding: TokenEncoding,
+  summary: string | null = null,
 ): { text: string; tokens: number } {
-  if (observations.length === 0 || budget <= 0) return { text: '', tokens: 0 };
-  const lines: string[] = [];
-  for (const group of GROUPS) {
-    const members = observations.filter((observation) => observation.type === group.type);
-    if (members.length === 0) continue;
-    lines.push(`### ${group.heading}`, ...members.map(renderObservationLine));
+  const nothing = { text: '', tokens: 0 };
+  if (!(budget > 0)) return nothing;
+  const lines = groupedLines(observations, encoding);
+  let tail = summary ? `${DROPPED_HEADING}\n${renderObservationLine({ id: 'dropped', type: 'note', text: summary, order: 0, frequency: 1 }, encoding)}` : '';
+  if (tail && !isWithinTokens(`${PRESERVATION_HEADING}\n${tail}`, budget, encoding)) tail = '';
+  if (lines.length === 0 && !tail) return nothing;
+  const room = budget - (tail ? countTokens(`\n${tail}`, encoding) : 0);
+  let kept = fitLines(lines, room, { header: PRESERVATION_HEADING, encoding }).kept;
+  // A join can merge tokens either way: recount the whole and give back lines from the end until it fits.
+  for (;;) {
+    const body = withoutDanglingHeading(lines, kept);
+    if (body.length === 0 && !tail) return nothing;
+    const text = [PRESERVATION_HEADING, ...body, ...(tail ? [tail] : [])].join('\n');
+    const tokens = countTokens(text, encoding);
+    if (tokens <= budget) return { text, tokens };
+    if (body.length === 0) return nothing;
+    kept = body.length - 1;
   }
-  const fitted = fitLines(lines, budget, { header: PRESERVATION_HEADING, encoding });
-  // A group heading left dangling at the end carries nothing.
-  if (fitted.kept > 0 && lines[fitted.kept - 1]?.startsWith('### ')) {
-    return fitLines(lines.slice(0, fitted.kept - 1), budget, { header: PRESERVATION_HEADING, encoding });
-  }
-  return fitted.kept === 0 ? { text: '', tokens: 0 } : { text: fitted.text, tokens: fitted.tokens };
 }

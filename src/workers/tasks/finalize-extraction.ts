@@ -9,7 +9,7 @@ import { proseBlocks } from '../stages/markdown.js';
 import { redactSecrets } from '../stages/secrets.js';
 import { countConcepts, type ConceptCount } from '../stages/concepts.js';
 import { handleSessionCompacting } from '../stages/compaction-budget.js';
-import { renderObservationLine, renderPreservationContext } from '../stages/preservation-context.js';
+import { contextOverheadTokens, entryKey, renderObservationLine, renderPreservationContext } from '../stages/preservation-context.js';
 import { timed } from './analyze-units.js';
 
 /** Decisions deduped by lowercase text (first wins), the most recent `max` kept in order. */
@@ -45,6 +45,13 @@ export function mergeSignals(signals: readonly Observation[]): Observation[] {
   return [...byId.values()];
 }
 
+/** Order of value when the same text comes as two types: the more valuable type keeps it. */
+const TYPE_PRECEDENCE: readonly Observation['type'][] = ['decision', 'problem', 'next', 'warning', 'file', 'success', 'concept', 'note'];
+
+/**
+ * Everything the context may preserve, each text once: decisions, then the session's signals and notes by
+ * value of their type (in conversation order within a type), then concepts and files.
+ */
 function toObservations(
   concepts: readonly ConceptCount[],
   decisions: readonly Decision[],
@@ -52,24 +59,21 @@ function toObservations(
   signals: readonly Observation[],
   latestOrder: number,
 ): Observation[] {
-  return [
+  const rank = (type: Observation['type']): number => {
+    const index = TYPE_PRECEDENCE.indexOf(type);
+    return index === -1 ? TYPE_PRECEDENCE.length : index;
+  };
+  const candidates: Observation[] = [
     ...decisions.map((decision, index): Observation => ({
       id: `decision:${index}`,
       type: 'decision',
-      text: `${decision.category}: ${decision.text}`,
+      // The category says how the sentence was phrased, not what was decided: the text alone is the decision.
+      text: decision.text,
       // Decisions arrive oldest first; spread them over the conversation for recency.
       order: Math.round((latestOrder * (index + 1)) / decisions.length),
       frequency: 1,
     })),
-    ...signals,
-    ...concepts.map((concept): Observation => ({
-      id: `concept:${concept.name}`,
-      type: 'concept',
-      text: `[[${concept.name}]]`,
-      order: latestOrder,
-      frequency: concept.count,
-      topics: [concept.name],
-    })),
+    ...[...signals].sort((a, b) => rank(a.type) - rank(b.type)),
     ...files.map((touch): Observation => ({
       id: `file:${touch.path}`,
       type: 'file',
@@ -78,7 +82,22 @@ function toObservations(
       frequency: 1,
       topics: [touch.path.split('/').pop() ?? touch.path],
     })),
+    ...concepts.map((concept): Observation => ({
+      id: `concept:${concept.name}`,
+      type: 'concept',
+      text: `[[${concept.name}]]`,
+      order: latestOrder,
+      frequency: concept.count,
+      topics: [concept.name],
+    })),
   ];
+  const seen = new Set<string>();
+  return candidates.filter((observation) => {
+    const key = entryKey(observation.text);
+    if (key.length === 0 || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /**
@@ -98,14 +117,18 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
   const files = timed(timings, 'merge', () => mergeFiles(input.files, settings.maxFiles));
   const signals = timed(timings, 'merge', () => mergeSignals([...input.signals, ...input.notes]));
   const observations = toObservations(concepts, decisions, files, signals, input.latestOrder);
-  const budgeted = timed(timings, 'budget', () =>
-    handleSessionCompacting(observations, { ...settings.strategy, targetTokenCount: settings.contextTokenBudget }, {
-      encoding: settings.encoding,
-      render: renderObservationLine,
-    }),
-  );
+  // The entries get what the headings leave; in aggressive mode the line standing for the dropped ones reaches
+  // the context too.
+  const budgeted = timed(timings, 'budget', () => {
+    const overhead = contextOverheadTokens(observations, settings.strategy.mode === 'aggressive', settings.encoding);
+    return handleSessionCompacting(
+      observations,
+      { ...settings.strategy, targetTokenCount: Math.max(0, settings.contextTokenBudget - overhead) },
+      { encoding: settings.encoding, render: (observation) => renderObservationLine(observation, settings.encoding) },
+    );
+  });
   const context = timed(timings, 'budget', () =>
-    renderPreservationContext(budgeted.observations, settings.contextTokenBudget, settings.encoding),
+    renderPreservationContext(budgeted.observations, settings.contextTokenBudget, settings.encoding, budgeted.summary),
   );
   return {
     concepts,

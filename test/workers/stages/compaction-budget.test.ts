@@ -26,11 +26,11 @@ const scoreOf = (observations: readonly Observation[]) => {
 };
 
 describe('CONSERVATIVE_STRATEGY', () => {
-  it('should be frozen, target 1000 tokens and preserve decisions, problems, warnings and successes', () => {
+  it('should be frozen, target 1000 tokens and preserve decisions, problems, work in progress and warnings', () => {
     expect(CONSERVATIVE_STRATEGY).toEqual({
       mode: 'conservative',
       targetTokenCount: 1_000,
-      preserveTypes: ['decision', 'problem', 'warning', 'success'],
+      preserveTypes: ['decision', 'problem', 'next', 'warning'],
     });
     expect(Object.isFrozen(CONSERVATIVE_STRATEGY)).toBe(true);
     expect(Object.isFrozen(CONSERVATIVE_STRATEGY.preserveTypes)).toBe(true);

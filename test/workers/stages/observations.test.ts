@@ -17,11 +17,11 @@ const observation = (overrides: Partial<Observation> = {}): Observation => ({
 });
 
 describe('TYPE_WEIGHTS', () => {
-  it('should rank decision and problem highest, then warning, success, concept, file and note', () => {
-    const ranked: ObservationType[] = ['decision', 'problem', 'warning', 'success', 'concept', 'file', 'note'];
+  it('should rank decision and problem highest, then next, warning, file, success, concept and note', () => {
+    const ranked: ObservationType[] = ['decision', 'problem', 'next', 'warning', 'file', 'success', 'concept', 'note'];
     const weights = ranked.map((type) => TYPE_WEIGHTS[type]);
     expect([...weights].sort((a, b) => b - a)).toEqual(weights);
-    expect(new Set(weights.slice(2)).size).toBe(5);
+    expect(new Set(weights).size).toBe(8);
     expect(TYPE_WEIGHTS.problem).toBeGreaterThan(TYPE_WEIGHTS.warning);
     expect(Object.isFrozen(TYPE_WEIGHTS)).toBe(true);
   });

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { finalizeExtraction } from '../../../src/workers/tasks/finalize-extraction.js';
+import type { FinalizeInput } from '../../../src/workers/protocol.js';
+import type { Observation } from '../../../src/workers/stages/observations.js';
+import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../../../src/workers/stages/compaction-budget.js';
+import { DROPPED_HEADING } from '../../../src/workers/stages/preservation-context.js';
+import { countTokens } from '../../../src/workers/stages/tokens.js';
+
+const signal = (type: Observation['type'], text: string, order: number): Observation => ({ id: `${type}:${text.toLowerCase()}`, type, text, order, frequency: 1, topics: ['bash'] });
+
+function input(overrides: Partial<FinalizeInput> = {}, budget = 500, strategy = CONSERVATIVE_STRATEGY): FinalizeInput {
+  return {
+    sections: [],
+    sectionKind: 'empty',
+    decisions: [],
+    files: [],
+    signals: [],
+    notes: [],
+    terms: [],
+    latestOrder: 40,
+    settings: { encoding: 'o200k_base', contextTokenBudget: budget, maxConcepts: 20, maxDecisions: 10, maxFiles: 20, strategy: { ...strategy } },
+    ...overrides,
+  };
+}
+
+describe('finalizeExtraction', () => {
+  it('should keep one entry for a text that comes as a decision and as a note, under the decision', () => {
+    const text = 'Moved the session store from cookies to Redis';
+    const result = finalizeExtraction(
+      input({
+        decisions: [{ family: 'explicit', category: 'implementation', text, context: `We ${text}.` }],
+        notes: [signal('decision', `${text}.`, 12), signal('next', 'wire the Redis store into the login route', 39)],
+        files: [{ path: 'src/session/store.ts', tool: 'edit', order: 30 }],
+      }),
+    );
+    expect(result.observations.filter((observation) => observation.text.includes('session store'))).toHaveLength(1);
+    expect(result.context.text).toContain(`### Decisions\n- ${text}\n`);
+    expect(result.context.text).not.toContain('implementation:');
+    expect(result.context.text).toContain('### In progress / next\n- wire the Redis store into the login route');
+    expect(result.context.text).toContain('### Working set\n- src/session/store.ts');
+  });
+
+  it('should bring the aggressive strategy\'s summary of what it dropped into the context, within budget', () => {
+    const signals = Array.from({ length: 40 }, (_, index) => signal('problem', `Error: handler ${index} rejected the webhook payload (status ${400 + index})`, index));
+    const budget = 200;
+    const aggressive = finalizeExtraction(input({ signals }, budget, AGGRESSIVE_STRATEGY));
+    expect(aggressive.observationsRemoved).toBeGreaterThan(0);
+    expect(aggressive.context.text).toContain(`${DROPPED_HEADING}\n- [${aggressive.observationsRemoved}] older observations summarized`);
+    expect(aggressive.context.tokens).toBe(countTokens(aggressive.context.text));
+    expect(aggressive.context.tokens).toBeLessThanOrEqual(budget);
+
+    const conservative = finalizeExtraction(input({ signals }, budget, CONSERVATIVE_STRATEGY));
+    expect(conservative.observationsRemoved).toBeGreaterThan(0);
+    expect(conservative.context.text).not.toContain(DROPPED_HEADING);
+    expect(conservative.context.tokens).toBeLessThanOrEqual(budget);
+  });
+});
