@@ -22,7 +22,9 @@ const MAX_EDIT_TEXT = 180;
  * Code tokens: identifiers (with `.`/`-` joins: `user.name`, `--bg-primary`), versions and numbers,
  * hex colours. Each alternative is a simple run, so the scan is linear.
  */
-const TOKEN = /--?[A-Za-z][\w-]*|#[0-9A-Fa-f]{3,8}\b|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*|\d+(?:\.\d+)+|\d{2,}/g;
+const TOKEN = /--?[A-Za-z][\w-]*|#[0-9A-Fa-f]{3,8}\b|[A-Za-z_$][\w$]*(?:[.-][A-Za-z_$][\w$]*)*|\d+(?:\.\d+)+|\d{2,}/g;
+/** A number or a version: shown only when no name changed (a version bump), never beside renamed identifiers. */
+const NUMERIC = /^\d/;
 
 /** Words every language and markup repeats: their appearing or vanishing says nothing. */
 const COMMON = new Set(
@@ -101,20 +103,29 @@ export function editChanges(input: Record<string, unknown>, path: string | null,
  * @param tool - the tool's name, kept as a topic.
  * @param order - the message position.
  * @returns a `note` observation `path: removed → added` (id `edit:<path>`, so repeated edits of one
- *   file merge), and an `identifier` term for each identifier-shaped token the edit introduced or removed.
+ *   file merge), and an `identifier` term for each identifier-shaped token the edit introduced or removed;
+ *   `null` when no token changed (whitespace, reordering): the working set already says the file was edited.
  */
-export function describeEdit(change: EditChange, tool: string, order: number): { observation: Observation; terms: TermHit[] } {
+export function describeEdit(change: EditChange, tool: string, order: number): { observation: Observation; terms: TermHit[] } | null {
   const before = tokensOf(change.before);
   const after = tokensOf(change.after);
   const beforeSet = new Set(before);
   const afterSet = new Set(after);
-  const removed = before.filter((token) => !afterSet.has(token)).slice(0, MAX_TOKENS_PER_SIDE);
-  const added = after.filter((token) => !beforeSet.has(token)).slice(0, MAX_TOKENS_PER_SIDE);
+  let removed = before.filter((token) => !afterSet.has(token));
+  let added = after.filter((token) => !beforeSet.has(token));
+  const names = (tokens: string[]): string[] => tokens.filter((token) => !NUMERIC.test(token));
+  if (names(removed).length + names(added).length > 0) {
+    removed = names(removed);
+    added = names(added);
+  }
+  removed = removed.slice(0, MAX_TOKENS_PER_SIDE);
+  added = added.slice(0, MAX_TOKENS_PER_SIDE);
   const what =
     removed.length > 0 && added.length > 0 ? `${removed.join(', ')} → ${added.join(', ')}`
     : added.length > 0 ? `added ${added.join(', ')}`
     : removed.length > 0 ? `removed ${removed.join(', ')}`
-    : change.before.length === 0 ? 'written' : 'edited';
+    : null;
+  if (what === null) return null;
   const terms: TermHit[] = [];
   for (const token of [...added, ...removed]) {
     if (!IDENTIFIER_SHAPE.test(token) || token.startsWith('-') || token.startsWith('#')) continue;

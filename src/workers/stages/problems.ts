@@ -77,11 +77,15 @@ const MODULE_NOT_FOUND = /^(?:Module not found|Type error|Syntax error|SyntaxErr
 const NPM_ERROR = /^npm (?:ERR!|error) (.+)$/;
 const NPM_SECURITY = /^npm warn deprecated (.+(?:vulnerab|security).+)$/i;
 const AUDIT = /^(?:found )?\d+ (?:critical|high)(?: severity)? vulnerabilit/i;
-const SHELL = /command not found|: not found$|No such file or directory|Permission denied|Operation not permitted|cannot access|is not recognized as (?:an internal|the name)/i;
+const SHELL = /command not found|: not found$|No such file or directory|Permission denied|Operation not permitted|cannot access '|is not recognized as (?:an internal|the name)/i;
 const HOST_TIMEOUT = /terminated (?:the )?command after exceeding timeout (\d+)\s*ms|Command timed out after/i;
 const LOG_LEVEL = /^(?:\d{4}-\d\d-\d\d[ T][\d:,.]+\s*(?:-\s*)?)?(?:[\w.]+\s+-\s+)?(ERROR|CRITICAL|FATAL|WARNING|WARN)\s*[:-]\s*(?:[\w.]+:)?\s*(.*)$/;
 const CURL = /^curl: \(\d+\) .+/;
-const GENERIC = /^(?:error|fatal|panic|FATAL|ERROR)(?:\[\w+\])?:\s*(.+)$/;
+const GENERIC = /^(?:error|fatal|panic|FATAL|ERROR|FAILED)(?:\[\w+\])?:\s*(.+)$/;
+/** A message that is only a logger's or a module's name (`ERROR:yfinance:`) says nothing. */
+const NAME_ONLY = /^[\w.-]+:?$/;
+/** Status marks scripts print before a line (❌, ⚠️, 🔴): read the line without them. */
+const LEADING_MARKS = /^[\p{Extended_Pictographic}\uFE0F\u200D\s]+/u;
 const FAILED_SUMMARY = /BUILD FAILURE|Build failed|Failed to compile|failed to compile|Test Files\s+\d+ failed|Tests?:?\s+\d+ failed|\b\d+ failed\b|FAILED \(|exit(?:ed with)? code [1-9]|ELIFECYCLE|Command failed/;
 const SUCCESS = /BUILD SUCCESS|Compiled successfully|✓ Compiled|Build succeeded|Tests?:?\s+\d+ passed|\b\d+ passed\b|All \d* ?tests? passed|^ok\s+\S+|^PASS\b|Successfully (?:installed|built|compiled)|\bno (?:errors|issues|problems) found|\b0 errors?\b|syntax OK|: OK$|^OK\b/;
 
@@ -99,6 +103,8 @@ interface Pending {
   wants: 'message' | 'location';
   ttl: number;
   type: 'problem' | 'warning';
+  /** For a test failure: its message alone, to group tests that fail alike. */
+  message?: string;
 }
 
 /**
@@ -112,6 +118,7 @@ export function readOutput(output: string, options: { max?: number; strict?: boo
   const max = options.max ?? 8;
   const strict = options.strict === true;
   const problems: MachineProblem[] = [];
+  const messages = new Map<MachineProblem, string>();
   const keys = new Set<string>();
   let fallback: string | null = null;
   let success: string | null = null;
@@ -122,14 +129,17 @@ export function readOutput(output: string, options: { max?: number; strict?: boo
   let eslintFile: string | null = null;
   let previous = '';
 
-  const push = (type: 'problem' | 'warning', text: string, key = keyOf(text)): void => {
+  const push = (type: 'problem' | 'warning', text: string, key = keyOf(text), message?: string): void => {
     const line = capChars(text.replace(/\s+/g, ' ').trim().replace(/:$/, ''), MAX_PROBLEM_CHARS);
-    if (line.length < 4 || keys.has(key) || problems.length >= max) return;
+    // Room beyond `max` so failures sharing a message can be counted before they are grouped.
+    if (line.length < 4 || keys.has(key) || problems.length >= max * 4) return;
     keys.add(key);
-    problems.push({ type, text: line, key });
+    const problem: MachineProblem = { type, text: line, key };
+    problems.push(problem);
+    if (message) messages.set(problem, message.trim());
   };
   const flush = (): void => {
-    if (pending) push(pending.type, pending.text, pending.key);
+    if (pending) push(pending.type, pending.text, pending.key, pending.message);
     pending = null;
   };
 
@@ -139,7 +149,7 @@ export function readOutput(output: string, options: { max?: number; strict?: boo
     if (end === -1) end = output.length;
     const raw = capChars(output.slice(start, end), LINE_PREFIX_CHARS).replace(/\r$/, '');
     start = end + 1;
-    const line = raw.trim();
+    const line = raw.trim().replace(LEADING_MARKS, '');
     if (pending && --pending.ttl < 0) flush();
     if (line.length === 0) continue;
 
@@ -157,7 +167,7 @@ export function readOutput(output: string, options: { max?: number; strict?: boo
       } else if (EXCEPTION.test(line) || /^(?:Error|AssertionError|expected|Expected|assert )/.test(line) || PYTEST_E.test(line) || GO_MESSAGE.test(raw)) {
         const message = PYTEST_E.exec(line)?.[1] ?? GO_MESSAGE.exec(raw)?.slice(1).join(': ') ?? line;
         const simple = message.replace(/^(?:[a-z_]\w*\.)+(?=[A-Z])/, '');
-        pending = { ...current, text: `${current.text}: ${simple}` };
+        pending = { ...current, text: `${current.text}: ${simple}`, message: simple };
         flush();
         continue;
       }
@@ -208,7 +218,7 @@ export function readOutput(output: string, options: { max?: number; strict?: boo
     const summary = SUREFIRE_SUMMARY.exec(line);
     if (summary && /\./.test(summary[1] ?? '')) {
       const name = (summary[1] ?? '').split('.').slice(-2).join('.');
-      push('problem', `${name}: ${summary[2] ?? ''}`, `test:${keyOf(name)}`);
+      push('problem', `${name}: ${summary[2] ?? ''}`, `test:${keyOf(name)}`, summary[2]);
       failed = true;
       continue;
     }
@@ -216,7 +226,7 @@ export function readOutput(output: string, options: { max?: number; strict?: boo
     const tap = TAP_NOT_OK.exec(line);
     if (pytest || tap) {
       const name = pytest ? pytest[2] ?? '' : tap?.[1] ?? '';
-      push('problem', pytest ? `${pytest[1]} ${name}${pytest[3] ? `: ${pytest[3]}` : ''}` : `not ok: ${name}`, `test:${keyOf(name.split('::').pop() ?? name)}`);
+      push('problem', pytest ? `${pytest[1]} ${name}${pytest[3] ? `: ${pytest[3]}` : ''}` : `not ok: ${name}`, `test:${keyOf(name.split('::').pop() ?? name)}`, pytest?.[3]);
       failed = true;
       continue;
     }
@@ -285,17 +295,17 @@ export function readOutput(output: string, options: { max?: number; strict?: boo
       push('warning', security ? `deprecated ${security[1]}` : line);
       continue;
     }
+    const logged = LOG_LEVEL.exec(line);
+    if (logged && (logged[2] ?? '').length > 3 && !NAME_ONLY.test(logged[2] ?? '')) {
+      push(/^WARN/.test(logged[1] ?? '') ? 'warning' : 'problem', logged[2] ?? '');
+      continue;
+    }
     if (CURL.test(line) || SHELL.test(line)) {
       push('problem', line);
       continue;
     }
-    const logged = LOG_LEVEL.exec(line);
-    if (logged && (logged[2] ?? '').length > 3) {
-      push(/^WARN/.test(logged[1] ?? '') ? 'warning' : 'problem', logged[2] ?? '');
-      continue;
-    }
     const generic = GENERIC.exec(line) ?? RUST_OR_GENERIC.exec(line);
-    if (generic) {
+    if (generic && !NAME_ONLY.test((generic.at(-1) ?? '').trim())) {
       push(/^warning/.test(line) ? 'warning' : 'problem', line);
       continue;
     }
@@ -307,5 +317,34 @@ export function readOutput(output: string, options: { max?: number; strict?: boo
   }
   flush();
   if (problems.length === 0 && fallback !== null) push('problem', fallback);
-  return { problems, success: problems.some((problem) => problem.type === 'problem') || failed ? null : success, failed: failed || problems.some((problem) => problem.type === 'problem') };
+  const grouped = groupTestFailures(problems, messages).slice(0, max);
+  const anyProblem = problems.some((problem) => problem.type === 'problem');
+  return { problems: grouped, success: anyProblem || failed ? null : success, failed: failed || anyProblem };
+}
+
+/** Test failures with one message, from this many on, become one line naming the tests' files. */
+const GROUP_FROM = 3;
+
+/**
+ * Many tests failing the same way (a suite-wide timeout, a missing fixture) are one problem: the
+ * message once, with how many tests and which files, instead of a line per test eating the budget.
+ */
+function groupTestFailures(problems: MachineProblem[], messages: ReadonlyMap<MachineProblem, string>): MachineProblem[] {
+  const byMessage = new Map<string, MachineProblem[]>();
+  for (const problem of problems) {
+    const message = messages.get(problem);
+    if (!problem.key.startsWith('test:') || !message) continue;
+    const members = byMessage.get(message);
+    if (members) members.push(problem);
+    else byMessage.set(message, [problem]);
+  }
+  const replaced = new Map<MachineProblem, MachineProblem | null>();
+  for (const [message, members] of byMessage) {
+    if (members.length < GROUP_FROM) continue;
+    const files = [...new Set(members.map((member) => /(\S+\.\w+)(?: >|::)/.exec(member.text)?.[1] ?? member.text.split(/[.:]/)[0] ?? ''))];
+    const text = capChars(`${message} in ${members.length} tests: ${files.join(', ')}`, MAX_PROBLEM_CHARS);
+    members.forEach((member, index) => replaced.set(member, index === 0 ? { type: 'problem', text, key: `tests:${keyOf(message)}` } : null));
+  }
+  if (replaced.size === 0) return problems;
+  return problems.map((problem) => (replaced.has(problem) ? replaced.get(problem) ?? null : problem)).filter((problem): problem is MachineProblem => problem !== null);
 }

@@ -100,8 +100,9 @@ export function signalsFromPastedText(text: string, order: number): Observation[
  * command (or of a broader one: `npx vitest run` after `npx vitest run tests/a.test.ts`) came back clean.
  * A resolved problem is no longer an open problem, but it is not dropped either: it becomes a `warning`
  * ("resolved: …") — the type this project gives a pitfall already met, which a continuation must not
- * step into twice and which outranks a mere success when the budget is tight. A resolved warning is
- * dropped. Clean-run markers never reach the result.
+ * step into twice and which outranks a mere success when the budget is tight. A warning that stopped
+ * appearing is kept the same way (a logged warning is often a caught bug). Clean-run markers never
+ * reach the result.
  *
  * @param signals - merged signals (one per id), markers included.
  * @returns the signals without markers, resolved ones retyped.
@@ -124,7 +125,7 @@ export function resolveByLaterRuns(signals: readonly Observation[]): Observation
     if (signal.id.startsWith(CLEAN_RUN_PREFIX)) continue;
     const settled = signal.source !== undefined && (signal.type === 'problem' || signal.type === 'warning') && resolvedAfter(signal.source) > signal.order;
     if (!settled) out.push(signal);
-    else if (signal.type === 'problem') out.push({ ...signal, id: `resolved:${signal.id}`, type: 'warning', text: capChars(`resolved: ${signal.text}`, MAX_SIGNAL_CHARS) });
+    else out.push({ ...signal, id: `resolved:${signal.id}`, type: 'warning', text: capChars(`resolved: ${signal.text}`, MAX_SIGNAL_CHARS) });
   }
   return out;
 }

@@ -83,6 +83,7 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
         const edited = touches.find((touch) => touch.action === 'edit')?.path ?? null;
         for (const change of editChanges(call.input, edited, (raw) => normalizeToolPath(raw, settings.projectRoot))) {
           const described = describeEdit({ ...change, before: sanitizeText(change.before), after: sanitizeText(change.after) }, tool, unit.order);
+          if (!described) continue;
           signals.push(described.observation);
           terms.push(...described.terms);
         }

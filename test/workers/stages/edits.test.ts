@@ -19,10 +19,16 @@ describe('editChanges', () => {
   });
 });
 
+const describe_ = (...args: Parameters<typeof describeEdit>) => {
+  const described = describeEdit(...args);
+  if (!described) throw new Error('expected an edit description');
+  return described;
+};
+
 describe('describeEdit', () => {
   it('should say which identifiers and values the edit replaced', () => {
-    const { observation, terms } = describeEdit({ path: 'src/list.ts', before: 'const limit = 10;\nfetchAll()', after: 'const pageLimit = 25;\nfetchPage(pageLimit)' }, 'edit', 3);
-    expect(observation).toMatchObject({ id: 'edit:src/list.ts', type: 'note', text: 'src/list.ts: limit, 10, fetchAll → pageLimit, 25, fetchPage', order: 3 });
+    const { observation, terms } = describe_({ path: 'src/list.ts', before: 'const limit = 10;\nfetchAll()', after: 'const pageLimit = 25;\nfetchPage(pageLimit)' }, 'edit', 3);
+    expect(observation).toMatchObject({ id: 'edit:src/list.ts', type: 'note', text: 'src/list.ts: limit, fetchAll → pageLimit, fetchPage', order: 3 });
     expect(terms.map((term) => [term.name, term.kind])).toEqual([
       ['page-limit', 'identifier'],
       ['fetch-page', 'identifier'],
@@ -31,13 +37,18 @@ describe('describeEdit', () => {
   });
 
   it('should describe version bumps and additions without code words', () => {
-    expect(describeEdit({ path: 'package.json', before: '"next": "16.2.4"', after: '"next": "15.2.4"' }, 'edit', 1).observation.text).toBe('package.json: 16.2.4 → 15.2.4');
-    expect(describeEdit({ path: 'a.py', before: '', after: 'def retry_budget():\n    return None' }, 'patch', 1).observation.text).toBe('a.py: added retry_budget');
+    expect(describe_({ path: 'package.json', before: '"next": "16.2.4"', after: '"next": "15.2.4"' }, 'edit', 1).observation.text).toBe('package.json: 16.2.4 → 15.2.4');
+    expect(describe_({ path: 'a.py', before: '', after: 'def retry_budget():\n    return None' }, 'patch', 1).observation.text).toBe('a.py: added retry_budget');
+    expect(describe_({ path: 'nav.html', before: '<button class="menu-btn">', after: '<button class="theme-toggle-btn">' }, 'edit', 1).observation.text).toBe('nav.html: menu-btn → theme-toggle-btn');
+  });
+
+  it('should say nothing about an edit that changed no token', () => {
+    expect(describeEdit({ path: 'a.ts', before: 'f(a,b)', after: 'f(a, b)' }, 'edit', 1)).toBeNull();
   });
 
   it('should stay bounded on huge edits', () => {
     const before = Array.from({ length: 100_000 }, (_, index) => `oldName${index}`).join(' ');
-    const { observation, terms } = describeEdit({ path: 'x.ts', before, after: before.replaceAll('old', 'new') }, 'edit', 0);
+    const { observation, terms } = describe_({ path: 'x.ts', before, after: before.replaceAll('old', 'new') }, 'edit', 0);
     expect(observation.text.length).toBeLessThanOrEqual(180);
     expect(terms.length).toBeLessThanOrEqual(8);
   });

@@ -62,6 +62,18 @@ describe('readOutput', () => {
     ]);
   });
 
+  it('should group many tests failing the same way into one line', () => {
+    const output = ['a', 'b', 'c', 'd'].map((name) => ` FAIL  tests/${name}.test.ts > suite > case ${name}\nError: Test timed out in 5000ms.`).join('\n');
+    expect(texts(output)).toEqual(['problem: Error: Test timed out in 5000ms. in 4 tests: tests/a.test.ts, tests/b.test.ts, tests/c.test.ts, tests/d.test.ts']);
+  });
+
+  it('should read script status lines and skip bare logger names', () => {
+    expect(texts('Logging in…\n  ❌ ERROR: read ECONNRESET\nERROR:quotes:\nWARNING:app.jobs:nightly export skipped: no rows')).toEqual([
+      'problem: ERROR: read ECONNRESET',
+      'warning: nightly export skipped: no rows',
+    ]);
+  });
+
   it('should drop report noise and merge repeats', () => {
     const output = [
       ' ✓ tests/a.test.ts (3 tests)',
