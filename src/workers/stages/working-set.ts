@@ -142,7 +142,7 @@ const EDIT_TOOLS = new Set(['edit', 'multiedit', 'str_replace', 'str_replace_edi
 const WRITE_TOOLS = new Set(['write', 'create', 'write_file', 'create_file']);
 const LIST_TOOLS = new Set(['list', 'ls']);
 /** A tool whose `command` argument is a shell line. */
-const SHELL_TOOL = /bash|shell|terminal|powershell|^cmd$|exec|run_command/i;
+export const SHELL_TOOL = /bash|shell|terminal|powershell|^cmd$|exec|run_command/i;
 
 /** One file a tool call touched and how. */
 export interface ToolTouch {

@@ -12,6 +12,7 @@ import { handleSessionCompacting } from '../stages/compaction-budget.js';
 import { renderObservationLine, renderPreservationContext } from '../stages/preservation-context.js';
 import { timed } from './analyze-units.js';
 import { inferProjectRoot, rankWorkingSet } from '../stages/working-set-rank.js';
+import { SHELL_TOOL } from '../stages/working-set.js';
 import { resolveByLaterRuns } from '../stages/tool-signals.js';
 
 /** Decisions deduped by lowercase text (first wins), the most recent `max` kept in order. */
@@ -39,7 +40,9 @@ export function mergeFiles(files: readonly FileTouch[], max: number, root: strin
  * (a session export read on its own): see `inferProjectRoot`.
  */
 export function sessionRoot(files: readonly FileTouch[]): string | null {
-  const relative = files.some((touch) => touch.action !== 'cwd' && !touch.path.startsWith('/') && !/^[A-Za-z]:\//.test(touch.path));
+  // A file tool's relative path means the worktree already applied; a command's (`rm package-lock.json`
+  // with no `cd`) is relative to wherever the shell was, which says nothing.
+  const relative = files.some((touch) => touch.action !== 'cwd' && !SHELL_TOOL.test(touch.tool) && !touch.path.startsWith('/') && !/^[A-Za-z]:\//.test(touch.path));
   return relative ? null : inferProjectRoot(files);
 }
 

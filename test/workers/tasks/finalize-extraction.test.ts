@@ -23,5 +23,7 @@ describe('sessionRoot', () => {
   it('should infer a root only when no path is already relative', () => {
     expect(sessionRoot([{ path: 'src/a.ts', tool: 'edit', order: 1, action: 'edit' }, { path: '/home/u/.config/x.json', tool: 'edit', order: 2, action: 'edit' }])).toBeNull();
     expect(sessionRoot([{ path: '/home/u/p/src/a.ts', tool: 'edit', order: 1, action: 'edit' }, { path: '/home/u/p/package.json', tool: 'read', order: 1 }])).toBe('/home/u/p');
+    // A command's relative path (no cd) is not a sign the paths were already made relative.
+    expect(sessionRoot([{ path: '/home/u/p/package.json', tool: 'edit', order: 1, action: 'edit' }, { path: 'package-lock.json', tool: 'bash', order: 2, action: 'delete' }])).toBe('/home/u/p');
   });
 });
