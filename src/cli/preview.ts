@@ -59,6 +59,13 @@ function hasText(message: unknown): boolean {
   return Array.isArray(parts) && parts.some((part) => (part as { type?: unknown } | null)?.type === 'text' && typeof (part as { text?: unknown }).text === 'string' && (part as { text: string }).text.trim() !== '');
 }
 
+/** The session's own directory (`info.directory` of an export), the root its paths are relative to; `null` when it has none. */
+function sessionDirectory(session: unknown): string | null {
+  const info = typeof session === 'object' && session !== null ? (session as { info?: unknown }).info : undefined;
+  const directory = typeof info === 'object' && info !== null ? (info as { directory?: unknown }).directory : undefined;
+  return typeof directory === 'string' && directory.trim().length > 0 ? directory : null;
+}
+
 async function main(argv: string[]): Promise<number> {
   const args = parseCliArgs(
     argv,
@@ -83,7 +90,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     const ready = await pool.ready;
     if (!ready.ok) throw new Error(`the worker pool did not start: ${ready.error.message}`);
-    const engine = createExtractionEngine(pool, { projectRoot: '/home/user/project' });
+    // Like the hook's worktree: without one, the final pass infers the root from the session's paths.
+    const engine = createExtractionEngine(pool, { projectRoot: sessionDirectory(session) });
     const result = await engine.extract(session);
     if (!result.ok) throw new Error(`extraction failed (${result.error.code}): ${result.error.message}`);
     const extraction: Extraction = result.value;

@@ -8,9 +8,12 @@
 import type { AnalysisUnit, ToolCallView } from '../workers/protocol.js';
 import { pathArguments } from '../workers/stages/working-set.js';
 
-/** How much of a tool's output crosses to a worker: its head and its tail. */
-export const TOOL_OUTPUT_HEAD_CHARS = 2_000;
-export const TOOL_OUTPUT_TAIL_CHARS = 1_000;
+/**
+ * How much of a tool's output crosses to a worker: its head and its tail. Build and test output puts
+ * its first errors a few dozen lines in and its summary at the end, so both ends get room.
+ */
+export const TOOL_OUTPUT_HEAD_CHARS = 4_000;
+export const TOOL_OUTPUT_TAIL_CHARS = 2_000;
 
 /**
  * How much of one message's text crosses to a worker: its head and its tail.

@@ -9,6 +9,7 @@
 import type { Decision } from './stages/decisions.js';
 import type { Observation } from './stages/observations.js';
 import type { TokenEncoding } from './stages/tokens.js';
+import type { FileAction } from './stages/shell.js';
 import type { ConceptCount } from './stages/concepts.js';
 import type { CompactionStrategy } from './stages/compaction-budget.js';
 export type { ContextFit, ContextFitInput } from './stages/context-budget.js';
@@ -84,6 +85,8 @@ export interface FileTouch {
   path: string;
   tool: string;
   order: number;
+  /** How the call touched it (edit, write, delete, run, read, list), or `cwd` for a folder a command ran in; absent reads as `read`. */
+  action?: FileAction;
 }
 
 /**

@@ -19,6 +19,11 @@ export interface Observation {
   frequency: number;
   /** Key words or concepts, used to summarize it when it is dropped. */
   topics?: string[];
+  /**
+   * What produced it, when a later event can settle it: for problems from a command's output, the
+   * command's key (see `commandKey`), so a later clean run of the same command marks them resolved.
+   */
+  source?: string;
 }
 
 /**

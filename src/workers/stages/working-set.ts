@@ -7,6 +7,7 @@
  * carry a token, and paths reach compaction notes, prompts and frame files.
  */
 import { redactSecrets } from './secrets.js';
+import { shellTouches, type FileAction } from './shell.js';
 
 /** Input keys that name one file or folder, by tool. Unknown tools are read through `path` and `filePath`. */
 const PATH_KEYS = ['filePath', 'file_path', 'path', 'filepath'] as const;
@@ -38,8 +39,10 @@ export function normalizeToolPath(raw: string, projectRoot: string | null): stri
   path = path.replace(/\/{2,}/g, '/');
   if (projectRoot) {
     const root = projectRoot.replaceAll('\\', '/').replace(/\/+$/, '');
-    if (path === root) return '.';
-    if (root.length > 0 && path.startsWith(`${root}/`)) path = path.slice(root.length + 1);
+    // Windows paths (`C:/Users/…`) compare without case, as the file system does.
+    const fold = (value: string): string => (/^[A-Za-z]:\//.test(root) ? value.toLowerCase() : value);
+    if (fold(path) === fold(root)) return '.';
+    if (root.length > 0 && fold(path).startsWith(`${fold(root)}/`)) path = path.slice(root.length + 1);
   }
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   return path.length > 0 ? path : null;
@@ -48,12 +51,33 @@ export function normalizeToolPath(raw: string, projectRoot: string | null): stri
 /** Paths read from one `paths` list, and how much of a patch body is scanned for file lines. */
 const MAX_LISTED_PATHS = 100;
 const MAX_PATCH_CHARS = 1_000_000;
+/** How much of a shell command crosses (its paths and its identity as a run are in its head). */
+const MAX_COMMAND_CHARS = 4_096;
+/** How much of an edit's old and new text crosses: enough to name the identifiers it changed. */
+export const MAX_EDIT_TEXT_CHARS = 2_048;
+/** Sub-edits of one multi-edit call that cross. */
+const MAX_SUB_EDITS = 8;
+const OLD_KEYS = ['oldString', 'old_string', 'old_str'] as const;
+const NEW_KEYS = ['newString', 'new_string', 'new_str'] as const;
+
+function editPair(source: Record<string, unknown>): { oldString: string; newString: string } | null {
+  const oldValue = OLD_KEYS.map((key) => source[key]).find((value) => typeof value === 'string');
+  const newValue = NEW_KEYS.map((key) => source[key]).find((value) => typeof value === 'string');
+  if (typeof oldValue !== 'string' && typeof newValue !== 'string') return null;
+  return {
+    oldString: typeof oldValue === 'string' ? oldValue.slice(0, MAX_EDIT_TEXT_CHARS) : '',
+    newString: typeof newValue === 'string' ? newValue.slice(0, MAX_EDIT_TEXT_CHARS) : '',
+  };
+}
 
 /**
- * The arguments {@link filesFromToolInput} reads, copied out of a tool's input:
- * the path keys, the first `paths`, the head of a patch body. Everything else
- * (file contents, arbitrarily nested data) stays behind, so the copy is small
- * and flat whatever a tool was given, and can cross to a worker.
+ * The arguments extraction reads, copied out of a tool's input: the path
+ * keys, the first `paths`, the head of a patch body, the head of a shell
+ * `command` and its `workdir`, and the heads of an edit's old and new text
+ * (`oldString`/`newString`, and of the first sub-edits of a multi-edit).
+ * Everything else (file contents, arbitrarily nested data) stays behind, so
+ * the copy is small and flat whatever a tool was given, and can cross to a
+ * worker. Strings are sliced, never walked.
  *
  * @param input - the tool's arguments as recorded in the session; any value.
  */
@@ -70,6 +94,20 @@ export function pathArguments(input: unknown): Record<string, unknown> {
   for (const key of ['patchText', 'patch'] as const) {
     const value = source[key];
     if (typeof value === 'string') kept[key] = value.slice(0, MAX_PATCH_CHARS);
+  }
+  if (typeof source['command'] === 'string') kept['command'] = source['command'].slice(0, MAX_COMMAND_CHARS);
+  for (const key of ['workdir', 'cwd'] as const) {
+    const value = source[key];
+    if (typeof value === 'string' && value.length <= MAX_PATH_CHARS) kept[key] = value;
+  }
+  const pair = editPair(source);
+  if (pair) Object.assign(kept, pair);
+  const edits = source['edits'];
+  if (Array.isArray(edits)) {
+    kept['edits'] = edits
+      .slice(0, MAX_SUB_EDITS)
+      .map((edit) => (typeof edit === 'object' && edit !== null && !Array.isArray(edit) ? editPair(edit as Record<string, unknown>) : null))
+      .filter((edit) => edit !== null);
   }
   return kept;
 }
@@ -101,5 +139,54 @@ export function filesFromToolInput(
       if (match?.[1]) add(match[1]);
     }
   }
+  return found;
+}
+
+/** Tools that edit a file in place, write one whole, or only look at it. Unknown tools read. */
+const EDIT_TOOLS = new Set(['edit', 'multiedit', 'str_replace', 'str_replace_editor', 'str_replace_based_edit_tool', 'replace']);
+const WRITE_TOOLS = new Set(['write', 'create', 'write_file', 'create_file']);
+const LIST_TOOLS = new Set(['list', 'ls']);
+/** A tool whose `command` argument is a shell line. */
+export const SHELL_TOOL = /bash|shell|terminal|powershell|^cmd$|exec|run_command/i;
+
+/** One file a tool call touched and how. */
+export interface ToolTouch {
+  path: string;
+  action: FileAction;
+}
+
+/**
+ * The files one tool call touched, with how it touched them: edits, whole-file writes and patches
+ * from file tools, and what a shell command line did (see `shellTouches`), relative to `projectRoot`.
+ * A shell call also yields `cwd` entries: the folders it ran in, a hint of where the project lies.
+ *
+ * @param tool - the tool's name.
+ * @param input - the tool's arguments, as {@link pathArguments} kept them.
+ * @param projectRoot - the worktree, to make paths relative.
+ */
+export function touchesFromToolCall(tool: string, input: Record<string, unknown>, projectRoot: string | null): ToolTouch[] {
+  const found: ToolTouch[] = [];
+  const add = (value: string, action: FileAction): void => {
+    const path = normalizeToolPath(value, projectRoot);
+    if (path !== null && !found.some((touch) => touch.path === path && touch.action === action)) found.push({ path, action });
+  };
+  const name = tool.toLowerCase();
+  const command = input['command'];
+  if (typeof command === 'string' && SHELL_TOOL.test(name)) {
+    const workdir = typeof input['workdir'] === 'string' ? input['workdir'] : typeof input['cwd'] === 'string' ? input['cwd'] : null;
+    for (const touch of shellTouches(command, workdir)) add(touch.path, touch.action);
+    return found;
+  }
+  const patch = input['patchText'] ?? input['patch'];
+  if (typeof patch === 'string') {
+    for (const line of patch.slice(0, MAX_PATCH_CHARS).split('\n')) {
+      const match = PATCH_FILE_LINE.exec(line);
+      if (match?.[1]) add(match[1], line.startsWith('*** Add') ? 'write' : line.startsWith('*** Delete') ? 'delete' : 'edit');
+      const moved = PATCH_MOVE_LINE.exec(line);
+      if (moved?.[1]) add(moved[1], 'write');
+    }
+  }
+  const action: FileAction = EDIT_TOOLS.has(name) ? 'edit' : WRITE_TOOLS.has(name) ? 'write' : LIST_TOOLS.has(name) ? 'list' : 'read';
+  for (const path of filesFromToolInput(tool, { ...input, patchText: undefined, patch: undefined }, null)) add(path, action);
   return found;
 }

@@ -8,8 +8,9 @@ import { sanitizeText } from '../stages/sanitize.js';
 import { redactSecrets } from '../stages/secrets.js';
 import { capChars, scanHeadings, sectionAt, type Heading } from '../stages/sections.js';
 import { extractDecisions } from '../stages/decisions.js';
-import { filesFromToolInput } from '../stages/working-set.js';
-import { signalsFromToolOutput } from '../stages/tool-signals.js';
+import { normalizeToolPath, touchesFromToolCall } from '../stages/working-set.js';
+import { signalsFromPastedText, signalsFromToolCall } from '../stages/tool-signals.js';
+import { describeEdit, editChanges } from '../stages/edits.js';
 import type { Observation } from '../stages/observations.js';
 
 /** Adds the time `work` takes to `timings[stage]`. */
@@ -69,18 +70,30 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
   const decisions = timed(timings, 'decisions', () => extractDecisions(text, { max: settings.maxDecisionsPerUnit }));
   const files: FileTouch[] = [];
   const signals: Observation[] = [];
+  const terms: TermHit[] = [];
   timed(timings, 'tools', () => {
     for (const call of unit.tools) {
       // A tool's name is the host's or an MCP server's text: it reaches the context like any other.
       const tool = capChars(sanitizeText(call.tool), MAX_TOOL_NAME_CHARS);
-      for (const path of filesFromToolInput(tool, call.input, settings.projectRoot)) {
-        files.push({ path, tool, order: unit.order });
+      const touches = touchesFromToolCall(tool, call.input, settings.projectRoot);
+      // A failed call changed nothing: the file it named was only looked at.
+      for (const touch of touches) files.push({ path: touch.path, tool, order: unit.order, action: call.failed && touch.action !== 'cwd' ? 'read' : touch.action });
+      if (!call.failed) {
+        // Edits are facts: which file, and what in it changed. A failed edit changed nothing.
+        const edited = touches.find((touch) => touch.action === 'edit')?.path ?? null;
+        for (const change of editChanges(call.input, edited, (raw) => normalizeToolPath(raw, settings.projectRoot))) {
+          const described = describeEdit({ ...change, before: sanitizeText(change.before), after: sanitizeText(change.after) }, tool, unit.order);
+          if (!described) continue;
+          signals.push(described.observation);
+          terms.push(...described.terms);
+        }
       }
-      signals.push(...signalsFromToolOutput(tool, sanitizeText(call.output), call.failed, unit.order));
+      signals.push(...signalsFromToolCall({ tool, input: call.input, output: sanitizeText(call.output), failed: call.failed, order: unit.order }));
     }
+    // A stack trace or compiler output the user pasted is a problem report like a failing command's.
+    if (unit.role === 'user') signals.push(...signalsFromPastedText(text, unit.order));
   });
   const notes: Observation[] = [];
-  const terms: TermHit[] = [];
   const language = 'und';
   timed(timings, 'redact', () => {
     for (const decision of decisions) {
@@ -90,7 +103,9 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
     for (const signal of signals) signal.text = redact(signal.text);
     for (const note of notes) note.text = redact(note.text);
   });
-  return { key: unit.key, order: unit.order, chars: text.length, ...boundary, decisions, files, signals, notes, terms, language, redactions };
+  // An identifier that looks like a secret (a key in an edited config) never becomes a concept.
+  const safeTerms = timed(timings, 'redact', () => terms.filter((term) => redactSecrets(term.name).redactions === 0));
+  return { key: unit.key, order: unit.order, chars: text.length, ...boundary, decisions, files, signals, notes, terms: safeTerms, language, redactions };
 }
 
 /**

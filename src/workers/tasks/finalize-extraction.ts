@@ -11,6 +11,9 @@ import { countConcepts, type ConceptCount } from '../stages/concepts.js';
 import { handleSessionCompacting } from '../stages/compaction-budget.js';
 import { contextOverheadTokens, entryKey, renderObservationLine, renderPreservationContext } from '../stages/preservation-context.js';
 import { timed } from './analyze-units.js';
+import { inferProjectRoot, rankWorkingSet } from '../stages/working-set-rank.js';
+import { SHELL_TOOL } from '../stages/working-set.js';
+import { resolveByLaterRuns } from '../stages/tool-signals.js';
 
 /** Decisions deduped by lowercase text (first wins), the most recent `max` kept in order. */
 export function mergeDecisions(decisions: readonly Decision[], max: number): Decision[] {
@@ -24,25 +27,50 @@ export function mergeDecisions(decisions: readonly Decision[], max: number): Dec
   return unique.slice(Math.max(0, unique.length - max));
 }
 
-/** Paths by most recent touch first, each once, at most `max`. */
-export function mergeFiles(files: readonly FileTouch[], max: number): FileTouch[] {
-  const latest = new Map<string, FileTouch>();
-  for (const touch of files) {
-    const known = latest.get(touch.path);
-    if (!known || touch.order >= known.order) latest.set(touch.path, touch);
-  }
-  return [...latest.values()].sort((a, b) => b.order - a.order || a.path.localeCompare(b.path)).slice(0, max);
+/**
+ * The working set: each path once, edited > written > deleted > run > read, then by count and recency
+ * (see `rankWorkingSet`), at most `max`, relative to `root`.
+ */
+export function mergeFiles(files: readonly FileTouch[], max: number, root: string | null = null): FileTouch[] {
+  return rankWorkingSet(files, max, root);
 }
 
-/** Signals merged by id: frequencies add up, the latest position wins. */
-export function mergeSignals(signals: readonly Observation[]): Observation[] {
+/**
+ * The project root the session's paths imply, when the worktree did not already make them relative
+ * (a session export read on its own): see `inferProjectRoot`.
+ */
+export function sessionRoot(files: readonly FileTouch[]): string | null {
+  // A file tool's relative path means the worktree already applied; a command's (`rm package-lock.json`
+  // with no `cd`) is relative to wherever the shell was, which says nothing.
+  const relative = files.some((touch) => touch.action !== 'cwd' && !SHELL_TOOL.test(touch.tool) && !touch.path.startsWith('/') && !/^[A-Za-z]:\//.test(touch.path));
+  return relative ? null : inferProjectRoot(files);
+}
+
+/** `root` written either way (`/` or `\\`), for making the paths inside observation texts relative. */
+function rootPattern(root: string | null): RegExp | null {
+  if (root === null) return null;
+  const parts = root.split('/').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  // Not inside a longer path: `/w/app` must not match within `C:\\w\\app` or `/x/w/app`.
+  return new RegExp(`(?<![\\w:.\\\\/-])${parts.join('[\\\\/]')}[\\\\/]`, /^[A-Za-z]:/.test(root) ? 'gi' : 'g');
+}
+
+/**
+ * Signals merged by id: frequencies add up, the latest occurrence's position, text and source win;
+ * then problems a later clean run of the same command settled are marked fixed (`resolveByLaterRuns`).
+ *
+ * @param root - the project root; paths under it inside texts are made relative.
+ */
+export function mergeSignals(signals: readonly Observation[], root: string | null = null): Observation[] {
   const byId = new Map<string, Observation>();
+  const under = rootPattern(root);
   for (const signal of signals) {
     const known = byId.get(signal.id);
-    if (known) byId.set(signal.id, { ...known, order: Math.max(known.order, signal.order), frequency: known.frequency + signal.frequency });
-    else byId.set(signal.id, { ...signal });
+    const text = under ? signal.text.replace(under, '') : signal.text;
+    if (!known) byId.set(signal.id, { ...signal, text });
+    else if (signal.order >= known.order) byId.set(signal.id, { ...signal, text, frequency: known.frequency + signal.frequency });
+    else byId.set(signal.id, { ...known, frequency: known.frequency + signal.frequency });
   }
-  return [...byId.values()];
+  return resolveByLaterRuns([...byId.values()]);
 }
 
 /** Order of value when the same text comes as two types: the more valuable type keeps it. */
@@ -114,8 +142,9 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
   const blocks = timed(timings, 'parse', () => sections.flatMap((section) => proseBlocks(section)));
   const concepts = timed(timings, 'concepts', () => countConcepts(blocks, { max: settings.maxConcepts }));
   const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions));
-  const files = timed(timings, 'merge', () => mergeFiles(input.files, settings.maxFiles));
-  const signals = timed(timings, 'merge', () => mergeSignals([...input.signals, ...input.notes]));
+  const root = timed(timings, 'merge', () => sessionRoot(input.files));
+  const files = timed(timings, 'merge', () => mergeFiles(input.files, settings.maxFiles, root));
+  const signals = timed(timings, 'merge', () => mergeSignals([...input.signals, ...input.notes], root));
   const observations = toObservations(concepts, decisions, files, signals, input.latestOrder);
   // The entries get what the headings leave; in aggressive mode the line standing for the dropped ones reaches
   // the context too.

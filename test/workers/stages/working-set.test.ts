@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filesFromToolInput, normalizeToolPath, pathArguments } from '../../../src/workers/stages/working-set.js';
+import { filesFromToolInput, normalizeToolPath, pathArguments, touchesFromToolCall } from '../../../src/workers/stages/working-set.js';
 
 describe('normalizeToolPath', () => {
   it('should make paths under the project root relative', () => {
@@ -59,5 +59,48 @@ describe('pathArguments', () => {
     expect(pathArguments(['src/a.ts'])).toEqual({});
     expect(pathArguments('src/a.ts')).toEqual({});
     expect(pathArguments({ filePath: { evil: true }, paths: 'x' })).toEqual({});
+  });
+});
+
+describe('pathArguments (commands and edits)', () => {
+  it('should let a bounded shell command, its workdir and the heads of an edit cross', () => {
+    const kept = pathArguments({
+      command: `npm test ${'x'.repeat(10_000)}`,
+      workdir: '/w/app',
+      description: 'runs tests',
+      oldString: 'a'.repeat(5_000),
+      newString: 'b',
+      edits: [{ oldString: 'c', newString: 'd', extra: { deep: true } }, 42, ...Array.from({ length: 20 }, () => ({ oldString: 'e', newString: 'f' }))],
+    });
+    expect((kept['command'] as string).length).toBe(4_096);
+    expect(kept['workdir']).toBe('/w/app');
+    expect(kept['description']).toBeUndefined();
+    expect((kept['oldString'] as string).length).toBe(2_048);
+    expect(kept['newString']).toBe('b');
+    expect(kept['edits']).toHaveLength(7);
+    expect((kept['edits'] as unknown[])[0]).toEqual({ oldString: 'c', newString: 'd' });
+    expect(structuredClone(kept)).toEqual(kept);
+  });
+});
+
+describe('touchesFromToolCall', () => {
+  it('should say how each tool touched its file', () => {
+    expect(touchesFromToolCall('edit', { filePath: '/w/src/a.ts' }, '/w')).toEqual([{ path: 'src/a.ts', action: 'edit' }]);
+    expect(touchesFromToolCall('write', { filePath: '/w/src/b.ts' }, '/w')).toEqual([{ path: 'src/b.ts', action: 'write' }]);
+    expect(touchesFromToolCall('read', { filePath: 'C:\\W\\src\\c.ts' }, 'C:/w')).toEqual([{ path: 'src/c.ts', action: 'read' }]);
+    const patchText = '*** Begin Patch\n*** Update File: src/x.py\n*** Add File: src/y.py\n*** Delete File: src/z.py\n*** End Patch';
+    expect(touchesFromToolCall('apply_patch', { patchText }, null)).toEqual([
+      { path: 'src/x.py', action: 'edit' },
+      { path: 'src/y.py', action: 'write' },
+      { path: 'src/z.py', action: 'delete' },
+    ]);
+  });
+
+  it('should read a shell command with the shell parser, relative to the project root', () => {
+    expect(touchesFromToolCall('bash', { command: 'rm src/old.ts && git add src/new.ts', workdir: '/w' }, '/w')).toEqual([
+      { path: '.', action: 'cwd' },
+      { path: 'src/old.ts', action: 'delete' },
+      { path: 'src/new.ts', action: 'write' },
+    ]);
   });
 });
