@@ -43,6 +43,7 @@ export function normalizeToolPath(raw: string, projectRoot: string | null): stri
 /** Paths read from one `paths` list, and how much of a patch body is scanned for file lines. */
 const MAX_LISTED_PATHS = 100;
 const MAX_PATCH_CHARS = 1_000_000;
+const MAX_COMMAND_CHARS = 8_192;
 
 /**
  * The arguments {@link filesFromToolInput} reads, copied out of a tool's input:
@@ -66,6 +67,8 @@ export function pathArguments(input: unknown): Record<string, unknown> {
     const value = source[key];
     if (typeof value === 'string') kept[key] = value.slice(0, MAX_PATCH_CHARS);
   }
+  // A shell command names the programs and packages a session works with.
+  if (typeof source['command'] === 'string') kept['command'] = source['command'].slice(0, MAX_COMMAND_CHARS);
   return kept;
 }
 

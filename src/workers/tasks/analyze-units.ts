@@ -11,6 +11,7 @@ import { extractDecisions } from '../stages/decisions.js';
 import { filesFromToolInput } from '../stages/working-set.js';
 import { signalsFromToolOutput } from '../stages/tool-signals.js';
 import type { Observation } from '../stages/observations.js';
+import { termsOfMessage } from '../stages/message-terms.js';
 
 /** Adds the time `work` takes to `timings[stage]`. */
 export function timed<T>(timings: StageTimings, stage: string, work: () => T): T {
@@ -90,6 +91,8 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
     for (const signal of signals) signal.text = redact(signal.text);
     for (const note of notes) note.text = redact(note.text);
   });
+  // Names only (normalized concepts), never sentences: nothing here needs redaction.
+  terms.push(...timed(timings, 'terms', () => termsOfMessage({ text, role: unit.role, order: unit.order, tools: unit.tools, files, language, summary: unit.summary })));
   return { key: unit.key, order: unit.order, chars: text.length, ...boundary, decisions, files, signals, notes, terms, language, redactions };
 }
 

@@ -2,12 +2,13 @@
  * The conversation-wide pass: concepts from the boundary sections, merged
  * decisions and files, and the budgeted preservation context.
  */
-import type { FileTouch, FinalizeInput, FinalizeOutput, StageTimings } from '../protocol.js';
+import type { FileTouch, FinalizeInput, FinalizeOutput, StageTimings, TermHit } from '../protocol.js';
 import type { Decision } from '../stages/decisions.js';
 import type { Observation } from '../stages/observations.js';
 import { proseBlocks } from '../stages/markdown.js';
 import { redactSecrets } from '../stages/secrets.js';
 import { countConcepts, type ConceptCount } from '../stages/concepts.js';
+import { rankTermConcepts, DEFAULT_CONCEPT_RANK_SETTINGS } from '../stages/concept-ranking.js';
 import { handleSessionCompacting } from '../stages/compaction-budget.js';
 import { renderObservationLine, renderPreservationContext } from '../stages/preservation-context.js';
 import { timed } from './analyze-units.js';
@@ -43,6 +44,16 @@ export function mergeSignals(signals: readonly Observation[]): Observation[] {
     else byId.set(signal.id, { ...signal });
   }
   return [...byId.values()];
+}
+
+/**
+ * The session's concepts: the links it wrote first (they always win), then its
+ * lasting topics from the terms of every message, up to the topic cap.
+ */
+export function sessionConcepts(links: readonly ConceptCount[], terms: readonly TermHit[], max: number): ConceptCount[] {
+  const room = Math.min(max, DEFAULT_CONCEPT_RANK_SETTINGS.max) - links.length;
+  const topics = room > 0 ? rankTermConcepts(terms, links.map((link) => link.name), { max: room }) : [];
+  return [...links, ...topics];
 }
 
 function toObservations(
@@ -93,7 +104,7 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
   const redacted = timed(timings, 'redact', () => input.sections.map((section) => redactSecrets(section)));
   const sections = redacted.map((section) => section.text);
   const blocks = timed(timings, 'parse', () => sections.flatMap((section) => proseBlocks(section)));
-  const concepts = timed(timings, 'concepts', () => countConcepts(blocks, { max: settings.maxConcepts }));
+  const concepts = timed(timings, 'concepts', () => sessionConcepts(countConcepts(blocks, { max: settings.maxConcepts }), input.terms, settings.maxConcepts));
   const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions));
   const files = timed(timings, 'merge', () => mergeFiles(input.files, settings.maxFiles));
   const signals = timed(timings, 'merge', () => mergeSignals([...input.signals, ...input.notes]));
