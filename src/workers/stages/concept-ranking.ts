@@ -36,7 +36,9 @@ interface Candidate {
 /** Spellings that name one topic share a key: no hyphens, no plural `s`. */
 function keyOf(name: string): string {
   const joined = name.replaceAll('-', '');
-  return joined.length > 3 && joined.endsWith('s') && !joined.endsWith('ss') ? joined.slice(0, -1) : joined;
+  if (joined.length <= 3) return joined;
+  if (/(?:ch|sh|x|ss)es$/.test(joined)) return joined.slice(0, -2);
+  return joined.endsWith('s') && !joined.endsWith('ss') ? joined.slice(0, -1) : joined;
 }
 
 function scoreOf(candidate: Candidate): number {
