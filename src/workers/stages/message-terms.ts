@@ -14,7 +14,7 @@ import { ENGLISH_STOP_WORDS, GENERIC_ACRONYMS, GENERIC_FILE_STEMS, GENERIC_TERMS
 
 /** Caps of {@link termsOfMessage}. */
 export interface TermSettings {
-  /** Characters of the message's text scanned for names and import lines. @default 8192 */
+  /** Characters of the message's text scanned for names and import lines. @default 4096 */
   maxScanChars: number;
   /** Characters of a user's prose read for keyphrases: the request names the topics. @default 1500 */
   maxProseChars: number;
@@ -26,7 +26,7 @@ export interface TermSettings {
   maxAssistantProseChars: number;
   /** Characters of a shell command read. @default 2000 */
   maxCommandChars: number;
-  /** Characters of a tool's output read for import lines (a file's head). @default 2000 */
+  /** Characters of a tool's output read for import lines (a file's head). @default 1000 */
   maxOutputChars: number;
   /** Candidates kept per message. @default 24 */
   maxTerms: number;
@@ -34,11 +34,11 @@ export interface TermSettings {
 
 /** The defaults. */
 export const DEFAULT_TERM_SETTINGS: Readonly<TermSettings> = Object.freeze({
-  maxScanChars: 8 * 1024,
+  maxScanChars: 4 * 1024,
   maxProseChars: 1_500,
   maxAssistantProseChars: 0,
   maxCommandChars: 2_000,
-  maxOutputChars: 2_000,
+  maxOutputChars: 1_000,
   maxTerms: 24,
 });
 
@@ -63,8 +63,9 @@ const PLAIN_NAME = /^[a-z0-9]+(?:[ -][a-z0-9]+)*$/;
 
 const KIND_RANK: Record<TermHit['kind'], number> = { link: 0, technology: 1, keyphrase: 2, identifier: 3, file: 4 };
 
+/** Code in backticks is as often a field, a value or a keyword as a tool: it counts as an identifier. */
 function kindOf(shape: NameShape): TermHit['kind'] {
-  return shape === 'identifier' ? 'identifier' : 'technology';
+  return shape === 'identifier' || shape === 'backticked' ? 'identifier' : 'technology';
 }
 
 /** Whether a normalized name is too generic to stand for a topic. */
@@ -107,8 +108,9 @@ export function termsOfMessage(source: MessageTermSource, settings: Partial<Term
   const hits = new Map<string, TermHit & { first: number }>();
   let seen = 0;
   const add = (raw: string, kind: TermHit['kind'], weight = 1): void => {
-    // Keyphrases are already lowercase words: the full normalization is only for names as written.
-    const name = raw.length <= MAX_CONCEPT_LENGTH && PLAIN_NAME.test(raw) ? raw.replaceAll(' ', '-') : normalizeConcept(raw);
+    // Most names are plain ASCII words: the full normalization is only for the others.
+    const lower = raw.toLowerCase();
+    const name = lower.length <= MAX_CONCEPT_LENGTH && PLAIN_NAME.test(lower) ? lower.replaceAll(' ', '-') : normalizeConcept(raw);
     if (!name || isGenericConcept(name)) return;
     const known = hits.get(name);
     if (!known) hits.set(name, { name, weight, kind, order: source.order, role: source.role, first: seen++ });
@@ -119,7 +121,7 @@ export function termsOfMessage(source: MessageTermSource, settings: Partial<Term
   };
   const head = capChars(source.text, maxScanChars);
   for (const name of importedPackages(head)) add(name, 'technology');
-  const prose = stripFencedCode(head);
+  const prose = head.includes('```') || head.includes('~~~') ? stripFencedCode(head) : head;
   for (const named of namedInProse(prose)) add(named.name, kindOf(named.shape));
   const english = source.language === 'und' ? null : source.language === 'eng';
   // Inline code is not prose: it ends the clause it sits in.
@@ -137,7 +139,8 @@ export function termsOfMessage(source: MessageTermSource, settings: Partial<Term
     }
     // A file's head shows what it imports: the stack the session works in.
     // Only ASCII names come out of it, so it needs no sanitizing.
-    for (const name of importedPackages(capChars(call.output, maxOutputChars))) add(name, 'technology');
+    const output = capChars(call.output, maxOutputChars);
+    if (output.includes('import') || output.includes('require(')) for (const name of importedPackages(output, false)) add(name, 'technology');
   }
   for (const touch of source.files) {
     const topic = fileTopic(touch.path);

@@ -55,11 +55,12 @@ const JVM_STANDARD = new Set(['java', 'javax', 'jakarta', 'kotlin', 'kotlinx', '
  * Packages named by install commands and import lines of a text (prose, code or tool output).
  *
  * @param text - the text, capped by the caller.
+ * @param withInstalls - whether install commands count (a tool's output quotes them in hints and warnings).
  */
-export function importedPackages(text: string): string[] {
+export function importedPackages(text: string, withInstalls = true): string[] {
   const found: string[] = [];
   // Each pattern runs only when its keyword is there: most text holds none.
-  const installs = text.includes('install') || text.includes(' add ') || text.includes(' get ') || text.includes(' require ') || text.includes(' -S ');
+  const installs = withInstalls && (text.includes('install') || text.includes(' add ') || text.includes(' get ') || text.includes(' require ') || text.includes(' -S '));
   const imports = text.includes('import');
   const js = imports || text.includes('require(');
   if (installs) for (const match of text.matchAll(INSTALL)) {
@@ -160,9 +161,11 @@ export function namedInProse(prose: string): NamedThing[] {
   for (const match of prose.matchAll(BACKTICKED)) {
     const name = match[1] ?? '';
     if (name.startsWith('@')) {
+      // `@angular/core` is a package; `@Override` an annotation.
+      if (!name.includes('/')) continue;
       const root = packageRoot(name);
       if (root) found.push({ name: root, shape: 'package' });
-    } else if (!FILE_LIKE.test(name) && !/^-/.test(name)) {
+    } else if (!FILE_LIKE.test(name) && !/^-/.test(name) && !THROWABLE.test(name)) {
       found.push({ name, shape: IDENTIFIER.test(name) ? 'identifier' : 'backticked' });
     }
   }
