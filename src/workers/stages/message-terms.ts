@@ -140,7 +140,9 @@ export function termsOfMessage(source: MessageTermSource, settings: Partial<Term
     // A file's head shows what it imports: the stack the session works in.
     // Only ASCII names come out of it, so it needs no sanitizing.
     const output = capChars(call.output, maxOutputChars);
-    if (output.includes('import') || output.includes('require(')) for (const name of importedPackages(output, false)) add(name, 'technology');
+    if (output.includes('import') || output.includes('require(') || output.includes('-packages') || output.includes('node_modules')) {
+      for (const name of importedPackages(output, false)) add(name, 'technology');
+    }
   }
   for (const touch of source.files) {
     const topic = fileTopic(touch.path);

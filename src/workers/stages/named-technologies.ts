@@ -23,6 +23,7 @@ const INSTALL = /\b(?:npm|pnpm|yarn|bun|pip3?|uv|poetry|pipx|cargo|gem|brew|comp
 const JS_FROM = /(?:\bfrom|\brequire\(|\bimport\(?)\s*['"]([^'"\s]{1,100})['"]/g;
 const PY_IMPORT = /^[\s\d:|]*(?:from\s+([A-Za-z_][\w]*)[\w.]*\s+import\b|import\s+([A-Za-z_][\w]*)(?:[\w.]*)(?:\s+as\s+\w+)?\s*$)/gm;
 const JVM_IMPORT = /^[\s\d:|]*import\s+(?:static\s+)?([a-z][\w]*)\.([a-z][\w]*)\.[\w.*]+;/gm;
+const INSTALLED_PATH = /(?:site-packages|dist-packages|node_modules)[\\/]+(@[\w.-]{1,60}(?=[\\/])|[\w.-]{1,60})(?:[\\/]+([\w.-]{1,60}))?/g;
 const GO_IMPORT = /^[\s\d:|]*(?:import\s+)?"((?:github\.com|gitlab\.com|golang\.org)\/[\w./-]{1,120})"/gm;
 
 /** The name of a package as installed or imported: its scope or its first segment, without versions. */
@@ -84,6 +85,13 @@ export function importedPackages(text: string, withInstalls = true): string[] {
     // Reverse-domain packages are named by their second segment (`org.springframework`).
     found.push(JVM_ROOTS.has(first) ? second : first);
   }
+  // Tracebacks and warnings name the installed package a frame or a file belongs to.
+  if (text.includes('-packages') || text.includes('node_modules')) {
+    for (const match of text.matchAll(INSTALLED_PATH)) {
+      const root = packageRoot(match[1] === undefined ? '' : match[2] ? `${match[1]}/${match[2]}` : match[1]);
+      if (root && !root.startsWith('_') && !root.includes('.')) found.push(root);
+    }
+  }
   if (imports) for (const match of text.matchAll(GO_IMPORT)) {
     const segments = (match[1] ?? '').split('/');
     const name = segments[2];
@@ -140,6 +148,7 @@ const MAX_TOKEN_CHARS = 40;
 const DOTTED_PRODUCT = /^[A-Z][A-Za-z0-9]{1,20}\.(?:js|io)$/i;
 // `WebSocket`, `TypeScript`, `SmartAPI`, `SessionManager`, `Gtk4`: a capital, lowercase letters, then a capital or digit.
 const INNER_CAPITAL = /^[A-Z][a-z]+[A-Z0-9][A-Za-z0-9]*$/;
+const LEADING_ACRONYM = /^[A-Z]{3,6}[A-Z][a-z]+[A-Za-z0-9]*$/;
 const THROWABLE = /(?:Error|Exception|Warning|Failure|Fault)$/;
 // `JWT`, `MFA`, `GTK4`: two to six capitals, a digit may follow.
 const ACRONYM = /^[A-Z]{2,6}[0-9]?$/;
@@ -179,6 +188,12 @@ export function namedInProse(prose: string): NamedThing[] {
     if (DOTTED_PRODUCT.test(token)) found.push({ name: token, shape: 'product' });
     // `RuntimeError`, `DisabledException`: a problem's type, not a topic.
     else if (INNER_CAPITAL.test(token) && !THROWABLE.test(token)) found.push({ name: token, shape: 'product' });
+    else if (LEADING_ACRONYM.test(token) && !THROWABLE.test(token)) {
+      // `JWTService`: the acronym is the topic, the whole name its component.
+      const acronym = /^[A-Z]+(?=[A-Z][a-z])/.exec(token)?.[0] ?? '';
+      if (!GENERIC_ACRONYMS.has(acronym.toLowerCase())) found.push({ name: acronym, shape: 'acronym' });
+      found.push({ name: token, shape: 'product' });
+    }
     else if (ACRONYM.test(token) && !GENERIC_ACRONYMS.has(token.toLowerCase())) found.push({ name: token, shape: 'acronym' });
   }
   return found;

@@ -47,6 +47,15 @@ describe('termsOfMessage', () => {
     expect(names(termsOfMessage(source({ role: 'assistant', text, summary: true })))).toContain('kill-switch');
   });
 
+  it('should name the installed package a traceback frame belongs to, and the acronym leading a class name', () => {
+    const found = names(termsOfMessage(source({
+      role: 'assistant',
+      text: 'The JWTService signs the token.',
+      tools: [{ tool: 'bash', input: { command: 'python train.py' }, output: 'Traceback (most recent call last):\n  File "/home/u/app/.venv/lib/python3.12/site-packages/sklearn/base.py", line 442\n  File "/home/u/web/node_modules/@tanstack/query-core/build/index.js"', failed: true }],
+    })));
+    expect(found).toEqual(expect.arrayContaining(['sklearn', 'tanstack', 'jwt', 'jwtservice']));
+  });
+
   it('should leave out error types and generic acronyms', () => {
     const found = names(termsOfMessage(source({ role: 'assistant', text: 'The RuntimeError came from the JSON API; the JWT check in the AuthFilter is fine.' })));
     expect(found).toEqual(expect.arrayContaining(['jwt', 'authfilter']));
