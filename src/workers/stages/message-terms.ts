@@ -139,7 +139,9 @@ export function termsOfMessage(source: MessageTermSource, settings: Partial<Term
     }
     // A file's head shows what it imports: the stack the session works in.
     // Only ASCII names come out of it, so it needs no sanitizing.
-    const output = capChars(call.output, maxOutputChars);
+    let output = capChars(call.output, maxOutputChars);
+    // A line cut by the cap is not read: `import com.exa` would name a package that is not there.
+    if (output.length < call.output.length) output = output.slice(0, Math.max(0, output.lastIndexOf('\n')));
     if (output.includes('import') || output.includes('require(') || output.includes('-packages') || output.includes('node_modules')) {
       for (const name of importedPackages(output, false)) add(name, 'technology');
     }

@@ -21,10 +21,10 @@ export interface NamedThing {
 
 const INSTALL = /\b(?:npm|pnpm|yarn|bun|pip3?|uv|poetry|pipx|cargo|gem|brew|composer|apt(?:-get)?|dnf|pacman|go|dotnet)\s+(?:(?:pip\s+)?(?:install|add|i|get|require|-S)|add\s+package)\s+([^\n;&|`<>]{1,300})/g;
 const JS_FROM = /(?:\bfrom|\brequire\(|\bimport\(?)\s*['"]([^'"\s]{1,100})['"]/g;
-const PY_IMPORT = /^[\s\d:|]*(?:from\s+([A-Za-z_][\w]*)[\w.]*\s+import\b|import\s+([A-Za-z_][\w]*)(?:[\w.]*)(?:\s+as\s+\w+)?\s*$)/gm;
-const JVM_IMPORT = /^[\s\d:|]*import\s+(?:static\s+)?([a-z][\w]*)\.([a-z][\w]*)\.[\w.*]+;/gm;
+const PY_IMPORT = /^[ \t\d:|]*(?:from\s+([A-Za-z_]\w*)(?:\.\w+)*\s+import\b|import\s+([A-Za-z_]\w*)(?:\.\w+)*(?:\s+as\s+\w+)?\s*$)/gm;
+const JVM_IMPORT = /^[ \t\d:|]*import\s+(?:static\s+)?([a-z]\w*)\.([a-z]\w*)\.(\w+)(?:\.[\w*]+)*;/gm;
 const INSTALLED_PATH = /(?:site-packages|dist-packages|node_modules)[\\/]+(@[\w.-]{1,60}(?=[\\/])|[\w.-]{1,60})(?:[\\/]+([\w.-]{1,60}))?/g;
-const GO_IMPORT = /^[\s\d:|]*(?:import\s+)?"((?:github\.com|gitlab\.com|golang\.org)\/[\w./-]{1,120})"/gm;
+const GO_IMPORT = /^[ \t\d:|]*(?:import\s+)?"((?:github\.com|gitlab\.com|golang\.org)\/[\w./-]{1,120})"/gm;
 
 /** The name of a package as installed or imported: its scope or its first segment, without versions. */
 export function packageRoot(spec: string): string | null {
@@ -50,6 +50,7 @@ const PYTHON_STDLIB = new Set(
   '__future__ abc argparse ast asyncio base64 bisect calendar collections concurrent contextlib copy csv ctypes dataclasses datetime decimal difflib enum errno fnmatch fractions functools gc getpass glob gzip hashlib heapq hmac html http importlib inspect io ipaddress itertools json logging math mimetypes multiprocessing operator os pathlib pickle platform pprint queue random re secrets select shlex shutil signal socket sqlite3 ssl stat statistics string struct subprocess sys tempfile textwrap threading time timeit tomllib traceback types typing unicodedata unittest urllib uuid warnings weakref xml zipfile zoneinfo'.split(' '),
 );
 const JVM_ROOTS = new Set(['org', 'com', 'io', 'net', 'dev', 'me', 'de', 'fr', 'nl', 'ch', 'co', 'app']);
+const PLACEHOLDER_DOMAINS = new Set(['example', 'company', 'mycompany', 'my', 'demo', 'acme', 'app']);
 const JVM_STANDARD = new Set(['java', 'javax', 'jakarta', 'kotlin', 'kotlinx', 'scala', 'android', 'androidx', 'sun', 'jdk']);
 
 /**
@@ -82,8 +83,10 @@ export function importedPackages(text: string, withInstalls = true): string[] {
   if (imports) for (const match of text.matchAll(JVM_IMPORT)) {
     const [first = '', second = ''] = [match[1], match[2]];
     if (JVM_STANDARD.has(first)) continue;
-    // Reverse-domain packages are named by their second segment (`org.springframework`).
-    found.push(JVM_ROOTS.has(first) ? second : first);
+    // Reverse-domain packages are named by their second segment (`org.springframework`), or by the
+    // third under a placeholder domain (`com.example.shop`).
+    const third = /^[a-z]\w*$/.test(match[3] ?? '') ? match[3] : undefined;
+    found.push(!JVM_ROOTS.has(first) ? first : PLACEHOLDER_DOMAINS.has(second) && third ? third : second);
   }
   // Tracebacks and warnings name the installed package a frame or a file belongs to.
   if (text.includes('-packages') || text.includes('node_modules')) {
