@@ -142,9 +142,7 @@ export function termsOfMessage(source: MessageTermSource, settings: Partial<Term
     let output = capChars(call.output, maxOutputChars);
     // A line cut by the cap is not read: `import com.exa` would name a package that is not there.
     if (output.length < call.output.length) output = output.slice(0, Math.max(0, output.lastIndexOf('\n')));
-    if (output.includes('import') || output.includes('require(') || output.includes('-packages') || output.includes('node_modules')) {
-      for (const name of importedPackages(output, false)) add(name, 'technology');
-    }
+    for (const name of importedPackages(output, false)) add(name, 'technology');
   }
   for (const touch of source.files) {
     const topic = fileTopic(touch.path);
@@ -153,5 +151,5 @@ export function termsOfMessage(source: MessageTermSource, settings: Partial<Term
   return [...hits.values()]
     .sort((a, b) => KIND_RANK[a.kind] - KIND_RANK[b.kind] || b.weight - a.weight || a.first - b.first)
     .slice(0, maxTerms)
-    .map(({ first: _first, ...hit }) => hit);
+    .map((hit): TermHit => ({ name: hit.name, weight: hit.weight, kind: hit.kind, order: hit.order, role: hit.role }));
 }

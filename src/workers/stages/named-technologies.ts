@@ -23,6 +23,7 @@ const INSTALL = /\b(?:npm|pnpm|yarn|bun|pip3?|uv|poetry|pipx|cargo|gem|brew|comp
 const JS_FROM = /(?:\bfrom|\brequire\(|\bimport\(?)\s*['"]([^'"\s]{1,100})['"]/g;
 const PY_IMPORT = /^[ \t\d:|]*(?:from\s+([A-Za-z_]\w*)(?:\.\w+)*\s+import\b|import\s+([A-Za-z_]\w*)(?:\.\w+)*(?:\s+as\s+\w+)?\s*$)/gm;
 const JVM_IMPORT = /^[ \t\d:|]*import\s+(?:static\s+)?([a-z]\w*)\.([a-z]\w*)\.(\w+)(?:\.[\w*]+)*;/gm;
+const PACKAGE_KEYWORD = /install|import|require|-packages|node_modules| add | get | -S /;
 const INSTALLED_PATH = /(?:site-packages|dist-packages|node_modules)[\\/]+(@[\w.-]{1,60}(?=[\\/])|[\w.-]{1,60})(?:[\\/]+([\w.-]{1,60}))?/g;
 const GO_IMPORT = /^[ \t\d:|]*(?:import\s+)?"((?:github\.com|gitlab\.com|golang\.org)\/[\w./-]{1,120})"/gm;
 
@@ -61,7 +62,8 @@ const JVM_STANDARD = new Set(['java', 'javax', 'jakarta', 'kotlin', 'kotlinx', '
  */
 export function importedPackages(text: string, withInstalls = true): string[] {
   const found: string[] = [];
-  // Each pattern runs only when its keyword is there: most text holds none.
+  // One pass decides whether any pattern can match: most text holds none of their keywords.
+  if (!PACKAGE_KEYWORD.test(text)) return found;
   const installs = withInstalls && (text.includes('install') || text.includes(' add ') || text.includes(' get ') || text.includes(' require ') || text.includes(' -S '));
   const imports = text.includes('import');
   const js = imports || text.includes('require(');
