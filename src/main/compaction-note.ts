@@ -21,6 +21,23 @@ function pad(value: number, width = 2): string {
 // maenifold strips these from titles (and ".."); control characters go too.
 const TITLE_STRIPPED = /[:|>\-[\]{}#&*!@`'$();"<>\\/\u0000-\u001f\u007f]|\.\./g;
 
+/** Words of the plugin itself: tags of every note, never links of one (they would join every note to every other). */
+export const PLUGIN_CONCEPTS: readonly string[] = Object.freeze(['compaction']);
+
+/**
+ * Whether a concept is the plugin's own word or the project's name, which the
+ * note carries as tags and session start never offers as context.
+ *
+ * @param concept - a normalized concept.
+ * @param project - the project's name.
+ */
+export function isPluginConcept(concept: string, project: string): boolean {
+  return PLUGIN_CONCEPTS.includes(concept) || concept === (normalizeConcept(project) || 'project');
+}
+
+/** Longest session id kept: OpenCode ids are about thirty characters. */
+const MAX_SESSION_ID_CHARS = 100;
+
 /**
  * @param project - the project's name.
  * @param sessionID - the compacted session.
@@ -30,23 +47,26 @@ const TITLE_STRIPPED = /[:|>\-[\]{}#&*!@`'$();"<>\\/\u0000-\u001f\u007f]|\.\./g;
 export function buildCompactionNote(project: string, sessionID: string, extraction: Extraction, now: Date): CompactionNote {
   const date = `${now.getFullYear()}/${pad(now.getMonth() + 1)}/${pad(now.getDate())}`;
   const stamp = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())} ${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}${pad(now.getMilliseconds(), 3)}`;
-  const session = sessionID.replace(/[^A-Za-z0-9]/g, '').slice(0, 12);
+  // OpenCode ids share their first characters (a time prefix): only the whole id tells sessions apart.
+  const session = sessionID.replace(/[^A-Za-z0-9_-]/g, '').slice(0, MAX_SESSION_ID_CHARS) || 'unknown';
   // Digits and spaces only after the project name: nothing here is stripped, so the slug keeps the time.
-  const title = `Compaction ${project.replace(TITLE_STRIPPED, '').trim() || 'project'} ${stamp} ${session}`.slice(0, 180);
+  const title = `Compaction ${project.replace(TITLE_STRIPPED, '').trim() || 'project'} ${stamp} ${session.replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`.slice(0, 180);
   const projectConcept = normalizeConcept(project) || 'project';
-  const concepts = extraction.concepts.slice(0, 20).map((concept) => `- [[${concept.name}]]`);
+  const linked = extraction.concepts.map((concept) => concept.name).filter((name) => name && !isPluginConcept(name, project)).slice(0, 20);
+  // maenifold refuses a note without a link: a session that named no topic is filed under its project.
+  const concepts = (linked.length > 0 ? linked : [projectConcept]).map((name) => `- [[${name}]]`);
   const decisions = extraction.decisions.slice(0, 10).map((decision) => `- ${decision.category}: ${decision.text}`);
   const files = extraction.files.map((path) => `- ${path.replace(/[`[\]]/g, '')}`);
   const content = [
     '# Compaction Summary',
     '',
-    `**Session**: ${sessionID.slice(0, 8)}`,
-    `**Project**: [[${projectConcept}]]`,
+    `**Session**: ${session}`,
+    `**Project**: ${projectConcept}`,
     `**Timestamp**: ${now.toISOString()}`,
     '',
     '## Key Concepts',
     '',
-    concepts.join('\n') || '_No concepts extracted_',
+    concepts.join('\n'),
     '',
     '## Decisions Made',
     '',
@@ -58,7 +78,7 @@ export function buildCompactionNote(project: string, sessionID: string, extracti
     '',
     '## Session Context',
     '',
-    'This [[compaction]] summary keeps what the session learned before its context was truncated. Use BuildContext on the concepts above to restore working memory.',
+    'This summary keeps what the session learned before its context was truncated. Use BuildContext on the concepts above to restore working memory.',
     '',
   ].join('\n');
   return { title, content, folder: `sessions/compaction/${date}`, tags: ['compaction', 'session', projectConcept] };

@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { fetchConceptContexts, fitConceptContexts } from './graph-context.js';
 import { linksByFrequency, linksOf, rankConcepts } from './wikilink-ranking.js';
+import { isPluginConcept } from './compaction-note.js';
 import { withDeadline } from './deadline.js';
 import { appendToSystem } from './system-text.js';
 import type { PluginContext } from './plugin-context.js';
@@ -70,9 +71,10 @@ export function createSessionStart(context: PluginContext): { hook: SystemTransf
       : '';
     const perConcept = options.sessionStartConceptTokens;
     const wanted = Math.max(1, Math.floor(options.sessionStartTokens / perConcept));
-    const projectConcept = linksOf(`[[${project}]]`);
-    // Twice what fits: some candidates will be empty or weak.
-    const concepts = rankConcepts([...projectConcept, ...linksOf(hitText)], recent.ok ? linksByFrequency(recent.value) : [], wanted * 2);
+    // Twice what fits: some candidates will be empty or weak. The plugin's own words and the project's
+    // name sit on every note (older notes link them): they would crowd out what the sessions were about.
+    const topical = (concept: string): boolean => !isPluginConcept(concept, project);
+    const concepts = rankConcepts(linksOf(hitText).filter(topical), (recent.ok ? linksByFrequency(recent.value) : []).filter(topical), wanted * 2);
     const left = options.contextTotalTimeoutMs - (performance.now() - start);
     if (concepts.length === 0 || left <= 0) {
       timedOut ||= left <= 0;

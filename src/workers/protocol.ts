@@ -134,6 +134,8 @@ export interface TermHit {
   weight: number;
   kind: 'link' | 'keyphrase' | 'technology' | 'identifier' | 'file';
   order: number;
+  /** Who named it (`user`, `assistant`); a topic both name is a lasting one. */
+  role?: string;
 }
 
 /** Settings of the analysis pass. */

@@ -19,11 +19,38 @@ describe('buildCompactionNote', () => {
     const note = buildCompactionNote('My App', 'ses_abc123def456', extraction, new Date(2026, 0, 27, 9, 5, 7, 42));
     expect(note.folder).toBe('sessions/compaction/2026/01/27');
     expect(note.tags).toEqual(['compaction', 'session', 'my-app']);
-    expect(note.content).toContain('**Project**: [[my-app]]');
+    expect(note.content).toContain('**Project**: my-app\n');
     expect(note.content).toContain('- [[redis]]');
     expect(note.content).toContain('- implementation: use Redis for the cache');
     expect(note.content).toContain('- src/cache.ts');
     expect(note.content).not.toContain('```');
+  });
+
+  it("should link only the session's concepts: the plugin's words and the project stay in the tags", () => {
+    const linked = { ...extraction, concepts: [{ name: 'compaction', count: 3 }, { name: 'my-app', count: 2 }, { name: 'websocket', count: 4 }, { name: 'kill-switch', count: 2 }] } as unknown as Extraction;
+    const note = buildCompactionNote('My App', 'ses_1', linked, new Date(2026, 0, 27));
+    const links = [...note.content.matchAll(/\[\[([^\]]+)\]\]/g)].map((match) => match[1]);
+    expect(links).toEqual(['websocket', 'kill-switch']);
+    expect(note.tags).toEqual(['compaction', 'session', 'my-app']);
+  });
+
+  it('should file a note that names no topic under its project, so maenifold still accepts it', () => {
+    const bare = { ...extraction, concepts: [{ name: 'compaction', count: 1 }] } as unknown as Extraction;
+    const note = buildCompactionNote('My App', 'ses_1', bare, new Date(2026, 0, 27));
+    expect([...note.content.matchAll(/\[\[([^\]]+)\]\]/g)].map((match) => match[1])).toEqual(['my-app']);
+  });
+
+  it('should name the whole session id: OpenCode ids share their first characters', () => {
+    const a = buildCompactionNote('My App', 'ses_4f2a91c07ffeYb3LqP0aZt2mQw', extraction, new Date(2026, 0, 27));
+    const b = buildCompactionNote('My App', 'ses_4f2a91c07ffeK8sVn1RrTx5uHd', extraction, new Date(2026, 0, 27));
+    expect(a.content).toContain('**Session**: ses_4f2a91c07ffeYb3LqP0aZt2mQw\n');
+    expect(b.content).toContain('**Session**: ses_4f2a91c07ffeK8sVn1RrTx5uHd\n');
+    expect(slugOf(a.title)).not.toBe(slugOf(b.title));
+  });
+
+  it('should keep markup out of the session line', () => {
+    const note = buildCompactionNote('My App', 'ses_1]] [[evil `x`', extraction, new Date(2026, 0, 27));
+    expect(note.content).toContain('**Session**: ses_1evilx\n');
   });
 
   it('should give titles that stay distinct after sanitation', () => {

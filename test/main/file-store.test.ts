@@ -10,6 +10,8 @@ import { judgeBuildContext, parseBuildContext } from '../../src/main/graph-conte
 import { MEMORY_INDEX_VERSION } from '../../src/workers/tasks/memory-folder.js';
 import { createFakeHost, type FakeHost } from '../support/fake-host.js';
 import { runDouble } from '../support/maenifold-double.js';
+import { buildCompactionNote } from '../../src/main/compaction-note.js';
+import type { Extraction } from '../../src/main/extraction-engine.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/file-store/', import.meta.url));
 const CLOCK = Date.parse('2026-03-04T10:05:06.789Z');
@@ -92,6 +94,26 @@ describe('createFileStore', () => {
         const [a, b] = await Promise.all([readFile(join(ours, 'memory', relative), 'utf8'), readFile(join(theirs, 'memory', relative), 'utf8')]);
         expect(a.replace(ISO, 'T')).toBe(b.replace(ISO, 'T'));
       }
+    });
+
+    it('should write a compaction note as the double does: concepts linked in the body, the plugin and the project in tags', async () => {
+      const extraction = { concepts: [{ name: 'websocket', count: 3 }, { name: 'compaction', count: 1 }, { name: 'acme-shop', count: 2 }], decisions: [], files: ['src/feed.ts'] } as unknown as Extraction;
+      const note = buildCompactionNote('acme-shop', 'ses_4f2a91c07ffeYb3LqP0aZt2mQw', extraction, new Date(CLOCK));
+      const ours = await tempDir('file-store-root-');
+      const theirs = await tempDir('file-store-double-');
+      const store = await openStore(ours, await tempDir('file-store-state-'));
+      const mine = await store.callJson('WriteMemory', { ...note }, timing);
+      const double = await runDouble(['--tool', 'WriteMemory', '--payload', JSON.stringify(note), '--json'], { MAENIFOLD_ROOT: theirs });
+      const envelope = JSON.parse(double.stdout) as { success: boolean; data: { uri: string } };
+      expect(envelope.success).toBe(true);
+      expect(mine.ok && (mine.value as { uri: string }).uri).toBe(envelope.data.uri);
+      const relative = `${envelope.data.uri.slice('memory://'.length)}.md`;
+      const [a, b] = await Promise.all([readFile(join(ours, 'memory', relative), 'utf8'), readFile(join(theirs, 'memory', relative), 'utf8')]);
+      expect(a.replace(ISO, 'T')).toBe(b.replace(ISO, 'T'));
+      const [frontmatter = '', body = ''] = a.split(/\n---\n/);
+      expect(frontmatter).toMatch(/tags:[\s\S]*compaction[\s\S]*acme-shop/);
+      expect([...body.matchAll(/\[\[([^\]]+)\]\]/g)].map((match) => match[1])).toEqual(['websocket']);
+      expect(body).toContain('**Session**: ses_4f2a91c07ffeYb3LqP0aZt2mQw');
     });
 
     it('should write a session file with thought and conclusion sections as the double does', async () => {

@@ -52,7 +52,6 @@ describe('session start', () => {
     expect(system).toHaveLength(1);
     expect(system[0]).toMatch(/^You are the build agent\.\n\n## Knowledge Graph Context/);
     expect(system[0]).toContain('Context for CONCEPT: cache-layer');
-    // acme-shop shares one file with each of its relations: weak, so skipped.
     expect(system[0]).not.toContain('Context for CONCEPT: acme-shop');
     const block = (system[0] as string).slice((system[0] as string).indexOf(SESSION_CONTEXT_HEADING));
     expect(countTokens(block)).toBeLessThanOrEqual(4000);
@@ -62,6 +61,11 @@ describe('session start', () => {
     expect(calls.filter((call) => call.tool === 'SearchMemories')[0]?.payload).toMatchObject({ query: 'acme-shop', mode: 'Hybrid' });
     expect(calls.filter((call) => call.tool === 'RecentActivity')[0]?.payload).toMatchObject({ timespan: '1.00:00:00', includeContent: true });
     expect(calls.filter((call) => call.tool === 'BuildContext').every((call) => (call.payload as { depth: number; maxEntities: number }).depth === 1 && (call.payload as { maxEntities: number }).maxEntities === 3)).toBe(true);
+    // The project's name and the plugin's own words are on every note: never offered as concepts.
+    const asked = calls.filter((call) => call.tool === 'BuildContext').map((call) => (call.payload as { conceptName: string }).conceptName);
+    expect(asked).toContain('cache-layer');
+    expect(asked).not.toContain('acme-shop');
+    expect(asked).not.toContain('compaction');
 
     const before = calls.length;
     const again = await systemFor(harness, 'ses_1', [system[0] as string]);
@@ -70,6 +74,17 @@ describe('session start', () => {
     expect(other[0]).toContain(SESSION_CONTEXT_HEADING);
     // Built once ahead, reused: no new CLI calls for later sessions.
     expect((await harness.double.calls()).length).toBe(before);
+  });
+
+  it("should never offer the plugin's own words or the project as concepts, even when older notes link them", async () => {
+    const older = (n: number) => `# Compaction Summary\n\n**Project**: [[acme-shop]]\n\n- [[redis]]\n- [[cache-layer]]\n\nThis [[compaction]] summary number ${n}.`;
+    harness = await startHarness({}, {}, { ...STRONG_GRAPH, 'sessions/compaction/a': older(1), 'sessions/compaction/b': older(2), 'sessions/compaction/c': older(3) });
+    const [entry] = await systemFor(harness, 'ses_old');
+    expect(entry).toContain('Context for CONCEPT: redis');
+    const asked = (await harness.double.calls()).filter((call) => call.tool === 'BuildContext').map((call) => (call.payload as { conceptName: string }).conceptName);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked).not.toContain('compaction');
+    expect(asked).not.toContain('acme-shop');
   });
 
   it('should respect a smaller budget exactly', async () => {

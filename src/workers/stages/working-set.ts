@@ -52,7 +52,7 @@ export function normalizeToolPath(raw: string, projectRoot: string | null): stri
 const MAX_LISTED_PATHS = 100;
 const MAX_PATCH_CHARS = 1_000_000;
 /** How much of a shell command crosses (its paths and its identity as a run are in its head). */
-const MAX_COMMAND_CHARS = 4_096;
+const MAX_COMMAND_CHARS = 8_192;
 /** How much of an edit's old and new text crosses: enough to name the identifiers it changed. */
 export const MAX_EDIT_TEXT_CHARS = 2_048;
 /** Sub-edits of one multi-edit call that cross. */

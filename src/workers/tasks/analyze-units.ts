@@ -12,6 +12,7 @@ import { normalizeToolPath, touchesFromToolCall } from '../stages/working-set.js
 import { signalsFromPastedText, signalsFromToolCall } from '../stages/tool-signals.js';
 import { describeEdit, editChanges } from '../stages/edits.js';
 import type { Observation } from '../stages/observations.js';
+import { termsOfMessage } from '../stages/message-terms.js';
 
 /** Adds the time `work` takes to `timings[stage]`. */
 export function timed<T>(timings: StageTimings, stage: string, work: () => T): T {
@@ -103,7 +104,8 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
     for (const signal of signals) signal.text = redact(signal.text);
     for (const note of notes) note.text = redact(note.text);
   });
-  // An identifier that looks like a secret (a key in an edited config) never becomes a concept.
+  // Names only (normalized concepts), never sentences; an identifier that looks like a secret (a key in an edited config) never becomes a concept.
+  terms.push(...timed(timings, 'terms', () => termsOfMessage({ text, role: unit.role, order: unit.order, tools: unit.tools, files, language, summary: unit.summary })));
   const safeTerms = timed(timings, 'redact', () => terms.filter((term) => redactSecrets(term.name).redactions === 0));
   return { key: unit.key, order: unit.order, chars: text.length, ...boundary, decisions, files, signals, notes, terms: safeTerms, language, redactions };
 }

@@ -2,12 +2,13 @@
  * The conversation-wide pass: concepts from the boundary sections, merged
  * decisions and files, and the budgeted preservation context.
  */
-import type { FileTouch, FinalizeInput, FinalizeOutput, StageTimings } from '../protocol.js';
+import type { FileTouch, FinalizeInput, FinalizeOutput, StageTimings, TermHit } from '../protocol.js';
 import type { Decision } from '../stages/decisions.js';
 import type { Observation } from '../stages/observations.js';
 import { proseBlocks } from '../stages/markdown.js';
 import { redactSecrets } from '../stages/secrets.js';
 import { countConcepts, type ConceptCount } from '../stages/concepts.js';
+import { rankTermConcepts, DEFAULT_CONCEPT_RANK_SETTINGS } from '../stages/concept-ranking.js';
 import { handleSessionCompacting } from '../stages/compaction-budget.js';
 import { contextOverheadTokens, entryKey, renderObservationLine, renderPreservationContext } from '../stages/preservation-context.js';
 import { timed } from './analyze-units.js';
@@ -71,6 +72,16 @@ export function mergeSignals(signals: readonly Observation[], root: string | nul
     else byId.set(signal.id, { ...known, frequency: known.frequency + signal.frequency });
   }
   return resolveByLaterRuns([...byId.values()]);
+}
+
+/**
+ * The session's concepts: the links it wrote first (they always win), then its
+ * lasting topics from the terms of every message, up to the topic cap.
+ */
+export function sessionConcepts(links: readonly ConceptCount[], terms: readonly TermHit[], max: number): ConceptCount[] {
+  const room = Math.min(max, DEFAULT_CONCEPT_RANK_SETTINGS.max) - links.length;
+  const topics = room > 0 ? rankTermConcepts(terms, links.map((link) => link.name), { max: room }) : [];
+  return [...links, ...topics];
 }
 
 /** Order of value when the same text comes as two types: the more valuable type keeps it. */
@@ -140,7 +151,7 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
   const redacted = timed(timings, 'redact', () => input.sections.map((section) => redactSecrets(section)));
   const sections = redacted.map((section) => section.text);
   const blocks = timed(timings, 'parse', () => sections.flatMap((section) => proseBlocks(section)));
-  const concepts = timed(timings, 'concepts', () => countConcepts(blocks, { max: settings.maxConcepts }));
+  const concepts = timed(timings, 'concepts', () => sessionConcepts(countConcepts(blocks, { max: settings.maxConcepts }), input.terms, settings.maxConcepts));
   const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions));
   const root = timed(timings, 'merge', () => sessionRoot(input.files));
   const files = timed(timings, 'merge', () => mergeFiles(input.files, settings.maxFiles, root));
