@@ -74,7 +74,9 @@ describe('compaction', () => {
   });
 
   it('should carry what the aggressive strategy dropped into the context as one summary line', async () => {
-    // Forty failing test runs: far more problems than 500 tokens hold.
+    // Forty failing test runs, each a different handler failing its own way (numbers alone would make
+    // them one repeated problem): far more problems than 500 tokens hold.
+    const name = (index: number): string => `${'abcdefghijklmnopqrstuvwxyz'[index % 26]}${'qwertyuiopasdfghjklzxcvbnm'[Math.floor(index / 26)]}`;
     const runs = Array.from({ length: 40 }, (_, index) =>
       message(`r${index}`, 'assistant', `Running the webhook suite again, attempt ${index}.`, {}, [
         {
@@ -82,8 +84,8 @@ describe('compaction', () => {
           tool: 'bash',
           state: {
             status: 'completed',
-            input: { command: 'npm test -- webhooks' },
-            output: `FAIL test/webhooks/handler-${index}.test.ts > rejects payload ${index}\nError: expected status ${400 + index} but received 500`,
+            input: { command: `npm test -- webhooks/${name(index)}` },
+            output: `FAIL test/webhooks/${name(index)}.test.ts > rejects the ${name(index)} payload\nError: expected the ${name(index)} handler to accept the ${name(index)} event`,
           },
         },
       ]),

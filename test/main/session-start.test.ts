@@ -100,10 +100,10 @@ describe('session start', () => {
     const system = await systemFor(harness, 'ses_empty');
     expect(system).toEqual(['You are the build agent.']);
     await harness.plugin.logger.flush();
-    // The line that says why: the only candidate, the project, has no relations.
-    const why = harness.host.linesWith('session context: no usable concept');
+    // The line that says why: the only concept the graph has is the project, never offered as context.
+    const why = harness.host.linesWith('session context:');
     expect(why).toHaveLength(1);
-    expect(why[0]?.message).toMatch(/skipped acme-shop \(no-relations\)$/);
+    expect(why[0]?.message).toBe('session context: nothing to inject (0 candidate concepts)');
   });
 
   it('should build again at the next call when the first build ran out of time, instead of keeping its miss', async () => {

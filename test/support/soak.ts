@@ -34,6 +34,8 @@ export interface SoakSettings {
   store: 'cli' | 'files';
   /** Chance that a process is killed during a round. @default 0.6 */
   killChance?: number;
+  /** A killed process dies within this many milliseconds of starting to send. @default 3000 */
+  killWithinMs?: number;
   seed?: number;
 }
 
@@ -125,7 +127,7 @@ export async function runSoak(settings: SoakSettings): Promise<SoakResult> {
     for (let round = 0; round < settings.rounds; round++) {
       const runs = Array.from({ length: processes }, (_, index) => {
         const label = `r${round}p${index}`;
-        const killAfterMs = random() < (settings.killChance ?? 0.6) ? Math.floor(random() * 3_000) : null;
+        const killAfterMs = random() < (settings.killChance ?? 0.6) ? Math.floor(random() * (settings.killWithinMs ?? 3_000)) : null;
         const env = { ...process.env, ...double.env, DELIVERY_TIMEOUT_MS: '4000', MAENIFOLD_DOUBLE_FAULT: `slow:${100 + Math.floor(random() * 600)}`, MAENIFOLD_DOUBLE_FAULT_TOOLS: 'SequentialThinking' };
         return runSender([stateDir, cliArg, PROJECT, String(sessions), label], env, killAfterMs, random() < 0.5).then((outcome) => {
           if (outcome.stored) for (let n = 0; n < sessions; n++) owed.add(idempotencyKey('thought', PROJECT, `${label}:${n}`));

@@ -72,7 +72,7 @@ describe('pathArguments (commands and edits)', () => {
       newString: 'b',
       edits: [{ oldString: 'c', newString: 'd', extra: { deep: true } }, 42, ...Array.from({ length: 20 }, () => ({ oldString: 'e', newString: 'f' }))],
     });
-    expect((kept['command'] as string).length).toBe(4_096);
+    expect((kept['command'] as string).length).toBe(8_192);
     expect(kept['workdir']).toBe('/w/app');
     expect(kept['description']).toBeUndefined();
     expect((kept['oldString'] as string).length).toBe(2_048);
