@@ -9,6 +9,7 @@ import { fitLines, type TokenEncoding } from './tokens.js';
 const GROUPS: ReadonlyArray<{ type: ObservationType; heading: string }> = [
   { type: 'decision', heading: 'Decisions' },
   { type: 'problem', heading: 'Open problems' },
+  { type: 'next', heading: 'In progress and next' },
   { type: 'warning', heading: 'Warnings' },
   { type: 'concept', heading: 'Concepts (keep the double brackets)' },
   { type: 'file', heading: 'Working set' },

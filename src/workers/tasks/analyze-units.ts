@@ -11,6 +11,11 @@ import { extractDecisions } from '../stages/decisions.js';
 import { filesFromToolInput } from '../stages/working-set.js';
 import { signalsFromToolOutput } from '../stages/tool-signals.js';
 import type { Observation } from '../stages/observations.js';
+import { detectLanguage } from '../stages/language.js';
+import { cuesFor } from '../stages/cues.js';
+import { proseItems } from '../stages/prose-items.js';
+import { DECISION_THRESHOLD, isReport, proseDecisions, seedDecisionScore } from '../stages/prose-decisions.js';
+import { assistantNotes, isPastedDocument, userNotes } from '../stages/prose-notes.js';
 
 /** Adds the time `work` takes to `timings[stage]`. */
 export function timed<T>(timings: StageTimings, stage: string, work: () => T): T {
@@ -66,7 +71,20 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
   const text = timed(timings, 'sanitize', () => sanitizeText(unit.text));
   const headings = timed(timings, 'sections', () => scanHeadings(text));
   const boundary = timed(timings, 'sections', () => boundaryFields(text, headings, settings.maxSectionChars));
-  const decisions = timed(timings, 'decisions', () => extractDecisions(text, { max: settings.maxDecisionsPerUnit }));
+  const items = timed(timings, 'prose', () => (unit.role === 'assistant' || unit.role === 'user' ? proseItems(text) : []));
+  const language = timed(timings, 'language', () => detectLanguage(items.slice(0, 20).map((item) => item.text).join(' ')));
+  const cues = cuesFor(language);
+  const decisions = timed(timings, 'decisions', () => {
+    // The seed's patterns stay one source, ranked by how much each family is worth; a pasted template is no one's decision.
+    const pasted = unit.role === 'user' && isPastedDocument(text);
+    const seed = extractDecisions(text, { max: settings.maxDecisionsPerUnit })
+      .map((decision) => ({ ...decision, score: seedDecisionScore(decision, unit.role, pasted) }))
+      .filter((decision) => decision.score >= DECISION_THRESHOLD);
+    const prose = unit.role === 'assistant'
+      ? proseDecisions(items, cues, { summary: unit.summary, report: isReport(items, cues) }, settings.maxDecisionsPerUnit)
+      : [];
+    return [...prose, ...seed].slice(0, settings.maxDecisionsPerUnit).map((decision) => ({ ...decision, order: unit.order }));
+  });
   const files: FileTouch[] = [];
   const signals: Observation[] = [];
   timed(timings, 'tools', () => {
@@ -79,9 +97,12 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       signals.push(...signalsFromToolOutput(tool, sanitizeText(call.output), call.failed, unit.order));
     }
   });
-  const notes: Observation[] = [];
+  const notes: Observation[] = timed(timings, 'notes', () => {
+    if (unit.role === 'user') return userNotes(text, items, cues, unit.order);
+    if (unit.role === 'assistant') return assistantNotes(items, cues, unit.order, unit.summary);
+    return [];
+  });
   const terms: TermHit[] = [];
-  const language = 'und';
   timed(timings, 'redact', () => {
     for (const decision of decisions) {
       decision.text = redact(decision.text);

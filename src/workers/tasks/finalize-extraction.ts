@@ -11,17 +11,11 @@ import { countConcepts, type ConceptCount } from '../stages/concepts.js';
 import { handleSessionCompacting } from '../stages/compaction-budget.js';
 import { renderObservationLine, renderPreservationContext } from '../stages/preservation-context.js';
 import { timed } from './analyze-units.js';
+import { liveNotes, rankDecisions } from '../stages/merge-prose.js';
 
-/** Decisions deduped by lowercase text (first wins), the most recent `max` kept in order. */
+/** Decisions ranked, near repeats merged, capped (see `rankDecisions`). */
 export function mergeDecisions(decisions: readonly Decision[], max: number): Decision[] {
-  const seen = new Set<string>();
-  const unique = decisions.filter((decision) => {
-    const key = decision.text.toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  return unique.slice(Math.max(0, unique.length - max));
+  return rankDecisions(decisions, max);
 }
 
 /** Paths by most recent touch first, each once, at most `max`. */
@@ -96,7 +90,7 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
   const concepts = timed(timings, 'concepts', () => countConcepts(blocks, { max: settings.maxConcepts }));
   const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions));
   const files = timed(timings, 'merge', () => mergeFiles(input.files, settings.maxFiles));
-  const signals = timed(timings, 'merge', () => mergeSignals([...input.signals, ...input.notes]));
+  const signals = timed(timings, 'merge', () => mergeSignals([...input.signals, ...liveNotes(input.notes)]));
   const observations = toObservations(concepts, decisions, files, signals, input.latestOrder);
   const budgeted = timed(timings, 'budget', () =>
     handleSessionCompacting(observations, { ...settings.strategy, targetTokenCount: settings.contextTokenBudget }, {

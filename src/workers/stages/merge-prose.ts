@@ -1,0 +1,92 @@
+/**
+ * The conversation-wide pass over prose findings: decisions ranked, near
+ * repeats merged and capped; notes reduced to what is still live (the latest
+ * requests and the steps stated after them, problems once each).
+ */
+import type { Decision } from './decisions.js';
+import type { Observation } from './observations.js';
+import { CARRIED_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
+
+/** Most decisions one message may place in the final list: a session decides at several points. */
+export const MAX_DECISIONS_PER_MESSAGE = 3;
+/** Most decisions kept in all: a session has a handful of real ones, and each extra one is noise. */
+export const MAX_SESSION_DECISIONS = 8;
+/** Decisions considered for near-repeat merging at most (the best-scored ones). */
+const MAX_CANDIDATES = 200;
+/** Share of shared words from which two decisions say the same thing. */
+const NEAR_REPEAT = 0.6;
+/** User requests kept as in-progress work: the last ones. */
+export const MAX_REQUESTS = 2;
+/** Next steps kept in all, and problems described in prose. */
+export const MAX_STEPS = 6;
+export const MAX_PROSE_PROBLEMS = 6;
+
+function words(text: string): Set<string> {
+  const found = new Set<string>();
+  for (const word of text.toLowerCase().slice(0, 400).split(/[^\p{L}\p{N}_]+/u)) if (word.length >= 3) found.add(word);
+  return found;
+}
+
+function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared++;
+  return shared / Math.min(a.size, b.size);
+}
+
+/**
+ * Decisions ranked by score (a decision without one ranks at the threshold of prose decisions),
+ * exact and near repeats merged (the better one wins), at most {@link MAX_DECISIONS_PER_MESSAGE}
+ * from one message and `max` (at most {@link MAX_SESSION_DECISIONS}) in all, returned in
+ * conversation order.
+ *
+ * @param decisions - every message's decisions, oldest first.
+ * @param max - the caller's cap.
+ */
+export function rankDecisions(decisions: readonly Decision[], max: number): Decision[] {
+  const limit = Math.min(max, MAX_SESSION_DECISIONS);
+  if (limit <= 0) return [];
+  const indexed = decisions.map((decision, index) => ({ decision, index, score: decision.score ?? 3.5 }));
+  indexed.sort((a, b) => b.score - a.score || b.index - a.index);
+  const kept: Array<{ decision: Decision; index: number; words: Set<string> }> = [];
+  const perMessage = new Map<number, number>();
+  for (const candidate of indexed.slice(0, MAX_CANDIDATES)) {
+    if (kept.length >= limit) break;
+    const own = words(`${candidate.decision.text}`);
+    if (kept.some((other) => overlap(own, other.words) >= NEAR_REPEAT)) continue;
+    const message = candidate.decision.order ?? -1 - candidate.index;
+    const count = perMessage.get(message) ?? 0;
+    if (count >= MAX_DECISIONS_PER_MESSAGE) continue;
+    perMessage.set(message, count + 1);
+    kept.push({ decision: candidate.decision, index: candidate.index, words: own });
+  }
+  return kept.sort((a, b) => a.index - b.index).map((entry) => entry.decision);
+}
+
+/**
+ * Prose notes reduced to what is live: the last {@link MAX_REQUESTS} user requests, the next steps
+ * stated after the earlier of them (or the latest ones when none were), steps carried from the latest
+ * compaction summary, and problems merged by their first words; other notes pass through.
+ *
+ * @param notes - every message's notes, oldest first.
+ */
+export function liveNotes(notes: readonly Observation[]): Observation[] {
+  const requests = notes.filter((item) => item.id.startsWith(REQUEST_PREFIX)).slice(-MAX_REQUESTS);
+  const since = requests[0]?.order ?? -1;
+  const steps = notes.filter((item) => item.id.startsWith(STEP_PREFIX));
+  const lastStepOrder = steps.at(-1)?.order ?? -1;
+  const liveSteps = steps.filter((item) => item.order >= since || item.order === lastStepOrder);
+  const carried = notes.filter((item) => item.id.startsWith(CARRIED_PREFIX));
+  const lastCarried = carried.at(-1)?.order ?? -1;
+  const next = [...requests, ...liveSteps.slice(-MAX_STEPS), ...carried.filter((item) => item.order === lastCarried)]
+    .slice(-(MAX_STEPS + MAX_REQUESTS));
+  const problems = new Map<string, Observation>();
+  for (const item of notes) {
+    if (item.type !== 'problem') continue;
+    const key = noteKey(item.text).slice(0, 48);
+    const known = problems.get(key);
+    problems.set(key, known ? { ...known, order: Math.max(known.order, item.order), frequency: known.frequency + 1 } : { ...item, id: `problem:${key}` });
+  }
+  const other = notes.filter((item) => item.type !== 'problem' && !item.id.startsWith('next:'));
+  return [...next, ...[...problems.values()].slice(-MAX_PROSE_PROBLEMS), ...other];
+}
