@@ -19,7 +19,8 @@ export type CueKind =
   | 'nextHeading'
   | 'problem'
   | 'next'
-  | 'hedge';
+  | 'hedge'
+  | 'minor';
 
 type CueTable = Record<CueKind, readonly string[]>;
 
@@ -30,13 +31,14 @@ const ENGLISH: CueTable = {
     'refactored', 'extracted', 'inlined', 'inline the', 'wrapped', 'wraps', 'now uses', 'now calls', 'now reads',
     'now publishes', 'now returns', 'now raises', 'now goes through', 'instead of', 'rather than', 'in favor of',
     'in favour of', 'decided', 'went with', 'go with', 'opted', 'chose', 'settled on', 'enforce', 'enforced', 'enforces',
-    'no longer', '→',
+    '→',
   ],
   weakChange: [
     'added', 'adds', 'removed', 'removes', 'deleted', 'created', 'introduced', 'fixed', 'implemented', 'updated', 'made',
     'kept', 'dropped', 'split', 'merged', 'installed', 'retrained', 'stashed', 'wired', 'connected', 'hardened',
     'guarded', 'redirects', 'resolved', 'reworked', 'relaxed', 'restricted', 'delegates', 'persists', 'uses', 'use',
     'set to', 'defaults to', 'stores', 'loads', 'builds', 'checks', 'publishes', 'reloads', 'activates',
+    'no longer', 'add', 'remove', 'delete', 'update', 'install', 'reinstall', 'create', 'fix', 'wrap', 'clean',
   ],
   summaryHeading: [
     'summary', 'changes', 'change', 'what changed', 'what was changed', 'what i did', 'what i changed', 'fixes applied',
@@ -44,13 +46,16 @@ const ENGLISH: CueTable = {
     'implemented', 'implementation', 'result', 'results', 'files modified', 'modified', 'key changes', 'proposed fix',
     'plan', 'work state', 'all set', 'updated',
   ],
-  decisionHeading: ['key decisions', 'decisions', 'decision', 'design decisions', 'agreed', 'decided', 'architecture'],
+  decisionHeading: [
+    'key decisions', 'decisions', 'decision', 'design decisions', 'agreed', 'decided', 'approach', 'better approach',
+    'strategy', 'chosen',
+  ],
   problemHeading: [
     'root cause', 'cause', 'issue', 'issues', 'issues found', 'problem', 'problems', 'bug', 'bugs', 'what went wrong',
     'diagnosis', 'pending issues', 'known issues', 'blocked', 'blockers', 'errors', 'failures',
   ],
   nextHeading: [
-    'next steps', 'next step', 'next move', 'next', 'remaining', 'remaining work', 'todo', 'to do', 'to-do', 'pending',
+    'next steps', 'next step', 'next move', 'up next', "what's next", 'remaining', 'remaining work', 'todo', 'to do', 'to-do', 'pending',
     'open questions', 'follow-up', 'follow-ups', 'current work', 'in progress', 'active', "what's left", 'left to do',
     'still unresolved', 'still open', 'recommendations',
   ],
@@ -61,9 +66,13 @@ const ENGLISH: CueTable = {
     'invalid', 'refus*', 'rejected', 'denied', 'missing', 'unreachable', 'invisible', 'stale', 'looks gray',
   ],
   next: [
-    'next', "i'll", 'i will', 'let me know', 'want me to', 'shall i', 'should i', 'would you like', 'do you want',
+    'next step*', 'next i', 'next we', "i'll", 'i will', 'let me know', 'want me to', 'shall i', 'should i', 'would you like', 'do you want',
     'remaining', 'still need', 'still needs', 'todo', 'follow up', 'try it', 'test it', 'please check', 'once you',
     'ready to', 'on approval', 'if you approve', 'still open', 'still unresolved', 'pending',
+  ],
+  minor: [
+    'low', 'minor', 'nit', 'nitpick', 'optional', 'cosmetic', 'unused', 'typo', 'typos', 'whitespace', 'formatting',
+    'lint', 'dead code', 'import', 'imports', 'comment', 'comments', 'log', 'logs', 'console.log',
   ],
   hedge: [
     'would', 'could', 'might', 'if you want', 'alternatively', 'option', 'maybe', 'perhaps', 'consider', 'should we',
@@ -76,18 +85,20 @@ const SPANISH: CueTable = {
     'cambié', 'cambiado', 'cambiar', 'cambia', 'reemplacé', 'reemplazado', 'reemplazar', 'sustituí', 'sustituido',
     'moví', 'movido', 'migré', 'migrado', 'renombré', 'renombrado', 'downgrade', 'bajé', 'fijé', 'fijado',
     'en lugar de', 'en vez de', 'decidí', 'decidimos', 'elegí', 'optamos', 'opté', 'ahora usa', 'reescribí',
-    'reescrito', 'ya no',
+    'reescrito', 'reescribir', 'mover', 'migrar', 'renombrar',
   ],
   weakChange: [
     'agregué', 'agregado', 'añadí', 'añadido', 'eliminé', 'eliminado', 'borré', 'borrado', 'creé', 'creado',
     'corregí', 'corregido', 'implementé', 'implementado', 'arreglé', 'arreglado', 'instalé', 'quité', 'quitado',
-    'configuré', 'conecté', 'conectado', 'actualicé', 'actualizado', 'usa', 'usar',
+    'configuré', 'conecté', 'conectado', 'actualicé', 'actualizado', 'usa', 'usar', 'ya no', 'actualizar',
+    'eliminar', 'agregar', 'añadir', 'borrar', 'limpiar', 'instalar', 'reinstalar', 'crear', 'corregir', 'arreglar',
+    'conectar', 'envolver', 'quitar',
   ],
   summaryHeading: [
     'resumen', 'cambios', 'cambios realizados', 'solución', 'lo que hice', 'hecho', 'listo', 'completado',
     'implementado', 'correcciones', 'plan', 'resultado',
   ],
-  decisionHeading: ['decisiones', 'decisiones clave', 'decisión'],
+  decisionHeading: ['decisiones', 'decisiones clave', 'decisión', 'estrategia', 'enfoque', 'mejor estrategia*'],
   problemHeading: ['causa', 'causa raíz', 'problema', 'problemas', 'errores', 'diagnóstico'],
   nextHeading: ['próximos pasos', 'siguientes pasos', 'siguiente paso', 'pendiente', 'pendientes', 'falta', 'por hacer'],
   problem: [
@@ -98,6 +109,7 @@ const SPANISH: CueTable = {
     'próximo', 'siguiente', 'continuamos', 'continuar con', 'querés que', 'quieres que', 'probá', 'prueba',
     'verificá', 'verifica', 'falta', 'pendiente', 'luego', 'voy a', 'necesitás', 'necesitas',
   ],
+  minor: ['menor', 'opcional', 'sin usar', 'no usado', 'importación', 'comentario'],
   hedge: ['podría', 'podrías', 'si querés', 'si quieres', 'alternativa*', 'opción', 'quizás', 'tal vez'],
 };
 
@@ -105,14 +117,15 @@ const GERMAN: CueTable = {
   change: [
     'geändert', 'ändern', 'ersetzt', 'ersetzen', 'umgestellt', 'umstellen', 'verschoben', 'verschieben', 'migriert',
     'umbenannt', 'statt', 'anstatt', 'anstelle', 'stattdessen', 'entschieden', 'gewählt', 'neu geschrieben',
-    'nutzt jetzt', 'verwendet jetzt', 'herabgestuft', 'nicht mehr',
+    'nutzt jetzt', 'verwendet jetzt', 'herabgestuft',
   ],
   weakChange: [
     'hinzugefügt', 'entfernt', 'gelöscht', 'erstellt', 'behoben', 'korrigiert', 'implementiert', 'installiert',
-    'eingebaut', 'angepasst', 'aktualisiert', 'verwendet', 'nutzt',
+    'eingebaut', 'angepasst', 'aktualisiert', 'verwendet', 'nutzt', 'nicht mehr', 'hinzufügen', 'entfernen',
+    'löschen', 'erstellen', 'beheben', 'installieren', 'aktualisieren',
   ],
   summaryHeading: ['zusammenfassung', 'änderungen', 'lösung', 'umsetzung', 'erledigt', 'ergebnis', 'fertig', 'plan'],
-  decisionHeading: ['entscheidungen', 'entscheidung', 'architektur'],
+  decisionHeading: ['entscheidungen', 'entscheidung', 'ansatz', 'strategie'],
   problemHeading: ['ursache', 'problem', 'probleme', 'fehler', 'fehleranalyse', 'diagnose'],
   nextHeading: ['nächste schritte', 'als nächstes', 'offen', 'offene punkte', 'noch zu tun', 'ausstehend'],
   problem: [
@@ -120,15 +133,19 @@ const GERMAN: CueTable = {
     'geht nicht', 'kaputt', 'schlägt fehl', 'fehlgeschlagen', 'ausnahme',
   ],
   next: ['als nächstes', 'nächste', 'danach', 'soll ich', 'möchtest du', 'willst du', 'bitte teste', 'noch offen'],
+  minor: ['gering', 'optional', 'ungenutzt', 'tippfehler', 'kommentar'],
   hedge: ['könnte', 'würde', 'vielleicht', 'alternativ*', 'option'],
 };
 
 const FRENCH: CueTable = {
   change: [
     'changé', 'modifié', 'remplacé', 'remplacer', 'déplacé', 'renommé', 'migré', 'passé à', 'au lieu de', 'plutôt que',
-    'décidé', 'choisi', 'opté', 'réécrit', 'utilise désormais', 'rétrogradé', 'ne plus',
+    'décidé', 'choisi', 'opté', 'réécrit', 'utilise désormais', 'rétrogradé', 'remplacer', 'déplacer', 'renommer',
   ],
-  weakChange: ['ajouté', 'supprimé', 'créé', 'corrigé', 'implémenté', 'installé', 'retiré', 'mis à jour', 'utilise'],
+  weakChange: [
+    'ajouté', 'supprimé', 'créé', 'corrigé', 'implémenté', 'installé', 'retiré', 'mis à jour', 'utilise', 'ne plus',
+    'ajouter', 'supprimer', 'créer', 'corriger', 'installer', 'mettre à jour',
+  ],
   summaryHeading: ['résumé', 'récapitulatif', 'modifications', 'changements', 'solution', 'correctifs', 'réalisé', 'terminé', 'plan'],
   decisionHeading: ['décisions', 'décision', 'décisions clés'],
   problemHeading: ['cause', 'cause racine', 'problème', 'problèmes', 'erreurs', 'diagnostic'],
@@ -138,6 +155,7 @@ const FRENCH: CueTable = {
     'échec', 'impossible de', 'exception',
   ],
   next: ['prochaine', 'ensuite', 'voulez-vous', 'veux-tu', 'souhaitez-vous', 'je vais', 'reste à'],
+  minor: ['mineur', 'optionnel', 'inutilisé', 'coquille', 'commentaire'],
   hedge: ['pourrait', 'pourrais', 'peut-être', 'alternative*', 'option'],
 };
 
@@ -145,11 +163,12 @@ const PORTUGUESE: CueTable = {
   change: [
     'alterei', 'alterado', 'alterar', 'mudei', 'mudado', 'mudar para', 'substituí', 'substituído', 'substituir', 'movi',
     'movido', 'renomeei', 'renomeado', 'migrei', 'migrado', 'em vez de', 'ao invés de', 'decidi', 'decidimos',
-    'escolhi', 'optei', 'reescrevi', 'agora usa', 'não mais',
+    'escolhi', 'optei', 'reescrevi', 'agora usa', 'mover', 'renomear', 'migrar',
   ],
   weakChange: [
     'adicionei', 'adicionado', 'removi', 'removido', 'excluí', 'criei', 'criado', 'corrigi', 'corrigido',
-    'implementei', 'implementado', 'instalei', 'atualizei', 'atualizado', 'usa', 'usar',
+    'implementei', 'implementado', 'instalei', 'atualizei', 'atualizado', 'usa', 'usar', 'não mais', 'adicionar',
+    'remover', 'excluir', 'criar', 'corrigir', 'instalar', 'atualizar',
   ],
   summaryHeading: ['resumo', 'alterações', 'mudanças', 'solução', 'correções', 'concluído', 'feito', 'plano'],
   decisionHeading: ['decisões', 'decisão', 'decisões principais'],
@@ -157,6 +176,7 @@ const PORTUGUESE: CueTable = {
   nextHeading: ['próximos passos', 'próximo passo', 'pendente', 'pendentes', 'a fazer', 'falta'],
   problem: ['erro*', 'trava*', 'congela*', 'não funciona', 'falha*', 'quebrado', 'quebrou', 'não consigo', 'exceção'],
   next: ['próximo', 'depois', 'quer que', 'deseja que', 'vou', 'falta', 'teste'],
+  minor: ['menor', 'opcional', 'não usado', 'comentário'],
   hedge: ['poderia', 'talvez', 'alternativa*', 'opção'],
 };
 
@@ -169,6 +189,7 @@ const CHINESE: CueTable = {
   nextHeading: ['下一步', '后续', '待办', '剩余', '接下来'],
   problem: ['错误', '报错', '崩溃', '卡住', '卡死', '失败', '无法', '不能', '不工作', '异常', '冻结', '闪退'],
   next: ['下一步', '接下来', '然后', '需要我', '要不要', '是否需要'],
+  minor: ['次要', '可选', '未使用', '拼写', '注释'],
   hedge: ['可以考虑', '或者', '也许', '可能'],
 };
 
@@ -181,6 +202,7 @@ const JAPANESE: CueTable = {
   nextHeading: ['次のステップ', '次の手順', '今後', '残り', '未対応'],
   problem: ['エラー', 'クラッシュ', 'フリーズ', '固まる', '失敗', '動かない', '動作しない', 'できない', '例外', '落ちる'],
   next: ['次に', '次は', '続けて', 'しますか', 'しましょうか'],
+  minor: ['軽微', '任意', '未使用', 'タイポ', 'コメント'],
   hedge: ['かもしれ', '検討', 'または'],
 };
 
@@ -200,6 +222,7 @@ export const CUE_LANGUAGES: readonly string[] = Object.keys(TABLES);
 
 const KINDS: readonly CueKind[] = [
   'change', 'weakChange', 'summaryHeading', 'decisionHeading', 'problemHeading', 'nextHeading', 'problem', 'next', 'hedge',
+  'minor',
 ];
 
 function escape(literal: string): string {
@@ -208,8 +231,9 @@ function escape(literal: string): string {
 
 /** Letters with no spaces between words (CJK): such cues match anywhere. */
 const SPACELESS = /[\u3040-\u30ff\u3400-\u9fff]/u;
-const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}_])';
-const NOT_WORD_AFTER = '(?![\\p{L}\\p{N}_])';
+// A word joined by `.`, `-` or `/` to another ("Next.js", "next-auth", "src/fix") is a name, not the cue.
+const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}_]|[\\p{L}\\p{N}][.\\-/])';
+const NOT_WORD_AFTER = '(?![\\p{L}\\p{N}_]|[.\\-/][\\p{L}\\p{N}])';
 
 /** One regular expression of literal alternatives: no nesting, so no backtracking beyond the longest cue. */
 function compile(cues: readonly string[]): RegExp {

@@ -9,6 +9,8 @@ import { CARRIED_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-no
 
 /** Most decisions one message may place in the final list: a session decides at several points. */
 export const MAX_DECISIONS_PER_MESSAGE = 3;
+/** Most from a prior compaction summary: it condenses many messages. */
+export const MAX_DECISIONS_PER_SUMMARY = 5;
 /** Most decisions kept in all: a session has a handful of real ones, and each extra one is noise. */
 export const MAX_SESSION_DECISIONS = 8;
 /** Decisions considered for near-repeat merging at most (the best-scored ones). */
@@ -34,19 +36,66 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / Math.min(a.size, b.size);
 }
 
+/** Words of a request that say nothing about its subject, in the languages with cue sets. */
+const REQUEST_STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'the and for that this with can could should would isnt isn dont don what there look into add everything update ' +
+    'things changed change lets let make sure want need please also just now how does when then from have has are was ' +
+    'but not you your our all any some code file files fix implement plan done asked still more like well good okay ' +
+    'que para con los las del una por como esto esta está pero más hay hacer quiero tengo ahora todo ' +
+    'und die der das ist nicht mit ich wir bitte auch les des est pas une pour avec dans não uma com por isso'
+  ).split(' '),
+);
+
+function requestWords(text: string): string[] {
+  const found = new Set<string>();
+  for (const word of text.toLowerCase().slice(0, 600).split(/[^\p{L}\p{N}]+/u)) {
+    if (word.length >= 3 && !REQUEST_STOP_WORDS.has(word) && !/^\d+$/.test(word)) found.add(word);
+  }
+  return [...found].slice(0, 40);
+}
+
+/** How much a decision answers the user's latest request before it: shared subject words. */
+function requestSupport(decision: Decision, requests: ReadonlyArray<{ order: number; words: string[] }>): number {
+  const order = decision.order;
+  if (order === undefined) return 0;
+  let request: { order: number; words: string[] } | undefined;
+  for (const candidate of requests) {
+    if (candidate.order >= order) break;
+    request = candidate;
+  }
+  if (!request) return 0;
+  const text = `${decision.text} ${decision.context}`.toLowerCase();
+  let shared = 0;
+  for (const word of request.words) if (text.includes(word)) shared++;
+  return shared >= 2 ? 1.5 : shared === 1 ? 1 : 0;
+}
+
 /**
  * Decisions ranked by score (a decision without one ranks at the threshold of prose decisions),
  * exact and near repeats merged (the better one wins), at most {@link MAX_DECISIONS_PER_MESSAGE}
  * from one message and `max` (at most {@link MAX_SESSION_DECISIONS}) in all, returned in
  * conversation order.
  *
+ * A decision that answers the user's latest request before it (shares its subject words) ranks higher:
+ * what the user asked about is what the session decided.
+ *
  * @param decisions - every message's decisions, oldest first.
  * @param max - the caller's cap.
+ * @param notes - the messages' notes, oldest first; the user's requests among them are read.
  */
-export function rankDecisions(decisions: readonly Decision[], max: number): Decision[] {
+export function rankDecisions(decisions: readonly Decision[], max: number, notes: readonly Observation[] = []): Decision[] {
   const limit = Math.min(max, MAX_SESSION_DECISIONS);
   if (limit <= 0) return [];
-  const indexed = decisions.map((decision, index) => ({ decision, index, score: decision.score ?? 3.5 }));
+  const requests = notes
+    .filter((item) => item.id.startsWith(REQUEST_PREFIX))
+    .map((item) => ({ order: item.order, words: requestWords(item.text.replace(/^asked: /, '')) }))
+    .sort((a, b) => a.order - b.order);
+  const indexed = decisions.map((decision, index) => ({
+    decision,
+    index,
+    score: (decision.score ?? 3.5) + requestSupport(decision, requests),
+  }));
   indexed.sort((a, b) => b.score - a.score || b.index - a.index);
   const kept: Array<{ decision: Decision; index: number; words: Set<string> }> = [];
   const perMessage = new Map<number, number>();
@@ -56,7 +105,7 @@ export function rankDecisions(decisions: readonly Decision[], max: number): Deci
     if (kept.some((other) => overlap(own, other.words) >= NEAR_REPEAT)) continue;
     const message = candidate.decision.order ?? -1 - candidate.index;
     const count = perMessage.get(message) ?? 0;
-    if (count >= MAX_DECISIONS_PER_MESSAGE) continue;
+    if (count >= (candidate.decision.family === 'carried' ? MAX_DECISIONS_PER_SUMMARY : MAX_DECISIONS_PER_MESSAGE)) continue;
     perMessage.set(message, count + 1);
     kept.push({ decision: candidate.decision, index: candidate.index, words: own });
   }

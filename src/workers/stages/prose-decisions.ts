@@ -60,18 +60,22 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   const kind = headingKind(item, cues);
   if (kind === 'next' || kind === 'problem') return 0;
   const strong = cues.change.test(text);
-  const weak = !strong && cues.weakChange.test(text);
+  // A row of a table whose header names changes or fixes is a change, verb or not.
+  const weak = !strong && (cues.weakChange.test(text) || (item.kind === 'row' && cues.summaryHeading.test(item.lead)));
   if (!strong && !weak && kind !== 'decision') return 0;
   let score = 0;
   if (kind === 'decision') score += 3;
   else if (kind === 'summary') score += 1.5;
-  if (source.summary) score += 1;
+  // A prior compaction summary is the densest account of the session.
+  if (source.summary) score += 2;
   else if (source.report && kind === null) score += 1;
   if (strong) score += 2;
   else if (weak) score += 1;
   if (CODE_OBJECT.test(text)) score += 1;
   if (item.kind === 'sentence' && kind === null) score -= 0.5;
   if (cues.hedge.test(text)) score -= 1.5;
+  // Cleanups (an unused import, a typo) and what a list itself marks low priority are changes, not decisions.
+  if (cues.minor.test(text) || cues.minor.test(item.lead)) score -= 1.5;
   return score;
 }
 

@@ -3,8 +3,6 @@
  * items, table rows and sentences, each with the heading or lead-in it sits
  * under. One pass over the lines; fenced code is skipped.
  */
-import { stripFencedCode } from './sections.js';
-
 /** How an item was written. */
 export type ProseItemKind = 'bullet' | 'row' | 'sentence';
 
@@ -21,6 +19,8 @@ export interface ProseItem {
   closing: boolean;
   /** Position among the message's items. */
   index: number;
+  /** Length of the text before a code block it announces was appended. */
+  announced: number;
 }
 
 /** Characters of one message read: a paste of megabytes holds no more decisions than its first pages. */
@@ -33,6 +33,9 @@ export const MAX_ITEMS = 600;
 const MAX_LABEL_CHARS = 80;
 
 const ATX = /^ {0,3}(#{1,6})[ \t]+(.{0,300})/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** Characters of a code block appended to the item that announces it ("Clean and reinstall:"). */
+const MAX_ANNOUNCED_CODE_CHARS = 160;
 const BULLET = /^[ \t]{0,12}(?:[-*+•]|\d{1,3}[.)])[ \t]+(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}/;
 /** A line that is only a bold label, or a short line ending with a colon: a lead-in for what follows. */
@@ -78,10 +81,15 @@ function bounded(text: string): string {
  * @param text - sanitized markdown of one message.
  */
 export function proseItems(text: string): ProseItem[] {
-  const source = bounded(text);
-  const prose = source.includes('```') || source.includes('~~~') ? stripFencedCode(source) : source;
+  const prose = bounded(text);
   const items: ProseItem[] = [];
+  /** Headings by depth: a subsection ("Steps") reads under its parent ("Plan for the fix"). */
+  const headings: string[] = [];
   let section = '';
+  let fence: { marker: string; length: number } | null = null;
+  /** The item a code block right after it belongs to, while that block is read. */
+  let announcing: ProseItem | null = null;
+  let lastLineItem: ProseItem | null = null;
   let lead = '';
   let tableHeader = '';
   let paragraph: string[] = [];
@@ -91,7 +99,7 @@ export function proseItems(text: string): ProseItem[] {
     const body = prefix ? `${prefix[1]}: ${prefix[2]}` : raw;
     const text = cap(plainText(body));
     if (text.length < 3) return;
-    items.push({ kind, text, section, lead: prefix ? label(prefix[1] ?? '') : itemLead, closing: false, index: items.length });
+    items.push({ kind, text, section, lead: prefix ? label(prefix[1] ?? '') : itemLead, closing: false, index: items.length, announced: 0 });
   };
   const flush = (): void => {
     if (paragraph.length === 0) return;
@@ -102,6 +110,26 @@ export function proseItems(text: string): ProseItem[] {
     if (items.length >= MAX_ITEMS) break;
     const line = rawLine.length > 4 * MAX_ITEM_CHARS ? rawLine.slice(0, 4 * MAX_ITEM_CHARS) : rawLine;
     const trimmed = line.trim();
+    const fenceLine = FENCE.exec(line);
+    if (fence) {
+      if (fenceLine && (fenceLine[1] ?? '').startsWith(fence.marker) && (fenceLine[1] ?? '').length >= fence.length && (fenceLine[2] ?? '').trim() === '') {
+        fence = null;
+        announcing = null;
+      } else if (announcing && trimmed !== '' && announcing.text.length < MAX_ITEM_CHARS) {
+        const room = MAX_ANNOUNCED_CODE_CHARS - (announcing.text.length - announcing.announced);
+        if (room > 0) announcing.text = cap(`${announcing.text} ${trimmed.slice(0, room)}`);
+      }
+      continue;
+    }
+    if (fenceLine && !((fenceLine[1] ?? '').startsWith('`') && (fenceLine[2] ?? '').includes('`'))) {
+      flush();
+      fence = { marker: (fenceLine[1] ?? '`').charAt(0), length: (fenceLine[1] ?? '').length };
+      const last = items.at(-1);
+      announcing = last && last === lastLineItem && /[:：]$/.test(last.text) ? last : null;
+      if (announcing) announcing.announced = announcing.text.length;
+      continue;
+    }
+    lastLineItem = null;
     if (!trimmed.startsWith('|')) tableHeader = '';
     if (trimmed === '' || /^(?:-{3,}|\*{3,}|_{3,})$/.test(trimmed)) {
       flush();
@@ -110,7 +138,10 @@ export function proseItems(text: string): ProseItem[] {
     const heading = ATX.exec(line);
     if (heading) {
       flush();
-      section = label(heading[2] ?? '');
+      const depth = (heading[1] ?? '#').length;
+      headings.length = depth - 1;
+      headings[depth - 1] = label(heading[2] ?? '');
+      section = headings.filter((title) => title).join(' / ');
       lead = '';
       continue;
     }
@@ -132,6 +163,7 @@ export function proseItems(text: string): ProseItem[] {
     if (bullet) {
       flush();
       push('bullet', bullet[1] ?? '');
+      lastLineItem = items.at(-1) ?? null;
       continue;
     }
     paragraph.push(trimmed);

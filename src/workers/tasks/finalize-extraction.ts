@@ -13,9 +13,9 @@ import { renderObservationLine, renderPreservationContext } from '../stages/pres
 import { timed } from './analyze-units.js';
 import { liveNotes, rankDecisions } from '../stages/merge-prose.js';
 
-/** Decisions ranked, near repeats merged, capped (see `rankDecisions`). */
-export function mergeDecisions(decisions: readonly Decision[], max: number): Decision[] {
-  return rankDecisions(decisions, max);
+/** Decisions ranked (the user's requests in `notes` raise what answers them), near repeats merged, capped (see `rankDecisions`). */
+export function mergeDecisions(decisions: readonly Decision[], max: number, notes: readonly Observation[] = []): Decision[] {
+  return rankDecisions(decisions, max, notes);
 }
 
 /** Paths by most recent touch first, each once, at most `max`. */
@@ -88,7 +88,7 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
   const sections = redacted.map((section) => section.text);
   const blocks = timed(timings, 'parse', () => sections.flatMap((section) => proseBlocks(section)));
   const concepts = timed(timings, 'concepts', () => countConcepts(blocks, { max: settings.maxConcepts }));
-  const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions));
+  const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions, input.notes));
   const files = timed(timings, 'merge', () => mergeFiles(input.files, settings.maxFiles));
   const signals = timed(timings, 'merge', () => mergeSignals([...input.signals, ...liveNotes(input.notes)]));
   const observations = toObservations(concepts, decisions, files, signals, input.latestOrder);
