@@ -35,7 +35,7 @@ const ENGLISH: CueTable = {
   ],
   weakChange: [
     'added', 'adds', 'removed', 'removes', 'deleted', 'created', 'introduced', 'fixed', 'implemented', 'updated', 'made',
-    'kept', 'dropped', 'split', 'merged', 'installed', 'retrained', 'stashed', 'wired', 'connected', 'hardened',
+    'kept', 'split', 'merged', 'installed', 'retrained', 'stashed', 'wired', 'connected', 'hardened',
     'guarded', 'redirects', 'resolved', 'reworked', 'relaxed', 'restricted', 'delegates', 'persists', 'uses', 'use',
     'set to', 'defaults to', 'stores', 'loads', 'builds', 'checks', 'publishes', 'reloads', 'activates',
     'no longer', 'add', 'remove', 'delete', 'update', 'install', 'reinstall', 'create', 'fix', 'wrap', 'clean',
@@ -68,7 +68,7 @@ const ENGLISH: CueTable = {
   next: [
     'next step*', 'next i', 'next we', "i'll", 'i will', 'let me know', 'want me to', 'shall i', 'should i', 'would you like', 'do you want',
     'remaining', 'still need', 'still needs', 'todo', 'follow up', 'try it', 'test it', 'please check', 'once you',
-    'ready to', 'on approval', 'if you approve', 'still open', 'still unresolved', 'pending',
+    'ready to', 'on approval', 'if you approve', 'still open', 'still unresolved', 'pending', 'run', 'try', 'verify',
   ],
   minor: [
     'low', 'minor', 'nit', 'nitpick', 'optional', 'cosmetic', 'unused', 'typo', 'typos', 'whitespace', 'formatting',
@@ -85,14 +85,16 @@ const SPANISH: CueTable = {
     'cambié', 'cambiado', 'cambiar', 'cambia', 'reemplacé', 'reemplazado', 'reemplazar', 'sustituí', 'sustituido',
     'moví', 'movido', 'migré', 'migrado', 'renombré', 'renombrado', 'downgrade', 'bajé', 'fijé', 'fijado',
     'en lugar de', 'en vez de', 'decidí', 'decidimos', 'elegí', 'optamos', 'opté', 'ahora usa', 'reescribí',
-    'reescrito', 'reescribir', 'mover', 'migrar', 'renombrar',
+    'reescrito', 'reescribir', 'mover', 'migrar', 'renombrar', 'reescribo', 'reemplazo', 'muevo', 'renombro', 'migro',
+    'cambio a',
   ],
   weakChange: [
     'agregué', 'agregado', 'añadí', 'añadido', 'eliminé', 'eliminado', 'borré', 'borrado', 'creé', 'creado',
     'corregí', 'corregido', 'implementé', 'implementado', 'arreglé', 'arreglado', 'instalé', 'quité', 'quitado',
     'configuré', 'conecté', 'conectado', 'actualicé', 'actualizado', 'usa', 'usar', 'ya no', 'actualizar',
     'eliminar', 'agregar', 'añadir', 'borrar', 'limpiar', 'instalar', 'reinstalar', 'crear', 'corregir', 'arreglar',
-    'conectar', 'envolver', 'quitar',
+    'conectar', 'envolver', 'quitar', 'añado', 'agrego', 'elimino', 'quito', 'actualizo', 'corrijo', 'arreglo',
+    'conecto', 'envuelvo', 'instalo', 'implemento', 'uso',
   ],
   summaryHeading: [
     'resumen', 'cambios', 'cambios realizados', 'solución', 'lo que hice', 'hecho', 'listo', 'completado',

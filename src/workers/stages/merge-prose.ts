@@ -4,6 +4,7 @@
  * requests and the steps stated after them, problems once each).
  */
 import type { Decision } from './decisions.js';
+import { DECISION_THRESHOLD, FILL_THRESHOLD } from './prose-decisions.js';
 import type { Observation } from './observations.js';
 import { CARRIED_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
 
@@ -13,6 +14,8 @@ export const MAX_DECISIONS_PER_MESSAGE = 3;
 export const MAX_DECISIONS_PER_SUMMARY = 5;
 /** Most decisions kept in all: a session has a handful of real ones, and each extra one is noise. */
 export const MAX_SESSION_DECISIONS = 8;
+/** Below this many decisions above the threshold, weaker ones fill the list up to it. */
+export const MIN_SESSION_DECISIONS = 4;
 /** Decisions considered for near-repeat merging at most (the best-scored ones). */
 const MAX_CANDIDATES = 200;
 /** Share of shared words from which two decisions say the same thing. */
@@ -101,6 +104,8 @@ export function rankDecisions(decisions: readonly Decision[], max: number, notes
   const perMessage = new Map<number, number>();
   for (const candidate of indexed.slice(0, MAX_CANDIDATES)) {
     if (kept.length >= limit) break;
+    // Weaker candidates only fill a session whose prose holds few clear decisions (a terse, narrated one).
+    if (candidate.score < FILL_THRESHOLD || (candidate.score < DECISION_THRESHOLD && kept.length >= Math.min(limit, MIN_SESSION_DECISIONS))) break;
     const own = words(`${candidate.decision.text}`);
     if (kept.some((other) => overlap(own, other.words) >= NEAR_REPEAT)) continue;
     const message = candidate.decision.order ?? -1 - candidate.index;

@@ -10,11 +10,13 @@ import type { CueMatchers } from './cues.js';
 import type { ProseItem } from './prose-items.js';
 
 /** Cap on a decision's text: one line of the context. */
-export const MAX_DECISION_TEXT_CHARS = 180;
+export const MAX_DECISION_TEXT_CHARS = 120;
 /** Cap on its context: the lead-in and the whole item. */
 export const MAX_DECISION_CONTEXT_CHARS = 320;
 /** Score from which an item is a decision. */
 export const DECISION_THRESHOLD = 3.5;
+/** Score from which an item may fill a session that has few decisions above the threshold. */
+export const FILL_THRESHOLD = 3;
 
 /** Where the items come from. */
 export interface DecisionSource {
@@ -22,6 +24,8 @@ export interface DecisionSource {
   summary: boolean;
   /** The message's opening says it reports work done ("Done. Here's a summary…"). */
   report: boolean;
+  /** The message edits or writes files: what its prose says it changes, it changes. */
+  edits: boolean;
 }
 
 /**
@@ -42,6 +46,14 @@ function headingKind(item: ProseItem, cues: CueMatchers): 'decision' | 'summary'
   return null;
 }
 
+/** A text cut at a word boundary to at most `max` characters, marked with an ellipsis when cut. */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\uD800-\uDBFF]$/, '').replace(/[\s,;:—–-]+$/, '')}…`;
+}
+
 /** Items that are never decisions: questions, and offers or conditions. */
 function isQuestion(text: string): boolean {
   return /[?？]\s*$/.test(text) || /^(?:¿|want me|shall i|should i|do you|would you)/i.test(text);
@@ -52,11 +64,14 @@ function isQuestion(text: string): boolean {
  *
  * @param item - one item of an assistant message.
  * @param cues - the cue matchers of the message's language.
- * @param source - whether the message is a prior compaction summary or a report of work done.
+ * @param source - whether the message is a prior compaction summary, a report of work done, or edits files.
+ * @param last - whether it is the message's last item (a tool call may follow it).
  */
-export function decisionScore(item: ProseItem, cues: CueMatchers, source: DecisionSource): number {
+export function decisionScore(item: ProseItem, cues: CueMatchers, source: DecisionSource, last = false): number {
   const { text } = item;
-  if (text.length < 12 || isQuestion(text)) return 0;
+  if (text.length < 12 || isQuestion(text) || item.label) return 0;
+  // An item ending with a colon announces what follows; it decides nothing by itself, unless a tool call follows it.
+  if (/[:：]$/.test(text) && item.announced === 0 && !last) return 0;
   const kind = headingKind(item, cues);
   if (kind === 'next' || kind === 'problem') return 0;
   const strong = cues.change.test(text);
@@ -68,7 +83,7 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   else if (kind === 'summary') score += 1.5;
   // A prior compaction summary is the densest account of the session.
   if (source.summary) score += 2;
-  else if (source.report && kind === null) score += 1;
+  else if ((source.report || source.edits) && kind === null) score += 1;
   if (strong) score += 2;
   else if (weak) score += 1;
   if (CODE_OBJECT.test(text)) score += 1;
@@ -90,8 +105,8 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
 export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, source: DecisionSource, max: number): Decision[] {
   const scored: Array<{ item: ProseItem; score: number }> = [];
   for (const item of items) {
-    const score = decisionScore(item, cues, source);
-    if (score >= DECISION_THRESHOLD) scored.push({ item, score });
+    const score = decisionScore(item, cues, source, item.index === items.length - 1);
+    if (score >= FILL_THRESHOLD) scored.push({ item, score });
   }
   scored.sort((a, b) => b.score - a.score || a.item.index - b.item.index);
   const seen = new Set<string>();
@@ -105,7 +120,7 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, s
     decisions.push({
       family: source.summary ? 'carried' : 'change',
       category: headingKind(item, cues) === 'decision' ? 'architecture' : 'implementation',
-      text: item.text.slice(0, MAX_DECISION_TEXT_CHARS).replace(/[\uD800-\uDBFF]$/, ''),
+      text: shorten(item.text, MAX_DECISION_TEXT_CHARS),
       context: (lead ? `${lead}: ${item.text}` : item.text).slice(0, MAX_DECISION_CONTEXT_CHARS).replace(/[\uD800-\uDBFF]$/, ''),
       score,
     });
@@ -146,5 +161,5 @@ export function seedDecisionScore(decision: Decision, role: string, pasted: bool
   if (pasted) return 0;
   const linked = decision.text.includes('[[') || decision.context.includes('[[');
   const base = SEED_FAMILY_SCORES[decision.family] ?? 1;
-  return base + (linked ? 2 : 0) - (role === 'assistant' ? 0 : 0.5);
+  return base + (linked ? 3 : 0) - (role === 'assistant' ? 0 : 0.5);
 }

@@ -15,12 +15,14 @@ export interface ProseItem {
   section: string;
   /** The lead-in above it: a bold or colon-ended line, a `**Label:**` prefix or a table's header row. */
   lead: string;
-  /** Whether it is in the closing paragraph of the message. */
+  /** Whether it is one of the last three items of the message. */
   closing: boolean;
   /** Position among the message's items. */
   index: number;
   /** Length of the text before a code block it announces was appended. */
   announced: number;
+  /** Whether the item is only a heading or lead-in standing for the code block under it. */
+  label: boolean;
 }
 
 /** Characters of one message read: a paste of megabytes holds no more decisions than its first pages. */
@@ -90,6 +92,8 @@ export function proseItems(text: string): ProseItem[] {
   /** The item a code block right after it belongs to, while that block is read. */
   let announcing: ProseItem | null = null;
   let lastLineItem: ProseItem | null = null;
+  /** The heading or lead-in on the line before, while nothing else has followed it. */
+  let labelled = '';
   let lead = '';
   let tableHeader = '';
   let paragraph: string[] = [];
@@ -99,7 +103,7 @@ export function proseItems(text: string): ProseItem[] {
     const body = prefix ? `${prefix[1]}: ${prefix[2]}` : raw;
     const text = cap(plainText(body));
     if (text.length < 3) return;
-    items.push({ kind, text, section, lead: prefix ? label(prefix[1] ?? '') : itemLead, closing: false, index: items.length, announced: 0 });
+    items.push({ kind, text, section, lead: prefix ? label(prefix[1] ?? '') : itemLead, closing: false, index: items.length, announced: 0, label: false });
   };
   const flush = (): void => {
     if (paragraph.length === 0) return;
@@ -124,17 +128,26 @@ export function proseItems(text: string): ProseItem[] {
     if (fenceLine && !((fenceLine[1] ?? '').startsWith('`') && (fenceLine[2] ?? '').includes('`'))) {
       flush();
       fence = { marker: (fenceLine[1] ?? '`').charAt(0), length: (fenceLine[1] ?? '').length };
+      if (labelled !== '' && lastLineItem === null) {
+        // A block right under a heading or lead-in ("Run the test:") is that label's content.
+        push('sentence', `${labelled}:`);
+        lastLineItem = items.at(-1) ?? null;
+        if (lastLineItem) lastLineItem.label = true;
+      }
+      labelled = '';
       const last = items.at(-1);
       announcing = last && last === lastLineItem && /[:：]$/.test(last.text) ? last : null;
       if (announcing) announcing.announced = announcing.text.length;
       continue;
     }
-    lastLineItem = null;
     if (!trimmed.startsWith('|')) tableHeader = '';
     if (trimmed === '' || /^(?:-{3,}|\*{3,}|_{3,})$/.test(trimmed)) {
       flush();
       continue;
     }
+    // A blank line may separate an item from the code block it announces; anything else ends the announcement.
+    lastLineItem = null;
+    labelled = '';
     const heading = ATX.exec(line);
     if (heading) {
       flush();
@@ -143,12 +156,19 @@ export function proseItems(text: string): ProseItem[] {
       headings[depth - 1] = label(heading[2] ?? '');
       section = headings.filter((title) => title).join(' / ');
       lead = '';
+      labelled = headings[depth - 1] ?? '';
       continue;
     }
     const bold = BOLD_LINE.exec(line);
     if (bold || (trimmed.length <= 80 && /[:：]$/.test(trimmed) && !BULLET.test(line))) {
       flush();
+      // A longer line ending with a colon also says something itself ("Now I wrap X in try/except:").
+      if (!bold && trimmed.length >= 30) {
+        push('sentence', trimmed);
+        lastLineItem = items.at(-1) ?? null;
+      }
       lead = label(bold ? (bold[1] ?? '') : trimmed);
+      if (lastLineItem === null) labelled = lead;
       continue;
     }
     if (trimmed.startsWith('|')) {
@@ -169,11 +189,10 @@ export function proseItems(text: string): ProseItem[] {
     paragraph.push(trimmed);
   }
   flush();
-  // The closing paragraph: the items after the last heading, lead-in or list, at most three sentences.
-  for (let index = items.length - 1, seen = 0; index >= 0 && seen < 3; index--, seen++) {
+  // The closing of the message, where a reply says what comes next: its last three items.
+  for (let index = Math.max(0, items.length - 3); index < items.length; index++) {
     const item = items[index];
-    if (!item || item.kind !== 'sentence') break;
-    item.closing = true;
+    if (item) item.closing = true;
   }
   return items;
 }

@@ -51,6 +51,12 @@ function labelKind(item: ProseItem, cues: CueMatchers): 'problem' | 'next' | nul
   return null;
 }
 
+/** "Root cause: …", "The problem was …", "La causa es …": a problem named at the start of a sentence. */
+function isProblemLeadIn(text: string, cues: CueMatchers): boolean {
+  const head = text.slice(0, 48);
+  return cues.problemHeading.test(head) && /[:：]|(?<![\p{L}])(?:is|was|were|are|era|es|fue|ist|war|est|était|é|foi|是)(?![\p{L}])/u.test(head);
+}
+
 /**
  * Whether a user message is a pasted template, prompt or document rather than a request:
  * long, or structured with several headings.
@@ -106,14 +112,14 @@ export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, o
   const stepPrefix = summary ? CARRIED_PREFIX : STEP_PREFIX;
   for (const item of items) {
     const kind = labelKind(item, cues);
-    if (kind === 'problem' && problems < MAX_NOTES_PER_KIND && item.text.length >= 12) {
+    if (kind === 'problem' && problems < MAX_NOTES_PER_KIND && item.text.split(' ', 3).length >= 3) {
       const lead = item.lead || item.section;
       notes.push(note('problem', `problem:${noteKey(item.text)}`, cues.problemHeading.test(item.text) ? item.text : `${lead}: ${item.text}`, order));
       problems++;
     } else if (kind === 'next' && steps < MAX_NOTES_PER_KIND && item.text.length >= 8) {
       notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `next: ${item.text}`, order));
       steps++;
-    } else if (kind === null && item.kind === 'sentence' && problems < MAX_NOTES_PER_KIND && cues.problemHeading.test(item.text.slice(0, 40)) && cues.problem.test(item.text)) {
+    } else if (kind === null && item.kind === 'sentence' && problems < MAX_NOTES_PER_KIND && isProblemLeadIn(item.text, cues)) {
       // "Root cause: …", "El problema era …": a lead-in inside the sentence.
       notes.push(note('problem', `problem:${noteKey(item.text)}`, item.text, order));
       problems++;
@@ -121,7 +127,7 @@ export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, o
   }
   if (!summary) {
     for (const item of items) {
-      if (!item.closing || steps >= MAX_NOTES_PER_KIND) continue;
+      if (!item.closing || steps >= MAX_NOTES_PER_KIND || labelKind(item, cues) !== null) continue;
       if (/[?？]\s*$/.test(item.text) || cues.next.test(item.text)) {
         notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `next: ${item.text}`, order));
         steps++;

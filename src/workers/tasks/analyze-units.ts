@@ -27,6 +27,9 @@ export function timed<T>(timings: StageTimings, stage: string, work: () => T): T
   }
 }
 
+/** Tools that change files: prose beside them describes changes made, not considered. */
+const EDIT_TOOL = /(?:^|[_.:-])(?:edit|write|patch|multiedit|apply_patch|str_replace\w*)$/i;
+
 /** Longest tool name kept; MCP tool names are a server's prefix and a name, well under this. */
 const MAX_TOOL_NAME_CHARS = 100;
 
@@ -81,7 +84,7 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       .map((decision) => ({ ...decision, score: seedDecisionScore(decision, unit.role, pasted) }))
       .filter((decision) => decision.score >= DECISION_THRESHOLD);
     const prose = unit.role === 'assistant'
-      ? proseDecisions(items, cues, { summary: unit.summary, report: isReport(items, cues) }, settings.maxDecisionsPerUnit)
+      ? proseDecisions(items, cues, { summary: unit.summary, report: isReport(items, cues), edits: unit.tools.some((call) => EDIT_TOOL.test(call.tool)) }, settings.maxDecisionsPerUnit)
       : [];
     return [...prose, ...seed].slice(0, settings.maxDecisionsPerUnit).map((decision) => ({ ...decision, order: unit.order }));
   });
