@@ -17,6 +17,7 @@ export type CueKind =
   | 'decisionHeading'
   | 'problemHeading'
   | 'nextHeading'
+  | 'planHeading'
   | 'problem'
   | 'next'
   | 'hedge'
@@ -59,6 +60,7 @@ const ENGLISH: CueTable = {
     'open questions', 'follow-up', 'follow-ups', 'current work', 'in progress', 'active', "what's left", 'left to do',
     'still unresolved', 'still open', 'recommendations',
   ],
+  planHeading: ['plan', 'proposed', 'proposal', 'proposed fix', 'proposed changes', 'steps', 'fix plan', 'implementation plan'],
   problem: [
     'error', 'errors', 'fails', 'failed', 'failing', 'failure', 'crash*', 'freez*', 'frozen', 'hangs', 'hanging', 'stuck',
     'broken', "doesn't work", 'does not work', 'not working', "isn't working", "can't", 'cannot', 'unable to',
@@ -103,6 +105,7 @@ const SPANISH: CueTable = {
   decisionHeading: ['decisiones', 'decisiones clave', 'decisión', 'estrategia', 'enfoque', 'mejor estrategia*'],
   problemHeading: ['causa', 'causa raíz', 'problema', 'problemas', 'errores', 'diagnóstico'],
   nextHeading: ['próximos pasos', 'siguientes pasos', 'siguiente paso', 'pendiente', 'pendientes', 'falta', 'por hacer'],
+  planHeading: ['plan', 'propuesta', 'pasos', 'plan de fix'],
   problem: [
     'se congela', 'congel*', 'crashea', 'se crashea', 'se cuelga', 'cuelga', 'falla*', 'error*', 'no funciona',
     'no anda', 'no carga', 'no responde', 'roto', 'rota', 'bloque*', 'no puedo', 'no se puede', 'excepción', 'sigue',
@@ -130,6 +133,7 @@ const GERMAN: CueTable = {
   decisionHeading: ['entscheidungen', 'entscheidung', 'ansatz', 'strategie'],
   problemHeading: ['ursache', 'problem', 'probleme', 'fehler', 'fehleranalyse', 'diagnose'],
   nextHeading: ['nächste schritte', 'als nächstes', 'offen', 'offene punkte', 'noch zu tun', 'ausstehend'],
+  planHeading: ['plan', 'vorschlag', 'schritte'],
   problem: [
     'fehler*', 'stürzt ab', 'absturz', 'abgestürzt', 'hängt', 'friert ein', 'eingefroren', 'funktioniert nicht',
     'geht nicht', 'kaputt', 'schlägt fehl', 'fehlgeschlagen', 'ausnahme',
@@ -152,6 +156,7 @@ const FRENCH: CueTable = {
   decisionHeading: ['décisions', 'décision', 'décisions clés'],
   problemHeading: ['cause', 'cause racine', 'problème', 'problèmes', 'erreurs', 'diagnostic'],
   nextHeading: ['prochaines étapes', 'étapes suivantes', 'reste à faire', 'à faire', 'en attente', 'en cours'],
+  planHeading: ['plan', 'proposition', 'étapes'],
   problem: [
     'erreur*', 'plante', 'planté', 'bloqué', 'gèle', 'figé', 'ne fonctionne pas', 'ne marche pas', 'échoue',
     'échec', 'impossible de', 'exception',
@@ -176,6 +181,7 @@ const PORTUGUESE: CueTable = {
   decisionHeading: ['decisões', 'decisão', 'decisões principais'],
   problemHeading: ['causa', 'causa raiz', 'problema', 'problemas', 'erros', 'diagnóstico'],
   nextHeading: ['próximos passos', 'próximo passo', 'pendente', 'pendentes', 'a fazer', 'falta'],
+  planHeading: ['plano', 'proposta', 'passos'],
   problem: ['erro*', 'trava*', 'congela*', 'não funciona', 'falha*', 'quebrado', 'quebrou', 'não consigo', 'exceção'],
   next: ['próximo', 'depois', 'quer que', 'deseja que', 'vou', 'falta', 'teste'],
   minor: ['menor', 'opcional', 'não usado', 'comentário'],
@@ -189,6 +195,7 @@ const CHINESE: CueTable = {
   decisionHeading: ['决策', '决定', '关键决策'],
   problemHeading: ['原因', '根本原因', '根因', '问题', '错误'],
   nextHeading: ['下一步', '后续', '待办', '剩余', '接下来'],
+  planHeading: ['计划', '方案', '步骤'],
   problem: ['错误', '报错', '崩溃', '卡住', '卡死', '失败', '无法', '不能', '不工作', '异常', '冻结', '闪退'],
   next: ['下一步', '接下来', '然后', '需要我', '要不要', '是否需要'],
   minor: ['次要', '可选', '未使用', '拼写', '注释'],
@@ -202,6 +209,7 @@ const JAPANESE: CueTable = {
   decisionHeading: ['決定事項', '決定', '方針'],
   problemHeading: ['原因', '根本原因', '問題', 'エラー', '不具合'],
   nextHeading: ['次のステップ', '次の手順', '今後', '残り', '未対応'],
+  planHeading: ['計画', '提案', '手順'],
   problem: ['エラー', 'クラッシュ', 'フリーズ', '固まる', '失敗', '動かない', '動作しない', 'できない', '例外', '落ちる'],
   next: ['次に', '次は', '続けて', 'しますか', 'しましょうか'],
   minor: ['軽微', '任意', '未使用', 'タイポ', 'コメント'],
@@ -223,8 +231,8 @@ const TABLES: Readonly<Record<string, CueTable>> = {
 export const CUE_LANGUAGES: readonly string[] = Object.keys(TABLES);
 
 const KINDS: readonly CueKind[] = [
-  'change', 'weakChange', 'summaryHeading', 'decisionHeading', 'problemHeading', 'nextHeading', 'problem', 'next', 'hedge',
-  'minor',
+  'change', 'weakChange', 'summaryHeading', 'decisionHeading', 'problemHeading', 'nextHeading', 'planHeading', 'problem',
+  'next', 'hedge', 'minor',
 ];
 
 function escape(literal: string): string {

@@ -119,14 +119,15 @@ export function rankDecisions(decisions: readonly Decision[], max: number, notes
 
 /**
  * Prose notes reduced to what is live: the last {@link MAX_REQUESTS} user requests, the next steps
- * stated after the earlier of them (or the latest ones when none were), steps carried from the latest
+ * stated after the latest of them (and those of the latest message that stated any), steps carried from the latest
  * compaction summary, and problems merged by their first words; other notes pass through.
  *
  * @param notes - every message's notes, oldest first.
  */
 export function liveNotes(notes: readonly Observation[]): Observation[] {
   const requests = notes.filter((item) => item.id.startsWith(REQUEST_PREFIX)).slice(-MAX_REQUESTS);
-  const since = requests[0]?.order ?? -1;
+  // Steps stated before the latest request were answered by it, or overtaken.
+  const since = requests.at(-1)?.order ?? -1;
   const steps = notes.filter((item) => item.id.startsWith(STEP_PREFIX));
   const lastStepOrder = steps.at(-1)?.order ?? -1;
   const liveSteps = steps.filter((item) => item.order >= since || item.order === lastStepOrder);

@@ -51,6 +51,10 @@ function labelKind(item: ProseItem, cues: CueMatchers): 'problem' | 'next' | nul
   return null;
 }
 
+function isPlanned(item: ProseItem, cues: CueMatchers): boolean {
+  return (item.lead !== '' && cues.planHeading.test(item.lead)) || (item.section !== '' && cues.planHeading.test(item.section));
+}
+
 /** "Root cause: …", "The problem was …", "La causa es …": a problem named at the start of a sentence. */
 function isProblemLeadIn(text: string, cues: CueMatchers): boolean {
   const head = text.slice(0, 48);
@@ -118,6 +122,10 @@ export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, o
       problems++;
     } else if (kind === 'next' && steps < MAX_NOTES_PER_KIND && item.text.length >= 8) {
       notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `next: ${item.text}`, order));
+      steps++;
+    } else if (kind === null && !summary && item.kind !== 'sentence' && steps < MAX_NOTES_PER_KIND && isPlanned(item, cues)) {
+      // A plan's steps are what comes next until a later turn carries them out.
+      notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `planned: ${item.text}`, order));
       steps++;
     } else if (kind === null && item.kind === 'sentence' && problems < MAX_NOTES_PER_KIND && isProblemLeadIn(item.text, cues)) {
       // "Root cause: …", "El problema era …": a lead-in inside the sentence.

@@ -90,7 +90,8 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
   const concepts = timed(timings, 'concepts', () => countConcepts(blocks, { max: settings.maxConcepts }));
   const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions, input.notes));
   const files = timed(timings, 'merge', () => mergeFiles(input.files, settings.maxFiles));
-  const signals = timed(timings, 'merge', () => mergeSignals([...input.signals, ...liveNotes(input.notes)]));
+  const live = timed(timings, 'merge', () => liveNotes(input.notes));
+  const signals = timed(timings, 'merge', () => mergeSignals([...input.signals, ...live]));
   const observations = toObservations(concepts, decisions, files, signals, input.latestOrder);
   const budgeted = timed(timings, 'budget', () =>
     handleSessionCompacting(observations, { ...settings.strategy, targetTokenCount: settings.contextTokenBudget }, {
@@ -107,6 +108,7 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
     files: files.map((touch) => touch.path),
     observations: budgeted.observations,
     observationsRemoved: budgeted.removed,
+    next: live.filter((note) => note.type === 'next').map((note) => note.text),
     context: { ...context, budget: settings.contextTokenBudget },
     sections,
     redactions: redacted.reduce((sum, section) => sum + section.redactions, 0),
