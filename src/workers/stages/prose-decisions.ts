@@ -35,15 +35,29 @@ export interface DecisionSource {
 const CODE_OBJECT =
   /`[^`\n]{1,120}`|[\w-]{1,80}\.[a-z]{1,6}\b|\b[a-z]{1,40}[A-Z][\w]{0,60}|\b[A-Z][a-z]{1,30}[A-Z]\w{0,60}|\b[a-z0-9]{1,40}_[\w]{1,60}|\w{1,60}\(\)|\b\d{1,4}\.\d{1,4}(?:\.\d{1,4})?\b|--[a-z][\w-]{1,60}|\/[\w-]{1,60}\/[\w./-]{0,120}/;
 
-function headingKind(item: ProseItem, cues: CueMatchers): 'decision' | 'summary' | 'problem' | 'next' | null {
-  for (const label of [item.lead, item.section]) {
-    if (label === '') continue;
-    if (cues.decisionHeading.test(label)) return 'decision';
-    if (cues.nextHeading.test(label)) return 'next';
-    if (cues.problemHeading.test(label)) return 'problem';
-    if (cues.summaryHeading.test(label)) return 'summary';
+type HeadingKind = 'decision' | 'summary' | 'problem' | 'next' | null;
+
+/** Kinds of headings already classified, by label: one message repeats the same few labels over many items. */
+export type LabelCache = Map<string, HeadingKind>;
+
+function labelKind(label: string, cues: CueMatchers, cache?: LabelCache): HeadingKind {
+  const known = cache?.get(label);
+  if (known !== undefined) return known;
+  let kind: HeadingKind = null;
+  if (cues.decisionHeading.test(label)) kind = 'decision';
+  else if (cues.nextHeading.test(label)) kind = 'next';
+  else if (cues.problemHeading.test(label)) kind = 'problem';
+  else if (cues.summaryHeading.test(label)) kind = 'summary';
+  cache?.set(label, kind);
+  return kind;
+}
+
+function headingKind(item: ProseItem, cues: CueMatchers, cache?: LabelCache): HeadingKind {
+  if (item.lead !== '') {
+    const kind = labelKind(item.lead, cues, cache);
+    if (kind !== null) return kind;
   }
-  return null;
+  return item.section === '' ? null : labelKind(item.section, cues, cache);
 }
 
 /** A text cut at a word boundary to at most `max` characters, marked with an ellipsis when cut. */
@@ -66,17 +80,18 @@ function isQuestion(text: string): boolean {
  * @param cues - the cue matchers of the message's language.
  * @param source - whether the message is a prior compaction summary, a report of work done, or edits files.
  * @param last - whether it is the message's last item (a tool call may follow it).
+ * @param cache - heading kinds already classified in this message.
  */
-export function decisionScore(item: ProseItem, cues: CueMatchers, source: DecisionSource, last = false): number {
+export function decisionScore(item: ProseItem, cues: CueMatchers, source: DecisionSource, last = false, cache?: LabelCache): number {
   const { text } = item;
   if (text.length < 12 || isQuestion(text) || item.label) return 0;
   // An item ending with a colon announces what follows; it decides nothing by itself, unless a tool call follows it.
   if (/[:：]$/.test(text) && item.announced === 0 && !last) return 0;
-  const kind = headingKind(item, cues);
+  const kind = headingKind(item, cues, cache);
   if (kind === 'next' || kind === 'problem') return 0;
   const strong = cues.change.test(text);
   // A row of a table whose header names changes or fixes is a change, verb or not.
-  const weak = !strong && (cues.weakChange.test(text) || (item.kind === 'row' && cues.summaryHeading.test(item.lead)));
+  const weak = !strong && (cues.weakChange.test(text) || (item.kind === 'row' && labelKind(item.lead, cues, cache) === 'summary'));
   if (!strong && !weak && kind !== 'decision') return 0;
   let score = 0;
   if (kind === 'decision') score += 3;
@@ -104,8 +119,9 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
  */
 export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, source: DecisionSource, max: number): Decision[] {
   const scored: Array<{ item: ProseItem; score: number }> = [];
+  const cache: LabelCache = new Map();
   for (const item of items) {
-    const score = decisionScore(item, cues, source, item.index === items.length - 1);
+    const score = decisionScore(item, cues, source, item.index === items.length - 1, cache);
     if (score >= FILL_THRESHOLD) scored.push({ item, score });
   }
   scored.sort((a, b) => b.score - a.score || a.item.index - b.item.index);
@@ -119,7 +135,7 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, s
     const lead = item.lead || item.section;
     decisions.push({
       family: source.summary ? 'carried' : 'change',
-      category: headingKind(item, cues) === 'decision' ? 'architecture' : 'implementation',
+      category: headingKind(item, cues, cache) === 'decision' ? 'architecture' : 'implementation',
       text: shorten(item.text, MAX_DECISION_TEXT_CHARS),
       context: (lead ? `${lead}: ${item.text}` : item.text).slice(0, MAX_DECISION_CONTEXT_CHARS).replace(/[\uD800-\uDBFF]$/, ''),
       score,

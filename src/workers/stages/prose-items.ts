@@ -26,11 +26,11 @@ export interface ProseItem {
 }
 
 /** Characters of one message read: a paste of megabytes holds no more decisions than its first pages. */
-export const MAX_PROSE_CHARS = 192 * 1024;
+export const MAX_PROSE_CHARS = 64 * 1024;
 /** Cap on one item. */
 export const MAX_ITEM_CHARS = 400;
 /** Cap on the items of one message. */
-export const MAX_ITEMS = 600;
+export const MAX_ITEMS = 300;
 /** Cap on a heading or lead-in. */
 const MAX_LABEL_CHARS = 80;
 

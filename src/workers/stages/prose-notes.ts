@@ -42,17 +42,23 @@ function note(type: 'problem' | 'next', id: string, text: string, order: number)
   return { id, type, text: cap(text), order, frequency: 1 };
 }
 
-function labelKind(item: ProseItem, cues: CueMatchers): 'problem' | 'next' | null {
-  for (const label of [item.lead, item.section]) {
-    if (label === '') continue;
-    if (cues.nextHeading.test(label)) return 'next';
-    if (cues.problemHeading.test(label)) return 'problem';
-  }
-  return null;
+type NoteLabel = 'problem' | 'next' | 'plan' | null;
+
+function classify(label: string, cues: CueMatchers, cache: Map<string, NoteLabel>): NoteLabel {
+  const known = cache.get(label);
+  if (known !== undefined) return known;
+  const kind: NoteLabel = cues.nextHeading.test(label) ? 'next' : cues.problemHeading.test(label) ? 'problem' : cues.planHeading.test(label) ? 'plan' : null;
+  cache.set(label, kind);
+  return kind;
 }
 
-function isPlanned(item: ProseItem, cues: CueMatchers): boolean {
-  return (item.lead !== '' && cues.planHeading.test(item.lead)) || (item.section !== '' && cues.planHeading.test(item.section));
+/** What the item's lead-in or heading makes it: a problem, a next step, a planned step, or nothing. */
+function labelKind(item: ProseItem, cues: CueMatchers, cache: Map<string, NoteLabel>): NoteLabel {
+  const lead = item.lead === '' ? null : classify(item.lead, cues, cache);
+  if (lead === 'next' || lead === 'problem') return lead;
+  const section = item.section === '' ? null : classify(item.section, cues, cache);
+  if (section === 'next' || section === 'problem') return section;
+  return lead ?? section;
 }
 
 /** "Root cause: …", "The problem was …", "La causa es …": a problem named at the start of a sentence. */
@@ -114,8 +120,9 @@ export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, o
   let problems = 0;
   let steps = 0;
   const stepPrefix = summary ? CARRIED_PREFIX : STEP_PREFIX;
+  const cache = new Map<string, NoteLabel>();
   for (const item of items) {
-    const kind = labelKind(item, cues);
+    const kind = labelKind(item, cues, cache);
     if (kind === 'problem' && problems < MAX_NOTES_PER_KIND && item.text.split(' ', 3).length >= 3) {
       const lead = item.lead || item.section;
       notes.push(note('problem', `problem:${noteKey(item.text)}`, cues.problemHeading.test(item.text) ? item.text : `${lead}: ${item.text}`, order));
@@ -123,11 +130,11 @@ export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, o
     } else if (kind === 'next' && steps < MAX_NOTES_PER_KIND && item.text.length >= 8) {
       notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `next: ${item.text}`, order));
       steps++;
-    } else if (kind === null && !summary && item.kind !== 'sentence' && steps < MAX_NOTES_PER_KIND && isPlanned(item, cues)) {
+    } else if (kind === 'plan' && !summary && item.kind !== 'sentence' && steps < MAX_NOTES_PER_KIND) {
       // A plan's steps are what comes next until a later turn carries them out.
       notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `planned: ${item.text}`, order));
       steps++;
-    } else if (kind === null && item.kind === 'sentence' && problems < MAX_NOTES_PER_KIND && isProblemLeadIn(item.text, cues)) {
+    } else if (kind !== 'plan' && item.kind === 'sentence' && problems < MAX_NOTES_PER_KIND && isProblemLeadIn(item.text, cues)) {
       // "Root cause: …", "El problema era …": a lead-in inside the sentence.
       notes.push(note('problem', `problem:${noteKey(item.text)}`, item.text, order));
       problems++;
@@ -135,7 +142,9 @@ export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, o
   }
   if (!summary) {
     for (const item of items) {
-      if (!item.closing || steps >= MAX_NOTES_PER_KIND || labelKind(item, cues) !== null) continue;
+      if (!item.closing || steps >= MAX_NOTES_PER_KIND) continue;
+      const kind = labelKind(item, cues, cache);
+      if (kind === 'next' || kind === 'problem') continue;
       if (/[?？]\s*$/.test(item.text) || cues.next.test(item.text)) {
         notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `next: ${item.text}`, order));
         steps++;
