@@ -134,7 +134,8 @@ export function liveNotes(notes: readonly Observation[]): Observation[] {
   const carried = notes.filter((item) => item.id.startsWith(CARRIED_PREFIX));
   const lastCarried = carried.at(-1)?.order ?? -1;
   const next = [...requests, ...liveSteps.slice(-MAX_STEPS), ...carried.filter((item) => item.order === lastCarried)]
-    .slice(-(MAX_STEPS + MAX_REQUESTS));
+    .slice(-(MAX_STEPS + MAX_REQUESTS))
+    .sort((a, b) => a.order - b.order);
   const problems = new Map<string, Observation>();
   for (const item of notes) {
     if (item.type !== 'problem') continue;
