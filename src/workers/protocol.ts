@@ -199,6 +199,8 @@ export interface FinalizeOutput {
   observations: Observation[];
   /** How many observations the budget dropped, and its summary line in aggressive mode. */
   observationsRemoved: number;
+  /** What is in progress: the user's latest requests and the next steps stated since, whether or not the context had room. */
+  next: string[];
   context: PreservationContext;
   /** The boundary sections as read: sanitized, secrets redacted. */
   sections: string[];

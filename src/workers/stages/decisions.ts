@@ -10,7 +10,7 @@
 import { capChars, stripFencedCode } from './sections.js';
 
 /** The pattern family that found a decision. */
-export type DecisionFamily = 'rejection' | 'explicit' | 'architectural' | 'rationale' | 'approach';
+export type DecisionFamily = 'rejection' | 'explicit' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried';
 
 /** What kind of decision it is (seed 000 §4.2). */
 export type DecisionCategory = 'architecture' | 'rejection' | 'implementation' | 'rationale';
@@ -21,8 +21,12 @@ export interface Decision {
   category: DecisionCategory;
   /** The decision itself, without its trailing full stop. */
   text: string;
-  /** The sentence it came from, at most {@link MAX_CONTEXT_CHARS} characters. */
+  /** The sentence it came from, at most {@link MAX_CONTEXT_CHARS} characters (a prose item's lead-in and text for `change`). */
   context: string;
+  /** How strongly it reads as a decision, when its source ranks them; the final pass keeps the strongest. */
+  score?: number;
+  /** Position of its message in the conversation, when known. */
+  order?: number;
 }
 
 /** Cap on a decision's context sentence. */

@@ -13,6 +13,11 @@ import { signalsFromPastedText, signalsFromToolCall } from '../stages/tool-signa
 import { describeEdit, editChanges } from '../stages/edits.js';
 import type { Observation } from '../stages/observations.js';
 import { termsOfMessage } from '../stages/message-terms.js';
+import { detectLanguage } from '../stages/language.js';
+import { cuesFor } from '../stages/cues.js';
+import { proseItems } from '../stages/prose-items.js';
+import { DECISION_THRESHOLD, isReport, proseDecisions, seedDecisionScore } from '../stages/prose-decisions.js';
+import { assistantNotes, isPastedDocument, userNotes } from '../stages/prose-notes.js';
 
 /** Adds the time `work` takes to `timings[stage]`. */
 export function timed<T>(timings: StageTimings, stage: string, work: () => T): T {
@@ -23,6 +28,9 @@ export function timed<T>(timings: StageTimings, stage: string, work: () => T): T
     timings[stage] = (timings[stage] ?? 0) + (performance.now() - start);
   }
 }
+
+/** Tools that change files: prose beside them describes changes made, not considered. */
+const EDIT_TOOL = /(?:^|[_.:-])(?:edit|write|patch|multiedit|apply_patch|str_replace\w*)$/i;
 
 /** Longest tool name kept; MCP tool names are a server's prefix and a name, well under this. */
 const MAX_TOOL_NAME_CHARS = 100;
@@ -68,7 +76,20 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
   const text = timed(timings, 'sanitize', () => sanitizeText(unit.text));
   const headings = timed(timings, 'sections', () => scanHeadings(text));
   const boundary = timed(timings, 'sections', () => boundaryFields(text, headings, settings.maxSectionChars));
-  const decisions = timed(timings, 'decisions', () => extractDecisions(text, { max: settings.maxDecisionsPerUnit }));
+  const items = timed(timings, 'prose', () => (unit.role === 'assistant' || unit.role === 'user' ? proseItems(text) : []));
+  const language = timed(timings, 'language', () => detectLanguage(items.slice(0, 20).map((item) => item.text).join(' ')));
+  const cues = cuesFor(language);
+  const decisions = timed(timings, 'decisions', () => {
+    // The seed's patterns stay one source, ranked by how much each family is worth; a pasted template is no one's decision.
+    const pasted = unit.role === 'user' && isPastedDocument(text);
+    const seed = extractDecisions(text, { max: settings.maxDecisionsPerUnit })
+      .map((decision) => ({ ...decision, score: seedDecisionScore(decision, unit.role, pasted) }))
+      .filter((decision) => decision.score >= DECISION_THRESHOLD);
+    const prose = unit.role === 'assistant'
+      ? proseDecisions(items, cues, { summary: unit.summary, report: isReport(items, cues), edits: unit.tools.some((call) => EDIT_TOOL.test(call.tool)) }, settings.maxDecisionsPerUnit)
+      : [];
+    return [...prose, ...seed].slice(0, settings.maxDecisionsPerUnit).map((decision) => ({ ...decision, order: unit.order }));
+  });
   const files: FileTouch[] = [];
   const signals: Observation[] = [];
   const terms: TermHit[] = [];
@@ -94,8 +115,11 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
     // A stack trace or compiler output the user pasted is a problem report like a failing command's.
     if (unit.role === 'user') signals.push(...signalsFromPastedText(text, unit.order));
   });
-  const notes: Observation[] = [];
-  const language = 'und';
+  const notes: Observation[] = timed(timings, 'notes', () => {
+    if (unit.role === 'user') return userNotes(text, items, cues, unit.order);
+    if (unit.role === 'assistant') return assistantNotes(items, cues, unit.order, unit.summary);
+    return [];
+  });
   timed(timings, 'redact', () => {
     for (const decision of decisions) {
       decision.text = redact(decision.text);

@@ -15,17 +15,11 @@ import { timed } from './analyze-units.js';
 import { inferProjectRoot, rankWorkingSet } from '../stages/working-set-rank.js';
 import { SHELL_TOOL } from '../stages/working-set.js';
 import { resolveByLaterRuns } from '../stages/tool-signals.js';
+import { liveNotes, rankDecisions } from '../stages/merge-prose.js';
 
-/** Decisions deduped by lowercase text (first wins), the most recent `max` kept in order. */
-export function mergeDecisions(decisions: readonly Decision[], max: number): Decision[] {
-  const seen = new Set<string>();
-  const unique = decisions.filter((decision) => {
-    const key = decision.text.toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  return unique.slice(Math.max(0, unique.length - max));
+/** Decisions ranked (the user's requests in `notes` raise what answers them), near repeats merged, capped (see `rankDecisions`). */
+export function mergeDecisions(decisions: readonly Decision[], max: number, notes: readonly Observation[] = []): Decision[] {
+  return rankDecisions(decisions, max, notes);
 }
 
 /**
@@ -152,10 +146,11 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
   const sections = redacted.map((section) => section.text);
   const blocks = timed(timings, 'parse', () => sections.flatMap((section) => proseBlocks(section)));
   const concepts = timed(timings, 'concepts', () => sessionConcepts(countConcepts(blocks, { max: settings.maxConcepts }), input.terms, settings.maxConcepts));
-  const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions));
+  const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions, input.notes));
   const root = timed(timings, 'merge', () => sessionRoot(input.files));
   const files = timed(timings, 'merge', () => mergeFiles(input.files, settings.maxFiles, root));
-  const signals = timed(timings, 'merge', () => mergeSignals([...input.signals, ...input.notes], root));
+  const live = timed(timings, 'merge', () => liveNotes(input.notes));
+  const signals = timed(timings, 'merge', () => mergeSignals([...input.signals, ...live], root));
   const observations = toObservations(concepts, decisions, files, signals, input.latestOrder);
   // The entries get what the headings leave; in aggressive mode the line standing for the dropped ones reaches
   // the context too.
@@ -176,6 +171,7 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
     files: files.map((touch) => touch.path),
     observations: budgeted.observations,
     observationsRemoved: budgeted.removed,
+    next: live.filter((note) => note.type === 'next').map((note) => note.text),
     context: { ...context, budget: settings.contextTokenBudget },
     sections,
     redactions: redacted.reduce((sum, section) => sum + section.redactions, 0),

@@ -1,0 +1,285 @@
+/**
+ * Cue words by language: what says "a change was made", "this is a summary",
+ * "this is a problem" and "this comes next" in the prose of a coding session.
+ *
+ * Each cue is a literal phrase matched at a word start (CJK cues anywhere); a
+ * trailing `*` makes it a prefix (`congel*` finds congela, congelado). The
+ * matchers are alternations of literals, so a scan costs time linear in the
+ * text whatever it holds. English cues always apply: code sessions mix
+ * languages, and tool names, headings and identifiers stay English.
+ */
+
+/** The kinds of cue. */
+export type CueKind =
+  | 'change'
+  | 'weakChange'
+  | 'summaryHeading'
+  | 'decisionHeading'
+  | 'problemHeading'
+  | 'nextHeading'
+  | 'planHeading'
+  | 'problem'
+  | 'next'
+  | 'hedge'
+  | 'minor';
+
+type CueTable = Record<CueKind, readonly string[]>;
+
+const ENGLISH: CueTable = {
+  change: [
+    'changed', 'change from', 'switched', 'switch to', 'replaced', 'replace', 'replaces', 'moved', 'move the', 'renamed',
+    'migrated', 'downgraded', 'downgrade', 'upgraded', 'pinned', 'pin', 'converted', 'rewrote', 'rewritten', 'rewrite',
+    'refactored', 'extracted', 'inlined', 'inline the', 'wrapped', 'wraps', 'now uses', 'now calls', 'now reads',
+    'now publishes', 'now returns', 'now raises', 'now goes through', 'instead of', 'rather than', 'in favor of',
+    'in favour of', 'decided', 'went with', 'go with', 'opted', 'chose', 'settled on', 'enforce', 'enforced', 'enforces',
+    '→',
+  ],
+  weakChange: [
+    'added', 'adds', 'removed', 'removes', 'deleted', 'created', 'introduced', 'fixed', 'implemented', 'updated', 'made',
+    'kept', 'split', 'merged', 'installed', 'retrained', 'stashed', 'wired', 'connected', 'hardened',
+    'guarded', 'redirects', 'resolved', 'reworked', 'relaxed', 'restricted', 'delegates', 'persists', 'uses', 'use',
+    'set to', 'defaults to', 'stores', 'loads', 'builds', 'checks', 'publishes', 'reloads', 'activates',
+    'no longer', 'add', 'remove', 'delete', 'update', 'install', 'reinstall', 'create', 'fix', 'wrap', 'clean',
+  ],
+  summaryHeading: [
+    'summary', 'changes', 'change', 'what changed', 'what was changed', 'what i did', 'what i changed', 'fixes applied',
+    'fix applied', 'fixes', 'the fix', 'fix', 'solution', 'resolution', 'done', 'completed', 'accomplished',
+    'implemented', 'implementation', 'result', 'results', 'files modified', 'modified', 'key changes', 'proposed fix',
+    'plan', 'work state', 'all set', 'updated',
+  ],
+  decisionHeading: [
+    'key decisions', 'decisions', 'decision', 'design decisions', 'agreed', 'decided', 'approach', 'better approach',
+    'strategy', 'chosen',
+  ],
+  problemHeading: [
+    'root cause', 'cause', 'issue', 'issues', 'issues found', 'problem', 'problems', 'bug', 'bugs', 'what went wrong',
+    'diagnosis', 'pending issues', 'known issues', 'blocked', 'blockers', 'errors', 'failures',
+  ],
+  nextHeading: [
+    'next steps', 'next step', 'next move', 'up next', "what's next", 'remaining', 'remaining work', 'todo', 'to do', 'to-do', 'pending',
+    'open questions', 'follow-up', 'follow-ups', 'current work', 'in progress', 'active', "what's left", 'left to do',
+    'still unresolved', 'still open', 'recommendations',
+  ],
+  planHeading: ['plan', 'proposed', 'proposal', 'proposed fix', 'proposed changes', 'steps', 'fix plan', 'implementation plan'],
+  problem: [
+    'error', 'errors', 'fails', 'failed', 'failing', 'failure', 'crash*', 'freez*', 'frozen', 'hangs', 'hanging', 'stuck',
+    'broken', "doesn't work", 'does not work', 'not working', "isn't working", "can't", 'cannot', 'unable to',
+    'exception', 'timed out', 'timeout', 'wrong', 'bug', 'regress*', 'not found', 'undefined', 'nan', 'blank',
+    'invalid', 'refus*', 'rejected', 'denied', 'missing', 'unreachable', 'invisible', 'stale', 'looks gray',
+  ],
+  next: [
+    'next step*', 'next i', 'next we', "i'll", 'i will', 'let me know', 'want me to', 'shall i', 'should i', 'would you like', 'do you want',
+    'remaining', 'still need', 'still needs', 'todo', 'follow up', 'try it', 'test it', 'please check', 'once you',
+    'ready to', 'on approval', 'if you approve', 'still open', 'still unresolved', 'pending', 'run', 'try', 'verify',
+  ],
+  minor: [
+    'low', 'minor', 'nit', 'nitpick', 'optional', 'cosmetic', 'unused', 'typo', 'typos', 'whitespace', 'formatting',
+    'lint', 'dead code', 'import', 'imports', 'comment', 'comments', 'log', 'logs', 'console.log',
+  ],
+  hedge: [
+    'would', 'could', 'might', 'if you want', 'alternatively', 'option', 'maybe', 'perhaps', 'consider', 'should we',
+    'do you want', 'want me to', 'shall i', 'proposal', 'suggest*',
+  ],
+};
+
+const SPANISH: CueTable = {
+  change: [
+    'cambié', 'cambiado', 'cambiar', 'cambia', 'reemplacé', 'reemplazado', 'reemplazar', 'sustituí', 'sustituido',
+    'moví', 'movido', 'migré', 'migrado', 'renombré', 'renombrado', 'downgrade', 'bajé', 'fijé', 'fijado',
+    'en lugar de', 'en vez de', 'decidí', 'decidimos', 'elegí', 'optamos', 'opté', 'ahora usa', 'reescribí',
+    'reescrito', 'reescribir', 'mover', 'migrar', 'renombrar', 'reescribo', 'reemplazo', 'muevo', 'renombro', 'migro',
+    'cambio a',
+  ],
+  weakChange: [
+    'agregué', 'agregado', 'añadí', 'añadido', 'eliminé', 'eliminado', 'borré', 'borrado', 'creé', 'creado',
+    'corregí', 'corregido', 'implementé', 'implementado', 'arreglé', 'arreglado', 'instalé', 'quité', 'quitado',
+    'configuré', 'conecté', 'conectado', 'actualicé', 'actualizado', 'usa', 'usar', 'ya no', 'actualizar',
+    'eliminar', 'agregar', 'añadir', 'borrar', 'limpiar', 'instalar', 'reinstalar', 'crear', 'corregir', 'arreglar',
+    'conectar', 'envolver', 'quitar', 'añado', 'agrego', 'elimino', 'quito', 'actualizo', 'corrijo', 'arreglo',
+    'conecto', 'envuelvo', 'instalo', 'implemento', 'uso',
+  ],
+  summaryHeading: [
+    'resumen', 'cambios', 'cambios realizados', 'solución', 'lo que hice', 'hecho', 'listo', 'completado',
+    'implementado', 'correcciones', 'plan', 'resultado',
+  ],
+  decisionHeading: ['decisiones', 'decisiones clave', 'decisión', 'estrategia', 'enfoque', 'mejor estrategia*'],
+  problemHeading: ['causa', 'causa raíz', 'problema', 'problemas', 'errores', 'diagnóstico'],
+  nextHeading: ['próximos pasos', 'siguientes pasos', 'siguiente paso', 'pendiente', 'pendientes', 'falta', 'por hacer'],
+  planHeading: ['plan', 'propuesta', 'pasos', 'plan de fix'],
+  problem: [
+    'se congela', 'congel*', 'crashea', 'se crashea', 'se cuelga', 'cuelga', 'falla*', 'error*', 'no funciona',
+    'no anda', 'no carga', 'no responde', 'roto', 'rota', 'bloque*', 'no puedo', 'no se puede', 'excepción', 'sigue',
+  ],
+  next: [
+    'próximo', 'siguiente', 'continuamos', 'continuar con', 'querés que', 'quieres que', 'probá', 'prueba',
+    'verificá', 'verifica', 'falta', 'pendiente', 'luego', 'voy a', 'necesitás', 'necesitas',
+  ],
+  minor: ['menor', 'opcional', 'sin usar', 'no usado', 'importación', 'comentario'],
+  hedge: ['podría', 'podrías', 'si querés', 'si quieres', 'alternativa*', 'opción', 'quizás', 'tal vez'],
+};
+
+const GERMAN: CueTable = {
+  change: [
+    'geändert', 'ändern', 'ersetzt', 'ersetzen', 'umgestellt', 'umstellen', 'verschoben', 'verschieben', 'migriert',
+    'umbenannt', 'statt', 'anstatt', 'anstelle', 'stattdessen', 'entschieden', 'gewählt', 'neu geschrieben',
+    'nutzt jetzt', 'verwendet jetzt', 'herabgestuft',
+  ],
+  weakChange: [
+    'hinzugefügt', 'entfernt', 'gelöscht', 'erstellt', 'behoben', 'korrigiert', 'implementiert', 'installiert',
+    'eingebaut', 'angepasst', 'aktualisiert', 'verwendet', 'nutzt', 'nicht mehr', 'hinzufügen', 'entfernen',
+    'löschen', 'erstellen', 'beheben', 'installieren', 'aktualisieren',
+  ],
+  summaryHeading: ['zusammenfassung', 'änderungen', 'lösung', 'umsetzung', 'erledigt', 'ergebnis', 'fertig', 'plan'],
+  decisionHeading: ['entscheidungen', 'entscheidung', 'ansatz', 'strategie'],
+  problemHeading: ['ursache', 'problem', 'probleme', 'fehler', 'fehleranalyse', 'diagnose'],
+  nextHeading: ['nächste schritte', 'als nächstes', 'offen', 'offene punkte', 'noch zu tun', 'ausstehend'],
+  planHeading: ['plan', 'vorschlag', 'schritte'],
+  problem: [
+    'fehler*', 'stürzt ab', 'absturz', 'abgestürzt', 'hängt', 'friert ein', 'eingefroren', 'funktioniert nicht',
+    'geht nicht', 'kaputt', 'schlägt fehl', 'fehlgeschlagen', 'ausnahme',
+  ],
+  next: ['als nächstes', 'nächste', 'danach', 'soll ich', 'möchtest du', 'willst du', 'bitte teste', 'noch offen'],
+  minor: ['gering', 'optional', 'ungenutzt', 'tippfehler', 'kommentar'],
+  hedge: ['könnte', 'würde', 'vielleicht', 'alternativ*', 'option'],
+};
+
+const FRENCH: CueTable = {
+  change: [
+    'changé', 'modifié', 'remplacé', 'remplacer', 'déplacé', 'renommé', 'migré', 'passé à', 'au lieu de', 'plutôt que',
+    'décidé', 'choisi', 'opté', 'réécrit', 'utilise désormais', 'rétrogradé', 'remplacer', 'déplacer', 'renommer',
+  ],
+  weakChange: [
+    'ajouté', 'supprimé', 'créé', 'corrigé', 'implémenté', 'installé', 'retiré', 'mis à jour', 'utilise', 'ne plus',
+    'ajouter', 'supprimer', 'créer', 'corriger', 'installer', 'mettre à jour',
+  ],
+  summaryHeading: ['résumé', 'récapitulatif', 'modifications', 'changements', 'solution', 'correctifs', 'réalisé', 'terminé', 'plan'],
+  decisionHeading: ['décisions', 'décision', 'décisions clés'],
+  problemHeading: ['cause', 'cause racine', 'problème', 'problèmes', 'erreurs', 'diagnostic'],
+  nextHeading: ['prochaines étapes', 'étapes suivantes', 'reste à faire', 'à faire', 'en attente', 'en cours'],
+  planHeading: ['plan', 'proposition', 'étapes'],
+  problem: [
+    'erreur*', 'plante', 'planté', 'bloqué', 'gèle', 'figé', 'ne fonctionne pas', 'ne marche pas', 'échoue',
+    'échec', 'impossible de', 'exception',
+  ],
+  next: ['prochaine', 'ensuite', 'voulez-vous', 'veux-tu', 'souhaitez-vous', 'je vais', 'reste à'],
+  minor: ['mineur', 'optionnel', 'inutilisé', 'coquille', 'commentaire'],
+  hedge: ['pourrait', 'pourrais', 'peut-être', 'alternative*', 'option'],
+};
+
+const PORTUGUESE: CueTable = {
+  change: [
+    'alterei', 'alterado', 'alterar', 'mudei', 'mudado', 'mudar para', 'substituí', 'substituído', 'substituir', 'movi',
+    'movido', 'renomeei', 'renomeado', 'migrei', 'migrado', 'em vez de', 'ao invés de', 'decidi', 'decidimos',
+    'escolhi', 'optei', 'reescrevi', 'agora usa', 'mover', 'renomear', 'migrar',
+  ],
+  weakChange: [
+    'adicionei', 'adicionado', 'removi', 'removido', 'excluí', 'criei', 'criado', 'corrigi', 'corrigido',
+    'implementei', 'implementado', 'instalei', 'atualizei', 'atualizado', 'usa', 'usar', 'não mais', 'adicionar',
+    'remover', 'excluir', 'criar', 'corrigir', 'instalar', 'atualizar',
+  ],
+  summaryHeading: ['resumo', 'alterações', 'mudanças', 'solução', 'correções', 'concluído', 'feito', 'plano'],
+  decisionHeading: ['decisões', 'decisão', 'decisões principais'],
+  problemHeading: ['causa', 'causa raiz', 'problema', 'problemas', 'erros', 'diagnóstico'],
+  nextHeading: ['próximos passos', 'próximo passo', 'pendente', 'pendentes', 'a fazer', 'falta'],
+  planHeading: ['plano', 'proposta', 'passos'],
+  problem: ['erro*', 'trava*', 'congela*', 'não funciona', 'falha*', 'quebrado', 'quebrou', 'não consigo', 'exceção'],
+  next: ['próximo', 'depois', 'quer que', 'deseja que', 'vou', 'falta', 'teste'],
+  minor: ['menor', 'opcional', 'não usado', 'comentário'],
+  hedge: ['poderia', 'talvez', 'alternativa*', 'opção'],
+};
+
+const CHINESE: CueTable = {
+  change: ['改为', '改成', '改用', '替换', '换成', '迁移', '移到', '移至', '重命名', '而不是', '代替', '取代', '决定', '采用', '降级', '升级', '重写', '切换', '不再'],
+  weakChange: ['添加', '新增', '删除', '移除', '创建', '修复', '实现', '安装', '更新', '使用'],
+  summaryHeading: ['总结', '摘要', '变更', '修改', '改动', '解决方案', '完成'],
+  decisionHeading: ['决策', '决定', '关键决策'],
+  problemHeading: ['原因', '根本原因', '根因', '问题', '错误'],
+  nextHeading: ['下一步', '后续', '待办', '剩余', '接下来'],
+  planHeading: ['计划', '方案', '步骤'],
+  problem: ['错误', '报错', '崩溃', '卡住', '卡死', '失败', '无法', '不能', '不工作', '异常', '冻结', '闪退'],
+  next: ['下一步', '接下来', '然后', '需要我', '要不要', '是否需要'],
+  minor: ['次要', '可选', '未使用', '拼写', '注释'],
+  hedge: ['可以考虑', '或者', '也许', '可能'],
+};
+
+const JAPANESE: CueTable = {
+  change: ['変更', '置き換え', '置換', '移動', '移行', '名前を変更', '代わりに', 'ではなく', '決定', '採用', '切り替え', 'ダウングレード', 'アップグレード', '書き直'],
+  weakChange: ['追加', '削除', '作成', '修正', '実装', 'インストール', '更新', '使用'],
+  summaryHeading: ['まとめ', '概要', '変更点', '変更内容', '修正内容', '対応内容', '完了'],
+  decisionHeading: ['決定事項', '決定', '方針'],
+  problemHeading: ['原因', '根本原因', '問題', 'エラー', '不具合'],
+  nextHeading: ['次のステップ', '次の手順', '今後', '残り', '未対応'],
+  planHeading: ['計画', '提案', '手順'],
+  problem: ['エラー', 'クラッシュ', 'フリーズ', '固まる', '失敗', '動かない', '動作しない', 'できない', '例外', '落ちる'],
+  next: ['次に', '次は', '続けて', 'しますか', 'しましょうか'],
+  minor: ['軽微', '任意', '未使用', 'タイポ', 'コメント'],
+  hedge: ['かもしれ', '検討', 'または'],
+};
+
+/** Cue tables by ISO 639-3 code; `eng` is merged into every other one. */
+const TABLES: Readonly<Record<string, CueTable>> = {
+  eng: ENGLISH,
+  spa: SPANISH,
+  deu: GERMAN,
+  fra: FRENCH,
+  por: PORTUGUESE,
+  cmn: CHINESE,
+  jpn: JAPANESE,
+};
+
+/** The languages with cue sets of their own. */
+export const CUE_LANGUAGES: readonly string[] = Object.keys(TABLES);
+
+const KINDS: readonly CueKind[] = [
+  'change', 'weakChange', 'summaryHeading', 'decisionHeading', 'problemHeading', 'nextHeading', 'planHeading', 'problem',
+  'next', 'hedge', 'minor',
+];
+
+function escape(literal: string): string {
+  return literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** Letters with no spaces between words (CJK): such cues match anywhere. */
+const SPACELESS = /[\u3040-\u30ff\u3400-\u9fff]/u;
+// A word joined by `.`, `-` or `/` to another ("Next.js", "next-auth", "src/fix") is a name, not the cue.
+const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}_]|[\\p{L}\\p{N}][.\\-/])';
+const NOT_WORD_AFTER = '(?![\\p{L}\\p{N}_]|[.\\-/][\\p{L}\\p{N}])';
+
+/** One regular expression of literal alternatives: no nesting, so no backtracking beyond the longest cue. */
+function compile(cues: readonly string[]): RegExp {
+  const whole: string[] = [];
+  const prefix: string[] = [];
+  const anywhere: string[] = [];
+  // Longest first, so "instead of" wins over "instead" in the match text.
+  for (const cue of [...new Set(cues)].sort((a, b) => b.length - a.length)) {
+    if (SPACELESS.test(cue) || !/[\p{L}\p{N}]/u.test(cue)) anywhere.push(escape(cue));
+    else if (cue.endsWith('*')) prefix.push(escape(cue.slice(0, -1)));
+    else whole.push(escape(cue));
+  }
+  const parts: string[] = [];
+  if (whole.length > 0) parts.push(`${NOT_WORD_BEFORE}(?:${whole.join('|')})${NOT_WORD_AFTER}`);
+  if (prefix.length > 0) parts.push(`${NOT_WORD_BEFORE}(?:${prefix.join('|')})`);
+  if (anywhere.length > 0) parts.push(`(?:${anywhere.join('|')})`);
+  return new RegExp(parts.length > 0 ? parts.join('|') : '(?!)', 'iu');
+}
+
+/** Matchers for one language: its cues and the English ones. */
+export type CueMatchers = Readonly<Record<CueKind, RegExp>>;
+
+function matchersFor(language: string): CueMatchers {
+  const own = language === 'eng' ? undefined : TABLES[language];
+  const entries = KINDS.map((kind) => [kind, compile([...ENGLISH[kind], ...(own?.[kind] ?? [])])] as const);
+  return Object.freeze(Object.fromEntries(entries) as Record<CueKind, RegExp>);
+}
+
+const MATCHERS: ReadonlyMap<string, CueMatchers> = new Map(CUE_LANGUAGES.map((language) => [language, matchersFor(language)]));
+
+/**
+ * The cue matchers for a language: its own cues and the English ones; English alone for a
+ * language without a cue set or `und`.
+ *
+ * @param language - ISO 639-3 code, as `detectLanguage` returns it.
+ */
+export function cuesFor(language: string): CueMatchers {
+  return MATCHERS.get(language) ?? (MATCHERS.get('eng') as CueMatchers);
+}

@@ -1,0 +1,148 @@
+/**
+ * The conversation-wide pass over prose findings: decisions ranked, near
+ * repeats merged and capped; notes reduced to what is still live (the latest
+ * requests and the steps stated after them, problems once each).
+ */
+import type { Decision } from './decisions.js';
+import { DECISION_THRESHOLD, FILL_THRESHOLD } from './prose-decisions.js';
+import type { Observation } from './observations.js';
+import { CARRIED_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
+
+/** Most decisions one message may place in the final list: a session decides at several points. */
+export const MAX_DECISIONS_PER_MESSAGE = 3;
+/** Most from a prior compaction summary: it condenses many messages. */
+export const MAX_DECISIONS_PER_SUMMARY = 5;
+/** Most decisions kept in all: a session has a handful of real ones, and each extra one is noise. */
+export const MAX_SESSION_DECISIONS = 8;
+/** Below this many decisions above the threshold, weaker ones fill the list up to it. */
+export const MIN_SESSION_DECISIONS = 4;
+/** Decisions considered for near-repeat merging at most (the best-scored ones). */
+const MAX_CANDIDATES = 200;
+/** Share of shared words from which two decisions say the same thing. */
+const NEAR_REPEAT = 0.6;
+/** User requests kept as in-progress work: the last ones. */
+export const MAX_REQUESTS = 2;
+/** Next steps kept in all, and problems described in prose. */
+export const MAX_STEPS = 6;
+export const MAX_PROSE_PROBLEMS = 6;
+
+function words(text: string): Set<string> {
+  const found = new Set<string>();
+  for (const word of text.toLowerCase().slice(0, 400).split(/[^\p{L}\p{N}_]+/u)) if (word.length >= 3) found.add(word);
+  return found;
+}
+
+function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared++;
+  return shared / Math.min(a.size, b.size);
+}
+
+/** Words of a request that say nothing about its subject, in the languages with cue sets. */
+const REQUEST_STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'the and for that this with can could should would isnt isn dont don what there look into add everything update ' +
+    'things changed change lets let make sure want need please also just now how does when then from have has are was ' +
+    'but not you your our all any some code file files fix implement plan done asked still more like well good okay ' +
+    'que para con los las del una por como esto esta está pero más hay hacer quiero tengo ahora todo ' +
+    'und die der das ist nicht mit ich wir bitte auch les des est pas une pour avec dans não uma com por isso'
+  ).split(' '),
+);
+
+function requestWords(text: string): string[] {
+  const found = new Set<string>();
+  for (const word of text.toLowerCase().slice(0, 600).split(/[^\p{L}\p{N}]+/u)) {
+    if (word.length >= 3 && !REQUEST_STOP_WORDS.has(word) && !/^\d+$/.test(word)) found.add(word);
+  }
+  return [...found].slice(0, 40);
+}
+
+/** How much a decision answers the user's latest request before it: shared subject words. */
+function requestSupport(decision: Decision, requests: ReadonlyArray<{ order: number; words: string[] }>): number {
+  const order = decision.order;
+  if (order === undefined) return 0;
+  let request: { order: number; words: string[] } | undefined;
+  for (const candidate of requests) {
+    if (candidate.order >= order) break;
+    request = candidate;
+  }
+  if (!request) return 0;
+  const text = `${decision.text} ${decision.context}`.toLowerCase();
+  let shared = 0;
+  for (const word of request.words) if (text.includes(word)) shared++;
+  return shared >= 2 ? 1.5 : shared === 1 ? 1 : 0;
+}
+
+/**
+ * Decisions ranked by score (a decision without one ranks at the threshold of prose decisions),
+ * exact and near repeats merged (the better one wins), at most {@link MAX_DECISIONS_PER_MESSAGE}
+ * from one message and `max` (at most {@link MAX_SESSION_DECISIONS}) in all, returned in
+ * conversation order.
+ *
+ * A decision that answers the user's latest request before it (shares its subject words) ranks higher:
+ * what the user asked about is what the session decided.
+ *
+ * @param decisions - every message's decisions, oldest first.
+ * @param max - the caller's cap.
+ * @param notes - the messages' notes, oldest first; the user's requests among them are read.
+ */
+export function rankDecisions(decisions: readonly Decision[], max: number, notes: readonly Observation[] = []): Decision[] {
+  const limit = Math.min(max, MAX_SESSION_DECISIONS);
+  if (limit <= 0) return [];
+  const requests = notes
+    .filter((item) => item.id.startsWith(REQUEST_PREFIX))
+    .map((item) => ({ order: item.order, words: requestWords(item.text.replace(/^asked: /, '')) }))
+    .sort((a, b) => a.order - b.order);
+  const indexed = decisions.map((decision, index) => ({
+    decision,
+    index,
+    score: (decision.score ?? 3.5) + requestSupport(decision, requests),
+  }));
+  indexed.sort((a, b) => b.score - a.score || b.index - a.index);
+  const kept: Array<{ decision: Decision; index: number; words: Set<string> }> = [];
+  const perMessage = new Map<number, number>();
+  for (const candidate of indexed.slice(0, MAX_CANDIDATES)) {
+    if (kept.length >= limit) break;
+    // Weaker candidates only fill a session whose prose holds few clear decisions (a terse, narrated one).
+    if (candidate.score < FILL_THRESHOLD || (candidate.score < DECISION_THRESHOLD && kept.length >= Math.min(limit, MIN_SESSION_DECISIONS))) break;
+    const own = words(`${candidate.decision.text}`);
+    if (kept.some((other) => overlap(own, other.words) >= NEAR_REPEAT)) continue;
+    const message = candidate.decision.order ?? -1 - candidate.index;
+    const count = perMessage.get(message) ?? 0;
+    if (count >= (candidate.decision.family === 'carried' ? MAX_DECISIONS_PER_SUMMARY : MAX_DECISIONS_PER_MESSAGE)) continue;
+    perMessage.set(message, count + 1);
+    kept.push({ decision: candidate.decision, index: candidate.index, words: own });
+  }
+  return kept.sort((a, b) => a.index - b.index).map((entry) => entry.decision);
+}
+
+/**
+ * Prose notes reduced to what is live: the last {@link MAX_REQUESTS} user requests, the next steps
+ * stated after the latest of them (and those of the latest message that stated any), steps carried from the latest
+ * compaction summary, and problems merged by their first words; other notes pass through.
+ *
+ * @param notes - every message's notes, oldest first.
+ */
+export function liveNotes(notes: readonly Observation[]): Observation[] {
+  const requests = notes.filter((item) => item.id.startsWith(REQUEST_PREFIX)).slice(-MAX_REQUESTS);
+  // Steps stated before the latest request were answered by it, or overtaken.
+  const since = requests.at(-1)?.order ?? -1;
+  const steps = notes.filter((item) => item.id.startsWith(STEP_PREFIX));
+  const lastStepOrder = steps.at(-1)?.order ?? -1;
+  const liveSteps = steps.filter((item) => item.order >= since || item.order === lastStepOrder);
+  const carried = notes.filter((item) => item.id.startsWith(CARRIED_PREFIX));
+  const lastCarried = carried.at(-1)?.order ?? -1;
+  const next = [...requests, ...liveSteps.slice(-MAX_STEPS), ...carried.filter((item) => item.order === lastCarried)]
+    .slice(-(MAX_STEPS + MAX_REQUESTS))
+    .sort((a, b) => a.order - b.order);
+  const problems = new Map<string, Observation>();
+  for (const item of notes) {
+    if (item.type !== 'problem') continue;
+    const key = noteKey(item.text).slice(0, 48);
+    const known = problems.get(key);
+    problems.set(key, known ? { ...known, order: Math.max(known.order, item.order), frequency: known.frequency + 1 } : { ...item, id: `problem:${key}` });
+  }
+  const other = notes.filter((item) => item.type !== 'problem' && !item.id.startsWith('next:'));
+  return [...next, ...[...problems.values()].slice(-MAX_PROSE_PROBLEMS), ...other];
+}

@@ -1,0 +1,155 @@
+/**
+ * What a message's prose says beyond decisions: problems as people describe
+ * them ("the browser freezes when…", "Root cause: …") and what is in progress
+ * (the user's request, the assistant's stated next steps, the offer or
+ * question it closes with). Problems read from machine output are not here.
+ */
+import type { Observation } from './observations.js';
+import type { CueMatchers } from './cues.js';
+import type { ProseItem } from './prose-items.js';
+
+/** Cap on a note's text. */
+export const MAX_NOTE_CHARS = 200;
+/** Notes of each type one message contributes at most. */
+export const MAX_NOTES_PER_KIND = 4;
+/** Words below which a user message ("continue", "implement the plan") asks for nothing new. */
+const MIN_REQUEST_WORDS = 4;
+/** A user message longer than this, or with this many headings, is a pasted template or document, not a request. */
+export const MAX_REQUEST_CHARS = 2_000;
+const MAX_REQUEST_HEADINGS = 3;
+
+/** Id prefix of a user's request; the final pass keeps the latest ones only. */
+export const REQUEST_PREFIX = 'next:request:';
+/** Id prefix of a next step the assistant stated. */
+export const STEP_PREFIX = 'next:step:';
+/** Id prefix of a next step carried from a prior compaction summary. */
+export const CARRIED_PREFIX = 'next:carried:';
+
+function cap(text: string): string {
+  return text.length <= MAX_NOTE_CHARS ? text : `${text.slice(0, MAX_NOTE_CHARS - 1).replace(/[\uD800-\uDBFF]$/, '')}…`;
+}
+
+/** A short stable key for merging repeats: the first words, lowercase, without punctuation. */
+export function noteKey(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .slice(0, 80);
+}
+
+function note(type: 'problem' | 'next', id: string, text: string, order: number): Observation {
+  return { id, type, text: cap(text), order, frequency: 1 };
+}
+
+type NoteLabel = 'problem' | 'next' | 'plan' | null;
+
+function classify(label: string, cues: CueMatchers, cache: Map<string, NoteLabel>): NoteLabel {
+  const known = cache.get(label);
+  if (known !== undefined) return known;
+  const kind: NoteLabel = cues.nextHeading.test(label) ? 'next' : cues.problemHeading.test(label) ? 'problem' : cues.planHeading.test(label) ? 'plan' : null;
+  cache.set(label, kind);
+  return kind;
+}
+
+/** What the item's lead-in or heading makes it: a problem, a next step, a planned step, or nothing. */
+function labelKind(item: ProseItem, cues: CueMatchers, cache: Map<string, NoteLabel>): NoteLabel {
+  const lead = item.lead === '' ? null : classify(item.lead, cues, cache);
+  if (lead === 'next' || lead === 'problem') return lead;
+  const section = item.section === '' ? null : classify(item.section, cues, cache);
+  if (section === 'next' || section === 'problem') return section;
+  return lead ?? section;
+}
+
+/** "Root cause: …", "The problem was …", "La causa es …": a problem named at the start of a sentence. */
+function isProblemLeadIn(text: string, cues: CueMatchers): boolean {
+  const head = text.slice(0, 48);
+  return cues.problemHeading.test(head) && /[:：]|(?<![\p{L}])(?:is|was|were|are|era|es|fue|ist|war|est|était|é|foi|是)(?![\p{L}])/u.test(head);
+}
+
+/**
+ * Whether a user message is a pasted template, prompt or document rather than a request:
+ * long, or structured with several headings.
+ *
+ * @param text - the sanitized message.
+ */
+export function isPastedDocument(text: string): boolean {
+  if (text.length > MAX_REQUEST_CHARS) return true;
+  let headings = 0;
+  for (const line of text.split('\n', 200)) if (/^ {0,3}#{1,6} /.test(line)) headings++;
+  return headings >= MAX_REQUEST_HEADINGS;
+}
+
+/**
+ * Notes of a user message: the request itself (a `next` candidate) and the problems it describes.
+ *
+ * @param text - the sanitized message.
+ * @param items - its prose items.
+ * @param cues - the cue matchers of its language.
+ * @param order - its position in the conversation.
+ */
+export function userNotes(text: string, items: readonly ProseItem[], cues: CueMatchers, order: number): Observation[] {
+  if (isPastedDocument(text)) return [];
+  const notes: Observation[] = [];
+  const request = items.map((item) => item.text).join(' ');
+  if (request.split(/\s+/, MIN_REQUEST_WORDS + 1).length >= MIN_REQUEST_WORDS) {
+    notes.push(note('next', `${REQUEST_PREFIX}${order}`, `asked: ${request}`, order));
+  }
+  let problems = 0;
+  for (const item of items) {
+    if (problems >= 2) break;
+    if (!cues.problem.test(item.text)) continue;
+    notes.push(note('problem', `problem:${noteKey(item.text)}`, item.text, order));
+    problems++;
+  }
+  return notes;
+}
+
+/**
+ * Notes of an assistant message: items under problem headings or lead-ins (root cause, issues
+ * found), items under next-step headings (next steps, remaining, TODO), and a closing offer or
+ * question that says what comes next. A prior compaction summary's next steps are marked as carried.
+ *
+ * @param items - the message's prose items.
+ * @param cues - the cue matchers of its language.
+ * @param order - its position in the conversation.
+ * @param summary - whether the message is a compaction summary the host wrote.
+ */
+export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, order: number, summary: boolean): Observation[] {
+  const notes: Observation[] = [];
+  let problems = 0;
+  let steps = 0;
+  const stepPrefix = summary ? CARRIED_PREFIX : STEP_PREFIX;
+  const cache = new Map<string, NoteLabel>();
+  for (const item of items) {
+    const kind = labelKind(item, cues, cache);
+    if (kind === 'problem' && problems < MAX_NOTES_PER_KIND && item.text.split(' ', 3).length >= 3) {
+      const lead = item.lead || item.section;
+      notes.push(note('problem', `problem:${noteKey(item.text)}`, cues.problemHeading.test(item.text) ? item.text : `${lead}: ${item.text}`, order));
+      problems++;
+    } else if (kind === 'next' && steps < MAX_NOTES_PER_KIND && item.text.length >= 8) {
+      notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `next: ${item.text}`, order));
+      steps++;
+    } else if (kind === 'plan' && !summary && item.kind !== 'sentence' && steps < MAX_NOTES_PER_KIND) {
+      // A plan's steps are what comes next until a later turn carries them out.
+      notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `planned: ${item.text}`, order));
+      steps++;
+    } else if (kind !== 'plan' && item.kind === 'sentence' && problems < MAX_NOTES_PER_KIND && isProblemLeadIn(item.text, cues)) {
+      // "Root cause: …", "El problema era …": a lead-in inside the sentence.
+      notes.push(note('problem', `problem:${noteKey(item.text)}`, item.text, order));
+      problems++;
+    }
+  }
+  if (!summary) {
+    for (const item of items) {
+      if (!item.closing || steps >= MAX_NOTES_PER_KIND) continue;
+      const kind = labelKind(item, cues, cache);
+      if (kind === 'next' || kind === 'problem') continue;
+      if (/[?？]\s*$/.test(item.text) || cues.next.test(item.text)) {
+        notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `next: ${item.text}`, order));
+        steps++;
+      }
+    }
+  }
+  return notes;
+}

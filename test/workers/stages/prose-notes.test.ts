@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { cuesFor } from '../../../src/workers/stages/cues.js';
+import { proseItems } from '../../../src/workers/stages/prose-items.js';
+import { CARRIED_PREFIX, REQUEST_PREFIX, STEP_PREFIX, assistantNotes, isPastedDocument, userNotes } from '../../../src/workers/stages/prose-notes.js';
+
+function user(text: string, language = 'eng', order = 3) {
+  return userNotes(text, proseItems(text), cuesFor(language), order);
+}
+
+function assistant(text: string, summary = false, language = 'eng', order = 4) {
+  return assistantNotes(proseItems(text), cuesFor(language), order, summary);
+}
+
+describe('userNotes', () => {
+  it('should keep the request as in-progress work and the problem it describes', () => {
+    const notes = user('when I open the settings page the whole tab freezes, can you find out why?');
+    expect(notes.find((note) => note.type === 'next')).toMatchObject({ id: `${REQUEST_PREFIX}3`, order: 3 });
+    expect(notes.find((note) => note.type === 'problem')?.text).toContain('freezes');
+  });
+
+  it('should read problems in Spanish', () => {
+    const notes = user('cuando ejecuto el proyecto el navegador se congela y no responde', 'spa');
+    expect(notes.some((note) => note.type === 'problem' && note.text.includes('congela'))).toBe(true);
+  });
+
+  it('should skip one-word nudges as requests and pasted templates entirely', () => {
+    expect(user('continue').filter((note) => note.type === 'next')).toEqual([]);
+    const template = `# Review template\n## Scope\nerror handling\n## Checklist\n- crash paths\n## Output\n${'fill in '.repeat(400)}`;
+    expect(isPastedDocument(template)).toBe(true);
+    expect(user(template)).toEqual([]);
+  });
+});
+
+describe('assistantNotes', () => {
+  it('should take next steps from their section, and problems from a root-cause lead-in', () => {
+    const text = [
+      'Root cause: the session cookie is dropped because the proxy strips `SameSite=None`.',
+      '',
+      '## Next steps',
+      '1. Add the header rewrite to `nginx.conf`',
+      '2. Re-run the login test',
+    ].join('\n');
+    const notes = assistant(text);
+    expect(notes.filter((note) => note.type === 'next').map((note) => note.text)).toEqual([
+      'next: Add the header rewrite to nginx.conf',
+      'next: Re-run the login test',
+    ]);
+    expect(notes.every((note) => note.type !== 'next' || note.id.startsWith(STEP_PREFIX))).toBe(true);
+    expect(notes.find((note) => note.type === 'problem')?.text).toContain('session cookie is dropped');
+  });
+
+  it('should take the closing offer or question as what comes next', () => {
+    const notes = assistant('The build passes now.\n\nIf you want, next I can add a retry around the upload step.');
+    expect(notes.map((note) => note.text)).toEqual(['next: If you want, next I can add a retry around the upload step.']);
+  });
+
+  it('should mark the next steps of a prior compaction summary as carried', () => {
+    const notes = assistant('## Goal\nShip the export.\n\n## Next Steps\n- Wire the CSV writer into the export route', true);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]?.id.startsWith(CARRIED_PREFIX)).toBe(true);
+  });
+
+  it('should read German and Japanese next-step sections', () => {
+    expect(assistant('## Nächste Schritte\n- Den Cache nach dem Login leeren', false, 'deu')).toHaveLength(1);
+    expect(assistant('## 次のステップ\n- ログイン後にキャッシュをクリアする', false, 'jpn')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeUnit } from '../../../src/workers/tasks/analyze-units.js';
+import { finalizeExtraction } from '../../../src/workers/tasks/finalize-extraction.js';
+import type { AnalysisUnit } from '../../../src/workers/protocol.js';
+import { CONSERVATIVE_STRATEGY } from '../../../src/workers/stages/compaction-budget.js';
+
+const SETTINGS = { projectRoot: '/home/dev/shop', maxSectionChars: 2_000, maxDecisionsPerUnit: 10 };
+
+function unit(order: number, role: string, text: string, summary = false): AnalysisUnit {
+  return { key: null, order, role, text, tools: [], summary };
+}
+
+describe('analyzeUnit (prose side)', () => {
+  it('should set the language, and read decisions, problems and next steps in it', () => {
+    const request = analyzeUnit(unit(0, 'user', 'cuando abro el carrito la página se congela y el navegador deja de responder'), SETTINGS, {});
+    expect(request.language).toBe('spa');
+    expect(request.notes.map((note) => note.type).sort()).toEqual(['next', 'problem']);
+    const report = analyzeUnit(unit(1, 'assistant', [
+      'Listo. Resumen de los cambios:',
+      '',
+      '- Reemplacé el `useEffect` de `Cart.tsx` por un selector memoizado, en lugar de recalcular el total en cada render',
+      '',
+      '## Próximos pasos',
+      '- Probar el carrito con 200 productos',
+    ].join('\n')), SETTINGS, {});
+    expect(report.language).toBe('spa');
+    expect(report.decisions[0]).toMatchObject({ family: 'change', order: 1 });
+    expect(report.notes.some((note) => note.type === 'next' && note.text.includes('200 productos'))).toBe(true);
+  });
+
+  it('should carry a prior compaction summary forward and list what is in progress', () => {
+    const summary = analyzeUnit(unit(5, 'assistant', [
+      '## Key Decisions',
+      '- Orders are stored in SQLite instead of JSON files',
+      '## Next Steps',
+      '- Add the CSV export to the orders page',
+    ].join('\n'), true), SETTINGS, {});
+    const ask = analyzeUnit(unit(6, 'user', 'please also show the export button on mobile'), SETTINGS, {});
+    const final = finalizeExtraction({
+      sections: [],
+      sectionKind: 'empty',
+      decisions: [...summary.decisions, ...ask.decisions],
+      files: [],
+      signals: [],
+      notes: [...summary.notes, ...ask.notes],
+      terms: [],
+      latestOrder: 6,
+      settings: { encoding: 'o200k_base', contextTokenBudget: 500, maxConcepts: 10, maxDecisions: 10, maxFiles: 10, strategy: CONSERVATIVE_STRATEGY },
+    });
+    expect(final.decisions.map((decision) => decision.text)).toEqual(['Orders are stored in SQLite instead of JSON files']);
+    expect(final.next).toEqual(['next: Add the CSV export to the orders page', 'asked: please also show the export button on mobile']);
+    expect(final.context.text).toContain('SQLite instead of JSON');
+  });
+});
