@@ -50,7 +50,8 @@ describe('createExtractionEngine', () => {
     expect(names).toEqual(['redis', 'cache-layer', 'memcached', 'api-gateway']);
     expect(names).not.toContain('not-a-concept');
     expect(extraction.concepts.find((concept) => concept.name === 'redis')?.count).toBe(2);
-    expect(extraction.decisions.map((decision) => decision.category)).toEqual(expect.arrayContaining(['implementation', 'rejection', 'rationale']));
+    // The plan's "because" clause is part of the decision it explains, not a second one.
+    expect(extraction.decisions.map((decision) => decision.category)).toEqual(expect.arrayContaining(['implementation', 'rejection']));
     expect(extraction.files).toEqual(['src/cache.ts', 'src/gateway.ts']);
     expect(extraction.observations.some((observation) => observation.type === 'problem' && observation.text.includes('TypeError'))).toBe(true);
     expect(extraction.context.text).toContain('[[redis]]');

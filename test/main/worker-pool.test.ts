@@ -51,7 +51,8 @@ describe('createWorkerPool', () => {
   });
 
   it('should abort a task past its deadline with TIMEOUT and keep serving', async () => {
-    const pool = startPool({ threads: 1, taskTimeoutMs: 500 }, faultyWorker);
+    // Long enough for a worker to start on a loaded machine, short enough to wait for.
+    const pool = startPool({ threads: 1, taskTimeoutMs: 3_000 }, faultyWorker);
     await pool.ready;
     const hung = await pool.run('analyzeUnits', command('hang'));
     expect(hung).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });

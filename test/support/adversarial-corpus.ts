@@ -250,9 +250,8 @@ export function* adversarialCorpus(): Generator<AdversarialCase> {
 }
 
 /**
- * A message that makes a worker need about 72 MB of heap: two lines of
- * U+FDFA, which NFKC expands eighteen-fold, and a fence, so the prose
- * without code is copied whole. With `workerHeapMb: 64` the worker dies.
+ * Two lines of U+FDFA, which NFKC expands eighteen-fold, and a fence: once
+ * enough to kill a 64 MB worker (a stage copied the expanded prose whole).
  */
 export function workerExhaustingSession(): unknown[] {
   const line = '\ufdfa'.repeat(MB / 2);

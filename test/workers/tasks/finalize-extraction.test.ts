@@ -30,7 +30,7 @@ describe('finalizeExtraction', () => {
     const result = finalizeExtraction(
       input({
         decisions: [{ family: 'explicit', category: 'implementation', text, context: `We ${text}.` }],
-        notes: [signal('decision', `${text}.`, 12), signal('next', 'wire the Redis store into the login route', 39)],
+        notes: [signal('decision', `${text}.`, 12), { ...signal('next', 'wire the Redis store into the login route', 39), id: 'next:step:wire the redis store into the login route' }],
         files: [{ path: 'src/session/store.ts', tool: 'edit', order: 30 }],
       }),
     );
