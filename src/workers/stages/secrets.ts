@@ -49,7 +49,7 @@ const SECRET_WORD = /secret|token|passw|pwd|api[_-]?key|private[_-]?key|access[_
 
 const TRIGGER = /sk-|[rs]k_(?:live|test)|AIza|AKIA|ASIA|gh[pousr]_|github_pat_|npm_|xox[baprs]-|eyJ|Bearer|Token|PRIVATE KEY|:\/\/[^\s:@/]{1,256}:|secret|token|passw|pwd|api[_-]?key|private[_-]?key|access[_-]?key|credential|auth/i;
 
-const SECRET_NAME_PARTS = new Set(['secret', 'secrets', 'token', 'tokens', 'password', 'passwd', 'pwd', 'pass', 'credential', 'credentials', 'auth', 'apikey', 'privatekey', 'accesskey', 'secretkey', 'clientsecret']);
+const SECRET_NAME_PARTS = new Set(['secret', 'secrets', 'token', 'password', 'passwd', 'pwd', 'pass', 'credential', 'credentials', 'auth', 'apikey', 'privatekey', 'accesskey', 'secretkey', 'clientsecret']);
 const PLACEHOLDER = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|x{3,}|\*{3,}|\.{3,}|changeme|change_me|placeholder|redacted|example[\w-]*|your[\w-]*|null|undefined|none|true|false|\d+|\[REDACTED:[a-z-]+\])$/i;
 const PROPERTY_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 

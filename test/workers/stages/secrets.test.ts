@@ -55,4 +55,11 @@ describe('isSecretName', () => {
     for (const name of ['API_KEY', 'apiKey', 'x-api-key', 'DB_PASSWORD', 'clientSecret', 'auth_token', 'GH_TOKEN', 'aws_secret_access_key', 'PRIVATE_KEY']) expect(isSecretName(name)).toBe(true);
     for (const name of ['author', 'tokenizer', 'NODE_ENV', 'keyboard', 'monkey', 'passage']) expect(isSecretName(name)).toBe(false);
   });
+
+  it('should not take a count of tokens for a token', () => {
+    for (const name of ['compactionTokens', 'maxTokens', 'sessionStartTokens', 'MAX_TOKENS']) expect(isSecretName(name)).toBe(false);
+    const line = 'option compactionTokens: expected an integer from 50 to 20000, got "lots"; using 500 (the default)';
+    expect(redactSecrets(line)).toMatchObject({ text: line, redactions: 0 });
+    expect(redactSecrets('GITHUB_TOKEN=q8Jd2kLm0ZpXv7Rt4Nw1').text).toBe('GITHUB_TOKEN=[REDACTED:secret-setting]');
+  });
 });
