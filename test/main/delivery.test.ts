@@ -12,6 +12,7 @@ import { createMaenifoldClient } from '../../src/main/maenifold-client.js';
 import { createLogger } from '../../src/main/logger.js';
 import { createDoubleRoot, type DoubleRoot } from '../support/maenifold-double.js';
 import { canMount, mountTmpfs, type Mount } from '../support/scratch-mount.js';
+import { groupGone } from '../support/soak.js';
 import { createFakeHost, type FakeHost } from '../support/fake-host.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -64,16 +65,6 @@ async function waitFor(condition: () => boolean | Promise<boolean>, what: string
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** Whether every process of a process group has exited. */
-function groupGone(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return false;
-  } catch {
-    return true;
   }
 }
 

@@ -1,19 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runProcess } from '../../src/main/process-runner.js';
+import { alive } from '../support/hanging-cli.js';
 
 const node = process.execPath;
-
-// Running or sleeping; a zombie (killed, waiting for init to reap it) does not count.
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 describe('runProcess', () => {
   it('should pass arguments without a shell and collect output', async () => {

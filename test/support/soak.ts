@@ -57,7 +57,8 @@ export interface SoakResult {
   seconds: number;
 }
 
-function groupGone(pgid: number): boolean {
+/** Whether every process of a process group has exited. */
+export function groupGone(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
     return false;
