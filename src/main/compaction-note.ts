@@ -35,6 +35,21 @@ export function isPluginConcept(concept: string, project: string): boolean {
   return PLUGIN_CONCEPTS.includes(concept) || concept === (normalizeConcept(project) || 'project');
 }
 
+/** Most entries a list of the note carries. */
+const MAX_LIST_ITEMS = 10;
+/** Longest entry kept, in characters. */
+const MAX_ITEM_CHARS = 300;
+
+/**
+ * One list entry as plain text: on one line, without link brackets (a link
+ * is the graph's to draw, not the session's text) and without backtick runs
+ * that could open a code block and hide the links after it.
+ */
+function listItem(text: string): string {
+  const plain = text.replace(/\[\[|\]\]/g, '').replace(/`{2,}/g, '`').replace(/\s+/g, ' ').trim();
+  return `- ${plain.length > MAX_ITEM_CHARS ? `${plain.slice(0, MAX_ITEM_CHARS - 1)}…` : plain}`;
+}
+
 /** Longest session id kept: OpenCode ids are about thirty characters. */
 const MAX_SESSION_ID_CHARS = 100;
 
@@ -55,7 +70,9 @@ export function buildCompactionNote(project: string, sessionID: string, extracti
   const linked = extraction.concepts.map((concept) => concept.name).filter((name) => name && !isPluginConcept(name, project)).slice(0, 20);
   // maenifold refuses a note without a link: a session that named no topic is filed under its project.
   const concepts = (linked.length > 0 ? linked : [projectConcept]).map((name) => `- [[${name}]]`);
-  const decisions = extraction.decisions.slice(0, 10).map((decision) => `- ${decision.category}: ${decision.text}`);
+  const decisions = extraction.decisions.slice(0, MAX_LIST_ITEMS).map((decision) => listItem(`${decision.category}: ${decision.text}`));
+  const problems = (extraction.observations ?? []).filter((observation) => observation.type === 'problem').slice(0, MAX_LIST_ITEMS).map((observation) => listItem(observation.text));
+  const next = (extraction.next ?? []).slice(-MAX_LIST_ITEMS).map(listItem);
   const files = extraction.files.map((path) => `- ${path.replace(/[`[\]]/g, '')}`);
   const content = [
     '# Compaction Summary',
@@ -72,6 +89,8 @@ export function buildCompactionNote(project: string, sessionID: string, extracti
     '',
     decisions.join('\n') || '_No decisions extracted_',
     '',
+    ...(problems.length > 0 ? ['## Open Problems', '', problems.join('\n'), ''] : []),
+    ...(next.length > 0 ? ['## In Progress', '', next.join('\n'), ''] : []),
     '## Working Set',
     '',
     files.join('\n') || '_No files touched_',

@@ -60,4 +60,26 @@ describe('buildCompactionNote', () => {
     expect(new Set([slugOf(a.title), slugOf(b.title), slugOf(c.title)]).size).toBe(3);
     expect(a.title.length).toBeLessThan(200);
   });
+
+  it('should carry the open problems and what is in progress, as plain lines', () => {
+    const live = {
+      ...extraction,
+      observations: [
+        { id: 'p1', type: 'problem', text: 'tsc: src/cache.ts(12,3): error TS2345 in [[cache]] ```', order: 4, frequency: 1 },
+        { id: 'w1', type: 'warning', text: 'resolved: npm test failed on the retry path', order: 5, frequency: 1 },
+      ],
+      next: ['wire the cache into the API handlers', 'add a test for eviction'],
+    } as unknown as Extraction;
+    const note = buildCompactionNote('My App', 'ses_1', live, new Date(2026, 0, 27));
+    expect(note.content).toContain('## Open Problems\n\n- tsc: src/cache.ts(12,3): error TS2345 in cache `\n');
+    expect(note.content).not.toContain('resolved: npm test');
+    expect(note.content).toContain('## In Progress\n\n- wire the cache into the API handlers\n- add a test for eviction\n');
+    expect([...note.content.matchAll(/\[\[([^\]]+)\]\]/g)].map((match) => match[1])).toEqual(['redis']);
+  });
+
+  it('should print no empty section for problems or work in progress', () => {
+    const note = buildCompactionNote('My App', 'ses_1', extraction, new Date(2026, 0, 27));
+    expect(note.content).not.toContain('## Open Problems');
+    expect(note.content).not.toContain('## In Progress');
+  });
 });
