@@ -41,7 +41,9 @@ export function lastSummaryText(messages: readonly unknown[]): string | null {
  */
 export function buildSummaryThought(project: string, sessionID: string, summary: string, maxChars: number): string {
   const projectConcept = normalizeConcept(project) || 'project';
-  const header = `Compaction summary of session ${sessionID.slice(0, 16)} in [[${projectConcept}]] ([[compaction]]).`;
+  // OpenCode ids share their first characters (a time prefix): only the whole id tells sessions apart.
+  const session = sessionID.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 100) || 'unknown';
+  const header = `Compaction summary of session ${session} in [[${projectConcept}]] ([[compaction]]).`;
   // The model may have copied a secret from the conversation into its summary.
   let body = capChars(redactSecrets(sanitizeText(summary)).text, maxChars);
   let response = `${header}\n\n${body}`;

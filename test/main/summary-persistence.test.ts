@@ -46,6 +46,13 @@ describe('buildSummaryThought', () => {
     expect(long.length).toBeLessThanOrEqual(50_000);
     expect(Buffer.byteLength(long)).toBeLessThan(MAX_PAYLOAD_BYTES);
   });
+
+  it('should name the whole session id, without markup: ids share their first characters', () => {
+    const a = buildSummaryThought('p', 'ses_4f2a91c07ffeYb3LqP0aZt2mQw', 'done', 32_000);
+    const b = buildSummaryThought('p', 'ses_4f2a91c07ffeK8sVn1RrTx5uHd]] [[x', 'done', 32_000);
+    expect(a.split('\n')[0]).toContain('session ses_4f2a91c07ffeYb3LqP0aZt2mQw in');
+    expect(b.split('\n')[0]).toContain('session ses_4f2a91c07ffeK8sVn1RrTx5uHdx in');
+  });
 });
 
 describe('summary persistence', () => {
