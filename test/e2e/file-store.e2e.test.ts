@@ -47,6 +47,10 @@ beforeAll(async () => {
 afterAll(async () => {
   api?.close();
   await server?.stop(5_000);
+  // TEMP dump
+  const { cp: cpx, writeFile: wf } = await import('node:fs/promises');
+  await wf('/tmp/start-e2e-output.txt', server?.output() ?? '');
+  await cpx(join(scratch, 'xdg', 'data'), '/tmp/start-e2e-data', { recursive: true }).catch(() => undefined);
   await model?.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
