@@ -36,7 +36,7 @@ function envOf(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(command, args, { ...options, timeout: 90_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(command, args, { ...options, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
     });
   });
@@ -51,7 +51,8 @@ async function previewFolders(dir: string): Promise<string[]> {
   return (await readdir(dir)).filter((name) => name.startsWith('maenifold-preview-'));
 }
 
-describe('npm start --session', () => {
+// Each run starts a worker pool; a loaded 2-core machine needs minutes for several in a row.
+describe('npm start --session', { timeout: 240_000 }, () => {
   it('should refuse a file whose messages hold no text, with one line and exit code 1', async () => {
     const dir = await scratch();
     for (const [name, content] of [
@@ -120,7 +121,7 @@ describe('npm start --session', () => {
   });
 });
 
-describe('npm start on the generated session', () => {
+describe('npm start on the generated session', { timeout: 240_000 }, () => {
   it('should remove its temporary folder on exit, or keep it with --keep and say where', async () => {
     const temp = await scratch();
     const removed = await preview(['--size', '100KB'], root, { TMPDIR: temp });
