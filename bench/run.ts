@@ -15,6 +15,7 @@ import { benchPipeline, type Iterations, type SizeFigures } from './pipeline.ben
 import { benchStages } from './stages.bench.js';
 import { benchCompactingHook, type HookFigures } from './compacting-hook.bench.js';
 import { benchLoad, type LoadFigures } from './load.bench.js';
+import { progressLine } from '../src/cli/run-cli.js';
 import { benchFileStore, STORE_BUDGETS, type StoreFigures } from './file-store.bench.js';
 
 const BUDGET_MS = 5_000;
@@ -36,10 +37,9 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: { json: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false }, store: { type: 'boolean', default: false } },
   });
-  const log = (text: string): void => {
-    // With --json, stdout carries only the JSON object.
-    (values.json ? process.stderr : process.stdout).write(`${text}\n`);
-  };
+  // Progress on stderr when it is a terminal; stdout carries only the tables or the JSON object.
+  const log = progressLine();
+  const warn = (text: string): void => void process.stderr.write(`${text}\n`);
   const pool = createWorkerPool();
   const inline = await createInlineRunner();
   let store: StoreFigures | null = null;
@@ -55,7 +55,7 @@ async function main(): Promise<number> {
       console.table(measured.rows);
       console.table([store]);
     }
-    if (values.store) return reportStore(store, values.json, log);
+    if (values.store) return reportStore(store, values.json, warn);
     const stageRows = await benchStages(values.quick);
     if (!values.json) console.table(stageRows);
     for (const size of SIZES) {
@@ -77,8 +77,8 @@ async function main(): Promise<number> {
   if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
   else console.table(sizes);
   const over = Object.entries(sizes).filter(([, figures]) => figures.pool_p50_ms > BUDGET_MS);
-  for (const [label, figures] of over) log(`over budget: ${label} pooled p50 ${figures.pool_p50_ms.toFixed(0)} ms > ${BUDGET_MS} ms`);
-  const storeOver = store ? storeOverBudget(store, log) : 0;
+  for (const [label, figures] of over) warn(`over budget: ${label} pooled p50 ${figures.pool_p50_ms.toFixed(0)} ms > ${BUDGET_MS} ms`);
+  const storeOver = store ? storeOverBudget(store, warn) : 0;
   return over.length + storeOver > 0 ? 1 : 0;
 }
 

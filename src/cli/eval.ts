@@ -10,7 +10,7 @@ import { DEFAULT_PLUGIN_OPTIONS } from '../main/plugin-options.js';
 import { loadCorpus } from '../eval/corpus.js';
 import { runEval, type EvalReport, type SessionRun } from '../eval/run-eval.js';
 import type { Metrics, SessionScore } from '../eval/score.js';
-import { parseCliArgs, runCli, UsageError } from './run-cli.js';
+import { parseCliArgs, progressLine, runCli, UsageError, userPath } from './run-cli.js';
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DEFAULT_CORPUS = join(PROJECT_ROOT, '..', 'shared', 'real-sessions');
@@ -127,11 +127,11 @@ async function main(argv: string[]): Promise<number> {
   const strategy = args.strategy ?? DEFAULT_PLUGIN_OPTIONS.compactionStrategy;
   if (strategy !== 'conservative' && strategy !== 'aggressive') throw new UsageError(`--strategy must be conservative or aggressive (got "${strategy}")`);
   let corpus: string;
-  if (args.corpus !== undefined) corpus = resolve(args.corpus);
+  if (args.corpus !== undefined) corpus = userPath(args.corpus);
   else if (existsSync(DEFAULT_CORPUS)) corpus = DEFAULT_CORPUS;
   else throw new Error(`no corpus: pass --corpus DIR (the default ${DEFAULT_CORPUS} does not exist)`);
   const entries = await loadCorpus(corpus);
-  const progress = process.stderr.isTTY ? (text: string): void => void process.stderr.write(`${text}\n`) : (): void => {};
+  const progress = progressLine();
 
   const pool = createWorkerPool();
   try {

@@ -2,6 +2,7 @@
  * What every command-line entry shares: strict flag parsing with `--help`,
  * usage errors that exit 2, and one-line messages for every failure.
  */
+import { isAbsolute, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** The flags a command accepts, as `node:util` `parseArgs` takes them. */
@@ -12,6 +13,35 @@ export type CliValues<O extends CliOptions> = ReturnType<typeof parseArgs<{ args
 
 /** A mistake in how the command was called: exits 2 and points to `--help`. */
 export class UsageError extends Error {}
+
+/**
+ * The folder the user ran the command in. `npm start` and `npm run` run a
+ * script in the package's folder and set `INIT_CWD` to the folder npm was
+ * started from; without it (the script run directly), the working directory.
+ */
+export function invocationDir(): string {
+  const dir = process.env['INIT_CWD'];
+  return dir !== undefined && isAbsolute(dir) ? dir : process.cwd();
+}
+
+/**
+ * A path the user typed, made absolute against {@link invocationDir}.
+ *
+ * @param path - as given on the command line.
+ */
+export function userPath(path: string): string {
+  return resolve(invocationDir(), path);
+}
+
+/**
+ * Progress of a long run: one line on stderr when stderr is a terminal, and
+ * nothing otherwise, so redirected output and logs hold only results.
+ *
+ * @param stream - where progress goes (stderr).
+ */
+export function progressLine(stream: NodeJS.WriteStream = process.stderr): (text: string) => void {
+  return stream.isTTY ? (text) => void stream.write(`${text}\n`) : () => undefined;
+}
 
 /**
  * Runs `read`, turning anything it throws into a {@link UsageError} with the

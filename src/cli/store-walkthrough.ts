@@ -88,11 +88,12 @@ export async function runStoreWalkthrough(
  * The walkthrough as text.
  *
  * @param walkthrough - what {@link runStoreWalkthrough} returned.
+ * @param removed - whether the root is a temporary folder removed on exit.
  */
-export function formatWalkthrough(walkthrough: Walkthrough): string {
+export function formatWalkthrough(walkthrough: Walkthrough, removed = false): string {
   const lines = [
     '',
-    `== File store (no maenifold needed): ${walkthrough.root}/memory`,
+    `== File store (no maenifold needed): ${walkthrough.root}/memory${removed ? ' (removed on exit; --keep keeps it)' : ''}`,
     '',
     ...walkthrough.notes.map((note, index) => `compaction ${index + 1}: note ${note.uri}\n  ${note.file}`),
     `summary thoughts: chain ${walkthrough.chain ?? '(none)'} under memory://thinking/sequential/`,

@@ -139,7 +139,7 @@ export function createCompaction(context: PluginContext): Compacting {
       if (!working) workingSet.merge(sessionID, found.files);
       if (found.context.text) output.context.push(found.context.text);
       logger.info(
-        `compaction: ${messages.length} messages, ${chars} chars; ${found.concepts.length} concepts, ${found.decisions.length} decisions, ${found.files.length} files, ${found.stats.redactions} secrets redacted; context ${found.context.tokens}/${found.context.budget} tokens in ${Math.round(performance.now() - start)} ms`,
+        `compaction: ${messages.length} messages, ${chars} chars; ${found.concepts.length} concepts, ${found.decisions.length} decisions, ${found.files.length} files, ${found.stats.redactions} secrets redacted; context ${found.context.tokens}/${found.context.budget} tokens${working ? ` + working context ${working.tokens} (${options.compactionTokens} in all)` : ''} in ${Math.round(performance.now() - start)} ms`,
       );
       background.run('compaction note', () => writeNote(sessionID, found));
     } catch (error) {

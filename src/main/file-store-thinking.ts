@@ -124,13 +124,14 @@ export function createSequentialThinking(settings: ThinkingSettings): (payload: 
         body = appendSection(body, `Thought ${thoughtNumber}/${totalThoughts} [${author}]`, `${response}\n${thoughts ? `\n*Thoughts: ${thoughts}*\n` : ''}\n*${stamp}*`);
       }
       let status: string;
+      // As maenifold: thoughts are numbered from 0, so a chain closed at thought n holds n + 1 of them.
       if (cancel) {
         status = 'cancelled';
-        frontmatter = { ...frontmatter, status, cancelled: iso(), thoughtCount: thoughtNumber };
+        frontmatter = { ...frontmatter, status, cancelled: iso(), thoughtCount: thoughtNumber + 1 };
       } else if (completing) {
         body = appendSection(body, 'Conclusion', conclusion ?? '');
         status = 'completed';
-        frontmatter = { ...frontmatter, status, completed: iso(), thoughtCount: thoughtNumber };
+        frontmatter = { ...frontmatter, status, completed: iso(), thoughtCount: thoughtNumber + 1 };
       } else {
         status = 'active';
         frontmatter = { ...frontmatter, status };

@@ -2,13 +2,14 @@
  * The plugin inside the real OpenCode server with no maenifold CLI at all:
  * the built-in file store keeps a first session's compactions under
  * `$MAENIFOLD_ROOT/memory`, and a second session's system text carries graph
- * context built from them.
+ * context built from them. Its log holds the lines the README's "Reading the
+ * log" lists, in that order.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProject, OPENCODE_CACHE_DIR, prepareRuntime, scratchDir, until } from './runtime.js';
+import { createProject, OPENCODE_CACHE_DIR, prepareRuntime, REPO_ROOT, scratchDir, until } from './runtime.js';
 import { startFakeModel, type FakeModel } from './fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
 import { projectApi, type ProjectApi } from './api.js';
@@ -25,6 +26,26 @@ async function memoryFiles(): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+/** The `message` of every line of an OpenCode log, unquoted. */
+function logMessages(log: string): string[] {
+  const messages: string[] = [];
+  for (const line of log.split('\n')) {
+    const found = /(?:^|\s)message=(?:"((?:[^"\\]|\\.)*)"|(\S*))/.exec(line);
+    if (found) messages.push(found[1] !== undefined ? found[1].replace(/\\(.)/g, '$1') : (found[2] ?? ''));
+  }
+  return messages;
+}
+
+/**
+ * The prefixes of the log lines the README lists between its `log-lines`
+ * markers, in the README's order: each item's first code span up to its first colon.
+ */
+async function documentedPrefixes(): Promise<string[]> {
+  const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
+  const block = /<!-- log-lines -->\n([\s\S]*?)<!-- \/log-lines -->/.exec(readme)?.[1] ?? '';
+  return [...block.matchAll(/^- `([^`:]+:)/gm)].map((match) => match[1] as string);
 }
 
 beforeAll(async () => {
@@ -85,5 +106,19 @@ describe('the file store in the real OpenCode server', () => {
     expect(system).toContain('## Knowledge Graph Context');
     expect(system).toMatch(/Context for CONCEPT: (kept-knowledge|sqlite|local-storage|compaction)/);
     expect(system).toMatch(/co-occurs in [3-9] files/);
+  });
+
+  it('logs the lines the README lists, in its order, to $XDG_DATA_HOME/opencode/log', async () => {
+    const prefixes = await documentedPrefixes();
+    expect(prefixes).toContain('store:');
+    expect(prefixes).toContain('compaction:');
+    const messages = logMessages((server as OpenCodeServer).output());
+    const first = prefixes.map((prefix) => messages.findIndex((message) => message.startsWith(prefix)));
+    for (const [index, prefix] of prefixes.entries()) expect(first[index], `a log line starting "${prefix}"`).toBeGreaterThanOrEqual(0);
+    expect(first, `first appearances of ${prefixes.join(' | ')}`).toEqual([...first].sort((a, b) => a - b));
+    // OpenCode 1.18.33 does not print the service a plugin logs under: the README says so.
+    expect((server as OpenCodeServer).output()).not.toContain('service=maenifold-plugin');
+    const file = join(scratch, 'xdg', 'data', 'opencode', 'log', 'opencode.log');
+    expect(logMessages(await readFile(file, 'utf8')).some((message) => message.startsWith(prefixes[0] as string))).toBe(true);
   });
 });

@@ -1042,11 +1042,11 @@ function sequentialThinking(payload) {
   let status = typeof frontmatter.status === 'string' ? frontmatter.status : 'active';
   if (cancel) {
     status = 'cancelled';
-    frontmatter = { ...frontmatter, status, cancelled: new Date().toISOString(), thoughtCount: thoughtNumber };
+    frontmatter = { ...frontmatter, status, cancelled: new Date().toISOString(), thoughtCount: thoughtNumber + 1 };
   } else if (completing) {
     body = appendSection(body, 'Conclusion', conclusion ?? '');
     status = 'completed';
-    frontmatter = { ...frontmatter, status, completed: new Date().toISOString(), thoughtCount: thoughtNumber };
+    frontmatter = { ...frontmatter, status, completed: new Date().toISOString(), thoughtCount: thoughtNumber + 1 };
   } else {
     status = 'active';
     frontmatter = { ...frontmatter, status };
