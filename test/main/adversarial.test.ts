@@ -16,7 +16,7 @@ import { TAGGING_GUIDELINES } from '../../src/main/tagging-guidelines.js';
 import { PRESERVATION_HEADING } from '../../src/workers/stages/preservation-context.js';
 import { countTokens } from '../../src/workers/stages/tokens.js';
 
-const DEADLINE_MS = 40_000;
+const DEADLINE_MS = 120_000;
 /** Past the deadline, how long the hook may take before it counts as hung. */
 const HANG_MARGIN_MS = 10_000;
 /** The hook, then the background note. */
