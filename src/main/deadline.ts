@@ -33,8 +33,3 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, controller?:
     clearTimeout(timer);
   }
 }
-
-/** Milliseconds left of a budget that started at `start` (`performance.now()`). */
-export function remainingMs(start: number, budgetMs: number): number {
-  return Math.max(0, budgetMs - (performance.now() - start));
-}

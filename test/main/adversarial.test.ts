@@ -1,11 +1,12 @@
 /**
  * The compacting hook against the adversarial corpus: whatever the session
- * holds, the hook resolves, returns by its deadline (a hang bound, generous
- * for a loaded two-core machine, not a performance figure), pushes the
- * guidelines first and at most one preservation context, exactly within its
- * budget and free of characters that make a note read differently from what
- * it says. Hook times and the longest event-loop stall are printed, never
- * asserted against anything but the hang bound.
+ * holds, the hook resolves and pushes the guidelines first and one
+ * preservation context, exactly within its budget and free of characters that
+ * make a note read differently from what it says. The deadline is set past
+ * what any case needs on a loaded two-core machine, so every case must
+ * produce its context (the deadline path is tested in compaction.test.ts).
+ * Hook times and the longest event-loop stall are printed for the README,
+ * never asserted (timing belongs to the benchmarks).
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,10 +16,11 @@ import { TAGGING_GUIDELINES } from '../../src/main/tagging-guidelines.js';
 import { PRESERVATION_HEADING } from '../../src/workers/stages/preservation-context.js';
 import { countTokens } from '../../src/workers/stages/tokens.js';
 
-const DEADLINE_MS = 10_000;
+// Past the slowest case on two shared cores (4,000 setext headings: 43 s alone, 65 s beside other suites).
+const DEADLINE_MS = 300_000;
 /** Past the deadline, how long the hook may take before it counts as hung. */
 const HANG_MARGIN_MS = 10_000;
-/** The hook, then the background note, whose extraction may run up to the pool's 30 s task timeout. */
+/** The hook, then the background note. */
 const CASE_TIMEOUT_MS = DEADLINE_MS + HANG_MARGIN_MS + 40_000;
 const BUDGET_TOKENS = 500;
 
@@ -61,12 +63,11 @@ async function compactRaced(harness: Harness, sessionID: string, hangMs: number)
   return { outcome, ms, stallMs: stalls.max / 1e6, context: output.context };
 }
 
-/** What every compaction must leave in `output.context`, however it went. */
+/** What every compaction must leave in `output.context`: the guidelines, then one clean, budgeted preservation context. */
 function expectSafeContext(context: readonly string[]): void {
   expect(context[0]).toBe(TAGGING_GUIDELINES);
-  expect(context.length).toBeLessThanOrEqual(2);
-  const preserved = context[1];
-  if (preserved === undefined) return;
+  expect(context).toHaveLength(2);
+  const preserved = context[1] ?? '';
   expect(preserved).toContain(PRESERVATION_HEADING);
   expect(countTokens(preserved)).toBeLessThanOrEqual(BUDGET_TOKENS);
   expect(preserved).not.toMatch(UNSAFE);
@@ -83,7 +84,7 @@ describe('the compacting hook on adversarial input', () => {
   const started = performance.now();
 
   beforeAll(async () => {
-    harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS });
+    harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS, pool: { threads: 2, taskTimeoutMs: DEADLINE_MS } });
   });
   afterAll(async () => {
     console.log(`adversarial corpus: ${rows.length} cases in ${Math.round((performance.now() - started) / 1000)} s`);
@@ -92,7 +93,7 @@ describe('the compacting hook on adversarial input', () => {
   });
 
   for (const [index, source] of ADVERSARIAL_CASES.entries()) {
-    it(`should return in time with a clean, budgeted context: ${source.name}`, { timeout: CASE_TIMEOUT_MS }, async () => {
+    it(`should return a clean, budgeted preservation context: ${source.name}`, { timeout: CASE_TIMEOUT_MS }, async () => {
       const sessionID = `ses_adv_${index}`;
       harness.host.setMessages(sessionID, source.build().messages);
       const failuresBefore = await countLines(harness, FAILURES);
@@ -107,15 +108,12 @@ describe('the compacting hook on adversarial input', () => {
         context: preserved === undefined ? 'guidelines only' : `${countTokens(preserved)} tokens`,
       });
       expect(run.outcome).toBe('returned');
-      // The race cannot see a hook thread blocked outright; the elapsed time can.
-      expect(run.ms).toBeLessThan(DEADLINE_MS + HANG_MARGIN_MS);
       expectSafeContext(run.context);
 
       await harness.plugin.background.idle();
       harness.host.setMessages(sessionID, []);
-      // Late is allowed (a loaded machine); failing is not, and an on-time extraction always has the opening to preserve.
       expect(await countLines(harness, FAILURES)).toBe(failuresBefore);
-      if ((await countLines(harness, [LATE])) === lateBefore) expect(run.context).toHaveLength(2);
+      expect(await countLines(harness, [LATE])).toBe(lateBefore);
     });
   }
 });
@@ -133,14 +131,14 @@ describe('the compacting hook on a message that once exhausted a worker', () => 
       // This input once killed a 64 MB worker: a stage copied the whole expanded prose. Every stage now
       // reads a bounded part of a message, so the worker survives it. That a dead worker is replaced is
       // tested on the pool itself (worker-pool.test.ts), with a worker that exhausts its heap on purpose.
-      harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS, pool: { threads: 2, workerHeapMb: 64 } });
+      harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS, pool: { threads: 2, workerHeapMb: 64, taskTimeoutMs: DEADLINE_MS } });
       harness.host.setMessages('ses_oom', workerExhaustingSession());
       const expanded = await compactRaced(harness, 'ses_oom', DEADLINE_MS + HANG_MARGIN_MS);
       expect(expanded.outcome).toBe('returned');
       expectSafeContext(expanded.context);
       await harness.plugin.background.idle();
-      expect(await countLines(harness, ['WORKER_CRASHED', 'hook failed', 'ran it inline'])).toBe(0);
-      if ((await countLines(harness, [LATE])) === 0) expect(expanded.context[1]).toContain('[[redis]]');
+      expect(await countLines(harness, ['WORKER_CRASHED', 'hook failed', 'ran it inline', LATE])).toBe(0);
+      expect(expanded.context[1]).toContain('[[redis]]');
 
       harness.host.setMessages('ses_after_oom', ordinarySession());
       const after = await compactRaced(harness, 'ses_after_oom', DEADLINE_MS + HANG_MARGIN_MS);

@@ -255,16 +255,19 @@ describe('delivery across a killed process', () => {
 
   it('should not duplicate a thought that landed while its sender was killed', async () => {
     const r = await rig();
-    // The double records the call, then takes 1.5 s to write it: the sender dies in between.
-    const slow = join(r.stateDir, 'slow-maenifold');
-    await writeFile(slow, `#!/bin/sh\nMAENIFOLD_DOUBLE_FAULT=slow:1500 MAENIFOLD_DOUBLE_FAULT_TOOLS=SequentialThinking exec "${r.double.cliPath}" "$@"\n`);
-    await chmod(slow, 0o755);
-    const sender = startSender(r, slow);
+    // The double writes the thought at once; its answer is held back until the test opens the gate,
+    // which it does only after the sender is dead, so the sender never learns the outcome.
+    const gate = join(r.stateDir, 'gate');
+    const held = join(r.stateDir, 'held-maenifold');
+    await writeFile(held, `#!/bin/sh\nout=$("${r.double.cliPath}" "$@")\nwhile [ ! -f "${gate}" ]; do sleep 0.02; done\nprintf '%s\\n' "$out"\n`);
+    await chmod(held, 0o755);
+    const sender = startSender(r, held);
     await waitFor(async () => (await r.double.calls()).some((call) => call.tool === 'SequentialThinking'), 'the call to reach the CLI');
     process.kill(sender.pid, 'SIGKILL');
     await sender.exited;
     expect(await pending(r.stateDir)).toHaveLength(1);
-    // The orphaned CLI finishes its write.
+    // The orphaned CLI finishes its write and answers no one.
+    await writeFile(gate, '');
     await waitFor(() => groupGone(sender.pid), 'the orphaned CLI to exit');
     r.clock.now = settled();
     await r.delivery().flush();
@@ -278,8 +281,9 @@ describe('delivery across a killed process', () => {
 
   it('should wait while a killed sender’s call may still land, then deliver the thought once', async () => {
     const r = await rig();
+    // The wrapper waits for a gate the test never opens: the CLI is not reached before the kill.
     const late = join(r.stateDir, 'late-maenifold');
-    await writeFile(late, `#!/bin/sh\nsleep 3\nexec "${r.double.cliPath}" "$@"\n`);
+    await writeFile(late, `#!/bin/sh\nwhile [ ! -f "${join(r.stateDir, 'never')}" ]; do sleep 0.02; done\nexec "${r.double.cliPath}" "$@"\n`);
     await chmod(late, 0o755);
     const sender = startSender(r, late);
     await waitFor(async () => (await chainRecord(r))?.inFlight !== undefined, 'the thought to be in flight');

@@ -1,8 +1,10 @@
 /**
- * The compacting hook against hostile input: it always returns, by its
- * deadline, with the guidelines and an exactly budgeted, clean context.
- * Times are printed for the README's reliability figures, never asserted
- * against anything but the hang bound.
+ * The compacting hook against hostile input: it always returns with the
+ * guidelines and an exactly budgeted, clean preservation context. The deadline
+ * is set beyond what the largest case needs on a loaded machine, so every case
+ * must produce its context (the deadline path itself is tested in
+ * compaction.test.ts). Times are printed for the README's reliability figures,
+ * never asserted.
  */
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,9 +12,10 @@ import { startHarness, type Harness } from '../support/plugin-harness.js';
 import { HOSTILE_CASES } from '../support/hostile-corpus.js';
 import { TAGGING_GUIDELINES } from '../../src/main/tagging-guidelines.js';
 import { countTokens } from '../../src/workers/stages/tokens.js';
+import { PRESERVATION_HEADING } from '../../src/workers/stages/preservation-context.js';
 
-const DEADLINE_MS = 15_000;
-// A hang check: generous, because CI shares two cores with the rest of the suite.
+// The 50 MB session takes 10-30 s on two shared cores; the deadline and the task timeout leave room for ten times that.
+const DEADLINE_MS = 300_000;
 const HANG_MS = DEADLINE_MS + 20_000;
 const UNSAFE = /[\u0000\u202a-\u202e\u2066-\u2069\u200b\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -20,7 +23,7 @@ let harness: Harness;
 const times: { case: string; ms: number; context: boolean }[] = [];
 
 beforeAll(async () => {
-  harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS });
+  harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS, pool: { threads: 2, taskTimeoutMs: DEADLINE_MS } });
 });
 afterAll(async () => {
   console.log(`hostile inputs (compacting hook, ms):\n${times.map((row) => `  ${row.case}: ${Math.round(row.ms)}${row.context ? '' : ' (guidelines only)'}`).join('\n')}`);
@@ -29,7 +32,7 @@ afterAll(async () => {
 
 describe('the compacting hook on hostile input', () => {
   for (const [index, hostile] of HOSTILE_CASES.entries()) {
-    it(`should return in time with clean, budgeted context: ${hostile.name}`, { timeout: HANG_MS + 30_000 }, async () => {
+    it(`should return clean, budgeted preservation context: ${hostile.name}`, { timeout: HANG_MS + 30_000 }, async () => {
       const sessionID = `ses_hostile_${index}`;
       harness.host.setMessages(sessionID, hostile.messages());
       const output = { context: [] as string[] };
@@ -42,12 +45,11 @@ describe('the compacting hook on hostile input', () => {
       times.push({ case: hostile.name, ms, context: output.context.length > 1 });
       expect(outcome).toBe('returned');
       expect(output.context[0]).toBe(TAGGING_GUIDELINES);
-      expect(output.context.length).toBeLessThanOrEqual(2);
-      const preserved = output.context[1];
-      if (preserved !== undefined) {
-        expect(countTokens(preserved)).toBeLessThanOrEqual(500);
-        expect(preserved).not.toMatch(UNSAFE);
-      }
+      expect(output.context).toHaveLength(2);
+      const preserved = output.context[1] ?? '';
+      expect(preserved).toContain(PRESERVATION_HEADING);
+      expect(countTokens(preserved)).toBeLessThanOrEqual(500);
+      expect(preserved).not.toMatch(UNSAFE);
       await harness.plugin.background.idle();
       harness.host.setMessages(sessionID, []);
     });

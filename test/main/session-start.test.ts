@@ -168,6 +168,12 @@ describe('session start', () => {
   it('should leave the system prompt alone when the CLI hangs, within the total deadline', async () => {
     harness = await startHarness({ contextTimeoutMs: 300, contextTotalTimeoutMs: 800 }, { MAENIFOLD_DOUBLE_FAULT: 'hang' });
     expect(await systemFor(harness, 'ses_hang')).toEqual(['You are the build agent.']);
+    await harness.plugin.background.idle();
+    await harness.plugin.logger.flush();
+    // Both reads were stopped at their own timeout, and each said so once.
+    expect(harness.host.linesWith('session context: SearchMemories failed (TIMEOUT): SearchMemories did not answer within 300 ms').map((line) => line.level)).toEqual(['warn']);
+    expect(harness.host.linesWith('session context: RecentActivity failed (TIMEOUT): RecentActivity did not answer within 300 ms').map((line) => line.level)).toEqual(['warn']);
+    expect(harness.host.logs.filter((line) => line.level === 'error')).toEqual([]);
   });
 
   it('should be switchable off', async () => {

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The executable test double (a POSIX sh wrapper that execs the .mjs, so its pid is node's). */
+/**
+ * The executable test double (a POSIX sh wrapper that execs the .mjs, so its pid is node's):
+ * maenifold's CLI contract as far as the plugin uses it, plus injectable faults
+ * (`MAENIFOLD_DOUBLE_FAULT`: hang, garbage, cutoff, crash, huge, slow:<ms>, error:<CODE>).
+ */
 export const doubleCliPath = fileURLToPath(new URL('./maenifold-double/maenifold', import.meta.url));
 
 /** One invocation of the double, as appended to `MAENIFOLD_DOUBLE_LOG`. */

@@ -277,26 +277,3 @@ export function handleSessionCompacting(
     };
   }
 }
-
-/**
- * One line standing for observations that were dropped: `"[N] older observations summarized: a, b, c"`.
- *
- * @param removed - the dropped observations.
- * @param settings - `maxTopics`: how many topics to name, most frequent first (ties alphabetical) @default 8.
- *   Topics come from each observation's `topics`, else from the salient words of its text (lowercased, stop
- *   words and short or numeric words left out).
- * @returns the line; `''` when nothing was removed. Throws only when `maxTopics` is not a non-negative integer.
- */
-export function summarizeRemovedObservations(
-  removed: readonly Observation[],
-  settings: { maxTopics?: number } = {},
-): string {
-  const maxTopics = settings.maxTopics ?? DEFAULT_SUMMARY_TOPICS;
-  if (!Number.isInteger(maxTopics) || maxTopics < 0) {
-    throw new RangeError(`settings.maxTopics must be a non-negative integer, got ${String(maxTopics)}`);
-  }
-  if (removed.length === 0) return '';
-  const counts: TopicCounts = new Map();
-  for (const observation of removed) moveTopics(counts, observationTopics(observation), 1);
-  return formatSummary(removed.length, counts, maxTopics);
-}

@@ -138,7 +138,7 @@ export function capChars(text: string, maxChars: number): string {
  * The last `maxChars` characters of `text`, never starting on half of a
  * surrogate pair.
  */
-export function capCharsFromEnd(text: string, maxChars: number): string {
+function capCharsFromEnd(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const from = text.length - maxChars;
   const code = text.charCodeAt(from);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   capChars,
-  capCharsFromEnd,
   scanHeadings,
   sectionAt,
   selectBoundarySections,
@@ -78,7 +77,8 @@ describe('selectBoundarySections', () => {
 describe('capChars', () => {
   it('should never split a surrogate pair', () => {
     expect(capChars('ab😀', 3)).toBe('ab');
-    expect(capCharsFromEnd('😀ab', 3)).toBe('ab');
+    // The tail of a fallback selection starts after a split pair, never on its second half.
+    expect(selectBoundarySections(`${'h'.repeat(8)}😀ab`, { fallbackChars: 3 }).sections).toEqual(['hhh', 'ab']);
     expect(capChars('abc', 5)).toBe('abc');
   });
 });
