@@ -7,6 +7,7 @@ import type { Decision } from './decisions.js';
 import { DECISION_THRESHOLD, FILL_THRESHOLD } from './prose-decisions.js';
 import type { Observation } from './observations.js';
 import { CARRIED_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
+import { TODO_CLOSED, TODO_PREFIX } from './todos.js';
 
 /** Most decisions one message may place in the final list: a session decides at several points. */
 export const MAX_DECISIONS_PER_MESSAGE = 3;
@@ -25,6 +26,21 @@ export const MAX_REQUESTS = 2;
 /** Next steps kept in all, and problems described in prose. */
 export const MAX_STEPS = 6;
 export const MAX_PROSE_PROBLEMS = 6;
+/** Open items of the latest todo list kept: what is in progress, then the first pending ones. */
+export const MAX_TODOS = 4;
+
+/**
+ * The open items of the latest todo list, at most {@link MAX_TODOS}: a list the agent keeps is
+ * the plainest statement of what is in progress. When the user asked for something after it, only
+ * its item in progress is still live.
+ */
+function liveTodos(notes: readonly Observation[], lastRequest: number): Observation[] {
+  let latest = -1;
+  for (const item of notes) if (item.id.startsWith(TODO_PREFIX) && item.order > latest) latest = item.order;
+  if (latest === -1) return [];
+  const open = notes.filter((item) => item.order === latest && item.id.startsWith(TODO_PREFIX) && !item.id.endsWith(`:${TODO_CLOSED}`));
+  return (latest < lastRequest ? open.filter((item) => item.text.startsWith('in progress')) : open).slice(0, MAX_TODOS);
+}
 
 function words(text: string): Set<string> {
   const found = new Set<string>();
@@ -135,6 +151,7 @@ export function liveNotes(notes: readonly Observation[]): Observation[] {
   const lastCarried = carried.at(-1)?.order ?? -1;
   const next = [...requests, ...liveSteps.slice(-MAX_STEPS), ...carried.filter((item) => item.order === lastCarried)]
     .slice(-(MAX_STEPS + MAX_REQUESTS))
+    .concat(liveTodos(notes, since))
     .sort((a, b) => a.order - b.order);
   const problems = new Map<string, Observation>();
   for (const item of notes) {
