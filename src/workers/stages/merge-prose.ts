@@ -23,9 +23,10 @@ const MAX_CANDIDATES = 200;
 const NEAR_REPEAT = 0.6;
 /** User requests kept as in-progress work: the last ones. */
 export const MAX_REQUESTS = 2;
-/** Next steps kept in all, and problems described in prose. */
+/** Next steps kept in all. */
 export const MAX_STEPS = 6;
-export const MAX_PROSE_PROBLEMS = 6;
+/** Problems described in prose passed on to be ranked with the tools' ones: the latest. */
+export const MAX_PROSE_PROBLEMS = 40;
 /** Open items of the latest todo list kept: what is in progress, then the first pending ones. */
 export const MAX_TODOS = 4;
 
@@ -158,7 +159,7 @@ export function liveNotes(notes: readonly Observation[]): Observation[] {
     if (item.type !== 'problem') continue;
     const key = noteKey(item.text).slice(0, 48);
     const known = problems.get(key);
-    problems.set(key, known ? { ...known, order: Math.max(known.order, item.order), frequency: known.frequency + 1 } : { ...item, id: `problem:${key}` });
+    problems.set(key, known ? { ...known, order: Math.max(known.order, item.order), frequency: known.frequency + 1 } : item);
   }
   const other = notes.filter((item) => item.type !== 'problem' && !item.id.startsWith('next:'));
   return [...next, ...[...problems.values()].slice(-MAX_PROSE_PROBLEMS), ...other];

@@ -7,11 +7,15 @@
 import type { Observation } from './observations.js';
 import type { CueMatchers } from './cues.js';
 import type { ProseItem } from './prose-items.js';
+import { ORIGIN_WEIGHTS, reportedProblems, statedProblems, type StatedProblem } from './prose-problems.js';
+import { SAID_PREFIX } from './problem-rank.js';
 
 /** Cap on a note's text. */
 export const MAX_NOTE_CHARS = 200;
 /** Notes of each type one message contributes at most. */
 export const MAX_NOTES_PER_KIND = 4;
+/** Problems one assistant message contributes at most: a diagnosis often lists five or six causes. */
+export const MAX_PROBLEMS_PER_MESSAGE = 6;
 /** Words below which a user message ("continue", "implement the plan") asks for nothing new. */
 const MIN_REQUEST_WORDS = 4;
 /** A user message longer than this, or with this many headings, is a pasted template or document, not a request. */
@@ -42,6 +46,15 @@ function note(type: 'problem' | 'next', id: string, text: string, order: number)
   return { id, type, text: cap(text), order, frequency: 1 };
 }
 
+/** The `max` most valuable stated problems (by origin, then position), as notes in message order. */
+function problemNotes(stated: readonly StatedProblem[], max: number, order: number): Observation[] {
+  return [...stated]
+    .sort((a, b) => ORIGIN_WEIGHTS[b.origin] - ORIGIN_WEIGHTS[a.origin] || a.index - b.index)
+    .slice(0, max)
+    .sort((a, b) => a.index - b.index)
+    .map((problem) => note('problem', `${SAID_PREFIX}${problem.origin}:${noteKey(problem.text)}`, problem.text, order));
+}
+
 type NoteLabel = 'problem' | 'next' | 'plan' | null;
 
 function classify(label: string, cues: CueMatchers, cache: Map<string, NoteLabel>): NoteLabel {
@@ -59,12 +72,6 @@ function labelKind(item: ProseItem, cues: CueMatchers, cache: Map<string, NoteLa
   const section = item.section === '' ? null : classify(item.section, cues, cache);
   if (section === 'next' || section === 'problem') return section;
   return lead ?? section;
-}
-
-/** "Root cause: …", "The problem was …", "La causa es …": a problem named at the start of a sentence. */
-function isProblemLeadIn(text: string, cues: CueMatchers): boolean {
-  const head = text.slice(0, 48);
-  return cues.problemHeading.test(head) && /[:：]|(?<![\p{L}])(?:is|was|were|are|era|es|fue|ist|war|est|était|é|foi|是)(?![\p{L}])/u.test(head);
 }
 
 /**
@@ -95,13 +102,7 @@ export function userNotes(text: string, items: readonly ProseItem[], cues: CueMa
   if (request.split(/\s+/, MIN_REQUEST_WORDS + 1).length >= MIN_REQUEST_WORDS) {
     notes.push(note('next', `${REQUEST_PREFIX}${order}`, `asked: ${request}`, order));
   }
-  let problems = 0;
-  for (const item of items) {
-    if (problems >= 2) break;
-    if (!cues.problem.test(item.text)) continue;
-    notes.push(note('problem', `problem:${noteKey(item.text)}`, item.text, order));
-    problems++;
-  }
+  notes.push(...problemNotes(reportedProblems(items, cues), 2, order));
   return notes;
 }
 
@@ -116,28 +117,19 @@ export function userNotes(text: string, items: readonly ProseItem[], cues: CueMa
  * @param summary - whether the message is a compaction summary the host wrote.
  */
 export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, order: number, summary: boolean): Observation[] {
-  const notes: Observation[] = [];
-  let problems = 0;
+  const notes: Observation[] = problemNotes(statedProblems(items, cues, summary), MAX_PROBLEMS_PER_MESSAGE, order);
   let steps = 0;
   const stepPrefix = summary ? CARRIED_PREFIX : STEP_PREFIX;
   const cache = new Map<string, NoteLabel>();
   for (const item of items) {
     const kind = labelKind(item, cues, cache);
-    if (kind === 'problem' && problems < MAX_NOTES_PER_KIND && item.text.split(' ', 3).length >= 3) {
-      const lead = item.lead || item.section;
-      notes.push(note('problem', `problem:${noteKey(item.text)}`, cues.problemHeading.test(item.text) ? item.text : `${lead}: ${item.text}`, order));
-      problems++;
-    } else if (kind === 'next' && steps < MAX_NOTES_PER_KIND && item.text.length >= 8) {
+    if (kind === 'next' && steps < MAX_NOTES_PER_KIND && item.text.length >= 8) {
       notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `next: ${item.text}`, order));
       steps++;
     } else if (kind === 'plan' && !summary && item.kind !== 'sentence' && steps < MAX_NOTES_PER_KIND) {
       // A plan's steps are what comes next until a later turn carries them out.
       notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `planned: ${item.text}`, order));
       steps++;
-    } else if (kind !== 'plan' && item.kind === 'sentence' && problems < MAX_NOTES_PER_KIND && isProblemLeadIn(item.text, cues)) {
-      // "Root cause: …", "El problema era …": a lead-in inside the sentence.
-      notes.push(note('problem', `problem:${noteKey(item.text)}`, item.text, order));
-      problems++;
     }
   }
   if (!summary) {
