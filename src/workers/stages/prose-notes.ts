@@ -67,6 +67,8 @@ function classify(label: string, cues: CueMatchers, cache: Map<string, NoteLabel
 
 /** What the item's lead-in or heading makes it: a problem, a next step, a planned step, or nothing. */
 function labelKind(item: ProseItem, cues: CueMatchers, cache: Map<string, NoteLabel>): NoteLabel {
+  const list = item.listLead === '' ? null : classify(item.listLead, cues, cache);
+  if (list === 'next' || list === 'problem') return list;
   const lead = item.lead === '' ? null : classify(item.lead, cues, cache);
   if (lead === 'next' || lead === 'problem') return lead;
   const section = item.section === '' ? null : classify(item.section, cues, cache);
@@ -117,7 +119,7 @@ export function userNotes(text: string, items: readonly ProseItem[], cues: CueMa
  * @param summary - whether the message is a compaction summary the host wrote.
  */
 export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, order: number, summary: boolean): Observation[] {
-  const notes: Observation[] = problemNotes(statedProblems(items, cues, summary), MAX_PROBLEMS_PER_MESSAGE, order);
+  const notes: Observation[] = problemNotes(statedProblems(items, cues), MAX_PROBLEMS_PER_MESSAGE, order);
   let steps = 0;
   const stepPrefix = summary ? CARRIED_PREFIX : STEP_PREFIX;
   const cache = new Map<string, NoteLabel>();

@@ -7,7 +7,7 @@
  *   an admitted mistake ("Good catch — that was wrong: …"), a sentence naming
  *   the exception the code raises, a blocker ("plan mode is read-only");
  * - `heading`: an item under a problems / root-causes heading, or a finding
- *   of a summary that names a failure;
+ *   (a compaction summary's "Discoveries") that names a failure;
  * - `row`: a table row under such a heading (often a comparison, not a problem);
  * - `user`: what the user reports with a problem word ("the tab freezes");
  * - `expect`: what the user says the code should do, or used to ("it used to
@@ -64,12 +64,17 @@ const EXPECTATION = compile([
   'ne devrait pas', 'devrait', 'toujours', 'ne plus', 'não deveria', 'deveria', 'ainda', 'não mais',
   '不应该', '应该', '仍然', '还是', 'べきではない', 'はずが', 'まだ',
 ]);
+/** A problem said to be still open: what the session ends with unsolved. */
+const OPEN_ISSUE = compile([
+  'still unresolved', 'unresolved', 'still open', 'open issue', 'remaining issue', 'still failing', 'still broken', 'not yet fixed',
+  'sin resolver', 'sigue sin', 'noch offen', 'ungelöst', 'non résolu', 'toujours pas', 'não resolvido', 'ainda não', '未解决', '仍未', '未解決',
+]);
 /** An exception or error type named in prose (`NotImplementedError`, `NullPointerException`). */
 const EXCEPTION_NAME = /\b[A-Z][A-Za-z0-9]*(?:Error|Exception)\b/;
 /** A sentence about a fix or change made, which names an error only as what it handles. */
 const FIX_WORDS = /\b(?:fix|fixed|fixes|handle[sd]?|handling|catch(?:es)?|caught|add(?:ed|s)?|wrap(?:ped|s)?|guard(?:ed|s)?)\b/i;
 /** Headings of a solution, which mention the problem they solve ("Why this fixes the problem"). */
-const SOLUTION = /\b(?:fix|fixes|solve[sd]?|solution|resolved?)\b|solucion|resuel|lösung|behoben|corrig|résolu|resolv|修复|解决|修正|解決/i;
+const SOLUTION = /\b(?:fix|fixe[sd]|solve[sd]?|solution|resolved?)\b|solucion|resuel|lösung|behoben|corrig|résolu|resolv|修复|解决|修正|解決/i;
 
 /** A sentence reporting success, where a problem word is negated ("Build succeeds with zero errors"). */
 const SUCCESS = /\b(?:succeed|succeeds|succeeded|passes|passed|no errors?|zero errors?|0 errors?|clean)\b/i;
@@ -107,30 +112,28 @@ function problemLabel(label: string, cues: CueMatchers): string {
  *
  * @param items - the message's prose items.
  * @param cues - the cue matchers of its language.
- * @param summary - whether the message is a prior compaction summary (its findings name problems).
  */
-export function statedProblems(items: readonly ProseItem[], cues: CueMatchers, summary: boolean): StatedProblem[] {
+export function statedProblems(items: readonly ProseItem[], cues: CueMatchers): StatedProblem[] {
   const found: StatedProblem[] = [];
   /** One problem per heading or lead-in for sentences: the rest of the paragraph explains the first. */
   const sentenceTaken = new Set<string>();
   for (const item of items) {
-    if (item.label || item.text.split(' ', 3).length < 3) continue;
-    const label = problemLabel(item.lead, cues) || problemLabel(item.section, cues);
+    if (item.label || item.leadsList || item.text.split(' ', 3).length < 3) continue;
+    const label = problemLabel(item.listLead, cues) || problemLabel(item.lead, cues) || problemLabel(item.section, cues);
     if (label !== '') {
-      const place = `${item.section}\u0000${item.lead}`;
+      const place = `${item.section}\u0000${item.lead}\u0000${item.listLead}`;
       if (item.kind === 'sentence' && sentenceTaken.has(place)) continue;
       if (item.kind === 'sentence') sentenceTaken.add(place);
       const text = cues.problemHeading.test(item.text.slice(0, 60)) ? item.text : `${label}: ${item.text}`;
       found.push({ origin: item.kind === 'row' ? 'row' : 'heading', text, index: item.index });
       continue;
     }
-    const findings = FINDINGS_HEADING.test(item.lead) || FINDINGS_HEADING.test(item.section);
-    if ((summary || findings) && item.kind !== 'row' && cues.problem.test(item.text)) {
+    if (item.kind === 'row') continue;
+    if (OPEN_ISSUE.test(item.text.slice(0, 80)) && !SUCCESS.test(item.text)) {
+      found.push({ origin: 'cause', text: item.text, index: item.index });
+    } else if ((FINDINGS_HEADING.test(item.listLead) || FINDINGS_HEADING.test(item.lead) || FINDINGS_HEADING.test(item.section)) && cues.problem.test(item.text) && !SOLUTION.test(item.text)) {
       found.push({ origin: 'heading', text: item.text, index: item.index });
-      continue;
-    }
-    if (item.kind !== 'sentence' && item.kind !== 'bullet') continue;
-    if (ADMISSION.test(item.text)) {
+    } else if (ADMISSION.test(item.text)) {
       found.push({ origin: 'cause', text: joinNext(items, item), index: item.index });
     } else if (isProblemLeadIn(item.text, cues) || BLOCKER.test(item.text)) {
       found.push({ origin: 'cause', text: item.text, index: item.index });

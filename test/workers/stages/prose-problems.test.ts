@@ -3,7 +3,7 @@ import { cuesFor } from '../../../src/workers/stages/cues.js';
 import { proseItems } from '../../../src/workers/stages/prose-items.js';
 import { isProblemLeadIn, reportedProblems, statedProblems } from '../../../src/workers/stages/prose-problems.js';
 
-const stated = (text: string, language = 'eng', summary = false) => statedProblems(proseItems(text), cuesFor(language), summary);
+const stated = (text: string, language = 'eng') => statedProblems(proseItems(text), cuesFor(language));
 const reported = (text: string, language = 'eng') => reportedProblems(proseItems(text), cuesFor(language));
 
 describe('statedProblems', () => {
@@ -62,7 +62,7 @@ describe('statedProblems', () => {
 
   it('should read failures among the findings of a compaction summary', () => {
     const text = ['## Discoveries', '- The importer returns 3 columns while both callers unpack 2 (the main bug).', '- The parser is fast enough for 1 GB files.'].join('\n');
-    expect(stated(text, 'eng', true).map((problem) => problem.text)).toEqual(['The importer returns 3 columns while both callers unpack 2 (the main bug).']);
+    expect(stated(text).map((problem) => problem.text)).toEqual(['The importer returns 3 columns while both callers unpack 2 (the main bug).']);
   });
 
   it('should not take a success report or a handled exception for a problem', () => {
