@@ -6,7 +6,7 @@
 import type { Decision } from './decisions.js';
 import { DECISION_THRESHOLD, FILL_THRESHOLD } from './prose-decisions.js';
 import type { Observation } from './observations.js';
-import { CARRIED_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
+import { CARRIED_PREFIX, EMPTY_REPLY_ID, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
 import { TODO_CLOSED, TODO_PREFIX } from './todos.js';
 
 /** Most decisions one message may place in the final list: a session decides at several points. */
@@ -27,6 +27,8 @@ export const MAX_REQUESTS = 2;
 export const MAX_STEPS = 6;
 /** Problems described in prose passed on to be ranked with the tools' ones: the latest. */
 export const MAX_PROSE_PROBLEMS = 40;
+/** Empty assistant replies from which the model is reported as stalled: one is an interrupted turn. */
+export const MIN_EMPTY_REPLIES = 3;
 /** Open items of the latest todo list kept: what is in progress, then the first pending ones. */
 export const MAX_TODOS = 4;
 
@@ -155,8 +157,13 @@ export function liveNotes(notes: readonly Observation[]): Observation[] {
     .concat(liveTodos(notes, since))
     .sort((a, b) => a.order - b.order);
   const problems = new Map<string, Observation>();
+  const empty = notes.filter((item) => item.id === EMPTY_REPLY_ID);
+  if (empty.length >= MIN_EMPTY_REPLIES) {
+    const last = empty.at(-1)?.order ?? 0;
+    problems.set(EMPTY_REPLY_ID, { id: EMPTY_REPLY_ID, type: 'problem', text: `the model stalled: ${empty.length} empty replies (no text, no tool call), the last at message ${last + 1}`, order: last, frequency: empty.length });
+  }
   for (const item of notes) {
-    if (item.type !== 'problem') continue;
+    if (item.type !== 'problem' || item.id === EMPTY_REPLY_ID) continue;
     const key = noteKey(item.text).slice(0, 48);
     const known = problems.get(key);
     problems.set(key, known ? { ...known, order: Math.max(known.order, item.order), frequency: known.frequency + 1 } : item);

@@ -22,7 +22,9 @@ const NEAR_REPEAT = 0.6;
 const RECENCY_HALF_LIFE = 50;
 
 /** A failed look-up of a path that does not exist: the agent probing, rarely a problem of the project. */
-const MISSED_LOOKUP = /^(?:read|glob|list|ls|view)\w* failed:.{0,40}(?:not found|no such file|does not exist)/i;
+const MISSED_LOOKUP = /^(?:(?:resolved: )?(?:read|glob|list|ls|view)\w* failed:.{0,40}(?:not found|no such file|does not exist)|(?:resolved: )?\S*(?:bash|sh|zsh)\S*: (?:line \d+: )?cd: .{0,300}No such file or directory|(?:resolved: )?ls: cannot access)/i;
+/** A package manager's deprecation or audit notice: the same in every project that installs the package. */
+const NOTICE = /^(?:resolved: )?(?:deprecated |\d+ (?:critical|high|moderate|low) severity vulnerabilit)/i;
 /** A tool call the host refused or rejected: real, but about the agent's protocol more than the project. */
 const TOOL_FAILURE = /^[\w.:-]{1,60} failed: /;
 /** Something a reader can act on: a path, a file:line, a call, an identifier, a number. */
@@ -30,8 +32,9 @@ const SPECIFIC = /[\w-]+\.\w{1,6}(?::\d+)?|\w\(\)|\b[a-z]+[A-Z]\w*|\b\w+_\w+|\d/
 
 /**
  * How much one problem or warning is worth keeping, from its origin: what the conversation itself states
- * as the problem (a diagnosis, a report) first, then what tools printed, a refused tool call lower, a
- * failed look-up of a missing path lowest; warnings below open problems. Recency and repeats raise it.
+ * as the problem (a diagnosis, a report) first, then what tools printed, a refused tool call lower; problems
+ * since resolved and warnings below open problems; a package manager's deprecation notice and a failed look-up
+ * of a missing path (the agent probing) lowest. Recency and repeats raise it.
  *
  * @param observation - a `problem` or `warning`.
  * @param latestOrder - the latest position of the conversation.
@@ -39,9 +42,10 @@ const SPECIFIC = /[\w-]+\.\w{1,6}(?::\d+)?|\w\(\)|\b[a-z]+[A-Z]\w*|\b\w+_\w+|\d/
 export function problemValue(observation: Observation, latestOrder: number): number {
   const text = observation.text;
   let weight: number;
-  if (observation.type === 'warning') weight = text.startsWith('resolved: ') ? 0.5 : 0.55;
+  if (MISSED_LOOKUP.test(text)) weight = 0.35;
+  else if (NOTICE.test(text)) weight = 0.4;
+  else if (observation.type === 'warning') weight = text.startsWith('resolved: ') ? 0.6 : 0.55;
   else if (observation.id.startsWith(SAID_PREFIX)) weight = ORIGIN_WEIGHTS[observation.id.slice(SAID_PREFIX.length).split(':', 1)[0] as ProblemOrigin] ?? 0.8;
-  else if (MISSED_LOOKUP.test(text)) weight = 0.4;
   else if (TOOL_FAILURE.test(text)) weight = 0.7;
   else weight = 0.9;
   const age = Math.max(0, latestOrder - observation.order);

@@ -28,6 +28,18 @@ export const REQUEST_PREFIX = 'next:request:';
 export const STEP_PREFIX = 'next:step:';
 /** Id prefix of a next step carried from a prior compaction summary. */
 export const CARRIED_PREFIX = 'next:carried:';
+/** Id of the note an empty assistant reply leaves; the final pass reports them once there are several. */
+export const EMPTY_REPLY_ID = 'problem:empty-reply';
+
+/**
+ * The note of an assistant message with no text and no tool call: the model answered nothing. One is
+ * noise (an interrupted turn); several in a conversation mean the model stalled.
+ *
+ * @param order - the message's position.
+ */
+export function emptyReplyNote(order: number): Observation {
+  return { id: EMPTY_REPLY_ID, type: 'problem', text: 'the model replied with nothing (no text, no tool call)', order, frequency: 1 };
+}
 
 function cap(text: string): string {
   return text.length <= MAX_NOTE_CHARS ? text : `${text.slice(0, MAX_NOTE_CHARS - 1).replace(/[\uD800-\uDBFF]$/, '')}…`;

@@ -17,7 +17,7 @@ import { detectLanguage } from '../stages/language.js';
 import { cuesFor } from '../stages/cues.js';
 import { proseItems } from '../stages/prose-items.js';
 import { DECISION_THRESHOLD, isReport, proseDecisions, seedDecisionScore } from '../stages/prose-decisions.js';
-import { assistantNotes, isPastedDocument, userNotes } from '../stages/prose-notes.js';
+import { assistantNotes, emptyReplyNote, isPastedDocument, userNotes } from '../stages/prose-notes.js';
 import { todoNotes } from '../stages/todos.js';
 
 /** Adds the time `work` takes to `timings[stage]`. */
@@ -121,6 +121,7 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
   });
   const notes: Observation[] = timed(timings, 'notes', () => {
     if (unit.role === 'user') return userNotes(text, items, cues, unit.order);
+    if (unit.silent === true) return [emptyReplyNote(unit.order)];
     if (unit.role === 'assistant') return [...assistantNotes(items, cues, unit.order, unit.summary), ...todos];
     return todos;
   });
