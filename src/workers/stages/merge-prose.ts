@@ -24,7 +24,7 @@ const NEAR_REPEAT = 0.6;
 /** User requests kept as in-progress work: the last ones. */
 export const MAX_REQUESTS = 2;
 /** Next steps kept in all. */
-export const MAX_STEPS = 6;
+export const MAX_STEPS = 4;
 /** Problems described in prose passed on to be ranked with the tools' ones: the latest. */
 export const MAX_PROSE_PROBLEMS = 40;
 /** Empty assistant replies from which the model is reported as stalled: one is an interrupted turn. */

@@ -22,6 +22,9 @@ const MIN_REQUEST_WORDS = 4;
 export const MAX_REQUEST_CHARS = 2_000;
 const MAX_REQUEST_HEADINGS = 3;
 
+/** A closing line that reports what was done or checked ("Ran the build and it succeeds"), not what comes next. */
+const REPORTED = /^(?:ran|tested|verified|checked|confirmed|built|executed)\b|\b(?:succeeds|succeeded|passed|passes|is green|ran clean|completed successfully)\b/i;
+
 /** Id prefix of a user's request; the final pass keeps the latest ones only. */
 export const REQUEST_PREFIX = 'next:request:';
 /** Id prefix of a next step the assistant stated. */
@@ -151,7 +154,7 @@ export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, o
       if (!item.closing || steps >= MAX_NOTES_PER_KIND) continue;
       const kind = labelKind(item, cues, cache);
       if (kind === 'next' || kind === 'problem') continue;
-      if (/[?？]\s*$/.test(item.text) || cues.next.test(item.text)) {
+      if (/[?？]\s*$/.test(item.text) || (cues.next.test(item.text) && !REPORTED.test(item.text))) {
         notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `next: ${item.text}`, order));
         steps++;
       }

@@ -137,7 +137,7 @@ export function statedProblems(items: readonly ProseItem[], cues: CueMatchers): 
       found.push({ origin: 'cause', text: joinNext(items, item), index: item.index });
     } else if (isProblemLeadIn(item.text, cues) || BLOCKER.test(item.text)) {
       found.push({ origin: 'cause', text: item.text, index: item.index });
-    } else if (EXCEPTION_NAME.test(item.text) && !FIX_WORDS.test(item.text) && !cues.change.test(item.text)) {
+    } else if (EXCEPTION_NAME.test(item.text) && !FIX_WORDS.test(item.text) && !cues.change.test(item.text) && !cues.weakChange.test(item.text)) {
       found.push({ origin: 'cause', text: joinPrevious(items, item), index: item.index });
     }
   }

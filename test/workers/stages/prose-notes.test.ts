@@ -54,6 +54,11 @@ describe('assistantNotes', () => {
     expect(notes.map((note) => note.text)).toEqual(['next: If you want, next I can add a retry around the upload step.']);
   });
 
+  it('should not take a closing report of what was run for what comes next', () => {
+    const notes = assistant('Updated the loader.\n\nRan npm run build in web/ and it succeeds.\n\nShall I also bump the cache version?');
+    expect(notes.map((note) => note.text)).toEqual(['next: Shall I also bump the cache version?']);
+  });
+
   it('should mark the next steps of a prior compaction summary as carried', () => {
     const notes = assistant('## Goal\nShip the export.\n\n## Next Steps\n- Wire the CSV writer into the export route', true);
     expect(notes).toHaveLength(1);
