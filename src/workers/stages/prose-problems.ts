@@ -40,7 +40,8 @@ const SHORT_SENTENCE = 70;
 
 /**
  * Phrases in the languages with cue sets: an admitted mistake, a blocker that stops the work, a
- * findings heading, and a user's statement of how the code should behave (or used to).
+ * findings heading, and a user's statement that the code does what it should not, or no longer does
+ * what it did (a plain "it should be blue" is a wish, not a problem).
  */
 const ADMISSION = compile([
   'good catch', 'my mistake', 'my bad', "you're right", 'you are right', 'i was wrong', 'that was a mistake', 'i made a mistake',
@@ -59,10 +60,9 @@ const FINDINGS_HEADING = compile([
   'befunde', 'constats', 'constatations', 'descobertas', '发现', '分析', '調査結果', '所見',
 ]);
 const EXPECTATION = compile([
-  'should not', "shouldn't", 'should be', 'supposed to', 'used to', 'anymore', 'instead of', 'still', 'no longer',
-  'no debería', 'debería', 'antes', 'ya no', 'todavía', 'sigue', 'sollte nicht', 'sollte', 'immer noch', 'nicht mehr',
-  'ne devrait pas', 'devrait', 'toujours', 'ne plus', 'não deveria', 'deveria', 'ainda', 'não mais',
-  '不应该', '应该', '仍然', '还是', 'べきではない', 'はずが', 'まだ',
+  'should not', "shouldn't", 'supposed to', 'used to', 'anymore', 'no longer', 'still',
+  'no debería', 'ya no', 'todavía', 'sigue', 'sollte nicht', 'immer noch', 'nicht mehr',
+  'ne devrait pas', 'ne plus', 'não deveria', 'ainda', 'não mais', '不应该', '仍然', '还是', 'べきではない', 'まだ',
 ]);
 /** A problem said to be still open: what the session ends with unsolved. */
 const OPEN_ISSUE = compile([
