@@ -6,7 +6,7 @@
 import type { Decision } from './decisions.js';
 import { DECISION_THRESHOLD, FILL_THRESHOLD } from './prose-decisions.js';
 import type { Observation } from './observations.js';
-import { CARRIED_PREFIX, EMPTY_REPLY_ID, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
+import { CARRIED_PREFIX, EMPTY_REPLY_ID, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
 import { TODO_CLOSED, TODO_PREFIX } from './todos.js';
 
 /** Most decisions one message may place in the final list: a session decides at several points. */
@@ -27,6 +27,16 @@ export const MAX_REQUESTS = 2;
 export const MAX_STEPS = 4;
 /** Problems described in prose passed on to be ranked with the tools' ones: the latest. */
 export const MAX_PROSE_PROBLEMS = 40;
+/**
+ * What the assistant last said it was doing, when the conversation stops right there: its latest intent
+ * note, if no request, stated step or todo list came at or after it.
+ */
+function liveIntent(notes: readonly Observation[], after: number): Observation[] {
+  let latest: Observation | undefined;
+  for (const item of notes) if (item.id.startsWith(INTENT_PREFIX) && (!latest || item.order >= latest.order)) latest = item;
+  return latest && latest.order > after ? [latest] : [];
+}
+
 /** Empty assistant replies from which the model is reported as stalled: one is an interrupted turn. */
 export const MIN_EMPTY_REPLIES = 3;
 /** Open items of the latest todo list kept: what is in progress, then the first pending ones. */
@@ -152,9 +162,10 @@ export function liveNotes(notes: readonly Observation[]): Observation[] {
   const liveSteps = steps.filter((item) => item.order >= since || item.order === lastStepOrder);
   const carried = notes.filter((item) => item.id.startsWith(CARRIED_PREFIX));
   const lastCarried = carried.at(-1)?.order ?? -1;
+  const todos = liveTodos(notes, since);
   const next = [...requests, ...liveSteps.slice(-MAX_STEPS), ...carried.filter((item) => item.order === lastCarried)]
     .slice(-(MAX_STEPS + MAX_REQUESTS))
-    .concat(liveTodos(notes, since))
+    .concat(todos, liveIntent(notes, Math.max(since, lastStepOrder, todos.at(-1)?.order ?? -1)))
     .sort((a, b) => a.order - b.order);
   const problems = new Map<string, Observation>();
   const empty = notes.filter((item) => item.id === EMPTY_REPLY_ID);

@@ -31,6 +31,8 @@ export const REQUEST_PREFIX = 'next:request:';
 export const STEP_PREFIX = 'next:step:';
 /** Id prefix of a next step carried from a prior compaction summary. */
 export const CARRIED_PREFIX = 'next:carried:';
+/** Id prefix of what the assistant said it was doing while it worked; the final pass keeps the latest only. */
+export const INTENT_PREFIX = 'next:intent:';
 /** Id of the note an empty assistant reply leaves; the final pass reports them once there are several. */
 export const EMPTY_REPLY_ID = 'problem:empty-reply';
 
@@ -91,6 +93,21 @@ function labelKind(item: ProseItem, cues: CueMatchers, cache: Map<string, NoteLa
   return lead ?? section;
 }
 
+/** Words below which a sentence says too little to stand for the work in progress. */
+const MIN_INTENT_WORDS = 3;
+
+/**
+ * What a message that calls tools says it is doing: its last sentence, with the one before when the last
+ * only announces the call ("Checking the service:"); `null` when it ends with a list or a table (a report).
+ */
+function intentOf(items: readonly ProseItem[]): string | null {
+  const last = items.at(-1);
+  if (!last || last.kind !== 'sentence' || last.label) return null;
+  const previous = items.at(-2);
+  const text = /[:：]$/.test(last.text) && previous?.kind === 'sentence' && previous.section === last.section && !previous.label ? `${previous.text} ${last.text}` : last.text;
+  return text.split(/\s+/, MIN_INTENT_WORDS).length >= MIN_INTENT_WORDS ? text : null;
+}
+
 /**
  * Whether a user message is a pasted template, prompt or document rather than a request:
  * long, or structured with several headings.
@@ -132,8 +149,11 @@ export function userNotes(text: string, items: readonly ProseItem[], cues: CueMa
  * @param cues - the cue matchers of its language.
  * @param order - its position in the conversation.
  * @param summary - whether the message is a compaction summary the host wrote.
+ * @param working - whether the message also calls tools: its last sentence then says what it is doing
+ *   ("Now I make the service notify the window. Checking the service:"), kept as an intent note the final
+ *   pass uses when the conversation stops right there.
  */
-export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, order: number, summary: boolean): Observation[] {
+export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, order: number, summary: boolean, working = false): Observation[] {
   const notes: Observation[] = problemNotes(statedProblems(items, cues), MAX_PROBLEMS_PER_MESSAGE, order);
   let steps = 0;
   const stepPrefix = summary ? CARRIED_PREFIX : STEP_PREFIX;
@@ -149,7 +169,9 @@ export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, o
       steps++;
     }
   }
-  if (!summary) {
+  // A message that calls tools narrates them ("Now I'll wrap it in try/except:"): its closing is work being
+  // done, not an offer; what it says last is its intent instead.
+  if (!summary && !working) {
     for (const item of items) {
       if (!item.closing || steps >= MAX_NOTES_PER_KIND) continue;
       const kind = labelKind(item, cues, cache);
@@ -160,5 +182,7 @@ export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, o
       }
     }
   }
+  const intent = working && !summary ? intentOf(items) : null;
+  if (intent !== null) notes.push(note('next', `${INTENT_PREFIX}${order}`, `doing: ${intent}`, order));
   return notes;
 }

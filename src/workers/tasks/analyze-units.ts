@@ -122,7 +122,7 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
   const notes: Observation[] = timed(timings, 'notes', () => {
     if (unit.role === 'user') return userNotes(text, items, cues, unit.order);
     if (unit.silent === true) return [emptyReplyNote(unit.order)];
-    if (unit.role === 'assistant') return [...assistantNotes(items, cues, unit.order, unit.summary), ...todos];
+    if (unit.role === 'assistant') return [...assistantNotes(items, cues, unit.order, unit.summary, unit.tools.length > 0), ...todos];
     return todos;
   });
   timed(timings, 'redact', () => {
