@@ -16,8 +16,26 @@ export const MAX_NOTE_CHARS = 200;
 export const MAX_NOTES_PER_KIND = 4;
 /** Problems one assistant message contributes at most: a diagnosis often lists five or six causes. */
 export const MAX_PROBLEMS_PER_MESSAGE = 6;
-/** Words below which a user message ("continue", "implement the plan") asks for nothing new. */
-const MIN_REQUEST_WORDS = 4;
+/** Words below which a user message ("continue", "go on") asks for nothing new; a CJK message counts its characters. */
+const MIN_REQUEST_WORDS = 3;
+const MIN_REQUEST_CJK_CHARS = 4;
+/** Words of a nudge that only asks the model to go on, in the languages with cue sets: no request of its own. */
+const NUDGE_WORDS: ReadonlySet<string> = new Set(
+  (
+    'ok okay yes yeah yep sure go on ahead continue proceed please do it keep going next fine great thanks ' +
+    'sí si dale sigue seguí continua continúa continuar vale bueno listo gracias adelante hola ' +
+    'ja weiter mach bitte danke oui vas-y continue continuez merci sim vai continue continua obrigado'
+  ).split(' '),
+);
+const CJK = /[\u3040-\u30ff\u3400-\u9fff]/gu;
+
+/** Whether a user's message asks for something: enough words (or CJK characters), not only a nudge to go on. */
+function isRequest(text: string): boolean {
+  const words = text.toLowerCase().split(/[^\p{L}\p{N}'-]+/u).filter((word) => word.length > 0).slice(0, 50);
+  const cjk = (text.slice(0, 200).match(CJK) ?? []).length;
+  if (words.length < MIN_REQUEST_WORDS && cjk < MIN_REQUEST_CJK_CHARS) return false;
+  return cjk >= MIN_REQUEST_CJK_CHARS || words.some((word) => !NUDGE_WORDS.has(word));
+}
 /** A user message longer than this, or with this many headings, is a pasted template or document, not a request. */
 export const MAX_REQUEST_CHARS = 2_000;
 const MAX_REQUEST_HEADINGS = 3;
@@ -133,7 +151,7 @@ export function userNotes(text: string, items: readonly ProseItem[], cues: CueMa
   if (isPastedDocument(text)) return [];
   const notes: Observation[] = [];
   const request = items.map((item) => item.text).join(' ');
-  if (request.split(/\s+/, MIN_REQUEST_WORDS + 1).length >= MIN_REQUEST_WORDS) {
+  if (isRequest(request)) {
     notes.push(note('next', `${REQUEST_PREFIX}${order}`, `asked: ${request}`, order));
   }
   notes.push(...problemNotes(reportedProblems(items, cues), 2, order));

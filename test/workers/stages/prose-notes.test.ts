@@ -19,6 +19,15 @@ describe('userNotes', () => {
     expect(notes.find((note) => note.type === 'problem')?.text).toContain('freezes');
   });
 
+  it('should take short requests, in any language, but not a nudge to go on', () => {
+    const asked = (text: string, language = 'eng') => user(text, language).filter((note) => note.type === 'next').map((note) => note.text);
+    expect(asked('fix the tests')).toEqual(['asked: fix the tests']);
+    expect(asked('arregla el login', 'spa')).toEqual(['asked: arregla el login']);
+    expect(asked('修复登录页面', 'cmn')).toEqual(['asked: 修复登录页面']);
+    expect(asked('ok go on')).toEqual([]);
+    expect(asked('dale, sigue', 'spa')).toEqual([]);
+  });
+
   it('should read problems in Spanish', () => {
     const notes = user('cuando ejecuto el proyecto el navegador se congela y no responde', 'spa');
     expect(notes.some((note) => note.type === 'problem' && note.text.includes('congela'))).toBe(true);
