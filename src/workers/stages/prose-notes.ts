@@ -1,8 +1,9 @@
 /**
- * What a message's prose says beyond decisions: problems as people describe
- * them ("the browser freezes when…", "Root cause: …") and what is in progress
- * (the user's request, the assistant's stated next steps, the offer or
- * question it closes with). Problems read from machine output are not here.
+ * What a message's prose says beyond decisions: problems as people state
+ * them (read by `prose-problems`, kept here with their origin) and what is in
+ * progress — the user's request, the assistant's stated next steps, the offer
+ * or question it closes with, what it says it is doing while it works, and a
+ * reply with nothing in it. Problems read from machine output are not here.
  */
 import type { Observation } from './observations.js';
 import type { CueMatchers } from './cues.js';
@@ -31,7 +32,7 @@ const CJK = /[\u3040-\u30ff\u3400-\u9fff]/gu;
 
 /** Whether a user's message asks for something: enough words (or CJK characters), not only a nudge to go on. */
 function isRequest(text: string): boolean {
-  const words = text.toLowerCase().split(/[^\p{L}\p{N}'-]+/u).filter((word) => word.length > 0).slice(0, 50);
+  const words = text.slice(0, 2_000).toLowerCase().split(/[^\p{L}\p{N}'-]+/u).filter((word) => word.length > 0).slice(0, 50);
   const cjk = (text.slice(0, 200).match(CJK) ?? []).length;
   if (words.length < MIN_REQUEST_WORDS && cjk < MIN_REQUEST_CJK_CHARS) return false;
   return cjk >= MIN_REQUEST_CJK_CHARS || words.some((word) => !NUDGE_WORDS.has(word));
@@ -159,9 +160,10 @@ export function userNotes(text: string, items: readonly ProseItem[], cues: CueMa
 }
 
 /**
- * Notes of an assistant message: items under problem headings or lead-ins (root cause, issues
- * found), items under next-step headings (next steps, remaining, TODO), and a closing offer or
- * question that says what comes next. A prior compaction summary's next steps are marked as carried.
+ * Notes of an assistant message: the problems it states (see `statedProblems`; the most valuable
+ * {@link MAX_PROBLEMS_PER_MESSAGE}), items under next-step headings (next steps, remaining, TODO) or
+ * a plan's, and a closing offer or question that says what comes next — or, for a message that calls
+ * tools, what it says it is doing. A prior compaction summary's next steps are marked as carried.
  *
  * @param items - the message's prose items.
  * @param cues - the cue matchers of its language.
