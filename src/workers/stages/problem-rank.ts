@@ -7,6 +7,7 @@
  */
 import type { Observation } from './observations.js';
 import { ORIGIN_WEIGHTS, type ProblemOrigin } from './prose-problems.js';
+import { PY_WARNING_KEY } from './problems.js';
 
 /** Open problems kept at most: a session has a handful of real ones. */
 export const MAX_OPEN_PROBLEMS = 8;
@@ -33,8 +34,8 @@ const SPECIFIC = /[\w-]+\.\w{1,6}(?::\d+)?|\w\(\)|\b[a-z]+[A-Z]\w*|\b\w+_\w+|\d/
 /**
  * How much one problem or warning is worth keeping, from its origin: what the conversation itself states
  * as the problem (a diagnosis, a report) first, then what tools printed, a refused tool call lower; problems
- * since resolved and warnings below open problems; a package manager's deprecation notice and a failed look-up
- * of a missing path (the agent probing) lowest. Recency and repeats raise it.
+ * since resolved and warnings below open problems; a package manager's deprecation notice, an installed
+ * library's warning about itself and a failed look-up of a missing path (the agent probing) lowest. Recency and repeats raise it.
  *
  * @param observation - a `problem` or `warning`.
  * @param latestOrder - the latest position of the conversation.
@@ -43,7 +44,7 @@ export function problemValue(observation: Observation, latestOrder: number): num
   const text = observation.text;
   let weight: number;
   if (MISSED_LOOKUP.test(text)) weight = 0.35;
-  else if (NOTICE.test(text)) weight = 0.4;
+  else if (NOTICE.test(text) || observation.id.includes(`:${PY_WARNING_KEY}lib:`)) weight = 0.4;
   else if (observation.type === 'warning') weight = text.startsWith('resolved: ') ? 0.6 : 0.55;
   else if (observation.id.startsWith(SAID_PREFIX)) weight = ORIGIN_WEIGHTS[observation.id.slice(SAID_PREFIX.length).split(':', 1)[0] as ProblemOrigin] ?? 0.8;
   else if (TOOL_FAILURE.test(text)) weight = 0.7;
