@@ -12,6 +12,12 @@ describe('problemValue', () => {
     expect(diagnosis).toBeGreaterThan(refused);
     expect(refused).toBeGreaterThan(lookup);
   });
+
+  it('should value a warning from the project above an installed library warning about itself', () => {
+    const [own, library] = ['pywarning:DeprecationWarning:jobs.py:4', 'pywarning:lib:FutureWarning:base.py:90'].map((key) =>
+      problemValue(obs(`warning:${key}`, 'warning', 'Warning: the default will change in the next release (x.py:1)', 5), 5));
+    expect(own).toBeGreaterThan(library ?? 0);
+  });
 });
 
 describe('rankProblems', () => {
