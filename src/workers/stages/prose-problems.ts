@@ -37,6 +37,11 @@ export const ORIGIN_WEIGHTS: Readonly<Record<ProblemOrigin, number>> = Object.fr
 
 /** A sentence shorter than this leans on the one before it. */
 const SHORT_SENTENCE = 70;
+/** An admission opens a reply ("Good catch — …"): only its first items and characters are read for one. */
+const ADMISSION_ITEMS = 3;
+const ADMISSION_CHARS = 120;
+/** Characters of an item read for a blocker or a problem said to be still open. */
+const CAUSE_CHARS = 200;
 
 /**
  * Phrases in the languages with cue sets: an admitted mistake, a blocker that stops the work, a
@@ -49,11 +54,14 @@ const ADMISSION = compile([
   'du hast recht', 'sie haben recht', 'mein fehler', 'vous avez raison', 'tu as raison', 'mon erreur',
   'você tem razão', 'meu erro', '你说得对', '我的错', '是我的失误', 'ご指摘', 'おっしゃる通り',
 ]);
-const BLOCKER = compile([
+/** A blocker that stops the work, or a problem said to be still open: what the session ends with unsolved. */
+const BLOCKER_OR_OPEN = compile([
   'read-only', 'read only', 'not allowed to', 'not permitted', 'permission denied', 'no permission', "can't write", 'cannot write',
   'unable to write', "can't edit", 'cannot edit', 'solo lectura', 'sin permiso', 'no puedo escribir', 'no puedo editar',
   'schreibgeschützt', 'keine berechtigung', 'lecture seule', 'pas autorisé', 'somente leitura', 'sem permissão',
   '只读', '没有权限', '无权限', '読み取り専用', '権限がありません',
+  'still unresolved', 'unresolved', 'still open', 'open issue', 'remaining issue', 'still failing', 'still broken', 'not yet fixed',
+  'sin resolver', 'sigue sin', 'noch offen', 'ungelöst', 'non résolu', 'toujours pas', 'não resolvido', 'ainda não', '未解决', '仍未', '未解決',
 ]);
 const FINDINGS_HEADING = compile([
   'discoveries', 'findings', 'what i found', 'observations', 'analysis', 'diagnosis', 'hallazgos', 'análisis', 'erkenntnisse',
@@ -64,11 +72,7 @@ const EXPECTATION = compile([
   'no debería', 'ya no', 'todavía', 'sigue', 'sollte nicht', 'immer noch', 'nicht mehr',
   'ne devrait pas', 'ne plus', 'não deveria', 'ainda', 'não mais', '不应该', '仍然', '还是', 'べきではない', 'まだ',
 ]);
-/** A problem said to be still open: what the session ends with unsolved. */
-const OPEN_ISSUE = compile([
-  'still unresolved', 'unresolved', 'still open', 'open issue', 'remaining issue', 'still failing', 'still broken', 'not yet fixed',
-  'sin resolver', 'sigue sin', 'noch offen', 'ungelöst', 'non résolu', 'toujours pas', 'não resolvido', 'ainda não', '未解决', '仍未', '未解決',
-]);
+
 /** An exception or error type named in prose (`NotImplementedError`, `NullPointerException`). */
 const EXCEPTION_NAME = /\b[A-Z][A-Za-z0-9]*(?:Error|Exception)\b/;
 /** A sentence about a fix or change made, which names an error only as what it handles. */
@@ -117,9 +121,17 @@ export function statedProblems(items: readonly ProseItem[], cues: CueMatchers): 
   const found: StatedProblem[] = [];
   /** One problem per heading or lead-in for sentences: the rest of the paragraph explains the first. */
   const sentenceTaken = new Set<string>();
+  // A message repeats the same few headings and lead-ins over many items: each is read once.
+  const labels = new Map<string, { problem: string; findings: boolean }>();
+  const read = (label: string): { problem: string; findings: boolean } => {
+    let known = labels.get(label);
+    if (!known) labels.set(label, (known = { problem: problemLabel(label, cues), findings: label !== '' && FINDINGS_HEADING.test(label) }));
+    return known;
+  };
   for (const item of items) {
     if (item.label || item.leadsList || item.text.split(' ', 3).length < 3) continue;
-    const label = problemLabel(item.listLead, cues) || problemLabel(item.lead, cues) || problemLabel(item.section, cues);
+    const [list, lead, section] = [read(item.listLead), read(item.lead), read(item.section)];
+    const label = list.problem || lead.problem || section.problem;
     if (label !== '') {
       const place = `${item.section}\u0000${item.lead}\u0000${item.listLead}`;
       if (item.kind === 'sentence' && sentenceTaken.has(place)) continue;
@@ -129,13 +141,11 @@ export function statedProblems(items: readonly ProseItem[], cues: CueMatchers): 
       continue;
     }
     if (item.kind === 'row') continue;
-    if (OPEN_ISSUE.test(item.text.slice(0, 80)) && !SUCCESS.test(item.text)) {
-      found.push({ origin: 'cause', text: item.text, index: item.index });
-    } else if ((FINDINGS_HEADING.test(item.listLead) || FINDINGS_HEADING.test(item.lead) || FINDINGS_HEADING.test(item.section)) && cues.problem.test(item.text) && !SOLUTION.test(item.text)) {
+    if ((list.findings || lead.findings || section.findings) && cues.problem.test(item.text) && !SOLUTION.test(item.text)) {
       found.push({ origin: 'heading', text: item.text, index: item.index });
-    } else if (ADMISSION.test(item.text)) {
+    } else if (item.index < ADMISSION_ITEMS && ADMISSION.test(item.text.slice(0, ADMISSION_CHARS))) {
       found.push({ origin: 'cause', text: joinNext(items, item), index: item.index });
-    } else if (isProblemLeadIn(item.text, cues) || BLOCKER.test(item.text)) {
+    } else if (isProblemLeadIn(item.text, cues) || (BLOCKER_OR_OPEN.test(item.text.slice(0, CAUSE_CHARS)) && !SUCCESS.test(item.text))) {
       found.push({ origin: 'cause', text: item.text, index: item.index });
     } else if (EXCEPTION_NAME.test(item.text) && !FIX_WORDS.test(item.text) && !cues.change.test(item.text) && !cues.weakChange.test(item.text)) {
       found.push({ origin: 'cause', text: joinPrevious(items, item), index: item.index });
