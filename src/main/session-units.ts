@@ -80,12 +80,15 @@ export function messageToUnit(message: unknown, order: number, known?: (key: str
   const toolParts: Record<string, unknown>[] = [];
   let textLength = 0;
   let outputLength = 0;
+  let reasoned = false;
   for (const part of parts) {
     if (!isRecord(part)) continue;
     // Synthetic and ignored parts are the host's or a plugin's own words, not the conversation.
     if (part['type'] === 'text' && typeof part['text'] === 'string' && !part['synthetic'] && !part['ignored']) {
       texts.push(part['text']);
       textLength += part['text'].length;
+    } else if (part['type'] === 'reasoning' && typeof part['text'] === 'string' && part['text'].trim() !== '') {
+      reasoned = true;
     } else if (part['type'] === 'tool' && typeof part['tool'] === 'string' && isRecord(part['state'])) {
       toolParts.push(part);
       const state = part['state'];
@@ -96,14 +99,16 @@ export function messageToUnit(message: unknown, order: number, known?: (key: str
   const role = typeof info['role'] === 'string' ? info['role'] : 'unknown';
   // The id alone is not enough: a message still streaming grows under the same id.
   const joinedLength = textLength + Math.max(0, texts.length - 1) * 2;
-  const key = id === null ? null : `${id}:${joinedLength}:${toolParts.length}:${outputLength}`;
+  // An assistant message with nothing at all in it — no text, no reasoning, no tool call — answered nothing.
+  const silent = role === 'assistant' && texts.length === 0 && toolParts.length === 0 && !reasoned;
+  const key = id === null ? null : `${id}:${joinedLength}:${toolParts.length}:${outputLength}${silent ? ':silent' : ''}`;
   const summary = info['summary'] === true;
-  if (key !== null && known?.(key)) return { key, order, role, text: '', tools: [], summary };
+  if (key !== null && known?.(key)) return { key, order, role, text: '', tools: [], summary, ...(silent ? { silent } : {}) };
   const tools = toolParts
     .slice(-TOOL_CALLS_PER_MESSAGE)
     .map(toolView)
     .filter((view): view is ToolCallView => view !== null);
-  return { key, order, role, text: boundText(texts.join('\n\n')), tools, summary };
+  return { key, order, role, text: boundText(texts.join('\n\n')), tools, summary, ...(silent ? { silent } : {}) };
 }
 
 /**

@@ -78,6 +78,8 @@ export interface AnalysisUnit {
   tools: ToolCallView[];
   /** Whether the message is a compaction summary the host wrote (`summary: true` after a `compaction` part). */
   summary: boolean;
+  /** Set on an assistant message with no text, reasoning or tool part: the model answered nothing. */
+  silent?: boolean;
 }
 
 /** A file path a tool touched, relative to the project root when it lies under it. */

@@ -49,6 +49,15 @@ describe('messageToUnit', () => {
     expect(unit?.tools[0]).toEqual({ tool: 'edit', input: { filePath: 'a.ts' }, output: 'not found', failed: true });
   });
 
+  it('should mark an assistant message with nothing in it as silent, and only that', () => {
+    const silent = messageToUnit({ info: { id: 'a1', role: 'assistant' }, parts: [{ type: 'step-start' }, { type: 'step-finish' }] }, 4);
+    expect(silent?.silent).toBe(true);
+    const thought = messageToUnit({ info: { id: 'a2', role: 'assistant' }, parts: [{ type: 'reasoning', text: 'check the schema first' }] }, 5);
+    expect(thought?.silent).toBeUndefined();
+    expect(messageToUnit({ info: { id: 'u1', role: 'user' }, parts: [] }, 6)?.silent).toBeUndefined();
+    expect(silent?.key).not.toBe(messageToUnit({ info: { id: 'a1', role: 'assistant' }, parts: [{ type: 'reasoning', text: 'x' }] }, 4)?.key);
+  });
+
   it('should tolerate malformed entries without throwing', () => {
     expect(messageToUnit(null, 0)).toBeNull();
     expect(messageToUnit('x', 0)).toBeNull();

@@ -52,7 +52,7 @@ const ENGLISH: CueTable = {
     'strategy', 'chosen',
   ],
   problemHeading: [
-    'root cause', 'cause', 'issue', 'issues', 'issues found', 'problem', 'problems', 'bug', 'bugs', 'what went wrong',
+    'root cause', 'root causes', 'cause', 'causes', 'issue', 'issues', 'issues found', 'problem', 'problems', 'bug', 'bugs', 'what went wrong',
     'diagnosis', 'pending issues', 'known issues', 'blocked', 'blockers', 'errors', 'failures',
   ],
   nextHeading: [
@@ -66,6 +66,7 @@ const ENGLISH: CueTable = {
     'broken', "doesn't work", 'does not work', 'not working', "isn't working", "can't", 'cannot', 'unable to',
     'exception', 'timed out', 'timeout', 'wrong', 'bug', 'regress*', 'not found', 'undefined', 'nan', 'blank',
     'invalid', 'refus*', 'rejected', 'denied', 'missing', 'unreachable', 'invisible', 'stale', 'looks gray',
+    'broke', 'breaks', 'mismatch*', 'inconsisten*', 'unresolved', 'read-only', 'read only',
   ],
   next: [
     'next step*', 'next i', 'next we', "i'll", 'i will', 'let me know', 'want me to', 'shall i', 'should i', 'would you like', 'do you want',
@@ -103,12 +104,13 @@ const SPANISH: CueTable = {
     'implementado', 'correcciones', 'plan', 'resultado',
   ],
   decisionHeading: ['decisiones', 'decisiones clave', 'decisión', 'estrategia', 'enfoque', 'mejor estrategia*'],
-  problemHeading: ['causa', 'causa raíz', 'problema', 'problemas', 'errores', 'diagnóstico'],
+  problemHeading: ['causa', 'causa raíz', 'causas', 'problema', 'problemas', 'errores', 'diagnóstico'],
   nextHeading: ['próximos pasos', 'siguientes pasos', 'siguiente paso', 'pendiente', 'pendientes', 'falta', 'por hacer'],
   planHeading: ['plan', 'propuesta', 'pasos', 'plan de fix'],
   problem: [
     'se congela', 'congel*', 'crashea', 'se crashea', 'se cuelga', 'cuelga', 'falla*', 'error*', 'no funciona',
     'no anda', 'no carga', 'no responde', 'roto', 'rota', 'bloque*', 'no puedo', 'no se puede', 'excepción', 'sigue',
+    'solo lectura', 'inconsisten*',
   ],
   next: [
     'próximo', 'siguiente', 'continuamos', 'continuar con', 'querés que', 'quieres que', 'probá', 'prueba',
@@ -131,12 +133,12 @@ const GERMAN: CueTable = {
   ],
   summaryHeading: ['zusammenfassung', 'änderungen', 'lösung', 'umsetzung', 'erledigt', 'ergebnis', 'fertig', 'plan'],
   decisionHeading: ['entscheidungen', 'entscheidung', 'ansatz', 'strategie'],
-  problemHeading: ['ursache', 'problem', 'probleme', 'fehler', 'fehleranalyse', 'diagnose'],
+  problemHeading: ['ursache', 'ursachen', 'problem', 'probleme', 'fehler', 'fehleranalyse', 'diagnose'],
   nextHeading: ['nächste schritte', 'als nächstes', 'offen', 'offene punkte', 'noch zu tun', 'ausstehend'],
   planHeading: ['plan', 'vorschlag', 'schritte'],
   problem: [
     'fehler*', 'stürzt ab', 'absturz', 'abgestürzt', 'hängt', 'friert ein', 'eingefroren', 'funktioniert nicht',
-    'geht nicht', 'kaputt', 'schlägt fehl', 'fehlgeschlagen', 'ausnahme',
+    'geht nicht', 'kaputt', 'schlägt fehl', 'fehlgeschlagen', 'ausnahme', 'schreibgeschützt', 'inkonsisten*',
   ],
   next: ['als nächstes', 'nächste', 'danach', 'soll ich', 'möchtest du', 'willst du', 'bitte teste', 'noch offen'],
   minor: ['gering', 'optional', 'ungenutzt', 'tippfehler', 'kommentar'],
@@ -159,7 +161,7 @@ const FRENCH: CueTable = {
   planHeading: ['plan', 'proposition', 'étapes'],
   problem: [
     'erreur*', 'plante', 'planté', 'bloqué', 'gèle', 'figé', 'ne fonctionne pas', 'ne marche pas', 'échoue',
-    'échec', 'impossible de', 'exception',
+    'échec', 'impossible de', 'exception', 'lecture seule', 'incohéren*',
   ],
   next: ['prochaine', 'ensuite', 'voulez-vous', 'veux-tu', 'souhaitez-vous', 'je vais', 'reste à'],
   minor: ['mineur', 'optionnel', 'inutilisé', 'coquille', 'commentaire'],
@@ -182,7 +184,7 @@ const PORTUGUESE: CueTable = {
   problemHeading: ['causa', 'causa raiz', 'problema', 'problemas', 'erros', 'diagnóstico'],
   nextHeading: ['próximos passos', 'próximo passo', 'pendente', 'pendentes', 'a fazer', 'falta'],
   planHeading: ['plano', 'proposta', 'passos'],
-  problem: ['erro*', 'trava*', 'congela*', 'não funciona', 'falha*', 'quebrado', 'quebrou', 'não consigo', 'exceção'],
+  problem: ['erro*', 'trava*', 'congela*', 'não funciona', 'falha*', 'quebrado', 'quebrou', 'não consigo', 'exceção', 'somente leitura', 'inconsisten*'],
   next: ['próximo', 'depois', 'quer que', 'deseja que', 'vou', 'falta', 'teste'],
   minor: ['menor', 'opcional', 'não usado', 'comentário'],
   hedge: ['poderia', 'talvez', 'alternativa*', 'opção'],
@@ -196,7 +198,7 @@ const CHINESE: CueTable = {
   problemHeading: ['原因', '根本原因', '根因', '问题', '错误'],
   nextHeading: ['下一步', '后续', '待办', '剩余', '接下来'],
   planHeading: ['计划', '方案', '步骤'],
-  problem: ['错误', '报错', '崩溃', '卡住', '卡死', '失败', '无法', '不能', '不工作', '异常', '冻结', '闪退'],
+  problem: ['错误', '报错', '崩溃', '卡住', '卡死', '失败', '无法', '不能', '不工作', '异常', '冻结', '闪退', '只读', '不一致'],
   next: ['下一步', '接下来', '然后', '需要我', '要不要', '是否需要'],
   minor: ['次要', '可选', '未使用', '拼写', '注释'],
   hedge: ['可以考虑', '或者', '也许', '可能'],
@@ -210,7 +212,7 @@ const JAPANESE: CueTable = {
   problemHeading: ['原因', '根本原因', '問題', 'エラー', '不具合'],
   nextHeading: ['次のステップ', '次の手順', '今後', '残り', '未対応'],
   planHeading: ['計画', '提案', '手順'],
-  problem: ['エラー', 'クラッシュ', 'フリーズ', '固まる', '失敗', '動かない', '動作しない', 'できない', '例外', '落ちる'],
+  problem: ['エラー', 'クラッシュ', 'フリーズ', '固まる', '失敗', '動かない', '動作しない', 'できない', '例外', '落ちる', '読み取り専用', '不整合'],
   next: ['次に', '次は', '続けて', 'しますか', 'しましょうか'],
   minor: ['軽微', '任意', '未使用', 'タイポ', 'コメント'],
   hedge: ['かもしれ', '検討', 'または'],
@@ -245,8 +247,12 @@ const SPACELESS = /[\u3040-\u30ff\u3400-\u9fff]/u;
 const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}_]|[\\p{L}\\p{N}][.\\-/])';
 const NOT_WORD_AFTER = '(?![\\p{L}\\p{N}_]|[.\\-/][\\p{L}\\p{N}])';
 
-/** One regular expression of literal alternatives: no nesting, so no backtracking beyond the longest cue. */
-function compile(cues: readonly string[]): RegExp {
+/**
+ * One regular expression of literal alternatives: no nesting, so no backtracking beyond the longest cue.
+ *
+ * @param cues - literal phrases; a trailing `*` makes one a prefix, CJK ones match anywhere.
+ */
+export function compile(cues: readonly string[]): RegExp {
   const whole: string[] = [];
   const prefix: string[] = [];
   const anywhere: string[] = [];

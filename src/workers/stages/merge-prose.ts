@@ -6,7 +6,8 @@
 import type { Decision } from './decisions.js';
 import { DECISION_THRESHOLD, FILL_THRESHOLD } from './prose-decisions.js';
 import type { Observation } from './observations.js';
-import { CARRIED_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
+import { CARRIED_PREFIX, EMPTY_REPLY_ID, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
+import { TODO_CLOSED, TODO_PREFIX } from './todos.js';
 
 /** Most decisions one message may place in the final list: a session decides at several points. */
 export const MAX_DECISIONS_PER_MESSAGE = 3;
@@ -22,9 +23,37 @@ const MAX_CANDIDATES = 200;
 const NEAR_REPEAT = 0.6;
 /** User requests kept as in-progress work: the last ones. */
 export const MAX_REQUESTS = 2;
-/** Next steps kept in all, and problems described in prose. */
-export const MAX_STEPS = 6;
-export const MAX_PROSE_PROBLEMS = 6;
+/** Next steps kept in all. */
+export const MAX_STEPS = 4;
+/** Problems described in prose passed on to be ranked with the tools' ones: the latest. */
+export const MAX_PROSE_PROBLEMS = 40;
+/**
+ * What the assistant last said it was doing, when the conversation stops right there: its latest intent
+ * note, if no request, stated step or todo list came at or after it.
+ */
+function liveIntent(notes: readonly Observation[], after: number): Observation[] {
+  let latest: Observation | undefined;
+  for (const item of notes) if (item.id.startsWith(INTENT_PREFIX) && (!latest || item.order >= latest.order)) latest = item;
+  return latest && latest.order > after ? [latest] : [];
+}
+
+/** Empty assistant replies from which the model is reported as stalled: one is an interrupted turn. */
+export const MIN_EMPTY_REPLIES = 3;
+/** Open items of the latest todo list kept: what is in progress, then the first pending ones. */
+export const MAX_TODOS = 4;
+
+/**
+ * The open items of the latest todo list, at most {@link MAX_TODOS}: a list the agent keeps is
+ * the plainest statement of what is in progress. When the user asked for something after it, only
+ * its item in progress is still live.
+ */
+function liveTodos(notes: readonly Observation[], lastRequest: number): Observation[] {
+  let latest = -1;
+  for (const item of notes) if (item.id.startsWith(TODO_PREFIX) && item.order > latest) latest = item.order;
+  if (latest === -1) return [];
+  const open = notes.filter((item) => item.order === latest && item.id.startsWith(TODO_PREFIX) && !item.id.endsWith(`:${TODO_CLOSED}`));
+  return (latest < lastRequest ? open.filter((item) => item.text.startsWith('in progress')) : open).slice(0, MAX_TODOS);
+}
 
 function words(text: string): Set<string> {
   const found = new Set<string>();
@@ -133,15 +162,22 @@ export function liveNotes(notes: readonly Observation[]): Observation[] {
   const liveSteps = steps.filter((item) => item.order >= since || item.order === lastStepOrder);
   const carried = notes.filter((item) => item.id.startsWith(CARRIED_PREFIX));
   const lastCarried = carried.at(-1)?.order ?? -1;
+  const todos = liveTodos(notes, since);
   const next = [...requests, ...liveSteps.slice(-MAX_STEPS), ...carried.filter((item) => item.order === lastCarried)]
     .slice(-(MAX_STEPS + MAX_REQUESTS))
+    .concat(todos, liveIntent(notes, Math.max(since, lastStepOrder, todos.at(-1)?.order ?? -1)))
     .sort((a, b) => a.order - b.order);
   const problems = new Map<string, Observation>();
+  const empty = notes.filter((item) => item.id === EMPTY_REPLY_ID);
+  if (empty.length >= MIN_EMPTY_REPLIES) {
+    const last = empty.at(-1)?.order ?? 0;
+    problems.set(EMPTY_REPLY_ID, { id: EMPTY_REPLY_ID, type: 'problem', text: `the model stalled: ${empty.length} empty replies (no text, no tool call), the last at message ${last + 1}`, order: last, frequency: empty.length });
+  }
   for (const item of notes) {
-    if (item.type !== 'problem') continue;
+    if (item.type !== 'problem' || item.id === EMPTY_REPLY_ID) continue;
     const key = noteKey(item.text).slice(0, 48);
     const known = problems.get(key);
-    problems.set(key, known ? { ...known, order: Math.max(known.order, item.order), frequency: known.frequency + 1 } : { ...item, id: `problem:${key}` });
+    problems.set(key, known ? { ...known, order: Math.max(known.order, item.order), frequency: known.frequency + 1 } : item);
   }
   const other = notes.filter((item) => item.type !== 'problem' && !item.id.startsWith('next:'));
   return [...next, ...[...problems.values()].slice(-MAX_PROSE_PROBLEMS), ...other];

@@ -31,6 +31,12 @@ export const DROPPED_HEADING = '### Dropped to fit';
 
 /** Tokens one entry may take: a pasted log line must not eat the budget of ten decisions. */
 export const MAX_ENTRY_TOKENS = 60;
+/**
+ * Tokens a problem, warning or next step may take: it says what and where in its first clause, and the rest
+ * of an error line (advice, URLs, the full path twice) buys less than one more problem would.
+ */
+export const MAX_SHORT_ENTRY_TOKENS = 40;
+const SHORT_TYPES: ReadonlySet<ObservationType> = new Set(['problem', 'warning', 'next']);
 
 const ELLIPSIS = '…';
 
@@ -50,15 +56,17 @@ export function entryKey(text: string): string {
 }
 
 /**
- * One observation as a line of the context, cut to {@link MAX_ENTRY_TOKENS}.
+ * One observation as a line of the context, cut to {@link MAX_ENTRY_TOKENS} ({@link MAX_SHORT_ENTRY_TOKENS} for a
+ * problem, warning or next step).
  *
  * @param observation - the observation to render.
  * @param encoding - the tokenizer that counts the cut. @default 'o200k_base'
  */
 export function renderObservationLine(observation: Observation, encoding: TokenEncoding = 'o200k_base'): string {
   const text = observation.text.trim();
-  if (isWithinTokens(text, MAX_ENTRY_TOKENS, encoding)) return `- ${text}`;
-  return `- ${truncateToTokens(text, MAX_ENTRY_TOKENS - 1, encoding).trimEnd()}${ELLIPSIS}`;
+  const max = SHORT_TYPES.has(observation.type) ? MAX_SHORT_ENTRY_TOKENS : MAX_ENTRY_TOKENS;
+  if (isWithinTokens(text, max, encoding)) return `- ${text}`;
+  return `- ${truncateToTokens(text, max - 1, encoding).trimEnd()}${ELLIPSIS}`;
 }
 
 /** The grouped lines: a heading per non-empty group, each entry once, in the order given within a group. */

@@ -66,6 +66,11 @@ const GO_MESSAGE = /^\s+(\S+_test\.go:\d+): (.+)$/;
 const TAP_NOT_OK = /^not ok \d+ (.+)$/;
 const TSC = /^(\S+?\.[cm]?[jt]sx?)(?:\((\d+),\d+\)|:(\d+):\d+)\s*[:-]\s*(error|warning) (TS\d+): (.+)$/;
 const COMPILER = /^(\S+?\.\w{1,6}):(\d+)(?::\d+)?:\s*(?:fatal )?(error|warning)(?:\[[\w-]+\])?:\s*(.+)$/;
+/** A Python warning as `warnings` prints it: `path/file.py:12: UserWarning: message`. */
+const PY_WARNING = /^(\S+?\.py):(\d+): ([A-Z]\w*Warning): (.+)$/;
+/** Key prefix of a Python warning; `lib:` follows it when an installed library warns about itself. */
+export const PY_WARNING_KEY = 'pywarning:';
+const LIBRARY_PATH = /site-packages|dist-packages|[\\/]lib[\\/]python/;
 const GO_COMPILE = /^(\S+?\.go):(\d+):\d+: (.+)$/;
 const RUST_OR_GENERIC = /^(error|warning)(\[E\d+\])?: (.+)$/;
 const ARROW_LOCATION = /^\s*(?:-->|[╭┌,]─*\[)\s*([^\]\s]+?:\d+(?::\d+)?)\]?\s*$/;
@@ -77,7 +82,7 @@ const MODULE_NOT_FOUND = /^(?:Module not found|Type error|Syntax error|SyntaxErr
 const NPM_ERROR = /^npm (?:ERR!|error) (.+)$/;
 const NPM_SECURITY = /^npm warn deprecated (.+(?:vulnerab|security).+)$/i;
 const AUDIT = /^(?:found )?\d+ (?:critical|high)(?: severity)? vulnerabilit/i;
-const SHELL = /command not found|: not found$|No such file or directory|Permission denied|Operation not permitted|cannot access '|is not recognized as (?:an internal|the name)/i;
+const SHELL = /command not found|: not found$|No such file or directory|Permission denied|Operation not permitted|cannot access '|is not recognized as (?:an internal|the name)|^[\w.+-]{1,40} not found$|^[\w.+-]{1,40}:? (?:is )?not (?:installed|available)\b/i;
 const HOST_TIMEOUT = /terminated (?:the )?command after exceeding timeout (\d+)\s*ms|Command timed out after/i;
 const LOG_LEVEL = /^(?:\d{4}-\d\d-\d\d[ T][\d:,.]+\s*(?:-\s*)?)?(?:[\w.]+\s+-\s+)?(ERROR|CRITICAL|FATAL|WARNING|WARN)\s*[:-]\s*(?:[\w.]+:)?\s*(.*)$/;
 const CURL = /^curl: \(\d+\) .+/;
@@ -235,6 +240,14 @@ export function readOutput(output: string, options: { max?: number; strict?: boo
     const tsc = TSC.exec(line);
     if (tsc) {
       push(tsc[4] === 'warning' ? 'warning' : 'problem', `${tsc[5]}: ${tsc[6]} (${baseName(tsc[1] ?? '')}:${tsc[2] ?? tsc[3]})`);
+      continue;
+    }
+    const pyWarning = PY_WARNING.exec(line);
+    if (pyWarning) {
+      // One per warning and place: a loop warns the same way for every item it touches.
+      const [file, row, name] = [baseName(pyWarning[1] ?? '').split('/').pop() ?? '', pyWarning[2] ?? '', pyWarning[3] ?? ''];
+      const library = LIBRARY_PATH.test(pyWarning[1] ?? '') ? 'lib:' : '';
+      push('warning', `${name}: ${pyWarning[4] ?? ''} (${file}:${row})`, `${PY_WARNING_KEY}${library}${name}:${file}:${row}`);
       continue;
     }
     const maven = MAVEN_LOCATED.exec(line);

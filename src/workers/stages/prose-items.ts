@@ -23,6 +23,14 @@ export interface ProseItem {
   announced: number;
   /** Whether the item is only a heading or lead-in standing for the code block under it. */
   label: boolean;
+  /**
+   * The lead-in of the list the item belongs to, when the list has one that is not a heading or a bold
+   * line: a short plain line right above it ("What I changed") or the colon-ended bullet it is nested under
+   * ("Root cause during the run:"); '' otherwise. Lowercase, without markup.
+   */
+  listLead: string;
+  /** Whether the item is a colon-ended bullet that leads the list nested under it. */
+  leadsList: boolean;
 }
 
 /** Characters of one message read: a paste of megabytes holds no more decisions than its first pages. */
@@ -33,6 +41,8 @@ export const MAX_ITEM_CHARS = 400;
 export const MAX_ITEMS = 300;
 /** Cap on a heading or lead-in. */
 const MAX_LABEL_CHARS = 80;
+/** Longest plain line read as the lead-in of the list right under it. */
+const MAX_PLAIN_LEAD_CHARS = 60;
 
 const ATX = /^ {0,3}(#{1,6})[ \t]+(.{0,300})/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
@@ -95,6 +105,12 @@ export function proseItems(text: string): ProseItem[] {
   /** The heading or lead-in on the line before, while nothing else has followed it. */
   let labelled = '';
   let lead = '';
+  /** The lead-in of the current list (see `ProseItem.listLead`). */
+  let listLead = '';
+  /** A bullet ending with a colon leads the bullets nested under it: its indentation and the list lead it replaced. */
+  let bulletLead: { indent: number; outer: string } | null = null;
+  /** The last bullet, when it ends with a colon: it leads the list if one nested under it follows. */
+  let colonBullet: { item: ProseItem; indent: number } | null = null;
   let tableHeader = '';
   let paragraph: string[] = [];
   const push = (kind: ProseItemKind, raw: string, itemLead = lead): void => {
@@ -103,7 +119,7 @@ export function proseItems(text: string): ProseItem[] {
     const body = prefix ? `${prefix[1]}: ${prefix[2]}` : raw;
     const text = cap(plainText(body));
     if (text.length < 3) return;
-    items.push({ kind, text, section, lead: prefix ? label(prefix[1] ?? '') : itemLead, closing: false, index: items.length, announced: 0, label: false });
+    items.push({ kind, text, section, lead: prefix ? label(prefix[1] ?? '') : itemLead, closing: false, index: items.length, announced: 0, label: false, listLead: kind === 'bullet' ? listLead : '', leadsList: false });
   };
   const flush = (): void => {
     if (paragraph.length === 0) return;
@@ -156,6 +172,8 @@ export function proseItems(text: string): ProseItem[] {
       headings[depth - 1] = label(heading[2] ?? '');
       section = headings.filter((title) => title).join(' / ');
       lead = '';
+      listLead = '';
+      bulletLead = null;
       labelled = headings[depth - 1] ?? '';
       continue;
     }
@@ -168,6 +186,8 @@ export function proseItems(text: string): ProseItem[] {
         lastLineItem = items.at(-1) ?? null;
       }
       lead = label(bold ? (bold[1] ?? '') : trimmed);
+      listLead = '';
+      bulletLead = null;
       if (lastLineItem === null) labelled = lead;
       continue;
     }
@@ -181,11 +201,35 @@ export function proseItems(text: string): ProseItem[] {
     }
     const bullet = BULLET.exec(line);
     if (bullet) {
+      // A short line with no closing stop right above a list ("What I changed") is the list's lead-in.
+      const plainLead = paragraph.length === 1 && (paragraph[0] ?? '').length <= MAX_PLAIN_LEAD_CHARS && !/[.!?。！？:：]$/.test(paragraph[0] ?? '');
       flush();
+      if (plainLead) {
+        const above = items.at(-1);
+        if (above) above.leadsList = true;
+        listLead = label(above?.text ?? '');
+        bulletLead = null;
+      }
+      const indent = line.length - line.trimStart().length;
+      if (bulletLead && indent <= bulletLead.indent) {
+        listLead = bulletLead.outer;
+        bulletLead = null;
+      }
+      if (colonBullet && bulletLead === null && indent > colonBullet.indent) {
+        // The bullet above, ending with a colon, turns out to lead a nested list.
+        bulletLead = { indent: colonBullet.indent, outer: listLead };
+        listLead = label(colonBullet.item.text);
+        colonBullet.item.leadsList = true;
+      }
       push('bullet', bullet[1] ?? '');
       lastLineItem = items.at(-1) ?? null;
+      colonBullet = lastLineItem && bulletLead === null && /[:：]$/.test(lastLineItem.text) ? { item: lastLineItem, indent } : null;
       continue;
     }
+    // Prose after a list ends it.
+    listLead = '';
+    bulletLead = null;
+    colonBullet = null;
     paragraph.push(trimmed);
   }
   flush();

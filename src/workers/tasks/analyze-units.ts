@@ -17,7 +17,8 @@ import { detectLanguage } from '../stages/language.js';
 import { cuesFor } from '../stages/cues.js';
 import { proseItems } from '../stages/prose-items.js';
 import { DECISION_THRESHOLD, isReport, proseDecisions, seedDecisionScore } from '../stages/prose-decisions.js';
-import { assistantNotes, isPastedDocument, userNotes } from '../stages/prose-notes.js';
+import { assistantNotes, emptyReplyNote, isPastedDocument, userNotes } from '../stages/prose-notes.js';
+import { todoNotes } from '../stages/todos.js';
 
 /** Adds the time `work` takes to `timings[stage]`. */
 export function timed<T>(timings: StageTimings, stage: string, work: () => T): T {
@@ -93,6 +94,7 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
   const files: FileTouch[] = [];
   const signals: Observation[] = [];
   const terms: TermHit[] = [];
+  const todos: Observation[] = [];
   timed(timings, 'tools', () => {
     for (const call of unit.tools) {
       // A tool's name is the host's or an MCP server's text: it reaches the context like any other.
@@ -110,15 +112,18 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
           terms.push(...described.terms);
         }
       }
-      signals.push(...signalsFromToolCall({ tool, input: call.input, output: sanitizeText(call.output), failed: call.failed, order: unit.order }));
+      const output = sanitizeText(call.output);
+      signals.push(...signalsFromToolCall({ tool, input: call.input, output, failed: call.failed, order: unit.order }));
+      todos.push(...todoNotes({ tool, input: call.input, output, failed: call.failed }, unit.order));
     }
     // A stack trace or compiler output the user pasted is a problem report like a failing command's.
     if (unit.role === 'user') signals.push(...signalsFromPastedText(text, unit.order));
   });
   const notes: Observation[] = timed(timings, 'notes', () => {
     if (unit.role === 'user') return userNotes(text, items, cues, unit.order);
-    if (unit.role === 'assistant') return assistantNotes(items, cues, unit.order, unit.summary);
-    return [];
+    if (unit.silent === true) return [emptyReplyNote(unit.order)];
+    if (unit.role === 'assistant') return [...assistantNotes(items, cues, unit.order, unit.summary, unit.tools.length > 0), ...todos];
+    return todos;
   });
   timed(timings, 'redact', () => {
     for (const decision of decisions) {

@@ -16,6 +16,7 @@ import { inferProjectRoot, rankWorkingSet } from '../stages/working-set-rank.js'
 import { SHELL_TOOL } from '../stages/working-set.js';
 import { resolveByLaterRuns } from '../stages/tool-signals.js';
 import { liveNotes, rankDecisions } from '../stages/merge-prose.js';
+import { rankProblems } from '../stages/problem-rank.js';
 
 /** Decisions ranked (the user's requests in `notes` raise what answers them), near repeats merged, capped (see `rankDecisions`). */
 export function mergeDecisions(decisions: readonly Decision[], max: number, notes: readonly Observation[] = []): Decision[] {
@@ -150,7 +151,7 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
   const root = timed(timings, 'merge', () => sessionRoot(input.files));
   const files = timed(timings, 'merge', () => mergeFiles(input.files, settings.maxFiles, root));
   const live = timed(timings, 'merge', () => liveNotes(input.notes));
-  const signals = timed(timings, 'merge', () => mergeSignals([...input.signals, ...live], root));
+  const signals = timed(timings, 'merge', () => rankProblems(mergeSignals([...input.signals, ...live], root), input.latestOrder));
   const observations = toObservations(concepts, decisions, files, signals, input.latestOrder);
   // The entries get what the headings leave; in aggressive mode the line standing for the dropped ones reaches
   // the context too.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Decision } from '../../../src/workers/stages/decisions.js';
 import type { Observation } from '../../../src/workers/stages/observations.js';
 import { MAX_DECISIONS_PER_MESSAGE, MAX_SESSION_DECISIONS, liveNotes, rankDecisions } from '../../../src/workers/stages/merge-prose.js';
+import { EMPTY_REPLY_ID, emptyReplyNote } from '../../../src/workers/stages/prose-notes.js';
 
 function decision(text: string, score: number, order: number): Decision {
   return { family: 'change', category: 'implementation', text, context: text, score, order };
@@ -60,5 +61,16 @@ describe('liveNotes', () => {
     const problems = live.filter((item) => item.type === 'problem');
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ frequency: 2, order: 11 });
+  });
+});
+
+describe('liveNotes with empty replies', () => {
+  it('should report the model as stalled from three empty replies on, once', () => {
+    const replies = [3, 5, 7].map((order) => emptyReplyNote(order));
+    expect(liveNotes(replies.slice(0, 2)).filter((item) => item.type === 'problem')).toEqual([]);
+    const stalled = liveNotes(replies).filter((item) => item.type === 'problem');
+    expect(stalled).toHaveLength(1);
+    expect(stalled[0]).toMatchObject({ id: EMPTY_REPLY_ID, order: 7, frequency: 3 });
+    expect(stalled[0]?.text).toContain('3 empty replies');
   });
 });

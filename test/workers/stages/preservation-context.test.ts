@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DROPPED_HEADING,
   MAX_ENTRY_TOKENS,
+  MAX_SHORT_ENTRY_TOKENS,
   PRESERVATION_HEADING,
   contextOverheadTokens,
   entryKey,
@@ -111,7 +112,11 @@ describe('renderObservationLine', () => {
     const line = renderObservationLine(seen('problem', log));
     expect(line.startsWith('- Error: connection refused')).toBe(true);
     expect(line.endsWith('…')).toBe(true);
-    expect(countTokens(line)).toBeLessThanOrEqual(MAX_ENTRY_TOKENS + 2);
+    expect(countTokens(line)).toBeLessThanOrEqual(MAX_SHORT_ENTRY_TOKENS + 2);
+    // A decision keeps the longer share: it is the context's most valuable entry.
+    const decision = renderObservationLine(seen('decision', log));
+    expect(countTokens(decision)).toBeGreaterThan(MAX_SHORT_ENTRY_TOKENS + 2);
+    expect(countTokens(decision)).toBeLessThanOrEqual(MAX_ENTRY_TOKENS + 2);
     expect(renderObservationLine(seen('problem', 'short one'))).toBe('- short one');
   });
 });

@@ -52,6 +52,10 @@ describe('readOutput', () => {
 
   it('should read shell, package manager, logging and host failures', () => {
     expect(texts('zsh:1: command not found: timeout')).toEqual(['problem: zsh:1: command not found: timeout']);
+    expect(texts('hadolint not found\nfalling back to a plain docker build')).toEqual(['problem: hadolint not found']);
+    const warnings = [1, 2, 3].map((n) => `/srv/app/.venv/lib/site-packages/joblib/parallel.py:88: FutureWarning: worker ${n} uses the old backend`).join('\n');
+    expect(texts(warnings)).toEqual(['warning: FutureWarning: worker 1 uses the old backend (parallel.py:88)']);
+    expect(texts('jq: not installed, skipping the JSON check\nGeneral help text follows')).toEqual(['problem: jq: not installed, skipping the JSON check']);
     expect(texts('npm error Missing script: "build"\nnpm error A complete log of this run can be found in: /x.log')).toEqual(['problem: npm error: Missing script: "build"']);
     expect(texts('2026-01-02 10:00:01,123 - ERROR - quotes fetch failed: curl: (28) Operation timed out')).toEqual(['problem: quotes fetch failed: curl: (28) Operation timed out']);
     expect(texts('shell tool terminated command after exceeding timeout 120000 ms. Retry with a larger timeout.')).toEqual([

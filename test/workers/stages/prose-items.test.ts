@@ -50,6 +50,27 @@ describe('proseItems', () => {
     expect(items.at(-1)?.text).toBe('Want me to add a benchmark for the bucket next?');
   });
 
+  it('should give a list the plain line above it, or the colon-ended bullet it is nested under, as its lead-in', () => {
+    const items = proseItems([
+      'What I checked',
+      '- Export path: src/export/csv.ts',
+      '- Cause of the empty file:',
+      '  - the writer is closed before the last flush',
+      '  - the header row is written twice',
+      '- Tests: 14 passed',
+      '',
+      'Then I reran the export.',
+      '- one more thing',
+    ].join('\n'));
+    const at = (text: string) => items.find((item) => item.text.startsWith(text));
+    expect(at('What I checked')).toMatchObject({ kind: 'sentence', leadsList: true });
+    expect(at('Export path')?.listLead).toBe('what i checked');
+    expect(at('Cause of the empty file')).toMatchObject({ leadsList: true, listLead: 'what i checked' });
+    expect(at('the writer is closed')?.listLead).toBe('cause of the empty file');
+    expect(at('Tests: 14 passed')?.listLead).toBe('what i checked');
+    expect(at('one more thing')?.listLead).toBe('');
+  });
+
   it('should stay bounded on a huge message and on one huge line', () => {
     const many = proseItems('- add one more thing to the list\n'.repeat(100_000));
     expect(many.length).toBe(MAX_ITEMS);

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { cuesFor } from '../../../src/workers/stages/cues.js';
 import { proseItems } from '../../../src/workers/stages/prose-items.js';
-import { CARRIED_PREFIX, REQUEST_PREFIX, STEP_PREFIX, assistantNotes, isPastedDocument, userNotes } from '../../../src/workers/stages/prose-notes.js';
+import { CARRIED_PREFIX, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, assistantNotes, isPastedDocument, userNotes } from '../../../src/workers/stages/prose-notes.js';
+import { liveNotes } from '../../../src/workers/stages/merge-prose.js';
 
 function user(text: string, language = 'eng', order = 3) {
   return userNotes(text, proseItems(text), cuesFor(language), order);
 }
 
-function assistant(text: string, summary = false, language = 'eng', order = 4) {
-  return assistantNotes(proseItems(text), cuesFor(language), order, summary);
+function assistant(text: string, summary = false, language = 'eng', order = 4, working = false) {
+  return assistantNotes(proseItems(text), cuesFor(language), order, summary, working);
 }
 
 describe('userNotes', () => {
@@ -16,6 +17,15 @@ describe('userNotes', () => {
     const notes = user('when I open the settings page the whole tab freezes, can you find out why?');
     expect(notes.find((note) => note.type === 'next')).toMatchObject({ id: `${REQUEST_PREFIX}3`, order: 3 });
     expect(notes.find((note) => note.type === 'problem')?.text).toContain('freezes');
+  });
+
+  it('should take short requests, in any language, but not a nudge to go on', () => {
+    const asked = (text: string, language = 'eng') => user(text, language).filter((note) => note.type === 'next').map((note) => note.text);
+    expect(asked('fix the tests')).toEqual(['asked: fix the tests']);
+    expect(asked('arregla el login', 'spa')).toEqual(['asked: arregla el login']);
+    expect(asked('修复登录页面', 'cmn')).toEqual(['asked: 修复登录页面']);
+    expect(asked('ok go on')).toEqual([]);
+    expect(asked('dale, sigue', 'spa')).toEqual([]);
   });
 
   it('should read problems in Spanish', () => {
@@ -52,6 +62,26 @@ describe('assistantNotes', () => {
   it('should take the closing offer or question as what comes next', () => {
     const notes = assistant('The build passes now.\n\nIf you want, next I can add a retry around the upload step.');
     expect(notes.map((note) => note.text)).toEqual(['next: If you want, next I can add a retry around the upload step.']);
+  });
+
+  it('should not take a closing report of what was run for what comes next', () => {
+    const notes = assistant('Updated the loader.\n\nRan npm run build in web/ and it succeeds.\n\nShall I also bump the cache version?');
+    expect(notes.map((note) => note.text)).toEqual(['next: Shall I also bump the cache version?']);
+  });
+
+  it('should keep what a working message says it is doing as its intent, not its narration as next steps', () => {
+    const notes = assistant('Now I make the store notify the toolbar. Let me check the store:', false, 'eng', 9, true);
+    expect(notes).toEqual([{ id: `${INTENT_PREFIX}9`, type: 'next', text: 'doing: Now I make the store notify the toolbar. Let me check the store:', order: 9, frequency: 1 }]);
+    expect(assistant('Summary of the fix:\n\n- moved the cache\n- added a test', false, 'eng', 9, true).filter((note) => note.id.startsWith(INTENT_PREFIX))).toEqual([]);
+  });
+
+  it('should keep the latest intent only when nothing was asked or planned after it', () => {
+    const early = assistant('I will now rebuild the index from scratch.', false, 'eng', 3, true);
+    const late = assistant('Renaming the column in the migration next:', false, 'eng', 8, true);
+    const request = user('please also add a created_at column to the table', 'eng', 10);
+    const live = (notes: ReturnType<typeof assistant>) => liveNotes(notes).filter((note) => note.type === 'next').map((note) => note.text);
+    expect(live([...early, ...late])).toEqual(['doing: Renaming the column in the migration next:']);
+    expect(live([...early, ...late, ...request])).toEqual(['asked: please also add a created_at column to the table']);
   });
 
   it('should mark the next steps of a prior compaction summary as carried', () => {

@@ -42,7 +42,8 @@ describe('finalizeExtraction', () => {
   });
 
   it('should bring the aggressive strategy\'s summary of what it dropped into the context, within budget', () => {
-    const signals = Array.from({ length: 40 }, (_, index) => signal('problem', `Error: handler ${index} rejected the webhook payload (status ${400 + index})`, index));
+    // Edits: problems are capped to the few worth keeping before any budget, edits are not.
+    const signals = Array.from({ length: 40 }, (_, index) => signal('note', `src/hooks/handler-${index}.ts: parsePayload → parseWebhookPayload${index}`, index));
     const budget = 200;
     const aggressive = finalizeExtraction(input({ signals }, budget, AGGRESSIVE_STRATEGY));
     expect(aggressive.observationsRemoved).toBeGreaterThan(0);
