@@ -16,7 +16,9 @@ import { TAGGING_GUIDELINES } from '../../src/main/tagging-guidelines.js';
 import { PRESERVATION_HEADING } from '../../src/workers/stages/preservation-context.js';
 import { countTokens } from '../../src/workers/stages/tokens.js';
 
-// Past the slowest case on two shared cores (4,000 setext headings: 43 s alone, 65 s beside other suites).
+// Far past the slowest case on two shared cores, so a loaded machine cannot turn a slow case into a miss
+// (one message object repeated 100k times: 14 s alone; setext headings took 43 s before sections with
+// such shapes were read as plain lines).
 const DEADLINE_MS = 300_000;
 /** Past the deadline, how long the hook may take before it counts as hung. */
 const HANG_MARGIN_MS = 10_000;
