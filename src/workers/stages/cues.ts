@@ -21,11 +21,24 @@ export type CueKind =
   | 'problem'
   | 'next'
   | 'hedge'
-  | 'minor';
+  | 'minor'
+  | 'instruction'
+  | 'purpose';
 
 type CueTable = Record<CueKind, readonly string[]>;
 
 const ENGLISH: CueTable = {
+  purpose: [
+    'so that', 'so it', 'so the', 'so we', 'so they', 'so one', 'so no', 'in order to', 'to avoid', 'to prevent', 'to keep',
+    'to ensure', 'to make sure', 'to stop', 'to allow', 'to support', 'because', 'since', 'which means', 'otherwise',
+    'so nothing', 'not to',
+  ],
+  instruction: [
+    'add', 'remove', 'delete', 'fix', 'replace', 'move', 'use', 'create', 'update', 'change', 'switch', 'rename',
+    'extract', 'wrap', 'make', 'implement', 'introduce', 'keep', 'set', 'convert', 'refactor', 'inline', 'split',
+    'merge', 'install', 'pin', 'downgrade', 'upgrade', 'rewrite', 'handle', 'enforce', 'drop', 'connect', 'wire',
+    'ensure', 'unify', 'migrate', 'clean', 'reinstall', 'consider', 'document', 'expose', 'mark', 'rework', 'decide',
+  ],
   change: [
     'changed', 'change from', 'switched', 'switch to', 'replaced', 'replace', 'replaces', 'moved', 'move the', 'renamed',
     'migrated', 'downgraded', 'downgrade', 'upgraded', 'pinned', 'pin', 'converted', 'rewrote', 'rewritten', 'rewrite',
@@ -74,7 +87,8 @@ const ENGLISH: CueTable = {
   ],
   minor: [
     'low', 'minor', 'nit', 'nitpick', 'optional', 'cosmetic', 'unused', 'typo', 'typos', 'whitespace', 'formatting',
-    'lint', 'dead code', 'import', 'imports', 'comment', 'comments', 'log', 'logs', 'console.log',
+    'lint', 'dead code', 'import', 'imports', 'comment', 'comments', 'log', 'logs', 'console.log', 'duplicate',
+    'duplicated', 'redundant',
   ],
   hedge: [
     'would', 'could', 'might', 'if you want', 'alternatively', 'option', 'maybe', 'perhaps', 'consider', 'should we',
@@ -83,6 +97,12 @@ const ENGLISH: CueTable = {
 };
 
 const SPANISH: CueTable = {
+  purpose: ['para que', 'para no', 'para evitar', 'porque', 'ya que', 'de modo que', 'sin que'],
+  instruction: [
+    'editar', 'cambiar', 'limpiar', 'crear', 'eliminar', 'agregar', 'añadir', 'actualizar', 'mover', 'reemplazar',
+    'usar', 'instalar', 'reinstalar', 'corregir', 'arreglar', 'quitar', 'borrar', 'conectar', 'envolver',
+    'implementar', 'migrar', 'renombrar', 'fijar', 'bajar', 'hacer', 'decidir',
+  ],
   change: [
     'cambié', 'cambiado', 'cambiar', 'cambia', 'reemplacé', 'reemplazado', 'reemplazar', 'sustituí', 'sustituido',
     'moví', 'movido', 'migré', 'migrado', 'renombré', 'renombrado', 'downgrade', 'bajé', 'fijé', 'fijado',
@@ -114,11 +134,13 @@ const SPANISH: CueTable = {
     'próximo', 'siguiente', 'continuamos', 'continuar con', 'querés que', 'quieres que', 'probá', 'prueba',
     'verificá', 'verifica', 'falta', 'pendiente', 'luego', 'voy a', 'necesitás', 'necesitas',
   ],
-  minor: ['menor', 'opcional', 'sin usar', 'no usado', 'importación', 'comentario'],
+  minor: ['menor', 'opcional', 'sin usar', 'no usado', 'importación', 'comentario', 'duplicado', 'duplicada', 'redundante'],
   hedge: ['podría', 'podrías', 'si querés', 'si quieres', 'alternativa*', 'opción', 'quizás', 'tal vez'],
 };
 
 const GERMAN: CueTable = {
+  purpose: ['damit', 'weil', 'sodass', 'sonst'],
+  instruction: ['ersetzen', 'entfernen', 'hinzufügen', 'ändern', 'aktualisieren', 'erstellen', 'löschen', 'verschieben', 'installieren'],
   change: [
     'geändert', 'ändern', 'ersetzt', 'ersetzen', 'umgestellt', 'umstellen', 'verschoben', 'verschieben', 'migriert',
     'umbenannt', 'statt', 'anstatt', 'anstelle', 'stattdessen', 'entschieden', 'gewählt', 'neu geschrieben',
@@ -139,11 +161,13 @@ const GERMAN: CueTable = {
     'geht nicht', 'kaputt', 'schlägt fehl', 'fehlgeschlagen', 'ausnahme',
   ],
   next: ['als nächstes', 'nächste', 'danach', 'soll ich', 'möchtest du', 'willst du', 'bitte teste', 'noch offen'],
-  minor: ['gering', 'optional', 'ungenutzt', 'tippfehler', 'kommentar'],
+  minor: ['gering', 'optional', 'ungenutzt', 'tippfehler', 'kommentar', 'doppelt', 'doppelte', 'redundant'],
   hedge: ['könnte', 'würde', 'vielleicht', 'alternativ*', 'option'],
 };
 
 const FRENCH: CueTable = {
+  purpose: ['afin de', 'afin que', 'car', 'parce que', 'pour que', 'pour ne', 'pour éviter'],
+  instruction: ['ajouter', 'supprimer', 'remplacer', 'corriger', 'créer', 'modifier', 'déplacer', 'renommer', 'installer', 'mettre à jour', 'utiliser'],
   change: [
     'changé', 'modifié', 'remplacé', 'remplacer', 'déplacé', 'renommé', 'migré', 'passé à', 'au lieu de', 'plutôt que',
     'décidé', 'choisi', 'opté', 'réécrit', 'utilise désormais', 'rétrogradé', 'remplacer', 'déplacer', 'renommer',
@@ -162,11 +186,13 @@ const FRENCH: CueTable = {
     'échec', 'impossible de', 'exception',
   ],
   next: ['prochaine', 'ensuite', 'voulez-vous', 'veux-tu', 'souhaitez-vous', 'je vais', 'reste à'],
-  minor: ['mineur', 'optionnel', 'inutilisé', 'coquille', 'commentaire'],
+  minor: ['mineur', 'optionnel', 'inutilisé', 'coquille', 'commentaire', 'dupliqué', 'doublon', 'redondant'],
   hedge: ['pourrait', 'pourrais', 'peut-être', 'alternative*', 'option'],
 };
 
 const PORTUGUESE: CueTable = {
+  purpose: ['para que', 'para não', 'para evitar', 'porque', 'pois', 'de modo que'],
+  instruction: ['adicionar', 'remover', 'substituir', 'corrigir', 'criar', 'alterar', 'mover', 'renomear', 'instalar', 'atualizar', 'usar'],
   change: [
     'alterei', 'alterado', 'alterar', 'mudei', 'mudado', 'mudar para', 'substituí', 'substituído', 'substituir', 'movi',
     'movido', 'renomeei', 'renomeado', 'migrei', 'migrado', 'em vez de', 'ao invés de', 'decidi', 'decidimos',
@@ -184,11 +210,13 @@ const PORTUGUESE: CueTable = {
   planHeading: ['plano', 'proposta', 'passos'],
   problem: ['erro*', 'trava*', 'congela*', 'não funciona', 'falha*', 'quebrado', 'quebrou', 'não consigo', 'exceção'],
   next: ['próximo', 'depois', 'quer que', 'deseja que', 'vou', 'falta', 'teste'],
-  minor: ['menor', 'opcional', 'não usado', 'comentário'],
+  minor: ['menor', 'opcional', 'não usado', 'comentário', 'duplicado', 'duplicada', 'redundante'],
   hedge: ['poderia', 'talvez', 'alternativa*', 'opção'],
 };
 
 const CHINESE: CueTable = {
+  purpose: ['为了', '以便', '因为', '以免', '避免', '这样'],
+  instruction: ['添加', '删除', '修改', '替换', '创建', '更新', '使用', '移除'],
   change: ['改为', '改成', '改用', '替换', '换成', '迁移', '移到', '移至', '重命名', '而不是', '代替', '取代', '决定', '采用', '降级', '升级', '重写', '切换', '不再'],
   weakChange: ['添加', '新增', '删除', '移除', '创建', '修复', '实现', '安装', '更新', '使用'],
   summaryHeading: ['总结', '摘要', '变更', '修改', '改动', '解决方案', '完成'],
@@ -198,11 +226,13 @@ const CHINESE: CueTable = {
   planHeading: ['计划', '方案', '步骤'],
   problem: ['错误', '报错', '崩溃', '卡住', '卡死', '失败', '无法', '不能', '不工作', '异常', '冻结', '闪退'],
   next: ['下一步', '接下来', '然后', '需要我', '要不要', '是否需要'],
-  minor: ['次要', '可选', '未使用', '拼写', '注释'],
+  minor: ['次要', '可选', '未使用', '拼写', '注释', '重复'],
   hedge: ['可以考虑', '或者', '也许', '可能'],
 };
 
 const JAPANESE: CueTable = {
+  purpose: ['ため', 'ように', 'ので', '避ける'],
+  instruction: [],
   change: ['変更', '置き換え', '置換', '移動', '移行', '名前を変更', '代わりに', 'ではなく', '決定', '採用', '切り替え', 'ダウングレード', 'アップグレード', '書き直'],
   weakChange: ['追加', '削除', '作成', '修正', '実装', 'インストール', '更新', '使用'],
   summaryHeading: ['まとめ', '概要', '変更点', '変更内容', '修正内容', '対応内容', '完了'],
@@ -212,7 +242,7 @@ const JAPANESE: CueTable = {
   planHeading: ['計画', '提案', '手順'],
   problem: ['エラー', 'クラッシュ', 'フリーズ', '固まる', '失敗', '動かない', '動作しない', 'できない', '例外', '落ちる'],
   next: ['次に', '次は', '続けて', 'しますか', 'しましょうか'],
-  minor: ['軽微', '任意', '未使用', 'タイポ', 'コメント'],
+  minor: ['軽微', '任意', '未使用', 'タイポ', 'コメント', '重複'],
   hedge: ['かもしれ', '検討', 'または'],
 };
 
@@ -232,7 +262,7 @@ export const CUE_LANGUAGES: readonly string[] = Object.keys(TABLES);
 
 const KINDS: readonly CueKind[] = [
   'change', 'weakChange', 'summaryHeading', 'decisionHeading', 'problemHeading', 'nextHeading', 'planHeading', 'problem',
-  'next', 'hedge', 'minor',
+  'next', 'hedge', 'minor', 'instruction', 'purpose',
 ];
 
 function escape(literal: string): string {

@@ -17,6 +17,8 @@ export const MAX_DECISION_CONTEXT_CHARS = 320;
 export const DECISION_THRESHOLD = 3.5;
 /** Score from which an item may fill a session that has few decisions above the threshold. */
 export const FILL_THRESHOLD = 3;
+/** Score from which an item is kept as a candidate: later work that carries it out may raise it to the others. */
+export const CANDIDATE_THRESHOLD = 2.5;
 
 /** Where the items come from. */
 export interface DecisionSource {
@@ -74,6 +76,68 @@ function isQuestion(text: string): boolean {
 }
 
 /**
+ * A review finding's or recommendation's priority as its label ("High: add a pool", "P2 — rename"):
+ * the list ranks what could be done, it reports nothing done.
+ */
+const PRIORITY_LABEL = /^(?:critical|high|medium|low|major|minor|p[0-4]|nice[- ]to[- ]have|optional|must|should|could)(?:\s+priority)?\s*(?:[:：—–-]|$)/i;
+
+/** The low end of a finding list: what the list itself says matters least. */
+const LOW_PRIORITY = /^(?:medium|low|minor|p[2-4]|nice[- ]to[- ]have|optional|could)(?:\s+priority)?\s*(?:[:：—–-]|$)/i;
+
+function hasPriorityLabel(item: ProseItem): boolean {
+  return PRIORITY_LABEL.test(item.lead) || PRIORITY_LABEL.test(item.text.slice(0, 24));
+}
+
+/**
+ * A status line: work counted in generic units said to be done ("All 10 phases have been implemented",
+ * "Critical issues were fixed"). It names no change; the items it counts do.
+ */
+const STATUS_LINE =
+  /^(?:all|both|every|the|most)?\s*(?:\d{1,4}\s+)?(?:of the\s+)?(?:[\p{L}-]{1,20}\s+){0,2}(?:phases?|issues?|changes|tasks?|fixes|steps?|items?|bugs?|tests?|requirements?|todos?|findings?|waves?|everything)\b[^.;]{0,60}?\b(?:were|was|have been|has been|are|is)\s+(?:now\s+|all\s+)?(?:fixed|implemented|applied|done|complete|completed|resolved|addressed|passing|green|finished|in place)\b/iu;
+
+/** A sentence that explains when something happens ("X → Y only if …") rather than what was changed. */
+const CONDITION = /(?<![\p{L}])(?:only if|if|unless|whenever|when|depends on|si|wenn|falls|se|如果|場合)(?![\p{L}])/iu;
+const ARROWS = /→|->|=>/g;
+
+/** Whether some arrow in the text has code (a name, a value, a path) right before and right after it. */
+function arrowBetweenCode(text: string): boolean {
+  for (const match of text.slice(0, 400).matchAll(ARROWS)) {
+    const at = match.index ?? 0;
+    const before = text.slice(Math.max(0, at - 40), at);
+    const after = text.slice(at + match[0].length, at + match[0].length + 40);
+    if (CODE_OBJECT.test(before) && CODE_OBJECT.test(after)) return true;
+  }
+  return false;
+}
+
+/** A short label before an instruction ("Step 2: add …", "Medium: fix …"). */
+const LEADING_LABEL = /^[\p{L}\p{N} /-]{1,30}[:：]\s*/u;
+
+/** Whether the item begins with an instruction's verb ("Add a handler", "Editar package.json"). */
+function isInstruction(text: string, cues: CueMatchers): boolean {
+  const head = text.replace(LEADING_LABEL, '').slice(0, 40);
+  return cues.instruction.exec(head)?.index === 0;
+}
+
+/**
+ * Whether an item proposes rather than reports: a plan step, a review finding with a priority, or an
+ * instruction in a message that neither changes files nor reports work done. A proposal counts once a
+ * later edit confirms it.
+ *
+ * @param item - one item of an assistant message.
+ * @param cues - the cue matchers of the message's language.
+ * @param source - see {@link DecisionSource}.
+ * @param cache - heading kinds already classified in this message.
+ */
+export function isProposal(item: ProseItem, cues: CueMatchers, source: DecisionSource, cache?: LabelCache): boolean {
+  if (source.summary) return false;
+  if (hasPriorityLabel(item)) return true;
+  const plan = (item.lead !== '' && cues.planHeading.test(item.lead)) || (item.section !== '' && cues.planHeading.test(item.section));
+  if (plan) return true;
+  return !source.edits && !source.report && headingKind(item, cues, cache) !== 'summary' && isInstruction(item.text, cues);
+}
+
+/**
  * How strongly an item reads as a decision; below {@link DECISION_THRESHOLD} it is not one.
  *
  * @param item - one item of an assistant message.
@@ -89,7 +153,11 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   if (/[:：]$/.test(text) && item.announced === 0 && !last) return 0;
   const kind = headingKind(item, cues, cache);
   if (kind === 'next' || kind === 'problem') return 0;
-  const strong = cues.change.test(text);
+  if (!CODE_OBJECT.test(text) && STATUS_LINE.test(text)) return 0;
+  // An arrow in a sentence that states a condition maps cases to outcomes; it changes nothing.
+  let strong = cues.change.test(text);
+  // An arrow documents a change between two names or values ("16.2.4 → 15.2.4"); between words it maps cases to outcomes.
+  if (strong && !cues.change.test(text.replace(ARROWS, ' ')) && (CONDITION.test(text) || !arrowBetweenCode(text))) strong = false;
   // A row of a table whose header names changes or fixes is a change, verb or not.
   const weak = !strong && (cues.weakChange.test(text) || (item.kind === 'row' && labelKind(item.lead, cues, cache) === 'summary'));
   if (!strong && !weak && kind !== 'decision') return 0;
@@ -102,8 +170,12 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   if (strong) score += 2;
   else if (weak) score += 1;
   if (CODE_OBJECT.test(text)) score += 1;
-  if (item.kind === 'sentence' && kind === null) score -= 0.5;
+  // What the prose says right before the message's edit is what the edit does.
+  if (item.kind === 'sentence' && kind === null && !(last && source.edits)) score -= 0.5;
+  // A change with its reason ("…so the tick survives", "…para no crashear") is a choice, not only an action.
+  if (cues.purpose.test(text)) score += 1;
   if (cues.hedge.test(text)) score -= 1.5;
+  if (LOW_PRIORITY.test(item.lead) || LOW_PRIORITY.test(text.slice(0, 16))) score -= 1;
   // Cleanups (an unused import, a typo) and what a list itself marks low priority are changes, not decisions.
   if (cues.minor.test(text) || cues.minor.test(item.lead)) score -= 1.5;
   return score;
@@ -122,7 +194,7 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, s
   const cache: LabelCache = new Map();
   for (const item of items) {
     const score = decisionScore(item, cues, source, item.index === items.length - 1, cache);
-    if (score >= FILL_THRESHOLD) scored.push({ item, score });
+    if (score >= CANDIDATE_THRESHOLD) scored.push({ item, score });
   }
   scored.sort((a, b) => b.score - a.score || a.item.index - b.item.index);
   const seen = new Set<string>();
@@ -133,7 +205,9 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, s
     if (seen.has(key)) continue;
     seen.add(key);
     const lead = item.lead || item.section;
+    const proposed = isProposal(item, cues, source, cache);
     decisions.push({
+      ...(proposed ? { proposed } : {}),
       family: source.summary ? 'carried' : 'change',
       category: headingKind(item, cues, cache) === 'decision' ? 'architecture' : 'implementation',
       text: shorten(item.text, MAX_DECISION_TEXT_CHARS),
