@@ -23,11 +23,13 @@ export type CueKind =
   | 'hedge'
   | 'minor'
   | 'instruction'
-  | 'purpose';
+  | 'purpose'
+  | 'goalHeading';
 
 type CueTable = Record<CueKind, readonly string[]>;
 
 const ENGLISH: CueTable = {
+  goalHeading: ['objective', 'objectives', 'goal', 'goals', 'task', 'the task', 'primary request', 'user request', 'request', 'background', 'requirements'],
   purpose: [
     'so that', 'so it', 'so the', 'so we', 'so they', 'so one', 'so no', 'in order to', 'to avoid', 'to prevent', 'to keep',
     'to ensure', 'to make sure', 'to stop', 'to allow', 'to support', 'because', 'since', 'which means', 'otherwise',
@@ -88,7 +90,7 @@ const ENGLISH: CueTable = {
   minor: [
     'low', 'minor', 'nit', 'nitpick', 'optional', 'cosmetic', 'unused', 'typo', 'typos', 'whitespace', 'formatting',
     'lint', 'dead code', 'import', 'imports', 'comment', 'comments', 'log', 'logs', 'console.log', 'duplicate',
-    'duplicated', 'redundant',
+    'duplicated', 'redundant', 'consistency', 'encapsulation', 'boilerplate',
   ],
   hedge: [
     'would', 'could', 'might', 'if you want', 'alternatively', 'option', 'maybe', 'perhaps', 'consider', 'should we',
@@ -97,6 +99,7 @@ const ENGLISH: CueTable = {
 };
 
 const SPANISH: CueTable = {
+  goalHeading: ['objetivo', 'objetivos', 'tarea', 'requisitos', 'contexto'],
   purpose: ['para que', 'para no', 'para evitar', 'porque', 'ya que', 'de modo que', 'sin que'],
   instruction: [
     'editar', 'cambiar', 'limpiar', 'crear', 'eliminar', 'agregar', 'añadir', 'actualizar', 'mover', 'reemplazar',
@@ -139,6 +142,7 @@ const SPANISH: CueTable = {
 };
 
 const GERMAN: CueTable = {
+  goalHeading: ['ziel', 'ziele', 'aufgabe', 'anforderungen', 'hintergrund'],
   purpose: ['damit', 'weil', 'sodass', 'sonst'],
   instruction: ['ersetzen', 'entfernen', 'hinzufügen', 'ändern', 'aktualisieren', 'erstellen', 'löschen', 'verschieben', 'installieren'],
   change: [
@@ -166,6 +170,7 @@ const GERMAN: CueTable = {
 };
 
 const FRENCH: CueTable = {
+  goalHeading: ['objectif', 'objectifs', 'tâche', 'exigences', 'contexte'],
   purpose: ['afin de', 'afin que', 'car', 'parce que', 'pour que', 'pour ne', 'pour éviter'],
   instruction: ['ajouter', 'supprimer', 'remplacer', 'corriger', 'créer', 'modifier', 'déplacer', 'renommer', 'installer', 'mettre à jour', 'utiliser'],
   change: [
@@ -191,6 +196,7 @@ const FRENCH: CueTable = {
 };
 
 const PORTUGUESE: CueTable = {
+  goalHeading: ['objetivo', 'objetivos', 'tarefa', 'requisitos', 'contexto'],
   purpose: ['para que', 'para não', 'para evitar', 'porque', 'pois', 'de modo que'],
   instruction: ['adicionar', 'remover', 'substituir', 'corrigir', 'criar', 'alterar', 'mover', 'renomear', 'instalar', 'atualizar', 'usar'],
   change: [
@@ -215,6 +221,7 @@ const PORTUGUESE: CueTable = {
 };
 
 const CHINESE: CueTable = {
+  goalHeading: ['目标', '任务', '需求', '背景'],
   purpose: ['为了', '以便', '因为', '以免', '避免', '这样'],
   instruction: ['添加', '删除', '修改', '替换', '创建', '更新', '使用', '移除'],
   change: ['改为', '改成', '改用', '替换', '换成', '迁移', '移到', '移至', '重命名', '而不是', '代替', '取代', '决定', '采用', '降级', '升级', '重写', '切换', '不再'],
@@ -231,6 +238,7 @@ const CHINESE: CueTable = {
 };
 
 const JAPANESE: CueTable = {
+  goalHeading: ['目的', '目標', 'タスク', '要件', '背景'],
   purpose: ['ため', 'ように', 'ので', '避ける'],
   instruction: [],
   change: ['変更', '置き換え', '置換', '移動', '移行', '名前を変更', '代わりに', 'ではなく', '決定', '採用', '切り替え', 'ダウングレード', 'アップグレード', '書き直'],
@@ -262,7 +270,7 @@ export const CUE_LANGUAGES: readonly string[] = Object.keys(TABLES);
 
 const KINDS: readonly CueKind[] = [
   'change', 'weakChange', 'summaryHeading', 'decisionHeading', 'problemHeading', 'nextHeading', 'planHeading', 'problem',
-  'next', 'hedge', 'minor', 'instruction', 'purpose',
+  'next', 'hedge', 'minor', 'instruction', 'purpose', 'goalHeading',
 ];
 
 function escape(literal: string): string {

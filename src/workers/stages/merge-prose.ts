@@ -91,6 +91,9 @@ const MAX_EDIT_NAME_CHARS = 240;
 const FOLLOW_UP_MESSAGES = 2;
 /** Bonus for a decision a later edit of what it names confirms, and for one an edit follows right away. */
 const CONFIRMED_BONUS = 0.5;
+/** Bonus for a decision that introduces a file the session created, and for one that changes several files. */
+const NEW_MODULE_BONUS = 1;
+const SEVERAL_FILES_BONUS = 0.5;
 /** Bonus for deleting a file the session itself wrote or changed before: the approach was dropped. */
 const REVERSAL_BONUS = 1.5;
 
@@ -116,6 +119,8 @@ interface EditedNames {
   firstWritten: Map<string, number>;
   /** Orders of the messages that changed files. */
   orders: Set<number>;
+  /** File names whose first touch in the session wrote them: files it created. */
+  created: Set<string>;
 }
 
 function editedNames(evidence: DecisionEvidence): EditedNames {
@@ -140,18 +145,44 @@ function editedNames(evidence: DecisionEvidence): EditedNames {
     orders.add(signal.order);
     namesIn(signal.text, add(signal.order));
   }
-  return { names, firstWritten, orders };
+  const created = new Set<string>();
+  const seen = new Set<string>();
+  for (const touch of evidence.files) {
+    if (touch.action === 'cwd' || seen.size >= MAX_EVIDENCE_NAMES) continue;
+    const base = (touch.path.split('/').pop() ?? touch.path).toLowerCase();
+    if (seen.has(base)) continue;
+    seen.add(base);
+    if (touch.action === 'write' && !NOT_A_MODULE.test(base)) created.add(base);
+  }
+  return { names, firstWritten, orders, created };
 }
 
-/** Whether a deletion removes a file the session had written or edited before: an approach it tried, then dropped. */
+/**
+ * How much of the work a decision names: a file the session created (a new module) and several
+ * files it changed say more than one file's local change.
+ */
+function reach(decision: Decision, edited: EditedNames): number {
+  let created = false;
+  const changed = new Set<string>();
+  namesIn(decision.text, (name) => {
+    if (edited.created.has(name)) created = true;
+    if (name.includes('.') && edited.names.has(name)) changed.add(name);
+  });
+  return (created ? NEW_MODULE_BONUS : 0) + (changed.size >= 2 ? SEVERAL_FILES_BONUS : 0);
+}
+
+/** Whether a deletion removes a file the session itself created before: an approach it tried, then dropped. */
 function reverses(decision: Decision, edited: EditedNames): boolean {
   const order = decision.order ?? -1;
   for (const raw of decision.text.slice(0, MAX_EDIT_NAME_CHARS).split(/[\s,]+/)) {
     const base = (raw.split('/').pop() ?? raw).toLowerCase();
-    if ((edited.firstWritten.get(base) ?? Infinity) < order) return true;
+    if (edited.created.has(base) && (edited.firstWritten.get(base) ?? Infinity) < order) return true;
   }
   return false;
 }
+
+/** Files that are not modules: images, fonts, lockfiles, logs and notes. Creating one introduces no component. */
+const NOT_A_MODULE = /\.(?:svg|png|jpe?g|gif|ico|webp|bmp|woff2?|ttf|otf|lock|log|txt|md|csv)$/;
 
 /**
  * How later work bears on a decision: `confirmed` when a later message edited something it names,
@@ -206,7 +237,7 @@ export function rankDecisions(
     const evidenceScore = decision.family === 'deleted' ? (reverses(decision, edited) ? REVERSAL_BONUS : 0)
       : decision.proposed ? -CONFIRMED_BONUS
       : later === 'none' ? 0 : CONFIRMED_BONUS;
-    const score = (decision.score ?? 3.5) + requestSupport(decision, requests) + evidenceScore;
+    const score = (decision.score ?? 3.5) + requestSupport(decision, requests) + evidenceScore + (decision.family === 'deleted' ? 0 : reach(decision, edited));
     if (process.env['DEC_DEBUG']) (decision as { rank?: number }).rank = score;
     indexed.push({ decision, index, score });
   }

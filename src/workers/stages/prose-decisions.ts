@@ -9,6 +9,8 @@ import type { Decision } from './decisions.js';
 import type { CueMatchers } from './cues.js';
 import type { ProseItem } from './prose-items.js';
 
+/** Questions from which a message waits on the user's answers rather than settles anything. */
+const MIN_OPEN_QUESTIONS = 2;
 /** Cap on a decision's text: one line of the context. */
 export const MAX_DECISION_TEXT_CHARS = 120;
 /** Cap on its context: the lead-in and the whole item. */
@@ -26,6 +28,8 @@ export interface DecisionSource {
   summary: boolean;
   /** The message's opening says it reports work done ("Done. Here's a summary…"). */
   report: boolean;
+  /** The message puts several questions to the user: what it outlines waits on the answers. */
+  asks?: boolean;
   /** The message edits or writes files: what its prose says it changes, it changes. */
   edits: boolean;
 }
@@ -37,7 +41,7 @@ export interface DecisionSource {
 const CODE_OBJECT =
   /`[^`\n]{1,120}`|[\w-]{1,80}\.[a-z]{1,6}\b|\b[a-z]{1,40}[A-Z][\w]{0,60}|\b[A-Z][a-z]{1,30}[A-Z]\w{0,60}|\b[a-z0-9]{1,40}_[\w]{1,60}|\w{1,60}\(\)|\b\d{1,4}\.\d{1,4}(?:\.\d{1,4})?\b|--[a-z][\w-]{1,60}|\/[\w-]{1,60}\/[\w./-]{0,120}/;
 
-type HeadingKind = 'decision' | 'summary' | 'problem' | 'next' | null;
+type HeadingKind = 'decision' | 'summary' | 'problem' | 'next' | 'goal' | null;
 
 /** Kinds of headings already classified, by label: one message repeats the same few labels over many items. */
 export type LabelCache = Map<string, HeadingKind>;
@@ -50,6 +54,7 @@ function labelKind(label: string, cues: CueMatchers, cache?: LabelCache): Headin
   else if (cues.nextHeading.test(label)) kind = 'next';
   else if (cues.problemHeading.test(label)) kind = 'problem';
   else if (cues.summaryHeading.test(label)) kind = 'summary';
+  else if (cues.goalHeading.test(label)) kind = 'goal';
   cache?.set(label, kind);
   return kind;
 }
@@ -72,8 +77,11 @@ export function shorten(text: string, max: number): string {
 
 /** Items that are never decisions: questions, and offers or conditions. */
 function isQuestion(text: string): boolean {
-  return /[?？]\s*$/.test(text) || /^(?:¿|want me|shall i|should i|do you|would you)/i.test(text);
+  return /[?？](?:\s|$)/.test(text) || /^(?:¿|want me|shall i|should i|do you|would you)/i.test(text);
 }
+
+/** An item that opens with "also": an add-on beside the change that mattered. */
+const ASIDE = /^(?:also|additionally|plus|además|también|außerdem|auch|aussi|de plus|também|另外|此外|また)(?![\p{L}])/iu;
 
 /**
  * A review finding's or recommendation's priority as its label ("High: add a pool", "P2 — rename"):
@@ -133,7 +141,7 @@ export function isProposal(item: ProseItem, cues: CueMatchers, source: DecisionS
   if (source.summary) return false;
   if (hasPriorityLabel(item)) return true;
   const plan = (item.lead !== '' && cues.planHeading.test(item.lead)) || (item.section !== '' && cues.planHeading.test(item.section));
-  if (plan) return true;
+  if (plan || (source.asks === true && !source.edits && !source.report)) return true;
   return !source.edits && !source.report && headingKind(item, cues, cache) !== 'summary' && isInstruction(item.text, cues);
 }
 
@@ -152,7 +160,10 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   // An item ending with a colon announces what follows; it decides nothing by itself, unless a tool call follows it.
   if (/[:：]$/.test(text) && item.announced === 0 && !last) return 0;
   const kind = headingKind(item, cues, cache);
-  if (kind === 'next' || kind === 'problem') return 0;
+  // What comes next, what went wrong and what was asked for (an objective, the task) are not what was decided.
+  if (kind === 'next' || kind === 'problem' || kind === 'goal') return 0;
+  // A row that only points at the one above ("Same", "Likewise") says nothing of its own.
+  if (/[—:]\s*(?:same|ditto|likewise|idem|igual|dito|同上)\.?$/i.test(text)) return 0;
   if (!CODE_OBJECT.test(text) && STATUS_LINE.test(text)) return 0;
   // An arrow in a sentence that states a condition maps cases to outcomes; it changes nothing.
   let strong = cues.change.test(text);
@@ -178,6 +189,7 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   if (LOW_PRIORITY.test(item.lead) || LOW_PRIORITY.test(text.slice(0, 16))) score -= 1;
   // Cleanups (an unused import, a typo) and what a list itself marks low priority are changes, not decisions.
   if (cues.minor.test(text) || cues.minor.test(item.lead)) score -= 1.5;
+  if (ASIDE.test(text)) score -= 1;
   return score;
 }
 
@@ -189,7 +201,10 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
  * @param source - see {@link DecisionSource}.
  * @param max - how many to return at most.
  */
-export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, source: DecisionSource, max: number): Decision[] {
+export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, given: DecisionSource, max: number): Decision[] {
+  let questions = 0;
+  for (const item of items) if (isQuestion(item.text)) questions++;
+  const source: DecisionSource = { ...given, asks: given.asks ?? questions >= MIN_OPEN_QUESTIONS };
   const scored: Array<{ item: ProseItem; score: number }> = [];
   const cache: LabelCache = new Map();
   for (const item of items) {
