@@ -121,6 +121,8 @@ interface EditedNames {
   orders: Set<number>;
   /** File names whose first touch in the session wrote them: files it created. */
   created: Set<string>;
+  /** Names of the files the session edited, wrote or deleted. */
+  files: Set<string>;
 }
 
 function editedNames(evidence: DecisionEvidence): EditedNames {
@@ -146,15 +148,17 @@ function editedNames(evidence: DecisionEvidence): EditedNames {
     namesIn(signal.text, add(signal.order));
   }
   const created = new Set<string>();
+  const files = new Set<string>();
   const seen = new Set<string>();
   for (const touch of evidence.files) {
     if (touch.action === 'cwd' || seen.size >= MAX_EVIDENCE_NAMES) continue;
     const base = (touch.path.split('/').pop() ?? touch.path).toLowerCase();
+    if (touch.action === 'edit' || touch.action === 'write' || touch.action === 'delete') files.add(base);
     if (seen.has(base)) continue;
     seen.add(base);
     if (touch.action === 'write' && !NOT_A_MODULE.test(base)) created.add(base);
   }
-  return { names, firstWritten, orders, created };
+  return { names, firstWritten, orders, created, files };
 }
 
 /**
@@ -166,7 +170,7 @@ function reach(decision: Decision, edited: EditedNames): number {
   const changed = new Set<string>();
   namesIn(decision.text, (name) => {
     if (edited.created.has(name)) created = true;
-    if (name.includes('.') && edited.names.has(name)) changed.add(name);
+    if (edited.files.has(name)) changed.add(name);
   });
   return (created ? NEW_MODULE_BONUS : 0) + (changed.size >= 2 ? SEVERAL_FILES_BONUS : 0);
 }
@@ -186,14 +190,16 @@ const NOT_A_MODULE = /\.(?:svg|png|jpe?g|gif|ico|webp|bmp|woff2?|ttf|otf|lock|lo
 
 /**
  * How later work bears on a decision: `confirmed` when a later message edited something it names,
- * `followed` when an edit came within {@link FOLLOW_UP_MESSAGES} messages of it, else `none`.
+ * `followed` when an edit came within {@link FOLLOW_UP_MESSAGES} messages after it, else `none`.
  */
 function laterWork(decision: Decision, edited: EditedNames): 'confirmed' | 'followed' | 'none' {
   const order = decision.order;
   if (order === undefined) return 'none';
   let confirmed = false;
   namesIn(decision.text, (name) => {
-    if (!confirmed && (edited.names.get(name) ?? -1) > order) confirmed = true;
+    const last = edited.names.get(name);
+    if (last === undefined) return;
+    if (last > order) confirmed = true;
   });
   if (confirmed) return 'confirmed';
   for (let step = 1; step <= FOLLOW_UP_MESSAGES; step++) if (edited.orders.has(order + step)) return 'followed';
@@ -233,6 +239,8 @@ export function rankDecisions(
     const later = laterWork(decision, edited);
     // A proposal no later edit of what it names carried out was not decided: a plan step, a finding, advice never acted on.
     if (decision.proposed && later !== 'confirmed') continue;
+    // A weak candidate (narration of a step) counts only once later work on what it names bears it out.
+    if ((decision.score ?? 3.5) < FILL_THRESHOLD && later !== 'confirmed') continue;
     // A proposal carried out survives below the report of the same work; what the session says it does, then does, ranks higher.
     const evidenceScore = decision.family === 'deleted' ? (reverses(decision, edited) ? REVERSAL_BONUS : 0)
       : decision.proposed ? -CONFIRMED_BONUS

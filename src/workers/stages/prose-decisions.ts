@@ -182,7 +182,7 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   else if (weak) score += 1;
   if (CODE_OBJECT.test(text)) score += 1;
   // What the prose says right before the message's edit is what the edit does.
-  if (item.kind === 'sentence' && kind === null && !(last && source.edits)) score -= 0.5;
+  if (item.kind === 'sentence' && kind === null) score -= 0.5;
   // A change with its reason ("…so the tick survives", "…para no crashear") is a choice, not only an action.
   if (cues.purpose.test(text)) score += 1;
   if (cues.hedge.test(text)) score -= 1.5;
