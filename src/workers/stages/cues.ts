@@ -312,6 +312,22 @@ function matchersFor(language: string): CueMatchers {
 
 const MATCHERS: ReadonlyMap<string, CueMatchers> = new Map(CUE_LANGUAGES.map((language) => [language, matchersFor(language)]));
 
+/** Every language's cues at once, for a message whose language a few words cannot tell apart from its neighbours. */
+const ALL_MATCHERS: CueMatchers = Object.freeze(
+  Object.fromEntries(KINDS.map((kind) => [kind, compile(Object.values(TABLES).flatMap((table) => [...table[kind]]))])) as Record<CueKind, RegExp>,
+);
+
+/**
+ * The cue matchers for reading decisions: English for an English message, every language's cues for any
+ * other. Short messages (a step narrated before a tool call) are too short to tell Spanish from Portuguese
+ * or Italian, and a change verb of one of them is no English word.
+ *
+ * @param language - ISO 639-3 code, as `detectLanguage` returns it.
+ */
+export function decisionCuesFor(language: string): CueMatchers {
+  return language === 'eng' ? cuesFor('eng') : ALL_MATCHERS;
+}
+
 /**
  * The cue matchers for a language: its own cues and the English ones; English alone for a
  * language without a cue set or `und`.

@@ -64,8 +64,15 @@ function headingKind(item: ProseItem, cues: CueMatchers, cache?: LabelCache): He
     const kind = labelKind(item.lead, cues, cache);
     if (kind !== null) return kind;
   }
-  return item.section === '' ? null : labelKind(item.section, cues, cache);
+  const kind = item.section === '' ? null : labelKind(item.section, cues, cache);
+  if (kind !== null) return kind;
+  // A plain "Approach: …", "Mejor estrategia: …" opening the sentence labels it like a bold lead-in.
+  const label = INLINE_LABEL.exec(item.text)?.[1];
+  return label !== undefined && labelKind(label.toLowerCase(), cues, cache) === 'decision' ? 'decision' : null;
 }
+
+/** A short label opening a sentence, up to its colon. */
+const INLINE_LABEL = /^([\p{L}][\p{L} ]{1,28})[:：]\s/u;
 
 /** A text cut at a word boundary to at most `max` characters, marked with an ellipsis when cut. */
 export function shorten(text: string, max: number): string {

@@ -14,7 +14,7 @@ import { describeEdit, editChanges } from '../stages/edits.js';
 import type { Observation } from '../stages/observations.js';
 import { termsOfMessage } from '../stages/message-terms.js';
 import { detectLanguage } from '../stages/language.js';
-import { cuesFor } from '../stages/cues.js';
+import { cuesFor, decisionCuesFor } from '../stages/cues.js';
 import { proseItems } from '../stages/prose-items.js';
 import { DECISION_THRESHOLD, isReport, proseDecisions, seedDecisionScore } from '../stages/prose-decisions.js';
 import { assistantNotes, isPastedDocument, userNotes } from '../stages/prose-notes.js';
@@ -87,7 +87,7 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       .map((decision) => ({ ...decision, score: seedDecisionScore(decision, unit.role, pasted) }))
       .filter((decision) => decision.score >= DECISION_THRESHOLD);
     const prose = unit.role === 'assistant'
-      ? proseDecisions(items, cues, { summary: unit.summary, report: isReport(items, cues), edits: unit.tools.some((call) => EDIT_TOOL.test(call.tool)) }, settings.maxDecisionsPerUnit)
+      ? proseDecisions(items, decisionCuesFor(language), { summary: unit.summary, report: isReport(items, decisionCuesFor(language)), edits: unit.tools.some((call) => EDIT_TOOL.test(call.tool)) }, settings.maxDecisionsPerUnit)
       : [];
     return [...prose, ...seed].slice(0, settings.maxDecisionsPerUnit).map((decision) => ({ ...decision, order: unit.order }));
   });
