@@ -10,7 +10,7 @@ import type { Observation } from './observations.js';
 import { CARRIED_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
 
 /** Most decisions one message may place in the final list: a session decides at several points. */
-export const MAX_DECISIONS_PER_MESSAGE = 3;
+export const MAX_DECISIONS_PER_MESSAGE = 2;
 /** Most from a prior compaction summary: it condenses many messages. */
 export const MAX_DECISIONS_PER_SUMMARY = 5;
 /** Most decisions kept in all: a session has a handful of real ones, and each extra one is noise. */

@@ -149,7 +149,7 @@ export function isProposal(item: ProseItem, cues: CueMatchers, source: DecisionS
   if (hasPriorityLabel(item)) return true;
   const plan = (item.lead !== '' && cues.planHeading.test(item.lead)) || (item.section !== '' && cues.planHeading.test(item.section));
   if (plan || (source.asks === true && !source.edits && !source.report)) return true;
-  return !source.edits && !source.report && headingKind(item, cues, cache) !== 'summary' && isInstruction(item.text, cues);
+  return !source.edits && !source.report && isInstruction(item.text, cues);
 }
 
 /**
@@ -179,6 +179,8 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   // A row of a table whose header names changes or fixes is a change, verb or not.
   const weak = !strong && (cues.weakChange.test(text) || (item.kind === 'row' && labelKind(item.lead, cues, cache) === 'summary'));
   if (!strong && !weak && kind !== 'decision') return 0;
+  // Under a decisions heading, a bare name and gloss ("Strategy Engine: execution framework") outlines a part; it decides nothing.
+  if (!strong && !weak && !source.summary && !CODE_OBJECT.test(text)) return 0;
   let score = 0;
   if (kind === 'decision') score += 3;
   else if (kind === 'summary') score += 1.5;
