@@ -67,7 +67,9 @@ function usable(message: string | null): message is string {
  * @param order - the message position.
  */
 export function versionControlDecision(command: string, order: number): Decision | null {
-  if (!command.includes('git')) return null;
+  // Most commands are neither: two plain scans spare them the parser.
+  const head = command.slice(0, MAX_COMMAND_CHARS);
+  if (!/(?<![\w-])git(?![\w-])/.test(head) || !/(?<![\w-])(?:commit|stash)(?![\w-])/.test(head)) return null;
   for (const words of simpleCommands(command)) {
     if (words[0] !== 'git') continue;
     const args = words.slice(1).filter((arg, index, all) => !(index > 0 && all[index - 1] === '-C') && arg !== '-C');
