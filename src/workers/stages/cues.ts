@@ -317,15 +317,20 @@ const ALL_MATCHERS: CueMatchers = Object.freeze(
   Object.fromEntries(KINDS.map((kind) => [kind, compile(Object.values(TABLES).flatMap((table) => [...table[kind]]))])) as Record<CueKind, RegExp>,
 );
 
+/** Characters up to which a message counts as short: too few to tell Spanish from Portuguese or Italian. */
+export const SHORT_MESSAGE_CHARS = 600;
+
 /**
- * The cue matchers for reading decisions: English for an English message, every language's cues for any
- * other. Short messages (a step narrated before a tool call) are too short to tell Spanish from Portuguese
- * or Italian, and a change verb of one of them is no English word.
+ * The cue matchers for reading decisions: a short message that is not English (a step narrated before a
+ * tool call) is read with every language's cues, since a few words do not tell neighbouring languages
+ * apart and a change verb of one of them is no English word; any other message with its own language's.
+ * The wide matcher costs more per character, so only short texts get it.
  *
  * @param language - ISO 639-3 code, as `detectLanguage` returns it.
+ * @param chars - the message's length.
  */
-export function decisionCuesFor(language: string): CueMatchers {
-  return language === 'eng' ? cuesFor('eng') : ALL_MATCHERS;
+export function decisionCuesFor(language: string, chars: number): CueMatchers {
+  return language === 'eng' || chars > SHORT_MESSAGE_CHARS ? cuesFor(language) : ALL_MATCHERS;
 }
 
 /**

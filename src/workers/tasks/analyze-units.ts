@@ -87,7 +87,7 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       .map((decision) => ({ ...decision, score: seedDecisionScore(decision, unit.role, pasted) }))
       .filter((decision) => decision.score >= DECISION_THRESHOLD);
     const prose = unit.role === 'assistant'
-      ? proseDecisions(items, decisionCuesFor(language), { summary: unit.summary, report: isReport(items, decisionCuesFor(language)), edits: unit.tools.some((call) => EDIT_TOOL.test(call.tool)) }, settings.maxDecisionsPerUnit)
+      ? proseDecisions(items, decisionCuesFor(language, text.length), { summary: unit.summary, report: isReport(items, decisionCuesFor(language, text.length)), edits: unit.tools.some((call) => EDIT_TOOL.test(call.tool)) }, settings.maxDecisionsPerUnit)
       : [];
     return [...prose, ...seed].slice(0, settings.maxDecisionsPerUnit).map((decision) => ({ ...decision, order: unit.order }));
   });
