@@ -246,7 +246,6 @@ export function rankDecisions(
       : decision.proposed ? -CONFIRMED_BONUS
       : later === 'none' ? 0 : CONFIRMED_BONUS;
     const score = (decision.score ?? 3.5) + requestSupport(decision, requests) + evidenceScore + (decision.family === 'deleted' ? 0 : reach(decision, edited));
-    if (process.env['DEC_DEBUG']) (decision as { rank?: number }).rank = score;
     indexed.push({ decision, index, score });
   }
   indexed.sort((a, b) => b.score - a.score || b.index - a.index);
