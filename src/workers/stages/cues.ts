@@ -21,11 +21,26 @@ export type CueKind =
   | 'problem'
   | 'next'
   | 'hedge'
-  | 'minor';
+  | 'minor'
+  | 'instruction'
+  | 'purpose'
+  | 'goalHeading';
 
 type CueTable = Record<CueKind, readonly string[]>;
 
 const ENGLISH: CueTable = {
+  goalHeading: ['objective', 'objectives', 'goal', 'goals', 'task', 'the task', 'primary request', 'user request', 'request', 'background', 'requirements'],
+  purpose: [
+    'so that', 'so it', 'so the', 'so we', 'so they', 'so one', 'so no', 'in order to', 'to avoid', 'to prevent', 'to keep',
+    'to ensure', 'to make sure', 'to stop', 'to allow', 'to support', 'because', 'since', 'which means', 'otherwise',
+    'so nothing', 'not to',
+  ],
+  instruction: [
+    'add', 'remove', 'delete', 'fix', 'replace', 'move', 'use', 'create', 'update', 'change', 'switch', 'rename',
+    'extract', 'wrap', 'make', 'implement', 'introduce', 'keep', 'set', 'convert', 'refactor', 'inline', 'split',
+    'merge', 'install', 'pin', 'downgrade', 'upgrade', 'rewrite', 'handle', 'enforce', 'drop', 'connect', 'wire',
+    'ensure', 'unify', 'migrate', 'clean', 'reinstall', 'consider', 'document', 'expose', 'mark', 'rework', 'decide',
+  ],
   change: [
     'changed', 'change from', 'switched', 'switch to', 'replaced', 'replace', 'replaces', 'moved', 'move the', 'renamed',
     'migrated', 'downgraded', 'downgrade', 'upgraded', 'pinned', 'pin', 'converted', 'rewrote', 'rewritten', 'rewrite',
@@ -75,7 +90,8 @@ const ENGLISH: CueTable = {
   ],
   minor: [
     'low', 'minor', 'nit', 'nitpick', 'optional', 'cosmetic', 'unused', 'typo', 'typos', 'whitespace', 'formatting',
-    'lint', 'dead code', 'import', 'imports', 'comment', 'comments', 'log', 'logs', 'console.log',
+    'lint', 'dead code', 'import', 'imports', 'comment', 'comments', 'log', 'logs', 'console.log', 'duplicate',
+    'duplicated', 'redundant', 'consistency', 'encapsulation', 'boilerplate',
   ],
   hedge: [
     'would', 'could', 'might', 'if you want', 'alternatively', 'option', 'maybe', 'perhaps', 'consider', 'should we',
@@ -84,6 +100,13 @@ const ENGLISH: CueTable = {
 };
 
 const SPANISH: CueTable = {
+  goalHeading: ['objetivo', 'objetivos', 'tarea', 'requisitos', 'contexto'],
+  purpose: ['para que', 'para no', 'para evitar', 'porque', 'ya que', 'de modo que', 'sin que'],
+  instruction: [
+    'editar', 'cambiar', 'limpiar', 'crear', 'eliminar', 'agregar', 'añadir', 'actualizar', 'mover', 'reemplazar',
+    'usar', 'instalar', 'reinstalar', 'corregir', 'arreglar', 'quitar', 'borrar', 'conectar', 'envolver',
+    'implementar', 'migrar', 'renombrar', 'fijar', 'bajar', 'hacer', 'decidir',
+  ],
   change: [
     'cambié', 'cambiado', 'cambiar', 'cambia', 'reemplacé', 'reemplazado', 'reemplazar', 'sustituí', 'sustituido',
     'moví', 'movido', 'migré', 'migrado', 'renombré', 'renombrado', 'downgrade', 'bajé', 'fijé', 'fijado',
@@ -116,11 +139,14 @@ const SPANISH: CueTable = {
     'próximo', 'siguiente', 'continuamos', 'continuar con', 'querés que', 'quieres que', 'probá', 'prueba',
     'verificá', 'verifica', 'falta', 'pendiente', 'luego', 'voy a', 'necesitás', 'necesitas',
   ],
-  minor: ['menor', 'opcional', 'sin usar', 'no usado', 'importación', 'comentario'],
+  minor: ['menor', 'opcional', 'sin usar', 'no usado', 'importación', 'comentario', 'duplicado', 'duplicada', 'redundante'],
   hedge: ['podría', 'podrías', 'si querés', 'si quieres', 'alternativa*', 'opción', 'quizás', 'tal vez'],
 };
 
 const GERMAN: CueTable = {
+  goalHeading: ['ziel', 'ziele', 'aufgabe', 'anforderungen', 'hintergrund'],
+  purpose: ['damit', 'weil', 'sodass', 'sonst'],
+  instruction: ['ersetzen', 'entfernen', 'hinzufügen', 'ändern', 'aktualisieren', 'erstellen', 'löschen', 'verschieben', 'installieren'],
   change: [
     'geändert', 'ändern', 'ersetzt', 'ersetzen', 'umgestellt', 'umstellen', 'verschoben', 'verschieben', 'migriert',
     'umbenannt', 'statt', 'anstatt', 'anstelle', 'stattdessen', 'entschieden', 'gewählt', 'neu geschrieben',
@@ -141,11 +167,14 @@ const GERMAN: CueTable = {
     'geht nicht', 'kaputt', 'schlägt fehl', 'fehlgeschlagen', 'ausnahme', 'schreibgeschützt', 'inkonsisten*',
   ],
   next: ['als nächstes', 'nächste', 'danach', 'soll ich', 'möchtest du', 'willst du', 'bitte teste', 'noch offen'],
-  minor: ['gering', 'optional', 'ungenutzt', 'tippfehler', 'kommentar'],
+  minor: ['gering', 'optional', 'ungenutzt', 'tippfehler', 'kommentar', 'doppelt', 'doppelte', 'redundant'],
   hedge: ['könnte', 'würde', 'vielleicht', 'alternativ*', 'option'],
 };
 
 const FRENCH: CueTable = {
+  goalHeading: ['objectif', 'objectifs', 'tâche', 'exigences', 'contexte'],
+  purpose: ['afin de', 'afin que', 'car', 'parce que', 'pour que', 'pour ne', 'pour éviter'],
+  instruction: ['ajouter', 'supprimer', 'remplacer', 'corriger', 'créer', 'modifier', 'déplacer', 'renommer', 'installer', 'mettre à jour', 'utiliser'],
   change: [
     'changé', 'modifié', 'remplacé', 'remplacer', 'déplacé', 'renommé', 'migré', 'passé à', 'au lieu de', 'plutôt que',
     'décidé', 'choisi', 'opté', 'réécrit', 'utilise désormais', 'rétrogradé', 'remplacer', 'déplacer', 'renommer',
@@ -164,11 +193,14 @@ const FRENCH: CueTable = {
     'échec', 'impossible de', 'exception', 'lecture seule', 'incohéren*',
   ],
   next: ['prochaine', 'ensuite', 'voulez-vous', 'veux-tu', 'souhaitez-vous', 'je vais', 'reste à'],
-  minor: ['mineur', 'optionnel', 'inutilisé', 'coquille', 'commentaire'],
+  minor: ['mineur', 'optionnel', 'inutilisé', 'coquille', 'commentaire', 'dupliqué', 'doublon', 'redondant'],
   hedge: ['pourrait', 'pourrais', 'peut-être', 'alternative*', 'option'],
 };
 
 const PORTUGUESE: CueTable = {
+  goalHeading: ['objetivo', 'objetivos', 'tarefa', 'requisitos', 'contexto'],
+  purpose: ['para que', 'para não', 'para evitar', 'porque', 'pois', 'de modo que'],
+  instruction: ['adicionar', 'remover', 'substituir', 'corrigir', 'criar', 'alterar', 'mover', 'renomear', 'instalar', 'atualizar', 'usar'],
   change: [
     'alterei', 'alterado', 'alterar', 'mudei', 'mudado', 'mudar para', 'substituí', 'substituído', 'substituir', 'movi',
     'movido', 'renomeei', 'renomeado', 'migrei', 'migrado', 'em vez de', 'ao invés de', 'decidi', 'decidimos',
@@ -186,11 +218,14 @@ const PORTUGUESE: CueTable = {
   planHeading: ['plano', 'proposta', 'passos'],
   problem: ['erro*', 'trava*', 'congela*', 'não funciona', 'falha*', 'quebrado', 'quebrou', 'não consigo', 'exceção', 'somente leitura', 'inconsisten*'],
   next: ['próximo', 'depois', 'quer que', 'deseja que', 'vou', 'falta', 'teste'],
-  minor: ['menor', 'opcional', 'não usado', 'comentário'],
+  minor: ['menor', 'opcional', 'não usado', 'comentário', 'duplicado', 'duplicada', 'redundante'],
   hedge: ['poderia', 'talvez', 'alternativa*', 'opção'],
 };
 
 const CHINESE: CueTable = {
+  goalHeading: ['目标', '任务', '需求', '背景'],
+  purpose: ['为了', '以便', '因为', '以免', '避免', '这样'],
+  instruction: ['添加', '删除', '修改', '替换', '创建', '更新', '使用', '移除'],
   change: ['改为', '改成', '改用', '替换', '换成', '迁移', '移到', '移至', '重命名', '而不是', '代替', '取代', '决定', '采用', '降级', '升级', '重写', '切换', '不再'],
   weakChange: ['添加', '新增', '删除', '移除', '创建', '修复', '实现', '安装', '更新', '使用'],
   summaryHeading: ['总结', '摘要', '变更', '修改', '改动', '解决方案', '完成'],
@@ -200,11 +235,14 @@ const CHINESE: CueTable = {
   planHeading: ['计划', '方案', '步骤'],
   problem: ['错误', '报错', '崩溃', '卡住', '卡死', '失败', '无法', '不能', '不工作', '异常', '冻结', '闪退', '只读', '不一致'],
   next: ['下一步', '接下来', '然后', '需要我', '要不要', '是否需要'],
-  minor: ['次要', '可选', '未使用', '拼写', '注释'],
+  minor: ['次要', '可选', '未使用', '拼写', '注释', '重复'],
   hedge: ['可以考虑', '或者', '也许', '可能'],
 };
 
 const JAPANESE: CueTable = {
+  goalHeading: ['目的', '目標', 'タスク', '要件', '背景'],
+  purpose: ['ため', 'ように', 'ので', '避ける'],
+  instruction: [],
   change: ['変更', '置き換え', '置換', '移動', '移行', '名前を変更', '代わりに', 'ではなく', '決定', '採用', '切り替え', 'ダウングレード', 'アップグレード', '書き直'],
   weakChange: ['追加', '削除', '作成', '修正', '実装', 'インストール', '更新', '使用'],
   summaryHeading: ['まとめ', '概要', '変更点', '変更内容', '修正内容', '対応内容', '完了'],
@@ -214,7 +252,7 @@ const JAPANESE: CueTable = {
   planHeading: ['計画', '提案', '手順'],
   problem: ['エラー', 'クラッシュ', 'フリーズ', '固まる', '失敗', '動かない', '動作しない', 'できない', '例外', '落ちる', '読み取り専用', '不整合'],
   next: ['次に', '次は', '続けて', 'しますか', 'しましょうか'],
-  minor: ['軽微', '任意', '未使用', 'タイポ', 'コメント'],
+  minor: ['軽微', '任意', '未使用', 'タイポ', 'コメント', '重複'],
   hedge: ['かもしれ', '検討', 'または'],
 };
 
@@ -234,7 +272,7 @@ export const CUE_LANGUAGES: readonly string[] = Object.keys(TABLES);
 
 const KINDS: readonly CueKind[] = [
   'change', 'weakChange', 'summaryHeading', 'decisionHeading', 'problemHeading', 'nextHeading', 'planHeading', 'problem',
-  'next', 'hedge', 'minor',
+  'next', 'hedge', 'minor', 'instruction', 'purpose', 'goalHeading',
 ];
 
 function escape(literal: string): string {
@@ -279,6 +317,27 @@ function matchersFor(language: string): CueMatchers {
 }
 
 const MATCHERS: ReadonlyMap<string, CueMatchers> = new Map(CUE_LANGUAGES.map((language) => [language, matchersFor(language)]));
+
+/** Every language's cues at once, for a message whose language a few words cannot tell apart from its neighbours. */
+const ALL_MATCHERS: CueMatchers = Object.freeze(
+  Object.fromEntries(KINDS.map((kind) => [kind, compile(Object.values(TABLES).flatMap((table) => [...table[kind]]))])) as Record<CueKind, RegExp>,
+);
+
+/** Characters up to which a message counts as short: too few to tell Spanish from Portuguese or Italian. */
+export const SHORT_MESSAGE_CHARS = 600;
+
+/**
+ * The cue matchers for reading decisions: a short message that is not English (a step narrated before a
+ * tool call) is read with every language's cues, since a few words do not tell neighbouring languages
+ * apart and a change verb of one of them is no English word; any other message with its own language's.
+ * The wide matcher costs more per character, so only short texts get it.
+ *
+ * @param language - ISO 639-3 code, as `detectLanguage` returns it.
+ * @param chars - the message's length.
+ */
+export function decisionCuesFor(language: string, chars: number): CueMatchers {
+  return language === 'eng' || chars > SHORT_MESSAGE_CHARS ? cuesFor(language) : ALL_MATCHERS;
+}
 
 /**
  * The cue matchers for a language: its own cues and the English ones; English alone for a

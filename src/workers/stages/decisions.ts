@@ -10,7 +10,7 @@
 import { capChars, stripFencedCode } from './sections.js';
 
 /** The pattern family that found a decision. */
-export type DecisionFamily = 'rejection' | 'explicit' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried';
+export type DecisionFamily = 'rejection' | 'explicit' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried' | 'deleted';
 
 /** What kind of decision it is (seed 000 §4.2). */
 export type DecisionCategory = 'architecture' | 'rejection' | 'implementation' | 'rationale';
@@ -27,6 +27,11 @@ export interface Decision {
   score?: number;
   /** Position of its message in the conversation, when known. */
   order?: number;
+  /**
+   * Proposed, not reported done: a plan step, a review finding, an imperative in a message that
+   * changes nothing. It counts only once a later edit confirms it (see `rankDecisions`).
+   */
+  proposed?: boolean;
 }
 
 /** Cap on a decision's context sentence. */

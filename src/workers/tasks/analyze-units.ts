@@ -7,16 +7,17 @@ import type { AnalysisUnit, AnalyzeInput, AnalyzeOutput, FileTouch, StageTimings
 import { sanitizeText } from '../stages/sanitize.js';
 import { redactSecrets } from '../stages/secrets.js';
 import { capChars, scanHeadings, sectionAt, type Heading } from '../stages/sections.js';
-import { extractDecisions } from '../stages/decisions.js';
-import { normalizeToolPath, touchesFromToolCall } from '../stages/working-set.js';
+import { extractDecisions, type Decision } from '../stages/decisions.js';
+import { normalizeToolPath, SHELL_TOOL, touchesFromToolCall } from '../stages/working-set.js';
 import { signalsFromPastedText, signalsFromToolCall } from '../stages/tool-signals.js';
 import { describeEdit, editChanges } from '../stages/edits.js';
 import type { Observation } from '../stages/observations.js';
 import { termsOfMessage } from '../stages/message-terms.js';
 import { detectLanguage } from '../stages/language.js';
-import { cuesFor } from '../stages/cues.js';
+import { cuesFor, decisionCuesFor } from '../stages/cues.js';
 import { proseItems } from '../stages/prose-items.js';
 import { DECISION_THRESHOLD, isReport, proseDecisions, seedDecisionScore } from '../stages/prose-decisions.js';
+import { deletionDecision, versionControlDecision } from '../stages/work-decisions.js';
 import { assistantNotes, emptyReplyNote, isPastedDocument, userNotes } from '../stages/prose-notes.js';
 import { todoNotes } from '../stages/todos.js';
 
@@ -87,7 +88,7 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       .map((decision) => ({ ...decision, score: seedDecisionScore(decision, unit.role, pasted) }))
       .filter((decision) => decision.score >= DECISION_THRESHOLD);
     const prose = unit.role === 'assistant'
-      ? proseDecisions(items, cues, { summary: unit.summary, report: isReport(items, cues), edits: unit.tools.some((call) => EDIT_TOOL.test(call.tool)) }, settings.maxDecisionsPerUnit)
+      ? proseDecisions(items, decisionCuesFor(language, text.length), { summary: unit.summary, report: isReport(items, decisionCuesFor(language, text.length)), edits: unit.tools.some((call) => EDIT_TOOL.test(call.tool)) }, settings.maxDecisionsPerUnit)
       : [];
     return [...prose, ...seed].slice(0, settings.maxDecisionsPerUnit).map((decision) => ({ ...decision, order: unit.order }));
   });
@@ -118,6 +119,19 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
     }
     // A stack trace or compiler output the user pasted is a problem report like a failing command's.
     if (unit.role === 'user') signals.push(...signalsFromPastedText(text, unit.order));
+  });
+  timed(timings, 'decisions', () => {
+    // What the work records decides too: a commit's message, a stash, the project files deleted.
+    const done: Decision[] = [];
+    for (const call of unit.tools) {
+      const command = call.input['command'];
+      if (call.failed || typeof command !== 'string' || !SHELL_TOOL.test(call.tool)) continue;
+      const recorded = versionControlDecision(sanitizeText(command), unit.order);
+      if (recorded && !done.some((decision) => decision.text === recorded.text)) done.push(recorded);
+    }
+    const deleted = deletionDecision(files.filter((touch) => touch.action === 'delete').map((touch) => touch.path), unit.order);
+    if (deleted) done.push(deleted);
+    decisions.push(...done.slice(0, Math.max(0, settings.maxDecisionsPerUnit - decisions.length)).map((decision) => ({ ...decision, order: unit.order })));
   });
   const notes: Observation[] = timed(timings, 'notes', () => {
     if (unit.role === 'user') return userNotes(text, items, cues, unit.order);

@@ -15,12 +15,12 @@ import { timed } from './analyze-units.js';
 import { inferProjectRoot, rankWorkingSet } from '../stages/working-set-rank.js';
 import { SHELL_TOOL } from '../stages/working-set.js';
 import { resolveByLaterRuns } from '../stages/tool-signals.js';
-import { liveNotes, rankDecisions } from '../stages/merge-prose.js';
+import { liveNotes, rankDecisions, type DecisionEvidence } from '../stages/merge-prose.js';
 import { rankProblems } from '../stages/problem-rank.js';
 
 /** Decisions ranked (the user's requests in `notes` raise what answers them), near repeats merged, capped (see `rankDecisions`). */
-export function mergeDecisions(decisions: readonly Decision[], max: number, notes: readonly Observation[] = []): Decision[] {
-  return rankDecisions(decisions, max, notes);
+export function mergeDecisions(decisions: readonly Decision[], max: number, notes: readonly Observation[] = [], evidence?: DecisionEvidence): Decision[] {
+  return rankDecisions(decisions, max, notes, evidence);
 }
 
 /**
@@ -147,7 +147,7 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
   const sections = redacted.map((section) => section.text);
   const blocks = timed(timings, 'parse', () => sections.flatMap((section) => proseBlocks(section)));
   const concepts = timed(timings, 'concepts', () => sessionConcepts(countConcepts(blocks, { max: settings.maxConcepts }), input.terms, settings.maxConcepts));
-  const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions, input.notes));
+  const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions, input.notes, { files: input.files, signals: input.signals }));
   const root = timed(timings, 'merge', () => sessionRoot(input.files));
   const files = timed(timings, 'merge', () => mergeFiles(input.files, settings.maxFiles, root));
   const live = timed(timings, 'merge', () => liveNotes(input.notes));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FileTouch } from '../../../src/workers/protocol.js';
 import type { Decision } from '../../../src/workers/stages/decisions.js';
 import type { Observation } from '../../../src/workers/stages/observations.js';
 import { MAX_DECISIONS_PER_MESSAGE, MAX_SESSION_DECISIONS, liveNotes, rankDecisions } from '../../../src/workers/stages/merge-prose.js';
@@ -6,6 +7,10 @@ import { EMPTY_REPLY_ID, emptyReplyNote } from '../../../src/workers/stages/pros
 
 function decision(text: string, score: number, order: number): Decision {
   return { family: 'change', category: 'implementation', text, context: text, score, order };
+}
+
+function touch(path: string, action: FileTouch['action'], order: number): FileTouch {
+  return { path, tool: action === 'delete' ? 'bash' : action === 'read' ? 'read' : 'edit', order, action };
 }
 
 function note(id: string, type: Observation['type'], text: string, order: number): Observation {
@@ -40,8 +45,69 @@ describe('rankDecisions', () => {
     const decisions = [decision('Wrapped each scheduler tick in try/catch', 4, 5), decision('Switched the logger to JSON lines', 4.2, 5), decision('Moved the cron expressions into application.yml', 4.1, 5)];
     const requests = [note('next:request:4', 'next', 'asked: make the scheduler survive a failing tick', 4)];
     const ranked = rankDecisions(decisions, 10, requests);
-    expect(ranked).toHaveLength(3);
+    expect(ranked).toHaveLength(MAX_DECISIONS_PER_MESSAGE);
+    expect(ranked.map((item) => item.text)).toContain('Wrapped each scheduler tick in try/catch');
     expect(rankDecisions([...decisions, decision('Another change to the logger format', 4.3, 5)], 1, requests)[0]?.text).toBe('Wrapped each scheduler tick in try/catch');
+  });
+});
+
+describe('rankDecisions with the work done as evidence', () => {
+  it('should drop a proposal no later edit carried out, and keep one that an edit of what it names confirms', () => {
+    const proposals = [
+      { ...decision('Add a ThreadPoolTaskScheduler bean in SchedulerConfig.java', 4, 3), proposed: true },
+      { ...decision('Add a unit test for MinuteScheduler', 4, 3), proposed: true },
+    ];
+    const evidence = { files: [touch('src/config/SchedulerConfig.java', 'write', 5)], signals: [] };
+    expect(rankDecisions(proposals, 10, [], evidence).map((item) => item.text)).toEqual(['Add a ThreadPoolTaskScheduler bean in SchedulerConfig.java']);
+    // Without any evidence, neither was decided.
+    expect(rankDecisions(proposals, 10)).toEqual([]);
+    // An edit before the proposal does not carry it out.
+    expect(rankDecisions(proposals, 10, [], { files: [touch('src/config/SchedulerConfig.java', 'edit', 1)], signals: [] })).toEqual([]);
+  });
+
+  it('should confirm by an identifier or a version an edit changed', () => {
+    const pinned = { ...decision('Pin eslint-config-next to 15.2.4 as well', 3.5, 2), proposed: true };
+    const signals = [note('edit:package.json', 'note', 'package.json: 16.2.4 → 15.2.4', 4)];
+    expect(rankDecisions([pinned], 10, [], { files: [], signals })).toHaveLength(1);
+  });
+
+  it('should prefer the report of the work to the proposal of it, and a new module to a local change', () => {
+    const evidence = {
+      files: [touch('src/services/theme.service.ts', 'write', 4), touch('src/styles.scss', 'edit', 4), touch('src/app/navbar.scss', 'edit', 4)],
+      signals: [],
+    };
+    const candidates = [
+      decision('navbar.scss: swapped the hardcoded rgba background for a variable', 4, 5),
+      decision('theme.service.ts keeps the theme in a signal and persists it to localStorage', 3.5, 5),
+      decision('Moved the login form labels above their inputs', 4.2, 5),
+    ];
+    const [first] = rankDecisions(candidates, 1, [], evidence);
+    expect(first?.text).toBe('theme.service.ts keeps the theme in a signal and persists it to localStorage');
+  });
+
+  it('should need later work for a weak step, and raise a deletion that undoes a file the session created', () => {
+    const weak = decision('Updated cards.py for the new tiles', 2.5, 3);
+    expect(rankDecisions([weak], 10, [], { files: [touch('src/ui/cards.py', 'edit', 3)], signals: [] })).toEqual([]);
+    expect(rankDecisions([weak], 10, [], { files: [touch('src/ui/cards.py', 'edit', 6)], signals: [] })).toHaveLength(1);
+    const deletion: Decision = { family: 'deleted', category: 'implementation', text: 'deleted src/admin/_form-shared.scss', context: 'deleted src/admin/_form-shared.scss', score: 3, order: 8 };
+    const other = decision('Reworded the empty-state message of the list view', 3.6, 9);
+    const created = { files: [touch('src/admin/_form-shared.scss', 'write', 2), touch('src/admin/_form-shared.scss', 'delete', 8)], signals: [] };
+    expect(rankDecisions([deletion, other], 1, [], created)[0]?.family).toBe('deleted');
+    const preexisting = { files: [touch('src/admin/_form-shared.scss', 'read', 1), touch('src/admin/_form-shared.scss', 'delete', 8)], signals: [] };
+    expect(rankDecisions([deletion, other], 1, [], preexisting)[0]?.text).toBe('Reworded the empty-state message of the list view');
+  });
+
+  it('should let the prose that states a deletion win over the bare deletion', () => {
+    const deletion: Decision = { family: 'deleted', category: 'implementation', text: 'deleted package-lock.json', context: 'deleted package-lock.json', score: 4, order: 6 };
+    const prose = decision('Clean reinstall: removed node_modules and package-lock.json, then npm install', 3.6, 5);
+    expect(rankDecisions([prose, deletion], 10).map((item) => item.family)).toEqual(['change']);
+  });
+
+  it('should stay bounded on many candidates and touches', () => {
+    const many = Array.from({ length: 5_000 }, (_, index) => ({ ...decision(`Moved handler${index} into module${index}.ts`, 4, index), proposed: index % 2 === 0 }));
+    const files = Array.from({ length: 20_000 }, (_, index) => touch(`src/module${index}.ts`, 'edit', index + 1));
+    const ranked = rankDecisions(many, 10, [], { files, signals: [] });
+    expect(ranked.length).toBeLessThanOrEqual(MAX_SESSION_DECISIONS);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cuesFor } from '../../../src/workers/stages/cues.js';
 import { proseItems } from '../../../src/workers/stages/prose-items.js';
-import { DECISION_THRESHOLD, decisionScore, isReport, proseDecisions, seedDecisionScore } from '../../../src/workers/stages/prose-decisions.js';
+import { DECISION_THRESHOLD, decisionScore, isProposal, isReport, proseDecisions, seedDecisionScore } from '../../../src/workers/stages/prose-decisions.js';
 
 const PLAIN = { summary: false, report: false, edits: false };
 
@@ -53,6 +53,77 @@ describe('proseDecisions', () => {
     expect(decision?.text.length).toBeLessThanOrEqual(120);
     expect(decision?.text.endsWith('…')).toBe(true);
     expect(decision?.context.startsWith('changes: Replaced the SessionStore')).toBe(true);
+  });
+});
+
+describe('proposals and non-decisions', () => {
+  it('should mark review findings and plan steps as proposed, and a report of work done as not', () => {
+    const review = [
+      '## Proposed fixes',
+      '',
+      '- **High:** Add a bounded `ThreadPoolTaskScheduler` so `ReportJob` never blocks the tick',
+      '- **Low:** Rename `tmpList` in `ReportJob.java`',
+    ].join('\n');
+    const found = decisionsOf(review);
+    // The low end of a finding list is not even a candidate; the high end is one, as a proposal.
+    expect(found.map((decision) => decision.text)).toEqual(['High: Add a bounded ThreadPoolTaskScheduler so ReportJob never blocks the tick']);
+    expect(found[0]?.proposed).toBe(true);
+    const done = decisionsOf('Done. Here is a summary:\n\n- Replaced the cron loop in `ReportJob.java` with a `ThreadPoolTaskScheduler` so a slow export no longer blocks the tick', 'eng', { ...PLAIN, edits: true });
+    expect(done).toHaveLength(1);
+    expect(done[0]?.proposed).toBeUndefined();
+  });
+
+  it('should read an instruction in a message that changes nothing as a proposal, in Spanish too', () => {
+    const [english] = proseItems('Move the retry budget from `worker.ts` into `QueueConfig`.');
+    const [spanish] = proseItems('Cambiar `next` a 15.2.4 en `package.json`.');
+    if (!english || !spanish) throw new Error('expected items');
+    expect(isProposal(english, cuesFor('eng'), PLAIN)).toBe(true);
+    expect(isProposal(english, cuesFor('eng'), { ...PLAIN, edits: true })).toBe(false);
+    expect(isProposal(spanish, cuesFor('spa'), PLAIN)).toBe(true);
+  });
+
+  it('should treat an outline that asks several questions as waiting on the answers', () => {
+    const outline = [
+      'Net effect on the schema:',
+      '',
+      '- `BodySchema` switched to a keyed map of fixed sections instead of a list',
+      '',
+      'Should options be numbered? Do you want a sentinel for deletion?',
+      'Which heading format do you prefer?',
+    ].join('\n');
+    expect(decisionsOf(outline).every((decision) => decision.proposed === true)).toBe(true);
+  });
+
+  it('should not take status lines, conditions written with arrows, objectives or rows that only say "same"', () => {
+    expect(decisionsOf('## Summary\n- All 6 phases have been implemented and the review fixes were applied')).toEqual([]);
+    expect(decisionsOf('## Changes\n- Critical issues from the review were fixed before moving on')).toEqual([]);
+    expect(decisionsOf('## Summary\n- Guest → read-only access only if the invite was accepted')).toEqual([]);
+    expect(decisionsOf('## Objective\n- Replace the hand-written parser with a `zod` schema for the config')).toEqual([]);
+    expect(decisionsOf('| File | Change |\n|---|---|\n| `GetUserQuery.java` | Same |')).toEqual([]);
+    // An arrow between two values is a change.
+    expect(decisionsOf('## Changes\n- `next`: 16.2.4 → 15.2.4 in `package.json`')).toHaveLength(1);
+  });
+
+  it('should raise a change that states its reason, and lower an add-on', () => {
+    const cues = cuesFor('eng');
+    const [plain, reasoned, aside] = proseItems([
+      '- Wrapped each tick of `MinuteScheduler` in try/catch',
+      '- Wrapped each tick of `MinuteScheduler` in try/catch so one failing category no longer stops the loop',
+      '- Also wrapped each tick of `MinuteScheduler` in try/catch',
+    ].join('\n'));
+    if (!plain || !reasoned || !aside) throw new Error('expected items');
+    const source = { ...PLAIN, report: true };
+    expect(decisionScore(reasoned, cues, source)).toBeGreaterThan(decisionScore(plain, cues, source));
+    expect(decisionScore(aside, cues, source)).toBeLessThan(decisionScore(plain, cues, source));
+  });
+
+  it('should read a short Spanish step announced before its edit, with its reason', () => {
+    const [item] = proseItems('Ahora envuelvo `AudioPage.__init__` en try/except para no crashear sin `wpctl`:');
+    if (!item) throw new Error('expected an item');
+    expect(decisionScore(item, cuesFor('spa'), { ...PLAIN, edits: true }, true)).toBeGreaterThanOrEqual(3);
+    const [cleanup] = proseItems('Quito la función `build_cards` duplicada:');
+    if (!cleanup) throw new Error('expected an item');
+    expect(decisionScore(cleanup, cuesFor('spa'), { ...PLAIN, edits: true }, true)).toBeLessThan(3);
   });
 });
 

@@ -52,3 +52,24 @@ describe('analyzeUnit (prose side)', () => {
     expect(final.context.text).toContain('SQLite instead of JSON');
   });
 });
+
+describe('analyzeUnit (decisions the work records)', () => {
+  it('should take a commit and the deleted project files as decisions, with secrets redacted', () => {
+    const analysis = analyzeUnit({
+      key: null,
+      order: 9,
+      role: 'assistant',
+      text: '',
+      summary: false,
+      tools: [
+        { tool: 'bash', input: { command: 'git add -A && git commit -m "payments: read the gateway key from env, not sk_live_4eC39HqLyjWDarjtT1zdp7dc"' }, output: '', failed: false },
+        { tool: 'bash', input: { command: 'rm /home/dev/shop/src/legacy/OldCart.tsx /tmp/scratch.json' }, output: '', failed: false },
+        { tool: 'bash', input: { command: 'git commit -m "this one failed to run at all"' }, output: 'error', failed: true },
+      ],
+    }, SETTINGS, {});
+    expect(analysis.decisions.map((decision) => decision.family)).toEqual(['change', 'deleted']);
+    expect(analysis.decisions[0]?.text.startsWith('committed: payments: read the gateway key from env')).toBe(true);
+    expect(analysis.decisions[0]?.text).not.toContain('4eC39HqLyjWDarjtT1zdp7dc');
+    expect(analysis.decisions[1]).toMatchObject({ text: 'deleted src/legacy/OldCart.tsx', order: 9 });
+  });
+});
