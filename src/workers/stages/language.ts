@@ -52,6 +52,20 @@ function proseWords(text: string): string {
  */
 export function detectLanguage(text: string): string {
   const sample = proseWords(text.slice(0, SAMPLE_CHARS));
+  // Sessions repeat their short turns (`continue`, a retried request, a template): each sample is judged once.
+  const known = languageCache.get(sample);
+  if (known !== undefined) return known;
+  const language = languageOfSample(sample);
+  if (languageCache.size >= LANGUAGE_CACHE_SIZE) languageCache.delete(languageCache.keys().next().value as string);
+  languageCache.set(sample, language);
+  return language;
+}
+
+/** Samples whose language is remembered (each at most {@link SAMPLE_CHARS} characters). */
+const LANGUAGE_CACHE_SIZE = 256;
+const languageCache = new Map<string, string>();
+
+function languageOfSample(sample: string): string {
   // Most of a coding session is English; the trigram model is kept for the rest, on a shorter sample
   // when the text has no letter outside ASCII.
   const ascii = /^[\x00-\x7f]*$/.test(sample);

@@ -233,13 +233,37 @@ export function logicalLines(command: string): string[] {
 }
 
 /** Tokens of every logical line, a `;` between lines. */
-function tokenize(command: string): Token[] {
+function tokenizeLines(command: string): Token[] {
   const tokens: Token[] = [];
-  for (const line of logicalLines(command.slice(0, MAX_COMMAND_CHARS))) {
+  for (const line of logicalLines(command)) {
     if (tokens.length > 0) tokens.push({ op: ';' });
     // Variables stay as written: expanding them would invent paths.
     tokens.push(...(parse(line, (name: string) => `$${name}`) as ParseEntry[] as Token[]));
   }
+  return tokens;
+}
+
+/** Commands whose tokens are kept: a call's line is read twice (touches, then its key), and sessions rerun the same commands. */
+const TOKEN_CACHE_SIZE = 128;
+const tokenCache = new Map<string, readonly Token[] | null>();
+
+/**
+ * {@link tokenizeLines} of the command's first {@link MAX_COMMAND_CHARS}, remembered for the last
+ * {@link TOKEN_CACHE_SIZE} commands (callers only read the tokens). Throws when the parser does.
+ */
+function tokenize(command: string): readonly Token[] {
+  const head = command.slice(0, MAX_COMMAND_CHARS);
+  let tokens = tokenCache.get(head);
+  if (tokens === undefined) {
+    try {
+      tokens = tokenizeLines(head);
+    } catch {
+      tokens = null;
+    }
+    if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.delete(tokenCache.keys().next().value as string);
+    tokenCache.set(head, tokens);
+  }
+  if (tokens === null) throw new Error('unreadable command line');
   return tokens;
 }
 
@@ -253,7 +277,7 @@ function tokenize(command: string): Token[] {
  */
 export function shellTouches(command: string, workdir: string | null = null): ShellTouch[] {
   const touches: ShellTouch[] = [];
-  let tokens: Token[];
+  let tokens: readonly Token[];
   try {
     tokens = tokenize(command);
   } catch {
@@ -306,7 +330,7 @@ const SETUP = new Set(['cd', 'pushd', 'popd', 'set-location', 'echo', 'export', 
  * @returns at most 160 characters, lowercase; '' when nothing is left.
  */
 export function commandKey(command: string): string {
-  let tokens: Token[];
+  let tokens: readonly Token[];
   try {
     tokens = tokenize(command);
   } catch {

@@ -6,7 +6,7 @@
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { indexMemoryText, isMemoryIndexEntry, type FileStamp, type MemoryIndexEntry } from '../stages/memory-index.js';
 import { normalizeMemoryConcept } from '../stages/memory-markdown.js';
 import { searchEntries, type SearchAnswer } from '../stages/memory-queries.js';
@@ -62,17 +62,16 @@ export interface SearchIndexInput {
   pageSize: number;
 }
 
-/** `memory://a/b` for `<memoryDir>/a/b.md`. */
-function uriOf(memoryDir: string, path: string): string {
-  return `memory://${relative(memoryDir, path).split(sep).join('/').replace(/\.md$/i, '')}`;
-}
-
 /** `<memoryDir>/a/b.md` for `memory://a/b`; the URIs come from the scan, so they stay inside. */
 export function pathOfUri(memoryDir: string, uri: string): string {
   return `${join(memoryDir, ...uri.slice('memory://'.length).split('/'))}.md`;
 }
 
-function walk(dir: string, memoryDir: string, out: FileStamp[]): void {
+/**
+ * Stamps of the markdown files under `dir`, whose URI prefix is `prefix` (`memory://a/`): the prefix is
+ * carried down the walk instead of each path being resolved and made relative again, per file.
+ */
+function walk(dir: string, prefix: string, out: FileStamp[]): void {
   let names;
   try {
     names = readdirSync(dir, { withFileTypes: true });
@@ -82,13 +81,14 @@ function walk(dir: string, memoryDir: string, out: FileStamp[]): void {
   for (const entry of names) {
     if (entry.name.startsWith('.')) continue;
     const full = join(dir, entry.name);
-    if (entry.isDirectory()) walk(full, memoryDir, out);
+    if (entry.isDirectory()) walk(full, `${prefix}${entry.name}/`, out);
     else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
       try {
-        const stat = statSync(full);
-        out.push({ uri: uriOf(memoryDir, full), mtimeMs: stat.mtimeMs, size: stat.size });
+        // Removed between listing and stat: no stamp (and no exception to build for it).
+        const stat = statSync(full, { throwIfNoEntry: false });
+        if (stat) out.push({ uri: `${prefix}${entry.name.slice(0, -'.md'.length)}`, mtimeMs: stat.mtimeMs, size: stat.size });
       } catch {
-        // Removed between listing and stat.
+        // Unreadable: no stamp.
       }
     }
   }
@@ -112,7 +112,7 @@ export function readWikiLinkFilter(memoryDir: string): Map<string, string> {
 /** Task `scanMemoryFolder`. */
 export function scanMemoryFolder(input: ScanInput): ScanOutput {
   const files: FileStamp[] = [];
-  walk(input.memoryDir, input.memoryDir, files);
+  walk(input.memoryDir, 'memory://', files);
   return { files, blocked: [...readWikiLinkFilter(input.memoryDir).keys()] };
 }
 

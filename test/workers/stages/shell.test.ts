@@ -106,3 +106,17 @@ describe('looksLikePath / joinPath', () => {
     expect(joinPath('/a', '/abs/f')).toBe('/abs/f');
   });
 });
+
+describe('a command line read again', () => {
+  it('should give the same touches and key each time, whichever is asked first, and past the remembered commands', () => {
+    const line = 'cd /srv/app && git add src/a.ts && npx vitest run 2>&1 | tail -20';
+    const key = commandKey(line);
+    const first = touched(line);
+    // More distinct lines than are remembered, so the first one is read afresh.
+    for (let index = 0; index < 300; index++) touched(`cat notes/${index}.md`);
+    expect(touched(line)).toEqual(first);
+    expect(commandKey(line)).toBe(key);
+    expect(first).toEqual(['cwd /srv/app', 'write /srv/app/src/a.ts']);
+    expect(key).toBe('npx vitest run');
+  });
+});
