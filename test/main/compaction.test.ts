@@ -75,18 +75,18 @@ describe('compaction', () => {
   });
 
   it('should carry what the aggressive strategy dropped into the context as one summary line', async () => {
-    // Forty failing test runs, each a different handler failing its own way (numbers alone would make
-    // them one repeated problem): far more problems than 500 tokens hold.
+    // Forty edits, each renaming a different handler in its own file: problems are capped to the few worth
+    // keeping before any budget, edits are not, so far more is observed than 500 tokens hold.
     const name = (index: number): string => `${'abcdefghijklmnopqrstuvwxyz'[index % 26]}${'qwertyuiopasdfghjklzxcvbnm'[Math.floor(index / 26)]}`;
     const runs = Array.from({ length: 40 }, (_, index) =>
-      message(`r${index}`, 'assistant', `Running the webhook suite again, attempt ${index}.`, {}, [
+      message(`r${index}`, 'assistant', `Renaming the ${name(index)} webhook handler.`, {}, [
         {
           type: 'tool',
-          tool: 'bash',
+          tool: 'edit',
           state: {
             status: 'completed',
-            input: { command: `npm test -- webhooks/${name(index)}` },
-            output: `FAIL test/webhooks/${name(index)}.test.ts > rejects the ${name(index)} payload\nError: expected the ${name(index)} handler to accept the ${name(index)} event`,
+            input: { filePath: `src/webhooks/${name(index)}.ts`, oldString: `export function handle${name(index)}Payload(body) {`, newString: `export function parse${name(index)}WebhookEvent(body) {` },
+            output: 'Edit applied successfully.',
           },
         },
       ]),
@@ -98,7 +98,7 @@ describe('compaction', () => {
     const preserved = output.context[1] as string;
     expect(preserved).toContain(PRESERVATION_HEADING);
     expect(preserved).toMatch(/\n### Dropped to fit\n- \[\d+\] older observations summarized: \S/);
-    expect(preserved).toContain('### Open problems');
+    expect(preserved).toContain('### Working set');
     expect(countTokens(preserved)).toBeLessThanOrEqual(500);
     await harness.plugin.background.idle();
     expect(await noteFiles(harness)).toHaveLength(1);
@@ -108,7 +108,7 @@ describe('compaction', () => {
     harness = await startHarness();
     harness.host.setMessages('ses_cons', session);
     const conservative = (await compact(harness, 'ses_cons', [])).context[1] as string;
-    expect(conservative).toContain('### Open problems');
+    expect(conservative).toContain('### Working set');
     expect(conservative).not.toContain('### Dropped to fit');
     expect(countTokens(conservative)).toBeLessThanOrEqual(500);
   });
