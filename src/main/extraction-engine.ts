@@ -65,6 +65,23 @@ function recent<T>(analyses: readonly UnitAnalysis[], pick: (analysis: UnitAnaly
 /** The hook thread hands itself back at least this often while preparing batches. */
 const SLICE_MS = 4;
 
+/** Characters from which the last batch is worth splitting: below it, a second hand-off costs more than it saves. */
+const MIN_SPLIT_CHARS = 16 * 1024;
+
+function unitChars(unit: AnalysisUnit): number {
+  return unit.text.length + unit.tools.reduce((sum, tool) => sum + tool.output.length, 0);
+}
+
+/** The last batch, in two halves of about equal characters when it is large enough to split. */
+function splitTail<T extends { unit: AnalysisUnit }>(batch: T[], chars: number): T[][] {
+  if (batch.length === 0) return [];
+  if (batch.length < 2 || chars < MIN_SPLIT_CHARS) return [batch];
+  let taken = 0;
+  let cut = 0;
+  while (cut < batch.length - 1 && taken < chars / 2) taken += unitChars((batch[cut++] as T).unit);
+  return [batch.slice(0, cut), batch.slice(cut)];
+}
+
 function messageListOf(input: unknown): unknown[] | null {
   if (typeof input === 'string') return [{ info: { role: 'document' }, parts: [{ type: 'text', text: input }] }];
   return messagesOf(input);
@@ -134,7 +151,7 @@ export function createExtractionEngine(
         continue;
       }
       batch.push({ unit, slot });
-      batchChars += unit.text.length + unit.tools.reduce((sum, tool) => sum + tool.output.length, 0);
+      batchChars += unitChars(unit);
       if (batchChars >= settings.batchChars) {
         pending.push(dispatch(batch));
         batch = [];
@@ -145,7 +162,8 @@ export function createExtractionEngine(
         sliceStart = performance.now();
       }
     }
-    if (batch.length > 0) pending.push(dispatch(batch));
+    // The last batch is what a warm compaction waits on (its new messages): in two halves it keeps two workers busy.
+    for (const half of splitTail(batch, batchChars)) pending.push(dispatch(half));
     hookThreadMs += performance.now() - sliceStart;
     const failure = (await Promise.all(pending)).find((result) => !result.ok);
     if (failure && !failure.ok) return failure;

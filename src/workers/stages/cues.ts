@@ -286,11 +286,42 @@ const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}_]|[\\p{L}\\p{N}][.\\-/])';
 const NOT_WORD_AFTER = '(?![\\p{L}\\p{N}_]|[.\\-/][\\p{L}\\p{N}])';
 
 /**
- * One regular expression of literal alternatives: no nesting, so no backtracking beyond the longest cue.
+ * A cue matcher: the exact expression behind a cheap filter. The exact one opens with a look-behind,
+ * which V8 must try at every position of the text; the filter is the same alternation of literals
+ * without the word-edge assertions, which V8 scans for their first letters. Any exact match is also a
+ * filter match, so texts the filter rejects (most of them) never meet the exact expression.
+ */
+export interface CueMatcher {
+  /** Whether some cue occurs in the text as a whole word (CJK cues anywhere). */
+  test(text: string): boolean;
+  /** The first whole-word cue in the text, as `RegExp.prototype.exec` returns it. */
+  exec(text: string): RegExpExecArray | null;
+}
+
+/** Letters that case-fold to another only under the `u` flag. */
+const UNICODE_ONLY_FOLDS = '[\\u017f\\u212a\\u212b\\u1e9e\\u0130\\u0131\\u03c2\\u1fbe\\u00b5]';
+
+class FilteredMatcher implements CueMatcher {
+  constructor(
+    private readonly filter: RegExp,
+    private readonly exact: RegExp,
+  ) {}
+
+  test(text: string): boolean {
+    return this.filter.test(text) && this.exact.test(text);
+  }
+
+  exec(text: string): RegExpExecArray | null {
+    return this.filter.test(text) ? this.exact.exec(text) : null;
+  }
+}
+
+/**
+ * One matcher of literal alternatives: no nesting, so no backtracking beyond the longest cue.
  *
  * @param cues - literal phrases; a trailing `*` makes one a prefix, CJK ones match anywhere.
  */
-export function compile(cues: readonly string[]): RegExp {
+export function compile(cues: readonly string[]): CueMatcher {
   const whole: string[] = [];
   const prefix: string[] = [];
   const anywhere: string[] = [];
@@ -304,23 +335,28 @@ export function compile(cues: readonly string[]): RegExp {
   if (whole.length > 0) parts.push(`${NOT_WORD_BEFORE}(?:${whole.join('|')})${NOT_WORD_AFTER}`);
   if (prefix.length > 0) parts.push(`${NOT_WORD_BEFORE}(?:${prefix.join('|')})`);
   if (anywhere.length > 0) parts.push(`(?:${anywhere.join('|')})`);
-  return new RegExp(parts.length > 0 ? parts.join('|') : '(?!)', 'iu');
+  if (parts.length === 0) return new FilteredMatcher(/(?!)/, /(?!)/);
+  // Without the `u` flag V8 scans about twice as fast. Its case-insensitive matching differs from the
+  // exact one's only for a few letters (long s, Kelvin and Ångström signs, capital sharp s, dotted and
+  // dotless i): a text holding one of them always goes on to the exact expression.
+  const literals = [...whole, ...prefix, ...anywhere, UNICODE_ONLY_FOLDS];
+  return new FilteredMatcher(new RegExp(literals.join('|'), 'i'), new RegExp(parts.join('|'), 'iu'));
 }
 
 /** Matchers for one language: its cues and the English ones. */
-export type CueMatchers = Readonly<Record<CueKind, RegExp>>;
+export type CueMatchers = Readonly<Record<CueKind, CueMatcher>>;
 
 function matchersFor(language: string): CueMatchers {
   const own = language === 'eng' ? undefined : TABLES[language];
   const entries = KINDS.map((kind) => [kind, compile([...ENGLISH[kind], ...(own?.[kind] ?? [])])] as const);
-  return Object.freeze(Object.fromEntries(entries) as Record<CueKind, RegExp>);
+  return Object.freeze(Object.fromEntries(entries) as Record<CueKind, CueMatcher>);
 }
 
 const MATCHERS: ReadonlyMap<string, CueMatchers> = new Map(CUE_LANGUAGES.map((language) => [language, matchersFor(language)]));
 
 /** Every language's cues at once, for a message whose language a few words cannot tell apart from its neighbours. */
 const ALL_MATCHERS: CueMatchers = Object.freeze(
-  Object.fromEntries(KINDS.map((kind) => [kind, compile(Object.values(TABLES).flatMap((table) => [...table[kind]]))])) as Record<CueKind, RegExp>,
+  Object.fromEntries(KINDS.map((kind) => [kind, compile(Object.values(TABLES).flatMap((table) => [...table[kind]]))])) as Record<CueKind, CueMatcher>,
 );
 
 /** Characters up to which a message counts as short: too few to tell Spanish from Portuguese or Italian. */

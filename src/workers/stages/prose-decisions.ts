@@ -171,7 +171,6 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   if (kind === 'next' || kind === 'problem' || kind === 'goal') return 0;
   // A row that only points at the one above ("Same", "Likewise") says nothing of its own.
   if (/[—:]\s*(?:same|ditto|likewise|idem|igual|dito|同上)\.?$/i.test(text)) return 0;
-  if (!CODE_OBJECT.test(text) && STATUS_LINE.test(text)) return 0;
   // An arrow in a sentence that states a condition maps cases to outcomes; it changes nothing.
   let strong = cues.change.test(text);
   // An arrow documents a change between two names or values ("16.2.4 → 15.2.4"); between words it maps cases to outcomes.
@@ -179,8 +178,11 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   // A row of a table whose header names changes or fixes is a change, verb or not.
   const weak = !strong && (cues.weakChange.test(text) || (item.kind === 'row' && labelKind(item.lead, cues, cache) === 'summary'));
   if (!strong && !weak && kind !== 'decision') return 0;
+  // The code-object scan is the costliest test here: it runs once, and only on items that passed the cues.
+  const code = CODE_OBJECT.test(text);
+  if (!code && STATUS_LINE.test(text)) return 0;
   // Under a decisions heading, a bare name and gloss ("Strategy Engine: execution framework") outlines a part; it decides nothing.
-  if (!strong && !weak && !source.summary && !CODE_OBJECT.test(text)) return 0;
+  if (!strong && !weak && !source.summary && !code) return 0;
   let score = 0;
   if (kind === 'decision') score += 3;
   else if (kind === 'summary') score += 1.5;
@@ -189,7 +191,7 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   else if ((source.report || source.edits) && kind === null) score += 1;
   if (strong) score += 2;
   else if (weak) score += 1;
-  if (CODE_OBJECT.test(text)) score += 1;
+  if (code) score += 1;
   // What the prose says right before the message's edit is what the edit does.
   if (item.kind === 'sentence' && kind === null) score -= 0.5;
   // A change with its reason ("…so the tick survives", "…para no crashear") is a choice, not only an action.
