@@ -91,7 +91,9 @@ const ENGLISH: CueTable = {
   minor: [
     'low', 'minor', 'nit', 'nitpick', 'optional', 'cosmetic', 'unused', 'typo', 'typos', 'whitespace', 'formatting',
     'lint', 'dead code', 'import', 'imports', 'comment', 'comments', 'log', 'logs', 'console.log', 'duplicate',
-    'duplicated', 'redundant', 'consistency', 'encapsulation', 'boilerplate',
+    'duplicated', 'redundant', 'consistency', 'consistent', 'encapsulation', 'boilerplate',
+    // Installing what was missing repairs an environment, and debug output comes and goes: the project decided nothing.
+    'installed missing', 'install missing', 'installed the missing', 'install the missing', 'debug logging', 'debug output',
   ],
   hedge: [
     'would', 'could', 'might', 'if you want', 'alternatively', 'option', 'maybe', 'perhaps', 'consider', 'should we',

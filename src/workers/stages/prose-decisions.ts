@@ -194,6 +194,8 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   if (code) score += 1;
   // What the prose says right before the message's edit is what the edit does.
   if (item.kind === 'sentence' && kind === null) score -= 0.5;
+  // A step announced for the tool call that follows ("Now I rewrite x.py to …:") narrates the action; the edit is the fact.
+  if (/[:：]$/.test(text) && item.announced === 0) score -= 0.5;
   // A change with its reason ("…so the tick survives", "…para no crashear") is a choice, not only an action.
   if (cues.purpose.test(text)) score += 1;
   if (cues.hedge.test(text)) score -= 1.5;

@@ -135,6 +135,28 @@ describe('decisionScore', () => {
     expect(decisionScore(item, cuesFor('eng'), { ...PLAIN, edits: true })).toBe(0);
     expect(decisionScore(item, cuesFor('eng'), { ...PLAIN, edits: true }, true)).toBeGreaterThan(0);
   });
+
+  it('should score a step announced for the next tool call below the same change reported', () => {
+    const [announced] = proseItems('Now I rewrite `loader.py` to retry on timeouts instead of failing:');
+    const [reported] = proseItems('Rewrote `loader.py` to retry on timeouts instead of failing.');
+    if (!announced || !reported) throw new Error('expected items');
+    const source = { ...PLAIN, edits: true };
+    expect(decisionScore(announced, cuesFor('eng'), source, true)).toBe(decisionScore(reported, cuesFor('eng'), source, true) - 0.5);
+  });
+
+  it('should score repairing the environment and removing debug output below a decision, even in a prior summary', () => {
+    const source = { ...PLAIN, summary: true };
+    const cues = cuesFor('eng');
+    const [install, debug, pin] = proseItems([
+      '- Installed the missing `redis` package into `.venv`; the worker starts now.',
+      '- Removed debug logging from `CheckoutForm.tsx`.',
+      '- Pinned `redis` to 5.0.4 in `requirements.txt` because 5.1 changed the pool API.',
+    ].join('\n'));
+    if (!install || !debug || !pin) throw new Error('expected items');
+    expect(decisionScore(pin, cues, source)).toBeGreaterThanOrEqual(DECISION_THRESHOLD);
+    expect(decisionScore(install, cues, source)).toBeLessThan(DECISION_THRESHOLD);
+    expect(decisionScore(debug, cues, source)).toBeLessThan(DECISION_THRESHOLD);
+  });
 });
 
 describe('seedDecisionScore', () => {
