@@ -7,6 +7,8 @@ import type { UnitAnalysis } from '../workers/protocol.js';
 /** A bounded least-recently-used cache of analyses by unit key. */
 export interface AnalysisCache {
   get(key: string): UnitAnalysis | undefined;
+  /** Whether the key is held, without marking it used. */
+  has(key: string): boolean;
   set(key: string, analysis: UnitAnalysis): void;
   clear(): void;
   readonly size: number;
@@ -34,6 +36,9 @@ export function createAnalysisCache(maxChars = 32_000_000): AnalysisCache {
         entries.set(key, found);
       }
       return found;
+    },
+    has(key) {
+      return entries.has(key);
     },
     set(key, analysis) {
       const previous = entries.get(key);

@@ -140,13 +140,14 @@ export function createExtractionEngine(
         await nextTurn();
         sliceStart = performance.now();
       }
-      const unit = messageToUnit(messages[order], order, (key) => cache.get(key) !== undefined);
+      const unit = messageToUnit(messages[order], order, (key) => cache.has(key));
       if (!unit) continue;
       const slot = unitCount++;
       const cached = unit.key === null ? undefined : cache.get(unit.key);
       inputChars += cached ? cached.chars : unit.text.length;
       if (cached) {
-        analyses[slot] = { ...cached, order: unit.order };
+        // A grown session keeps its earlier messages where they were: the cached analysis serves as it is.
+        analyses[slot] = cached.order === unit.order ? cached : { ...cached, order: unit.order };
         cachedUnits++;
         continue;
       }

@@ -26,6 +26,18 @@ describe('createAnalysisCache', () => {
     expect(cache.heldChars).toBeLessThanOrEqual(1_000);
   });
 
+  it('should tell whether it holds a key without marking it used', () => {
+    const cache = createAnalysisCache(1_000);
+    cache.set('a', analysis('a', 'x'.repeat(300)));
+    cache.set('b', analysis('b', 'x'.repeat(300)));
+    expect(cache.has('a')).toBe(true);
+    expect(cache.has('z')).toBe(false);
+    cache.set('c', analysis('c', 'x'.repeat(300)));
+    // `has` left `a` the least recently used: it goes first.
+    expect(cache.has('a')).toBe(false);
+    expect(cache.has('b')).toBe(true);
+  });
+
   it('should account for replaced entries and clear', () => {
     const cache = createAnalysisCache();
     cache.set('a', analysis('a', 'x'.repeat(100)));
