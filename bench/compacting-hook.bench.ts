@@ -7,8 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMaenifoldPlugin } from '../src/main/create-plugin.js';
-import type { SessionExport } from '../src/workers/session-types.js';
+import { createMaenifoldPlugin } from '../src/main/plugin/create-plugin.js';
+import type { SessionExport } from '../src/core/session-types.js';
 import { createDoubleRoot } from '../test/support/maenifold-double.js';
 import { createFakeHost } from '../test/support/fake-host.js';
 

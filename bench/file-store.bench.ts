@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Bench } from 'tinybench';
-import { createFileStore } from '../src/main/file-store.js';
-import { createLogger } from '../src/main/logger.js';
-import type { TaskRunner } from '../src/main/task-runner.js';
+import { createFileStore } from '../src/main/memory/files/file-store.js';
+import { createLogger } from '../src/main/shared/logger.js';
+import type { TaskRunner } from '../src/main/pool/task-runner.js';
 import { memoryFolder } from './memory-folder.js';
 
 /** The store's figures. */

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMaenifoldPlugin } from '../src/main/create-plugin.js';
+import { createMaenifoldPlugin } from '../src/main/plugin/create-plugin.js';
 import { generateSession } from '../src/synth/session-generator.js';
 import { createDoubleRoot } from '../test/support/maenifold-double.js';
 import { createFakeHost } from '../test/support/fake-host.js';

@@ -5,9 +5,9 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Bench } from 'tinybench';
-import { createExtractionEngine } from '../src/main/extraction-engine.js';
-import type { TaskRunner } from '../src/main/task-runner.js';
-import type { SessionExport } from '../src/workers/session-types.js';
+import { createExtractionEngine } from '../src/main/compaction/extraction-engine.js';
+import type { TaskRunner } from '../src/main/pool/task-runner.js';
+import type { SessionExport } from '../src/core/session-types.js';
 import { growSession } from '../src/synth/session-generator.js';
 import { naiveExtraction } from './naive-extraction.js';
 

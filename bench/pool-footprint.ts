@@ -4,8 +4,8 @@
  * inline runners, naive readings or extra sessions. Run as a child by the
  * bench (`tsx bench/pool-footprint.ts <bytes> <runs>`); prints one JSON line.
  */
-import { createWorkerPool } from '../src/main/worker-pool.js';
-import { createExtractionEngine } from '../src/main/extraction-engine.js';
+import { createWorkerPool } from '../src/main/pool/worker-pool.js';
+import { createExtractionEngine } from '../src/main/compaction/extraction-engine.js';
 import { generateSession } from '../src/synth/session-generator.js';
 
 const bytes = Number(process.argv[2] ?? 10 * 1024 ** 2);

@@ -8,8 +8,8 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { createWorkerPool } from '../src/main/worker-pool.js';
-import { createInlineRunner } from '../src/main/inline-runner.js';
+import { createWorkerPool } from '../src/main/pool/worker-pool.js';
+import { createInlineRunner } from '../src/main/pool/inline-runner.js';
 import { generateSession } from '../src/synth/session-generator.js';
 import { benchPipeline, type Iterations, type SizeFigures } from './pipeline.bench.js';
 import { benchStages } from './stages.bench.js';

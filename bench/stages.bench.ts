@@ -4,12 +4,12 @@
  */
 import { Bench } from 'tinybench';
 import { generateSession } from '../src/synth/session-generator.js';
-import { sanitizeText } from '../src/workers/stages/sanitize.js';
-import { scanHeadings, selectBoundarySections } from '../src/workers/stages/sections.js';
-import { proseBlocks } from '../src/workers/stages/markdown.js';
-import { countConcepts, findWikiLinks } from '../src/workers/stages/concepts.js';
-import { extractDecisions } from '../src/workers/stages/decisions.js';
-import { countTokens, truncateToTokens } from '../src/workers/stages/tokens.js';
+import { sanitizeText } from '../src/core/text/sanitize.js';
+import { scanHeadings, selectBoundarySections } from '../src/core/text/sections.js';
+import { proseBlocks } from '../src/core/text/markdown.js';
+import { countConcepts, findWikiLinks } from '../src/core/extraction/concepts.js';
+import { extractDecisions } from '../src/core/extraction/decisions.js';
+import { countTokens, truncateToTokens } from '../src/core/text/tokens.js';
 import { transcriptOf } from './naive-extraction.js';
 
 /**

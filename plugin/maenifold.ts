@@ -2,7 +2,7 @@
  * The OpenCode entry. OpenCode treats every export of this module as a
  * plugin, so it exports only `default`; everything else lives in src/main.
  */
-import { createMaenifoldPlugin, type PluginInput } from '../src/main/create-plugin.js';
+import { createMaenifoldPlugin, type PluginInput } from '../src/main/plugin/create-plugin.js';
 
 export default {
   id: 'opencode-maenifold',

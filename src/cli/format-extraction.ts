@@ -1,7 +1,7 @@
 /**
  * The human-readable report of an extraction, for `npm start`.
  */
-import type { Extraction } from '../main/extraction-engine.js';
+import type { Extraction } from '../main/compaction/extraction-engine.js';
 
 function rule(title: string): string {
   return `\n── ${title} ${'─'.repeat(Math.max(0, 60 - title.length))}\n`;

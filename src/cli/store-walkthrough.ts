@@ -4,22 +4,22 @@
  * the graph context the next session's system prompt receives.
  */
 import { join } from 'node:path';
-import { createFileStore, type FileStore } from '../main/file-store.js';
-import { sanitizeTitle, slugify } from '../workers/stages/memory-markdown.js';
-import { createDelivery } from '../main/delivery.js';
-import { createOutbox } from '../main/outbox.js';
-import { createChainStore } from '../main/chain-store.js';
-import { createLogger } from '../main/logger.js';
-import { buildCompactionNote } from '../main/compaction-note.js';
-import { buildSummaryThought } from '../main/summary-persistence.js';
-import { createSessionStart } from '../main/session-start.js';
-import { resolvePluginOptions } from '../main/plugin-options.js';
-import { createBackgroundWork } from '../main/background-work.js';
-import { createWorkingSetTracker } from '../main/working-set-tracker.js';
-import { createRuleSet } from '../main/rules.js';
-import type { ExtractionEngine, Extraction } from '../main/extraction-engine.js';
-import type { HostClient } from '../main/host-client.js';
-import type { TaskRunner } from '../main/task-runner.js';
+import { createFileStore, type FileStore } from '../main/memory/files/file-store.js';
+import { sanitizeTitle, slugify } from '../core/memory/memory-markdown.js';
+import { createDelivery } from '../main/memory/delivery/delivery.js';
+import { createOutbox } from '../main/memory/delivery/outbox.js';
+import { createChainStore } from '../main/memory/delivery/chain-store.js';
+import { createLogger } from '../main/shared/logger.js';
+import { buildCompactionNote } from '../main/compaction/compaction-note.js';
+import { buildSummaryThought } from '../main/summaries/summary-persistence.js';
+import { createSessionStart } from '../main/graph/session-start.js';
+import { resolvePluginOptions } from '../main/shared/plugin-options.js';
+import { createBackgroundWork } from '../main/shared/background-work.js';
+import { createWorkingSetTracker } from '../main/compaction/working-set-tracker.js';
+import { createRuleSet } from '../main/rules/rules.js';
+import type { ExtractionEngine, Extraction } from '../main/compaction/extraction-engine.js';
+import type { HostClient } from '../main/shared/host-client.js';
+import type { TaskRunner } from '../main/pool/task-runner.js';
 
 /** What each step produced. */
 export interface Walkthrough {

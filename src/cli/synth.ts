@@ -4,7 +4,7 @@
  */
 import { isAbsolute } from 'node:path';
 import { DEFAULT_PROJECT_ROOT, generateSession, parseSize } from '../synth/session-generator.js';
-import type { SessionExport } from '../workers/session-types.js';
+import type { SessionExport } from '../core/session-types.js';
 import { asUsageError, parseCliArgs, runCli, UsageError } from './run-cli.js';
 
 const USAGE = `Usage: npm run synth -- --size SIZE [--seed N] [--project-root DIR]

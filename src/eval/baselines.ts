@@ -8,10 +8,10 @@
  * - `tail`: the last tokens of the conversation's text as the whole
  *   preservation context, as if a plain truncation were kept.
  */
-import { messagesOf } from '../main/session-units.js';
-import { selectBoundarySections } from '../workers/stages/sections.js';
-import { countTokens, truncateToTokens, type TokenEncoding } from '../workers/stages/tokens.js';
-import { filesFromToolInput } from '../workers/stages/working-set.js';
+import { messagesOf } from '../main/compaction/session-units.js';
+import { selectBoundarySections } from '../core/text/sections.js';
+import { countTokens, truncateToTokens, type TokenEncoding } from '../core/text/tokens.js';
+import { filesFromToolInput } from '../core/extraction/working-set.js';
 import { seedConcepts, seedDecisions, transcriptOf } from './seed-reading.js';
 import type { ScoredOutput } from './score.js';
 

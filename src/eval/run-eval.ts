@@ -4,12 +4,12 @@
  * baselines over the same sessions; everything scored the same way.
  */
 import { performance } from 'node:perf_hooks';
-import { withDeadline } from '../main/deadline.js';
-import { createExtractionEngine, type Extraction } from '../main/extraction-engine.js';
-import { compactionExtractionSettings } from '../main/compaction.js';
-import { DEFAULT_PLUGIN_OPTIONS, type PluginOptions } from '../main/plugin-options.js';
-import type { TaskRunner } from '../main/task-runner.js';
-import { countTokens } from '../workers/stages/tokens.js';
+import { withDeadline } from '../main/shared/deadline.js';
+import { createExtractionEngine, type Extraction } from '../main/compaction/extraction-engine.js';
+import { compactionExtractionSettings } from '../main/compaction/compaction.js';
+import { DEFAULT_PLUGIN_OPTIONS, type PluginOptions } from '../main/shared/plugin-options.js';
+import type { TaskRunner } from '../main/pool/task-runner.js';
+import { countTokens } from '../core/text/tokens.js';
 import { seedBaseline, tailBaseline } from './baselines.js';
 import type { CorpusEntry } from './corpus.js';
 import { pooledMetrics, scoreSession, type Metrics, type ScoredOutput, type SessionScore } from './score.js';

@@ -4,7 +4,7 @@
  * families over sentences (§4.1). The benchmark times it as the naive
  * pipeline; `npm run eval` scores it as the seed baseline.
  */
-import { messagesOf } from '../main/session-units.js';
+import { messagesOf } from '../main/compaction/session-units.js';
 
 /** Seed 000 §3.1. */
 export const WIKILINK = /\[\[([^\]]+)\]\]/g;

@@ -3,7 +3,6 @@
  * helpers every template draws with, ids in OpenCode's shape, and the
  * vocabulary pools the templates pick from.
  */
-import type { SessionLanguage } from './session-languages.js';
 
 /** How one session is written, drawn once from its seed. */
 export interface SessionStyle {
@@ -12,6 +11,9 @@ export interface SessionStyle {
   /** The language the user writes in, and the model often answers in. */
   language: SessionLanguage;
 }
+
+/** Languages a synthetic session can be held in. */
+export type SessionLanguage = 'en' | 'es' | 'de' | 'fr' | 'pt' | 'zh' | 'ja';
 
 /** Everything a session is generated from; the only mutable state, one per call. */
 export interface Generator {

@@ -8,7 +8,7 @@
  * decisions, fenced code that must be ignored, non-ASCII text, tool calls with
  * paths, failures and test output — without any per-byte work.
  */
-import type { SessionExport, SessionMessage, SessionPart, TextPart } from '../workers/session-types.js';
+import type { SessionExport, SessionMessage, SessionPart, TextPart } from '../core/session-types.js';
 import { createPrng } from './prng.js';
 import { absolutePath, between, chance, counterOf, nextId, randomSuffix, styled, type Generator, type SessionStyle } from './session-content.js';
 import { OTHER_LANGUAGES, type SessionLanguage } from './session-languages.js';

@@ -3,10 +3,9 @@
  * user asks in their language and the model often answers in it, with its
  * decisions, problems and next steps phrased the way that language does.
  */
-import { between, pick, relativePath, type Generator, type Template } from './session-content.js';
+import { between, pick, relativePath, type Generator, type SessionLanguage, type Template } from './session-content.js';
 
-/** Languages a synthetic session can be held in. */
-export type SessionLanguage = 'en' | 'es' | 'de' | 'fr' | 'pt' | 'zh' | 'ja';
+export type { SessionLanguage } from './session-content.js';
 
 /** The languages other than English, in a fixed order. */
 export const OTHER_LANGUAGES: readonly Exclude<SessionLanguage, 'en'>[] = ['es', 'de', 'fr', 'pt', 'zh', 'ja'];

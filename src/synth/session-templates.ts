@@ -3,7 +3,7 @@
  * WikiLinks, lists, tables, fenced code, user requests, and tool calls with
  * their output, some of them failed.
  */
-import type { ToolPart } from '../workers/session-types.js';
+import type { ToolPart } from '../core/session-types.js';
 import {
   absolutePath, APPROACHES, ASCII_CONCEPTS, between, chance, CHOICES, concept, FOREIGN, HEADINGS, link, ONE_WORD_CHOICES, pick,
   PURPOSES, randomSuffix, REASONS, relativePath, repeat, SYMBOLS, TEST_NAMES, TYPES, type Generator, type Template,

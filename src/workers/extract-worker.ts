@@ -3,10 +3,10 @@
  * values, so the hook thread never has to interpret a thrown error.
  */
 import type { AnalyzeInput, AnalyzeOutput, ContextFit, ContextFitInput, FinalizeInput, FinalizeOutput, TaskResult } from './protocol.js';
-import { fitContextEntries } from './stages/context-budget.js';
+import { fitContextEntries } from '../core/context/context-budget.js';
 import { analyzeUnits as runAnalyzeUnits } from './tasks/analyze-units.js';
 import { finalizeExtraction as runFinalizeExtraction } from './tasks/finalize-extraction.js';
-import { toTaskError } from '../shared/task-error.js';
+import { toTaskError } from '../core/task-error.js';
 import * as memoryFolder from './tasks/memory-folder.js';
 import type { IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput } from './protocol.js';
 

@@ -6,13 +6,16 @@
  * Everything here is plain data (structured-clone safe): piscina drops the
  * name and `code` of thrown errors, so failures travel as values.
  */
-import type { Decision } from './stages/decisions.js';
-import type { Observation } from './stages/observations.js';
-import type { TokenEncoding } from './stages/tokens.js';
-import type { FileAction } from './stages/shell.js';
-import type { ConceptCount } from './stages/concepts.js';
-import type { CompactionStrategy } from './stages/compaction-budget.js';
-export type { ContextFit, ContextFitInput } from './stages/context-budget.js';
+import type { Decision } from '../core/extraction/decisions.js';
+import type { Observation } from '../core/extraction/observations.js';
+import type { TokenEncoding } from '../core/text/tokens.js';
+import type { ConceptCount } from '../core/extraction/concepts.js';
+import type { CompactionStrategy } from '../core/context/compaction-budget.js';
+import type { FileTouch, TermHit, ToolCallView } from '../core/extraction/touches.js';
+export type { FileTouch, TermHit, ToolCallView } from '../core/extraction/touches.js';
+export type { TaskError, TaskErrorCode, TaskResult } from '../core/task-error.js';
+import type { TaskResult } from '../core/task-error.js';
+export type { ContextFit, ContextFitInput } from '../core/context/context-budget.js';
 export type {
   IndexFilesInput,
   IndexFilesOutput,
@@ -23,8 +26,8 @@ export type {
   ScanOutput,
   SearchIndexInput,
 } from './tasks/memory-folder.js';
-export type { MemoryIndexEntry, FileStamp } from './stages/memory-index.js';
-export type { SearchAnswer } from './stages/memory-queries.js';
+export type { MemoryIndexEntry, FileStamp } from '../core/memory/memory-index.js';
+export type { SearchAnswer } from '../core/memory/memory-queries.js';
 
 /** Names of the tasks the extraction worker exports. */
 export type TaskName =
@@ -37,34 +40,6 @@ export type TaskName =
   | 'loadMemoryIndex'
   | 'saveMemoryIndex'
   | 'searchMemoryIndex';
-
-/** Why a pooled task did not produce a value. */
-export type TaskErrorCode =
-  | 'INVALID_INPUT'
-  | 'TASK_FAILED'
-  | 'TIMEOUT'
-  | 'WORKER_CRASHED'
-  | 'QUEUE_FULL'
-  | 'POOL_UNAVAILABLE'
-  | 'POOL_DESTROYED';
-
-/** A failure as data. */
-export interface TaskError {
-  code: TaskErrorCode;
-  message: string;
-}
-
-/** The result of every task: a value or an error, never a throw. */
-export type TaskResult<T> = { ok: true; value: T } | { ok: false; error: TaskError };
-
-/** A tool call reduced to what extraction reads: its name, input and a bounded view of its output. */
-export interface ToolCallView {
-  tool: string;
-  input: Record<string, unknown>;
-  /** Head and tail of the output, bounded on the hook thread before transfer. */
-  output: string;
-  failed: boolean;
-}
 
 /** One message (or one plain-markdown document) prepared for analysis. */
 export interface AnalysisUnit {
@@ -80,15 +55,6 @@ export interface AnalysisUnit {
   summary: boolean;
   /** Set on an assistant message with no text, reasoning or tool part: the model answered nothing. */
   silent?: boolean;
-}
-
-/** A file path a tool touched, relative to the project root when it lies under it. */
-export interface FileTouch {
-  path: string;
-  tool: string;
-  order: number;
-  /** How the call touched it (edit, write, delete, run, read, list), or `cwd` for a folder a command ran in; absent reads as `read`. */
-  action?: FileAction;
 }
 
 /**
@@ -126,18 +92,6 @@ export interface UnitAnalysis {
   language: string;
   /** Secrets replaced in what leaves this message's analysis (decisions, signals, notes). */
   redactions: number;
-}
-
-/** A candidate concept seen in one message, before the conversation-wide ranking. */
-export interface TermHit {
-  /** Normalized as a maenifold concept (lowercase, hyphens). */
-  name: string;
-  /** How strongly this message supports it (occurrences, or a keyphrase score). */
-  weight: number;
-  kind: 'link' | 'keyphrase' | 'technology' | 'identifier' | 'file';
-  order: number;
-  /** Who named it (`user`, `assistant`); a topic both name is a lasting one. */
-  role?: string;
 }
 
 /** Settings of the analysis pass. */

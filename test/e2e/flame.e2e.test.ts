@@ -12,10 +12,10 @@ import { createProject, OPENCODE_CACHE_DIR, prepareRuntime, scratchDir, until } 
 import { defaultScript, startFakeModel, type FakeModel, type ModelRequest, type ModelScript } from './fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
 import { projectApi, type ProjectApi } from './api.js';
-import { frameFileFor } from '../../src/main/frame-store.js';
-import { FRAME_COMPLETION_HEADING, FRAME_CONTINUATION_HEADING } from '../../src/main/frame-compaction.js';
-import { FRAME_HEADINGS } from '../../src/main/frame-context.js';
-import type { Frame } from '../../src/main/frame-state.js';
+import { frameFileFor } from '../../src/main/frames/frame-store.js';
+import { FRAME_COMPLETION_HEADING, FRAME_CONTINUATION_HEADING } from '../../src/main/frames/frame-compaction.js';
+import { FRAME_HEADINGS } from '../../src/main/frames/frame-context.js';
+import type { Frame } from '../../src/main/frames/frame-state.js';
 
 const GOAL = 'Add a [[redis]] cache to the users API';
 const SUMMARY_MARK = 'CHILD-SUMMARY-91';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDoubleRoot, type DoubleRoot, type RecordedCall } from '../support/maenifold-double.js';
 import { STRONG_GRAPH } from '../support/plugin-harness.js';
-import { countTokens } from '../../src/workers/stages/tokens.js';
+import { countTokens } from '../../src/core/text/tokens.js';
 import { generateSession } from '../../src/synth/session-generator.js';
 import { createProject, OPENCODE_CACHE_DIR, prepareRuntime, scratchDir, until } from './runtime.js';
 import { defaultScript, startFakeModel, type FakeModel, type ModelRequest } from './fake-model.js';

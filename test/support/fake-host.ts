@@ -3,7 +3,7 @@
  * the replies to `session.prompt`, and records every log line. Its shapes
  * follow opencode-plugin-api.md (calls resolve to `{ data, error }`).
  */
-import type { HostClient } from '../../src/main/host-client.js';
+import type { HostClient } from '../../src/main/shared/host-client.js';
 
 /** A log line as the plugin sent it. */
 export interface LoggedLine {

@@ -10,12 +10,12 @@ import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runProcess, type ProcessOutcome } from '../../src/main/process-runner.js';
-import { frameFileFor } from '../../src/main/frame-store.js';
-import { FRAME_CONTEXT_DEADLINE_MS } from '../../src/main/frame-context.js';
-import { FRAME_COMPACTING_DEADLINE_MS } from '../../src/main/frame-compaction.js';
-import { FRAME_TOOL_DEADLINE_MS } from '../../src/main/frame-tools.js';
-import { TASK_FIT_RESERVE_MS } from '../../src/main/task-augmentation.js';
+import { runProcess, type ProcessOutcome } from '../../src/main/memory/cli/process-runner.js';
+import { frameFileFor } from '../../src/main/frames/frame-store.js';
+import { FRAME_CONTEXT_DEADLINE_MS } from '../../src/main/frames/frame-context.js';
+import { FRAME_COMPACTING_DEADLINE_MS } from '../../src/main/frames/frame-compaction.js';
+import { FRAME_TOOL_DEADLINE_MS } from '../../src/main/frames/frame-tools.js';
+import { TASK_FIT_RESERVE_MS } from '../../src/main/graph/task-augmentation.js';
 import { startHarness } from './plugin-harness.js';
 import { message } from './fake-host.js';
 

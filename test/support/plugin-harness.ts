@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMaenifoldPlugin, type MaenifoldPlugin } from '../../src/main/create-plugin.js';
+import { createMaenifoldPlugin, type MaenifoldPlugin } from '../../src/main/plugin/create-plugin.js';
 import { createDoubleRoot, type DoubleRoot } from './maenifold-double.js';
 import { createFakeHost, type FakeHost } from './fake-host.js';
 

@@ -9,14 +9,14 @@ import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createChainStore } from '../../src/main/chain-store.js';
-import { createDelivery, idempotencyKey } from '../../src/main/delivery.js';
-import { createFileStore } from '../../src/main/file-store.js';
-import { createInlineRunner } from '../../src/main/inline-runner.js';
-import { locateCli } from '../../src/main/cli-locator.js';
-import { createLogger } from '../../src/main/logger.js';
-import { createMaenifoldClient, type MemoryStore } from '../../src/main/maenifold-client.js';
-import { createOutbox } from '../../src/main/outbox.js';
+import { createChainStore } from '../../src/main/memory/delivery/chain-store.js';
+import { createDelivery, idempotencyKey } from '../../src/main/memory/delivery/delivery.js';
+import { createFileStore } from '../../src/main/memory/files/file-store.js';
+import { createInlineRunner } from '../../src/main/pool/inline-runner.js';
+import { locateCli } from '../../src/main/memory/cli/cli-locator.js';
+import { createLogger } from '../../src/main/shared/logger.js';
+import { createMaenifoldClient, type MemoryStore } from '../../src/main/memory/cli/maenifold-client.js';
+import { createOutbox } from '../../src/main/memory/delivery/outbox.js';
 import { createPrng } from '../../src/synth/prng.js';
 import { createDoubleRoot } from './maenifold-double.js';
 

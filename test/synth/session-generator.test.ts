@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROJECT_ROOT, generateSession, growSession, parseSize, sessionStyle } from '../../src/synth/session-generator.js';
-import { messageToUnit } from '../../src/main/session-units.js';
-import type { SessionExport, SessionPart, ToolPart } from '../../src/workers/session-types.js';
+import { messageToUnit } from '../../src/main/compaction/session-units.js';
+import type { SessionExport, SessionPart, ToolPart } from '../../src/core/session-types.js';
 
 const KB = 1024;
 const MB = 1024 ** 2;

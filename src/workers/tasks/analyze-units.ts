@@ -4,22 +4,22 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { AnalysisUnit, AnalyzeInput, AnalyzeOutput, FileTouch, StageTimings, TermHit, UnitAnalysis } from '../protocol.js';
-import { sanitizeText } from '../stages/sanitize.js';
-import { redactSecrets } from '../stages/secrets.js';
-import { capChars, scanHeadings, sectionAt, type Heading } from '../stages/sections.js';
-import { extractDecisions, type Decision } from '../stages/decisions.js';
-import { normalizeToolPath, SHELL_TOOL, touchesFromToolCall } from '../stages/working-set.js';
-import { signalsFromPastedText, signalsFromToolCall } from '../stages/tool-signals.js';
-import { describeEdit, editChanges } from '../stages/edits.js';
-import type { Observation } from '../stages/observations.js';
-import { termsOfMessage } from '../stages/message-terms.js';
-import { detectLanguage } from '../stages/language.js';
-import { cuesFor, decisionCuesFor } from '../stages/cues.js';
-import { proseItems } from '../stages/prose-items.js';
-import { DECISION_THRESHOLD, isReport, proseDecisions, seedDecisionScore } from '../stages/prose-decisions.js';
-import { deletionDecision, versionControlDecision } from '../stages/work-decisions.js';
-import { assistantNotes, emptyReplyNote, isPastedDocument, userNotes } from '../stages/prose-notes.js';
-import { todoNotes } from '../stages/todos.js';
+import { sanitizeText } from '../../core/text/sanitize.js';
+import { redactSecrets } from '../../core/text/secrets.js';
+import { capChars, scanHeadings, sectionAt, type Heading } from '../../core/text/sections.js';
+import { extractDecisions, type Decision } from '../../core/extraction/decisions.js';
+import { normalizeToolPath, SHELL_TOOL, touchesFromToolCall } from '../../core/extraction/working-set.js';
+import { signalsFromPastedText, signalsFromToolCall } from '../../core/extraction/tool-signals.js';
+import { describeEdit, editChanges } from '../../core/extraction/edits.js';
+import type { Observation } from '../../core/extraction/observations.js';
+import { termsOfMessage } from '../../core/extraction/message-terms.js';
+import { detectLanguage } from '../../core/text/language.js';
+import { cuesFor, decisionCuesFor } from '../../core/text/cues.js';
+import { proseItems } from '../../core/extraction/prose-items.js';
+import { DECISION_THRESHOLD, isReport, proseDecisions, seedDecisionScore } from '../../core/extraction/prose-decisions.js';
+import { deletionDecision, versionControlDecision } from '../../core/extraction/work-decisions.js';
+import { assistantNotes, emptyReplyNote, isPastedDocument, userNotes } from '../../core/extraction/prose-notes.js';
+import { todoNotes } from '../../core/extraction/todos.js';
 
 /** Adds the time `work` takes to `timings[stage]`. */
 export function timed<T>(timings: StageTimings, stage: string, work: () => T): T {

@@ -3,20 +3,20 @@
  * decisions and files, and the budgeted preservation context.
  */
 import type { FileTouch, FinalizeInput, FinalizeOutput, StageTimings, TermHit } from '../protocol.js';
-import type { Decision } from '../stages/decisions.js';
-import type { Observation } from '../stages/observations.js';
-import { proseBlocks } from '../stages/markdown.js';
-import { redactSecrets } from '../stages/secrets.js';
-import { countConcepts, type ConceptCount } from '../stages/concepts.js';
-import { rankTermConcepts, DEFAULT_CONCEPT_RANK_SETTINGS } from '../stages/concept-ranking.js';
-import { handleSessionCompacting } from '../stages/compaction-budget.js';
-import { contextOverheadTokens, entryKey, renderObservationLine, renderPreservationContext } from '../stages/preservation-context.js';
+import type { Decision } from '../../core/extraction/decisions.js';
+import type { Observation } from '../../core/extraction/observations.js';
+import { proseBlocks } from '../../core/text/markdown.js';
+import { redactSecrets } from '../../core/text/secrets.js';
+import { countConcepts, type ConceptCount } from '../../core/extraction/concepts.js';
+import { rankTermConcepts, DEFAULT_CONCEPT_RANK_SETTINGS } from '../../core/extraction/concept-ranking.js';
+import { handleSessionCompacting } from '../../core/context/compaction-budget.js';
+import { contextOverheadTokens, entryKey, renderObservationLine, renderPreservationContext } from '../../core/context/preservation-context.js';
 import { timed } from './analyze-units.js';
-import { inferProjectRoot, rankWorkingSet } from '../stages/working-set-rank.js';
-import { SHELL_TOOL } from '../stages/working-set.js';
-import { resolveByLaterRuns } from '../stages/tool-signals.js';
-import { liveNotes, rankDecisions, type DecisionEvidence } from '../stages/merge-prose.js';
-import { rankProblems } from '../stages/problem-rank.js';
+import { inferProjectRoot, rankWorkingSet } from '../../core/extraction/working-set-rank.js';
+import { SHELL_TOOL } from '../../core/extraction/working-set.js';
+import { resolveByLaterRuns } from '../../core/extraction/tool-signals.js';
+import { liveNotes, rankDecisions, type DecisionEvidence } from '../../core/extraction/merge-prose.js';
+import { rankProblems } from '../../core/extraction/problem-rank.js';
 
 /** Decisions ranked (the user's requests in `notes` raise what answers them), near repeats merged, capped (see `rankDecisions`). */
 export function mergeDecisions(decisions: readonly Decision[], max: number, notes: readonly Observation[] = [], evidence?: DecisionEvidence): Decision[] {

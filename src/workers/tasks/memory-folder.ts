@@ -7,9 +7,9 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { indexMemoryText, isMemoryIndexEntry, type FileStamp, type MemoryIndexEntry } from '../stages/memory-index.js';
-import { normalizeMemoryConcept } from '../stages/memory-markdown.js';
-import { searchEntries, type SearchAnswer } from '../stages/memory-queries.js';
+import { indexMemoryText, isMemoryIndexEntry, type FileStamp, type MemoryIndexEntry } from '../../core/memory/memory-index.js';
+import { normalizeMemoryConcept } from '../../core/memory/memory-markdown.js';
+import { searchEntries, type SearchAnswer } from '../../core/memory/memory-queries.js';
 
 /** Version of the cache format; a cache of another version is rebuilt. */
 export const MEMORY_INDEX_VERSION = 2;

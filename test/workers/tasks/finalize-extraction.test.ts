@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { finalizeExtraction, mergeSignals, sessionRoot } from '../../../src/workers/tasks/finalize-extraction.js';
-import { signalsFromToolCall } from '../../../src/workers/stages/tool-signals.js';
+import { signalsFromToolCall } from '../../../src/core/extraction/tool-signals.js';
 import type { FinalizeInput } from '../../../src/workers/protocol.js';
-import type { Observation } from '../../../src/workers/stages/observations.js';
-import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../../../src/workers/stages/compaction-budget.js';
-import { DROPPED_HEADING } from '../../../src/workers/stages/preservation-context.js';
-import { countTokens } from '../../../src/workers/stages/tokens.js';
+import type { Observation } from '../../../src/core/extraction/observations.js';
+import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../../../src/core/context/compaction-budget.js';
+import { DROPPED_HEADING } from '../../../src/core/context/preservation-context.js';
+import { countTokens } from '../../../src/core/text/tokens.js';
 
 const signal = (type: Observation['type'], text: string, order: number): Observation => ({ id: `${type}:${text.toLowerCase()}`, type, text, order, frequency: 1, topics: ['bash'] });
 

@@ -1,0 +1,336 @@
+/**
+ * The conversation-wide pass over prose findings: decisions ranked, near
+ * repeats merged and capped; notes reduced to what is still live (the latest
+ * requests and the steps stated after them, problems once each).
+ */
+import type { FileTouch } from './touches.js';
+import type { Decision } from './decisions.js';
+import { DECISION_THRESHOLD, FILL_THRESHOLD } from './prose-decisions.js';
+import type { Observation } from './observations.js';
+import { CARRIED_PREFIX, EMPTY_REPLY_ID, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
+import { TODO_CLOSED, TODO_PREFIX } from './todos.js';
+
+/** Most decisions one message may place in the final list: a session decides at several points. */
+export const MAX_DECISIONS_PER_MESSAGE = 2;
+/** Most from a prior compaction summary: it condenses many messages. */
+export const MAX_DECISIONS_PER_SUMMARY = 5;
+/** Most decisions kept in all: a session has a handful of real ones, and each extra one is noise. */
+export const MAX_SESSION_DECISIONS = 8;
+/** Below this many decisions above the threshold, weaker ones fill the list up to it. */
+export const MIN_SESSION_DECISIONS = 4;
+/** Decisions considered for near-repeat merging at most (the best-scored ones). */
+const MAX_CANDIDATES = 200;
+/** Share of shared words from which two decisions say the same thing. */
+const NEAR_REPEAT = 0.6;
+/** User requests kept as in-progress work: the last ones. */
+export const MAX_REQUESTS = 2;
+/** Next steps kept in all. */
+export const MAX_STEPS = 4;
+/** Problems described in prose passed on to be ranked with the tools' ones: the latest. */
+export const MAX_PROSE_PROBLEMS = 40;
+/**
+ * What the assistant last said it was doing, when the conversation stops right there: its latest intent
+ * note, if no request, stated step or todo list came at or after it.
+ */
+function liveIntent(notes: readonly Observation[], after: number): Observation[] {
+  let latest: Observation | undefined;
+  for (const item of notes) if (item.id.startsWith(INTENT_PREFIX) && (!latest || item.order >= latest.order)) latest = item;
+  return latest && latest.order > after ? [latest] : [];
+}
+
+/** Empty assistant replies from which the model is reported as stalled: one is an interrupted turn. */
+export const MIN_EMPTY_REPLIES = 3;
+/** Open items of the latest todo list kept: what is in progress, then the first pending ones. */
+export const MAX_TODOS = 4;
+
+/**
+ * The open items of the latest todo list, at most {@link MAX_TODOS}: a list the agent keeps is
+ * the plainest statement of what is in progress. When the user asked for something after it, only
+ * its item in progress is still live.
+ */
+function liveTodos(notes: readonly Observation[], lastRequest: number): Observation[] {
+  let latest = -1;
+  for (const item of notes) if (item.id.startsWith(TODO_PREFIX) && item.order > latest) latest = item.order;
+  if (latest === -1) return [];
+  const open = notes.filter((item) => item.order === latest && item.id.startsWith(TODO_PREFIX) && !item.id.endsWith(`:${TODO_CLOSED}`));
+  return (latest < lastRequest ? open.filter((item) => item.text.startsWith('in progress')) : open).slice(0, MAX_TODOS);
+}
+
+function words(text: string): Set<string> {
+  const found = new Set<string>();
+  for (const word of text.toLowerCase().slice(0, 400).split(/[^\p{L}\p{N}_]+/u)) if (word.length >= 3) found.add(word);
+  return found;
+}
+
+function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared++;
+  return shared / Math.min(a.size, b.size);
+}
+
+/** Words of a request that say nothing about its subject, in the languages with cue sets. */
+const REQUEST_STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'the and for that this with can could should would isnt isn dont don what there look into add everything update ' +
+    'things changed change lets let make sure want need please also just now how does when then from have has are was ' +
+    'but not you your our all any some code file files fix implement plan done asked still more like well good okay ' +
+    'que para con los las del una por como esto esta está pero más hay hacer quiero tengo ahora todo ' +
+    'und die der das ist nicht mit ich wir bitte auch les des est pas une pour avec dans não uma com por isso'
+  ).split(' '),
+);
+
+function requestWords(text: string): string[] {
+  const found = new Set<string>();
+  for (const word of text.toLowerCase().slice(0, 600).split(/[^\p{L}\p{N}]+/u)) {
+    if (word.length >= 3 && !REQUEST_STOP_WORDS.has(word) && !/^\d+$/.test(word)) found.add(word);
+  }
+  return [...found].slice(0, 40);
+}
+
+/** How much a decision answers the user's latest request before it: shared subject words. */
+function requestSupport(decision: Decision, requests: ReadonlyArray<{ order: number; words: string[] }>): number {
+  const order = decision.order;
+  if (order === undefined) return 0;
+  let request: { order: number; words: string[] } | undefined;
+  for (const candidate of requests) {
+    if (candidate.order >= order) break;
+    request = candidate;
+  }
+  if (!request) return 0;
+  const text = `${decision.text} ${decision.context}`.toLowerCase();
+  let shared = 0;
+  for (const word of request.words) if (text.includes(word)) shared++;
+  return shared >= 2 ? 1.5 : shared === 1 ? 1 : 0;
+}
+
+/** What the session went on to do, against which stated decisions and proposals are checked. */
+export interface DecisionEvidence {
+  /** File touches, as the working set receives them. */
+  files: readonly FileTouch[];
+  /** Tool signals; the edits among them (`edit:<path>`, `path: removed → added`) name what changed. */
+  signals: readonly Observation[];
+}
+
+/** Names read from the work done at most: the most recent touches and edits suffice. */
+const MAX_EVIDENCE_NAMES = 4_000;
+/** Characters of an edit signal read for the names it changed. */
+const MAX_EDIT_NAME_CHARS = 240;
+/** Messages after a stated step within which an edit carries it out (narration, then the tool call). */
+const FOLLOW_UP_MESSAGES = 2;
+/** Bonus for a decision a later edit of what it names confirms, and for one an edit follows right away. */
+const CONFIRMED_BONUS = 0.5;
+/** Bonus for a decision that introduces a file the session created, and for one that changes several files. */
+const NEW_MODULE_BONUS = 1;
+const SEVERAL_FILES_BONUS = 0.5;
+/** Bonus for deleting a file the session itself wrote or changed before: the approach was dropped. */
+const REVERSAL_BONUS = 1.5;
+
+const NAME_SPLIT = /[^\p{L}\p{N}_$.-]+/u;
+
+/** File names, their stems and identifiers in a text, lowercased: what an edit and a sentence can share. */
+function namesIn(text: string, into: (name: string) => void): void {
+  for (const raw of text.slice(0, MAX_EDIT_NAME_CHARS).split(NAME_SPLIT)) {
+    const name = raw.replace(/^[.-]+|[.-]+$/g, '').toLowerCase();
+    // A bare number says nothing; a three-part version ("15.2.4") names one release.
+    if (name.length < 4 || (/^\d[\d.]*$/.test(name) && !/^\d+\.\d+\.\d+/.test(name))) continue;
+    into(name);
+    const dot = name.lastIndexOf('.');
+    if (dot >= 4) into(name.slice(0, dot));
+  }
+}
+
+/** Latest order at which each name was edited, written or deleted, and the orders of messages that changed files. */
+interface EditedNames {
+  /** Latest order at which each name was edited, written or deleted. */
+  names: Map<string, number>;
+  /** Earliest order at which each file name was written or edited. */
+  firstWritten: Map<string, number>;
+  /** Orders of the messages that changed files. */
+  orders: Set<number>;
+  /** File names whose first touch in the session wrote them: files it created. */
+  created: Set<string>;
+  /** Names of the files the session edited, wrote or deleted. */
+  files: Set<string>;
+}
+
+function editedNames(evidence: DecisionEvidence): EditedNames {
+  const names = new Map<string, number>();
+  const firstWritten = new Map<string, number>();
+  const orders = new Set<number>();
+  const add = (order: number) => (name: string): void => {
+    if (names.size >= MAX_EVIDENCE_NAMES && !names.has(name)) return;
+    if ((names.get(name) ?? -1) < order) names.set(name, order);
+  };
+  for (let index = evidence.files.length - 1; index >= 0; index--) {
+    const touch = evidence.files[index] as FileTouch;
+    if (touch.action !== 'edit' && touch.action !== 'write' && touch.action !== 'delete') continue;
+    orders.add(touch.order);
+    const base = (touch.path.split('/').pop() ?? touch.path).toLowerCase();
+    namesIn(base, add(touch.order));
+    if (touch.action !== 'delete' && (firstWritten.size < MAX_EVIDENCE_NAMES || firstWritten.has(base)) && (firstWritten.get(base) ?? Infinity) > touch.order) firstWritten.set(base, touch.order);
+  }
+  for (let index = evidence.signals.length - 1; index >= 0; index--) {
+    const signal = evidence.signals[index] as Observation;
+    if (!signal.id.startsWith('edit:')) continue;
+    orders.add(signal.order);
+    namesIn(signal.text, add(signal.order));
+  }
+  const created = new Set<string>();
+  const files = new Set<string>();
+  const seen = new Set<string>();
+  for (const touch of evidence.files) {
+    if (touch.action === 'cwd' || seen.size >= MAX_EVIDENCE_NAMES) continue;
+    const base = (touch.path.split('/').pop() ?? touch.path).toLowerCase();
+    if (touch.action === 'edit' || touch.action === 'write' || touch.action === 'delete') files.add(base);
+    if (seen.has(base)) continue;
+    seen.add(base);
+    if (touch.action === 'write' && !NOT_A_MODULE.test(base)) created.add(base);
+  }
+  return { names, firstWritten, orders, created, files };
+}
+
+/**
+ * How much of the work a decision names: a file the session created (a new module) and several
+ * files it changed say more than one file's local change.
+ */
+function reach(decision: Decision, edited: EditedNames): number {
+  let created = false;
+  const changed = new Set<string>();
+  namesIn(decision.text, (name) => {
+    if (edited.created.has(name)) created = true;
+    if (edited.files.has(name)) changed.add(name);
+  });
+  return (created ? NEW_MODULE_BONUS : 0) + (changed.size >= 2 ? SEVERAL_FILES_BONUS : 0);
+}
+
+/** Whether a deletion removes a file the session itself created before: an approach it tried, then dropped. */
+function reverses(decision: Decision, edited: EditedNames): boolean {
+  const order = decision.order ?? -1;
+  for (const raw of decision.text.slice(0, MAX_EDIT_NAME_CHARS).split(/[\s,]+/)) {
+    const base = (raw.split('/').pop() ?? raw).toLowerCase();
+    if (edited.created.has(base) && (edited.firstWritten.get(base) ?? Infinity) < order) return true;
+  }
+  return false;
+}
+
+/** Files that are not modules: images, fonts, lockfiles, logs and notes. Creating one introduces no component. */
+const NOT_A_MODULE = /\.(?:svg|png|jpe?g|gif|ico|webp|bmp|woff2?|ttf|otf|lock|log|txt|md|csv)$/;
+
+/**
+ * How later work bears on a decision: `confirmed` when a later message edited something it names,
+ * `followed` when an edit came within {@link FOLLOW_UP_MESSAGES} messages after it, else `none`.
+ */
+function laterWork(decision: Decision, edited: EditedNames): 'confirmed' | 'followed' | 'none' {
+  const order = decision.order;
+  if (order === undefined) return 'none';
+  let confirmed = false;
+  namesIn(decision.text, (name) => {
+    const last = edited.names.get(name);
+    if (last === undefined) return;
+    if (last > order) confirmed = true;
+  });
+  if (confirmed) return 'confirmed';
+  for (let step = 1; step <= FOLLOW_UP_MESSAGES; step++) if (edited.orders.has(order + step)) return 'followed';
+  return 'none';
+}
+
+/**
+ * Decisions ranked by score (a decision without one ranks at the threshold of prose decisions),
+ * exact and near repeats merged (the better one wins), at most {@link MAX_DECISIONS_PER_MESSAGE}
+ * from one message and `max` (at most {@link MAX_SESSION_DECISIONS}) in all, returned in
+ * conversation order.
+ *
+ * A decision that answers the user's latest request before it (shares its subject words) ranks higher:
+ * what the user asked about is what the session decided.
+ *
+ * @param decisions - every message's decisions, oldest first.
+ * @param max - the caller's cap.
+ * @param notes - the messages' notes, oldest first; the user's requests among them are read.
+ * @param evidence - what the session edited: a proposal no later edit carries out is dropped, and a
+ *   decision that a later edit of what it names confirms, or that an edit follows right away, ranks higher.
+ */
+export function rankDecisions(
+  decisions: readonly Decision[],
+  max: number,
+  notes: readonly Observation[] = [],
+  evidence: DecisionEvidence = { files: [], signals: [] },
+): Decision[] {
+  const limit = Math.min(max, MAX_SESSION_DECISIONS);
+  if (limit <= 0) return [];
+  const requests = notes
+    .filter((item) => item.id.startsWith(REQUEST_PREFIX))
+    .map((item) => ({ order: item.order, words: requestWords(item.text.replace(/^asked: /, '')) }))
+    .sort((a, b) => a.order - b.order);
+  const edited = editedNames(evidence);
+  const indexed: Array<{ decision: Decision; index: number; score: number }> = [];
+  for (const [index, decision] of decisions.entries()) {
+    const later = laterWork(decision, edited);
+    // A proposal no later edit of what it names carried out was not decided: a plan step, a finding, advice never acted on.
+    if (decision.proposed && later !== 'confirmed') continue;
+    // A weak candidate (narration of a step) counts only once later work on what it names bears it out.
+    if ((decision.score ?? 3.5) < FILL_THRESHOLD && later !== 'confirmed') continue;
+    // A proposal carried out survives below the report of the same work; what the session says it does, then does, ranks higher.
+    const evidenceScore = decision.family === 'deleted' ? (reverses(decision, edited) ? REVERSAL_BONUS : 0)
+      : decision.proposed ? -CONFIRMED_BONUS
+      : later === 'none' ? 0 : CONFIRMED_BONUS;
+    const score = (decision.score ?? 3.5) + requestSupport(decision, requests) + evidenceScore + (decision.family === 'deleted' ? 0 : reach(decision, edited));
+    indexed.push({ decision, index, score });
+  }
+  indexed.sort((a, b) => b.score - a.score || b.index - a.index);
+  const candidates = indexed.slice(0, MAX_CANDIDATES).map((candidate) => ({ ...candidate, words: words(candidate.decision.text) }));
+  const kept: Array<{ decision: Decision; index: number; words: Set<string> }> = [];
+  const perMessage = new Map<number, number>();
+  for (const candidate of candidates) {
+    if (kept.length >= limit) break;
+    // Weaker candidates only fill a session whose prose holds few clear decisions (a terse, narrated one).
+    if (candidate.score < FILL_THRESHOLD || (candidate.score < DECISION_THRESHOLD && kept.length >= Math.min(limit, MIN_SESSION_DECISIONS))) break;
+    const own = candidate.words;
+    if (kept.some((other) => overlap(own, other.words) >= NEAR_REPEAT)) continue;
+    // A deletion the prose also states is said better there, with its reason.
+    if (candidate.decision.family === 'deleted' && candidates.some((other) => other.decision.family !== 'deleted' && other.score >= FILL_THRESHOLD && overlap(own, other.words) >= NEAR_REPEAT)) continue;
+    const message = candidate.decision.order ?? -1 - candidate.index;
+    const count = perMessage.get(message) ?? 0;
+    if (count >= (candidate.decision.family === 'carried' ? MAX_DECISIONS_PER_SUMMARY : MAX_DECISIONS_PER_MESSAGE)) continue;
+    perMessage.set(message, count + 1);
+    kept.push({ decision: candidate.decision, index: candidate.index, words: own });
+  }
+  return kept.sort((a, b) => a.index - b.index).map((entry) => entry.decision);
+}
+
+/**
+ * Prose notes reduced to what is live: the last {@link MAX_REQUESTS} user requests, the next steps
+ * stated after the latest of them (and those of the latest message that stated any), steps carried from the latest
+ * compaction summary, and problems merged by their first words; other notes pass through.
+ *
+ * @param notes - every message's notes, oldest first.
+ */
+export function liveNotes(notes: readonly Observation[]): Observation[] {
+  const requests = notes.filter((item) => item.id.startsWith(REQUEST_PREFIX)).slice(-MAX_REQUESTS);
+  // Steps stated before the latest request were answered by it, or overtaken.
+  const since = requests.at(-1)?.order ?? -1;
+  const steps = notes.filter((item) => item.id.startsWith(STEP_PREFIX));
+  const lastStepOrder = steps.at(-1)?.order ?? -1;
+  const liveSteps = steps.filter((item) => item.order >= since || item.order === lastStepOrder);
+  const carried = notes.filter((item) => item.id.startsWith(CARRIED_PREFIX));
+  const lastCarried = carried.at(-1)?.order ?? -1;
+  const todos = liveTodos(notes, since);
+  const next = [...requests, ...liveSteps.slice(-MAX_STEPS), ...carried.filter((item) => item.order === lastCarried)]
+    .slice(-(MAX_STEPS + MAX_REQUESTS))
+    .concat(todos, liveIntent(notes, Math.max(since, lastStepOrder, todos.at(-1)?.order ?? -1)))
+    .sort((a, b) => a.order - b.order);
+  const problems = new Map<string, Observation>();
+  const empty = notes.filter((item) => item.id === EMPTY_REPLY_ID);
+  if (empty.length >= MIN_EMPTY_REPLIES) {
+    const last = empty.at(-1)?.order ?? 0;
+    problems.set(EMPTY_REPLY_ID, { id: EMPTY_REPLY_ID, type: 'problem', text: `the model stalled: ${empty.length} empty replies (no text, no tool call), the last at message ${last + 1}`, order: last, frequency: empty.length });
+  }
+  for (const item of notes) {
+    if (item.type !== 'problem' || item.id === EMPTY_REPLY_ID) continue;
+    const key = noteKey(item.text).slice(0, 48);
+    const known = problems.get(key);
+    problems.set(key, known ? { ...known, order: Math.max(known.order, item.order), frequency: known.frequency + 1 } : item);
+  }
+  const other = notes.filter((item) => item.type !== 'problem' && !item.id.startsWith('next:'));
+  return [...next, ...[...problems.values()].slice(-MAX_PROSE_PROBLEMS), ...other];
+}

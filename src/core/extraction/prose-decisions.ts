@@ -1,0 +1,283 @@
+/**
+ * Decisions from the prose of an assistant message, read as an engineer reads
+ * a report: a change verb with an object ("replaced X with Y", "instead of",
+ * "X → Y"), weighed up when it sits under a summary-shaped heading or lead-in
+ * (Summary, Changes, Fixes applied, Key decisions) or in a prior compaction
+ * summary, and down when it is a question, an offer or a hedge.
+ */
+import type { Decision } from './decisions.js';
+import type { CueMatchers } from '../text/cues.js';
+import type { ProseItem } from './prose-items.js';
+
+/** Questions from which a message waits on the user's answers rather than settles anything. */
+const MIN_OPEN_QUESTIONS = 2;
+/** Cap on a decision's text: one line of the context. */
+export const MAX_DECISION_TEXT_CHARS = 120;
+/** Cap on its context: the lead-in and the whole item. */
+export const MAX_DECISION_CONTEXT_CHARS = 320;
+/** Score from which an item is a decision. */
+export const DECISION_THRESHOLD = 3.5;
+/** Score from which an item may fill a session that has few decisions above the threshold. */
+export const FILL_THRESHOLD = 3;
+/** Score from which an item is kept as a candidate: later work that carries it out may raise it to the others. */
+export const CANDIDATE_THRESHOLD = 2.5;
+
+/** Where the items come from. */
+export interface DecisionSource {
+  /** The message is a compaction summary the host wrote. */
+  summary: boolean;
+  /** The message's opening says it reports work done ("Done. Here's a summary…"). */
+  report: boolean;
+  /** The message puts several questions to the user: what it outlines waits on the answers. */
+  asks?: boolean;
+  /** The message edits or writes files: what its prose says it changes, it changes. */
+  edits: boolean;
+}
+
+/**
+ * Something a change applies to: inline code, a path or file name, an identifier written
+ * as code (camelCase, snake_case, a call), a version number or a CSS custom property.
+ */
+const CODE_OBJECT =
+  /`[^`\n]{1,120}`|[\w-]{1,80}\.[a-z]{1,6}\b|\b[a-z]{1,40}[A-Z][\w]{0,60}|\b[A-Z][a-z]{1,30}[A-Z]\w{0,60}|\b[a-z0-9]{1,40}_[\w]{1,60}|\w{1,60}\(\)|\b\d{1,4}\.\d{1,4}(?:\.\d{1,4})?\b|--[a-z][\w-]{1,60}|\/[\w-]{1,60}\/[\w./-]{0,120}/;
+
+type HeadingKind = 'decision' | 'summary' | 'problem' | 'next' | 'goal' | null;
+
+/** Kinds of headings already classified, by label: one message repeats the same few labels over many items. */
+export type LabelCache = Map<string, HeadingKind>;
+
+function labelKind(label: string, cues: CueMatchers, cache?: LabelCache): HeadingKind {
+  const known = cache?.get(label);
+  if (known !== undefined) return known;
+  let kind: HeadingKind = null;
+  if (cues.decisionHeading.test(label)) kind = 'decision';
+  else if (cues.nextHeading.test(label)) kind = 'next';
+  else if (cues.problemHeading.test(label)) kind = 'problem';
+  else if (cues.summaryHeading.test(label)) kind = 'summary';
+  else if (cues.goalHeading.test(label)) kind = 'goal';
+  cache?.set(label, kind);
+  return kind;
+}
+
+function headingKind(item: ProseItem, cues: CueMatchers, cache?: LabelCache): HeadingKind {
+  if (item.lead !== '') {
+    const kind = labelKind(item.lead, cues, cache);
+    if (kind !== null) return kind;
+  }
+  const kind = item.section === '' ? null : labelKind(item.section, cues, cache);
+  if (kind !== null) return kind;
+  // A plain "Approach: …", "Mejor estrategia: …" opening the sentence labels it like a bold lead-in.
+  const label = INLINE_LABEL.exec(item.text)?.[1];
+  return label !== undefined && labelKind(label.toLowerCase(), cues, cache) === 'decision' ? 'decision' : null;
+}
+
+/** A short label opening a sentence, up to its colon. */
+const INLINE_LABEL = /^([\p{L}][\p{L} ]{1,28})[:：]\s/u;
+
+/** A text cut at a word boundary to at most `max` characters, marked with an ellipsis when cut. */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\uD800-\uDBFF]$/, '').replace(/[\s,;:—–-]+$/, '')}…`;
+}
+
+/** Items that are never decisions: questions, and offers or conditions. */
+function isQuestion(text: string): boolean {
+  return /[?？](?:\s|$)/.test(text) || /^(?:¿|want me|shall i|should i|do you|would you)/i.test(text);
+}
+
+/** An item that opens with "also": an add-on beside the change that mattered. */
+const ASIDE = /^(?:also|additionally|plus|además|también|außerdem|auch|aussi|de plus|também|另外|此外|また)(?![\p{L}])/iu;
+
+/**
+ * A review finding's or recommendation's priority as its label ("High: add a pool", "P2 — rename"):
+ * the list ranks what could be done, it reports nothing done.
+ */
+const PRIORITY_LABEL = /^(?:critical|high|medium|low|major|minor|p[0-4]|nice[- ]to[- ]have|optional|must|should|could)(?:\s+priority)?\s*(?:[:：—–-]|$)/i;
+
+/** The low end of a finding list: what the list itself says matters least. */
+const LOW_PRIORITY = /^(?:medium|low|minor|p[2-4]|nice[- ]to[- ]have|optional|could)(?:\s+priority)?\s*(?:[:：—–-]|$)/i;
+
+function hasPriorityLabel(item: ProseItem): boolean {
+  return PRIORITY_LABEL.test(item.lead) || PRIORITY_LABEL.test(item.text.slice(0, 24));
+}
+
+/**
+ * A status line: work counted in generic units said to be done ("All 10 phases have been implemented",
+ * "Critical issues were fixed"). It names no change; the items it counts do.
+ */
+const STATUS_LINE =
+  /^(?:all|both|every|the|most)?\s*(?:\d{1,4}\s+)?(?:of the\s+)?(?:[\p{L}-]{1,20}\s+){0,2}(?:phases?|issues?|changes|tasks?|fixes|steps?|items?|bugs?|tests?|requirements?|todos?|findings?|waves?|everything)\b[^.;]{0,60}?\b(?:were|was|have been|has been|are|is)\s+(?:now\s+|all\s+)?(?:fixed|implemented|applied|done|complete|completed|resolved|addressed|passing|green|finished|in place)\b/iu;
+
+/** A sentence that explains when something happens ("X → Y only if …") rather than what was changed. */
+const CONDITION = /(?<![\p{L}])(?:only if|if|unless|whenever|when|depends on|si|wenn|falls|se|如果|場合)(?![\p{L}])/iu;
+const ARROWS = /→|->|=>/g;
+
+/** Whether some arrow in the text has code (a name, a value, a path) right before and right after it. */
+function arrowBetweenCode(text: string): boolean {
+  for (const match of text.slice(0, 400).matchAll(ARROWS)) {
+    const at = match.index ?? 0;
+    const before = text.slice(Math.max(0, at - 40), at);
+    const after = text.slice(at + match[0].length, at + match[0].length + 40);
+    if (CODE_OBJECT.test(before) && CODE_OBJECT.test(after)) return true;
+  }
+  return false;
+}
+
+/** A short label before an instruction ("Step 2: add …", "Medium: fix …"). */
+const LEADING_LABEL = /^[\p{L}\p{N} /-]{1,30}[:：]\s*/u;
+
+/** Whether the item begins with an instruction's verb ("Add a handler", "Editar package.json"). */
+function isInstruction(text: string, cues: CueMatchers): boolean {
+  const head = text.replace(LEADING_LABEL, '').slice(0, 40);
+  return cues.instruction.exec(head)?.index === 0;
+}
+
+/**
+ * Whether an item proposes rather than reports: a plan step, a review finding with a priority, or an
+ * instruction in a message that neither changes files nor reports work done. A proposal counts once a
+ * later edit confirms it.
+ *
+ * @param item - one item of an assistant message.
+ * @param cues - the cue matchers of the message's language.
+ * @param source - see {@link DecisionSource}.
+ * @param cache - heading kinds already classified in this message.
+ */
+export function isProposal(item: ProseItem, cues: CueMatchers, source: DecisionSource, cache?: LabelCache): boolean {
+  if (source.summary) return false;
+  if (hasPriorityLabel(item)) return true;
+  const plan = (item.lead !== '' && cues.planHeading.test(item.lead)) || (item.section !== '' && cues.planHeading.test(item.section));
+  if (plan || (source.asks === true && !source.edits && !source.report)) return true;
+  return !source.edits && !source.report && isInstruction(item.text, cues);
+}
+
+/**
+ * How strongly an item reads as a decision; below {@link DECISION_THRESHOLD} it is not one.
+ *
+ * @param item - one item of an assistant message.
+ * @param cues - the cue matchers of the message's language.
+ * @param source - whether the message is a prior compaction summary, a report of work done, or edits files.
+ * @param last - whether it is the message's last item (a tool call may follow it).
+ * @param cache - heading kinds already classified in this message.
+ */
+export function decisionScore(item: ProseItem, cues: CueMatchers, source: DecisionSource, last = false, cache?: LabelCache): number {
+  const { text } = item;
+  if (text.length < 12 || isQuestion(text) || item.label) return 0;
+  // An item ending with a colon announces what follows; it decides nothing by itself, unless a tool call follows it.
+  if (/[:：]$/.test(text) && item.announced === 0 && !last) return 0;
+  const kind = headingKind(item, cues, cache);
+  // What comes next, what went wrong and what was asked for (an objective, the task) are not what was decided.
+  if (kind === 'next' || kind === 'problem' || kind === 'goal') return 0;
+  // A row that only points at the one above ("Same", "Likewise") says nothing of its own.
+  if (/[—:]\s*(?:same|ditto|likewise|idem|igual|dito|同上)\.?$/i.test(text)) return 0;
+  // An arrow in a sentence that states a condition maps cases to outcomes; it changes nothing.
+  let strong = cues.change.test(text);
+  // An arrow documents a change between two names or values ("16.2.4 → 15.2.4"); between words it maps cases to outcomes.
+  if (strong && !cues.change.test(text.replace(ARROWS, ' ')) && (CONDITION.test(text) || !arrowBetweenCode(text))) strong = false;
+  // A row of a table whose header names changes or fixes is a change, verb or not.
+  const weak = !strong && (cues.weakChange.test(text) || (item.kind === 'row' && labelKind(item.lead, cues, cache) === 'summary'));
+  if (!strong && !weak && kind !== 'decision') return 0;
+  // The code-object scan is the costliest test here: it runs once, and only on items that passed the cues.
+  const code = CODE_OBJECT.test(text);
+  if (!code && STATUS_LINE.test(text)) return 0;
+  // Under a decisions heading, a bare name and gloss ("Strategy Engine: execution framework") outlines a part; it decides nothing.
+  if (!strong && !weak && !source.summary && !code) return 0;
+  let score = 0;
+  if (kind === 'decision') score += 3;
+  else if (kind === 'summary') score += 1.5;
+  // A prior compaction summary is the densest account of the session.
+  if (source.summary) score += 2;
+  else if ((source.report || source.edits) && kind === null) score += 1;
+  if (strong) score += 2;
+  else if (weak) score += 1;
+  if (code) score += 1;
+  // What the prose says right before the message's edit is what the edit does.
+  if (item.kind === 'sentence' && kind === null) score -= 0.5;
+  // A step announced for the tool call that follows ("Now I rewrite x.py to …:") narrates the action; the edit is the fact.
+  if (/[:：]$/.test(text) && item.announced === 0) score -= 0.5;
+  // A change with its reason ("…so the tick survives", "…para no crashear") is a choice, not only an action.
+  if (cues.purpose.test(text)) score += 1;
+  if (cues.hedge.test(text)) score -= 1.5;
+  if (LOW_PRIORITY.test(item.lead) || LOW_PRIORITY.test(text.slice(0, 16))) score -= 1;
+  // Cleanups (an unused import, a typo) and what a list itself marks low priority are changes, not decisions.
+  if (cues.minor.test(text) || cues.minor.test(item.lead)) score -= 1.5;
+  if (ASIDE.test(text)) score -= 1;
+  return score;
+}
+
+/**
+ * The decisions of one assistant message, best first.
+ *
+ * @param items - the message's prose items.
+ * @param cues - the cue matchers of the message's language.
+ * @param source - see {@link DecisionSource}.
+ * @param max - how many to return at most.
+ */
+export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, given: DecisionSource, max: number): Decision[] {
+  let questions = 0;
+  for (const item of items) if (isQuestion(item.text)) questions++;
+  const source: DecisionSource = { ...given, asks: given.asks ?? questions >= MIN_OPEN_QUESTIONS };
+  const scored: Array<{ item: ProseItem; score: number }> = [];
+  const cache: LabelCache = new Map();
+  for (const item of items) {
+    const score = decisionScore(item, cues, source, item.index === items.length - 1, cache);
+    if (score >= CANDIDATE_THRESHOLD) scored.push({ item, score });
+  }
+  scored.sort((a, b) => b.score - a.score || a.item.index - b.item.index);
+  const seen = new Set<string>();
+  const decisions: Decision[] = [];
+  for (const { item, score } of scored) {
+    if (decisions.length >= max) break;
+    const key = item.text.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const lead = item.lead || item.section;
+    const proposed = isProposal(item, cues, source, cache);
+    decisions.push({
+      ...(proposed ? { proposed } : {}),
+      family: source.summary ? 'carried' : 'change',
+      category: headingKind(item, cues, cache) === 'decision' ? 'architecture' : 'implementation',
+      text: shorten(item.text, MAX_DECISION_TEXT_CHARS),
+      context: (lead ? `${lead}: ${item.text}` : item.text).slice(0, MAX_DECISION_CONTEXT_CHARS).replace(/[\uD800-\uDBFF]$/, ''),
+      score,
+    });
+  }
+  return decisions;
+}
+
+/**
+ * Whether the opening of a message says it reports work done: its first line holds a summary cue
+ * ("Done. Here's a summary of what changed", "Listo.", "All 10 items implemented").
+ *
+ * @param items - the message's prose items.
+ * @param cues - the cue matchers of the message's language.
+ */
+export function isReport(items: readonly ProseItem[], cues: CueMatchers): boolean {
+  const first = items[0];
+  return first !== undefined && first.index === 0 && cues.summaryHeading.test(first.text.slice(0, 120));
+}
+
+/** What each of the seed's families is worth on real sessions: "because…" and "approach…" fire on any explanation. */
+const SEED_FAMILY_SCORES: Readonly<Record<string, number>> = {
+  rejection: 3.5,
+  explicit: 3.5,
+  architectural: 2.5,
+  approach: 1.5,
+  rationale: 1,
+};
+
+/**
+ * The score of a decision the seed's patterns found: by family, raised when the session wrote it
+ * as a `[[link]]`, zero in a pasted template.
+ *
+ * @param decision - a decision from `extractDecisions`.
+ * @param role - the role of its message.
+ * @param pasted - whether the message is a pasted template or document.
+ */
+export function seedDecisionScore(decision: Decision, role: string, pasted: boolean): number {
+  if (pasted) return 0;
+  const linked = decision.text.includes('[[') || decision.context.includes('[[');
+  const base = SEED_FAMILY_SCORES[decision.family] ?? 1;
+  return base + (linked ? 3 : 0) - (role === 'assistant' ? 0 : 0.5);
+}

@@ -1,0 +1,145 @@
+/**
+ * Decisions the work itself records, whatever the prose says: a commit's
+ * message (its author's own account of what was done), the work a stash
+ * sets aside, and the project files a message deleted.
+ *
+ * Bounded: a command is read through the shell parser on its first
+ * {@link MAX_COMMAND_CHARS} characters, and a message yields at most one
+ * decision of each kind.
+ */
+import { parse, type ParseEntry } from 'shell-quote';
+import type { Decision } from './decisions.js';
+import { logicalLines, MAX_COMMAND_CHARS } from './shell.js';
+import { shorten, MAX_DECISION_TEXT_CHARS, MAX_DECISION_CONTEXT_CHARS } from './prose-decisions.js';
+import { capChars } from '../text/sections.js';
+
+/** What a commit is worth: the author's summary of a change the session chose to keep. */
+export const COMMIT_SCORE = 4;
+/** What setting work aside is worth: a choice of scope, below what was kept. */
+export const STASH_SCORE = 3.5;
+/** What a deletion is worth on its own: it fills a session with few decisions; a reversal ranks higher (see `rankDecisions`). */
+export const DELETION_SCORE = 3;
+/** Deleted paths named in one decision. */
+const MAX_DELETED_NAMED = 4;
+
+type Token = string | { op: string } | { comment: string } | { op: 'glob'; pattern: string };
+
+/** Simple commands of a command line, as words: split at `&&`, `||`, `;`, `|` and newlines. */
+function simpleCommands(command: string): string[][] {
+  const commands: string[][] = [[]];
+  for (const line of logicalLines(command.slice(0, MAX_COMMAND_CHARS))) {
+    let tokens: Token[];
+    try {
+      tokens = parse(line, (name: string) => `$${name}`) as ParseEntry[] as Token[];
+    } catch {
+      continue;
+    }
+    commands.push([]);
+    for (const token of tokens) {
+      if (typeof token === 'string') commands[commands.length - 1]?.push(token);
+      else if ('op' in token && token.op !== 'glob') commands.push([]);
+      else if ('pattern' in token) commands[commands.length - 1]?.push(token.pattern);
+    }
+  }
+  return commands.filter((words) => words.length > 0);
+}
+
+/** The value of `-m`/`--message` (also `-am`, `--message=…`) among a git command's arguments. */
+function messageArgument(args: readonly string[]): string | null {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? '';
+    if (arg.startsWith('--message=')) return arg.slice('--message='.length);
+    if (arg === '--message' || /^-[a-z]*m$/.test(arg)) return args[index + 1] ?? null;
+  }
+  return null;
+}
+
+/** A message worth reading: written out, not produced by a substitution the parser left unexpanded. */
+function usable(message: string | null): message is string {
+  return message !== null && message.trim().length >= 8 && !message.trimStart().startsWith('$');
+}
+
+/**
+ * What a shell command records in version control: a commit (its message's first line) or a stash
+ * with a message (what it set aside); `null` when the command does neither.
+ *
+ * @param command - the shell command as the tool received it.
+ * @param order - the message position.
+ */
+export function versionControlDecision(command: string, order: number): Decision | null {
+  // Most commands are neither: two plain scans spare them the parser.
+  const head = command.slice(0, MAX_COMMAND_CHARS);
+  if (!/(?<![\w-])git(?![\w-])/.test(head) || !/(?<![\w-])(?:commit|stash)(?![\w-])/.test(head)) return null;
+  for (const words of simpleCommands(command)) {
+    if (words[0] !== 'git') continue;
+    const args = words.slice(1).filter((arg, index, all) => !(index > 0 && all[index - 1] === '-C') && arg !== '-C');
+    const sub = args.find((arg) => !arg.startsWith('-')) ?? '';
+    const rest = args.slice(args.indexOf(sub) + 1);
+    if (sub === 'commit') {
+      const message = messageArgument(rest);
+      if (!usable(message)) continue;
+      const subject = message.split('\n', 1)[0]?.trim() ?? '';
+      return {
+        family: 'change',
+        category: 'implementation',
+        text: shorten(`committed: ${subject}`, MAX_DECISION_TEXT_CHARS),
+        context: capChars(`git commit: ${message.replace(/\s+/g, ' ').trim()}`, MAX_DECISION_CONTEXT_CHARS),
+        score: COMMIT_SCORE,
+        order,
+      };
+    }
+    if (sub === 'stash' && (rest[0] === 'push' || rest[0] === 'save' || rest[0]?.startsWith('-'))) {
+      const message = messageArgument(rest);
+      if (!usable(message)) continue;
+      const dashes = rest.indexOf('--');
+      const paths = (dashes >= 0 ? rest.slice(dashes + 1) : rest.slice(1)).filter((arg, index, all) => !arg.startsWith('-') && arg !== message && !/^-[a-z]*m$|^--message$/.test(all[index - 1] ?? ''));
+      const what = paths.length > 0 ? paths.slice(0, MAX_DELETED_NAMED).join(', ') : 'uncommitted changes';
+      return {
+        family: 'change',
+        category: 'implementation',
+        text: shorten(`stashed ${what} (${message.trim()})`, MAX_DECISION_TEXT_CHARS),
+        context: capChars(`git stash: ${message.replace(/\s+/g, ' ').trim()}`, MAX_DECISION_CONTEXT_CHARS),
+        score: STASH_SCORE,
+        order,
+      };
+    }
+  }
+  return null;
+}
+
+/** A path in a scratch folder or a by-product: its deletion is housekeeping, not a decision. */
+function scratch(path: string): boolean {
+  return /^(?:\/private)?\/(?:tmp|var|dev)\/|(?:^|\/)(?:tmp|temp|\.cache|__pycache__)\//i.test(path) || /\.(?:log|tmp|bak|orig|pyc)$/i.test(path);
+}
+
+/** Segments of an absolute path shown: the project root is not known here, the file and its folders are enough. */
+const SHOWN_SEGMENTS = 3;
+
+function shown(path: string): string {
+  const absolute = path.startsWith('/') || path.startsWith('~') || /^[A-Za-z]:\//.test(path);
+  return absolute ? path.split('/').slice(-SHOWN_SEGMENTS).join('/') : path;
+}
+
+/**
+ * The project files a message deleted, as one decision (`deleted a, b`); `null` when it deleted none.
+ * A path in a scratch folder (`/tmp`, a cache) or a by-product (a log, a backup) does not count; an
+ * absolute path is shown by its last folders.
+ *
+ * @param paths - the paths the message's successful calls deleted, relative to the project root.
+ * @param order - the message position.
+ */
+export function deletionDecision(paths: readonly string[], order: number): Decision | null {
+  const kept = [...new Set(paths.filter((path) => path.length > 0 && !scratch(path)).map(shown))];
+  if (kept.length === 0) return null;
+  const named = kept.slice(0, MAX_DELETED_NAMED).join(', ');
+  const more = kept.length > MAX_DELETED_NAMED ? ` and ${kept.length - MAX_DELETED_NAMED} more` : '';
+  const text = `deleted ${named}${more}`;
+  return {
+    family: 'deleted',
+    category: 'implementation',
+    text: shorten(text, MAX_DECISION_TEXT_CHARS),
+    context: capChars(text, MAX_DECISION_CONTEXT_CHARS),
+    score: DELETION_SCORE,
+    order,
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * Compaction (FR-12.3, FR-12.4, FR-3.1–3.5): before OpenCode asks the model
+ * for a summary, push tagging guidelines and a preservation context —
+ * concepts, key decisions, working-set files, fitted to an exact token
+ * budget — into `output.context`, in place; then write a compaction note to
+ * maenifold in the background.
+ *
+ * `output.prompt` is never set: it would discard every plugin's context. If
+ * extraction misses the hook's deadline, the hook returns with what is ready
+ * and the note is written when extraction finishes.
+ */
+import { performance } from 'node:perf_hooks';
+import { withDeadline } from '../shared/deadline.js';
+import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
+import { buildCompactionNote } from './compaction-note.js';
+import type { Extraction } from './extraction-engine.js';
+import type { PluginContext } from '../plugin/plugin-context.js';
+import type { PluginOptions } from '../shared/plugin-options.js';
+import type { ExtractionSettings } from './extraction-settings.js';
+import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../../core/context/compaction-budget.js';
+
+/** Heading of the working-context block. */
+export const WORKING_CONTEXT_HEADING = '## Working context\nFiles this session was working on; keep their paths in the summary.';
+/** At most this share of the compaction budget goes to the working context. */
+export const WORKING_CONTEXT_SHARE = 0.4;
+
+/**
+ * The settings the hook extracts with: the compaction budget less what the working context took, the
+ * configured strategy, and no files when the working context already lists them. `npm run eval` uses
+ * the same, so what it measures is what the hook injects.
+ *
+ * @param options - the plugin's compaction options.
+ * @param workingTokens - tokens of the working-context block, or `null` when there is none.
+ */
+export function compactionExtractionSettings(
+  options: Pick<PluginOptions, 'compactionTokens' | 'compactionStrategy'>,
+  workingTokens: number | null,
+): Partial<ExtractionSettings> {
+  const strategy = options.compactionStrategy === 'aggressive' ? AGGRESSIVE_STRATEGY : CONSERVATIVE_STRATEGY;
+  return {
+    contextTokenBudget: options.compactionTokens - (workingTokens ?? 0),
+    strategy: { ...strategy },
+    ...(workingTokens !== null ? { maxFiles: 0 } : {}),
+  };
+}
+
+type Compacting = (input: { sessionID: string }, output: { context: string[]; prompt?: string }) => Promise<void>;
+
+/** Characters of text and tool output: a session of tool runs is not an empty one. */
+function conversationChars(messages: readonly unknown[]): number {
+  let chars = 0;
+  for (const message of messages) {
+    const parts = (message as { parts?: unknown })?.parts;
+    if (!Array.isArray(parts)) continue;
+    for (const part of parts) {
+      const { type, text, state } = (part ?? {}) as { type?: unknown; text?: unknown; state?: { output?: unknown } };
+      if (type === 'text' && typeof text === 'string') chars += text.length;
+      else if (type === 'tool' && typeof state?.output === 'string') chars += state.output.length;
+    }
+  }
+  return chars;
+}
+
+/**
+ * @param context - the plugin's shared parts.
+ */
+export function createCompaction(context: PluginContext): Compacting {
+  const { options, cli, engine, host, project, background, delivery, workingSet, runner } = context;
+  const logger = context.logger.with({ hook: 'compacting' });
+
+  /** The working-context block (seed 001): the session's most recent paths, sorted, within its share of the budget. */
+  async function workingBlock(paths: readonly string[], deadlineMs: number): Promise<{ text: string; tokens: number } | null> {
+    if (paths.length === 0) return null;
+    const fitted = await withDeadline(
+      runner.run('fitContext', {
+        heading: WORKING_CONTEXT_HEADING,
+        entries: [...paths].sort().map((path) => `- ${path}`),
+        entryBudget: 200,
+        totalBudget: Math.floor(options.compactionTokens * WORKING_CONTEXT_SHARE),
+        encoding: 'o200k_base',
+        separator: '\n',
+      }),
+      deadlineMs,
+    );
+    if (!fitted.done || !fitted.value.ok || fitted.value.value.included === 0) return null;
+    return { text: fitted.value.value.text, tokens: fitted.value.value.tokens };
+  }
+
+  async function writeNote(sessionID: string, extraction: Extraction): Promise<void> {
+    if (!cli.available) return;
+    // Through the outbox: a note that cannot be written now is retried later, never dropped.
+    await delivery.submitNote(project, { ...buildCompactionNote(project, sessionID, extraction, new Date()) });
+  }
+
+  return async (input, output) => {
+    const start = performance.now();
+    const sessionID = input?.sessionID;
+    try {
+      if (!options.compaction || typeof sessionID !== 'string' || !Array.isArray(output?.context)) return;
+      output.context.push(TAGGING_GUIDELINES);
+      const deadline = options.compactionDeadlineMs;
+      const fetched = await withDeadline(Promise.resolve(host.session.messages({ path: { id: sessionID } })), deadline);
+      if (!fetched.done) {
+        logger.warn(`compaction: could not read session ${sessionID} (${fetched.reason}); guidelines only`);
+        return;
+      }
+      const messages = fetched.value?.data;
+      if (!Array.isArray(messages)) {
+        logger.warn(`compaction: session ${sessionID} returned no messages${fetched.value?.error ? ` (${String((fetched.value.error as { message?: unknown })?.message ?? 'error')})` : ''}; guidelines only`);
+        return;
+      }
+      const chars = conversationChars(messages);
+      if (chars < options.minConversationChars) {
+        logger.debug(`compaction: conversation of ${chars} characters is under ${options.minConversationChars}; nothing to extract`);
+        return;
+      }
+      const recent = options.workingSetPaths > 0 ? workingSet.recent(sessionID, options.workingSetPaths) : [];
+      const working = await workingBlock(recent, Math.max(0, deadline - (performance.now() - start)));
+      if (working) output.context.push(working.text);
+      // The two blocks share the budget; files named in the working context are not repeated.
+      const extraction = engine.extract(messages, { settings: compactionExtractionSettings(options, working?.tokens ?? null) });
+      const left = Math.max(0, deadline - (performance.now() - start));
+      const ready = await withDeadline(extraction, left);
+      if (!ready.done) {
+        logger.warn(`compaction: extraction not ready within ${deadline} ms; the note is written when it finishes`);
+        background.run('compaction note', async () => {
+          const late = await extraction;
+          if (late.ok) await writeNote(sessionID, working ? { ...late.value, files: recent } : late.value);
+          else logger.warn(`compaction: extraction failed (${late.error.code}): ${late.error.message}`);
+        });
+        return;
+      }
+      if (!ready.value.ok) {
+        logger.warn(`compaction: extraction failed (${ready.value.error.code}): ${ready.value.error.message}; guidelines only`);
+        return;
+      }
+      const found = working ? { ...ready.value.value, files: recent } : ready.value.value;
+      // Paths read from the messages (after a restart, say) keep conditional rules applying.
+      if (!working) workingSet.merge(sessionID, found.files);
+      if (found.context.text) output.context.push(found.context.text);
+      logger.info(
+        `compaction: ${messages.length} messages, ${chars} chars; ${found.concepts.length} concepts, ${found.decisions.length} decisions, ${found.files.length} files, ${found.stats.redactions} secrets redacted; context ${found.context.tokens}/${found.context.budget} tokens${working ? ` + working context ${working.tokens} (${options.compactionTokens} in all)` : ''} in ${Math.round(performance.now() - start)} ms`,
+      );
+      background.run('compaction note', () => writeNote(sessionID, found));
+    } catch (error) {
+      logger.error(`compaction: hook failed, compaction goes on unchanged: ${(error as Error)?.message ?? String(error)}`);
+    }
+  };
+}

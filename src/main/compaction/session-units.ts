@@ -1,0 +1,125 @@
+/**
+ * Turns an OpenCode message list into analysis units on the hook thread.
+ *
+ * Only cheap work happens here: reading fields, joining text parts and
+ * bounding tool output. Anything malformed is skipped, never thrown on: the
+ * list comes from the host and from tools we do not control.
+ */
+import type { AnalysisUnit, ToolCallView } from '../../workers/protocol.js';
+import { pathArguments } from '../../core/extraction/working-set.js';
+
+/**
+ * How much of a tool's output crosses to a worker: its head and its tail. Build and test output puts
+ * its first errors a few dozen lines in and its summary at the end, so both ends get room.
+ */
+export const TOOL_OUTPUT_HEAD_CHARS = 4_000;
+export const TOOL_OUTPUT_TAIL_CHARS = 2_000;
+
+/**
+ * How much of one message's text crosses to a worker: its head and its tail.
+ * Worker memory is bounded by what a task is given — under Bun (OpenCode's
+ * runtime) `resourceLimits` are not enforced — so no single message, however
+ * large a paste, may make a task unbounded.
+ */
+export const MESSAGE_TEXT_HEAD_CHARS = 768 * 1024;
+export const MESSAGE_TEXT_TAIL_CHARS = 256 * 1024;
+
+/** Tool calls of one message that are read: the most recent ones. */
+export const TOOL_CALLS_PER_MESSAGE = 256;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function boundText(text: string): string {
+  if (text.length <= MESSAGE_TEXT_HEAD_CHARS + MESSAGE_TEXT_TAIL_CHARS) return text;
+  // Cut at line ends, so no heading or fence line is split.
+  const headEnd = text.lastIndexOf('\n', MESSAGE_TEXT_HEAD_CHARS);
+  const tailStart = text.indexOf('\n', text.length - MESSAGE_TEXT_TAIL_CHARS);
+  const head = text.slice(0, headEnd > 0 ? headEnd : MESSAGE_TEXT_HEAD_CHARS);
+  const tail = text.slice(tailStart >= 0 ? tailStart + 1 : text.length - MESSAGE_TEXT_TAIL_CHARS);
+  return `${head}\n…\n${tail}`;
+}
+
+function boundOutput(output: string): string {
+  if (output.length <= TOOL_OUTPUT_HEAD_CHARS + TOOL_OUTPUT_TAIL_CHARS) return output;
+  return `${output.slice(0, TOOL_OUTPUT_HEAD_CHARS)}\n…\n${output.slice(-TOOL_OUTPUT_TAIL_CHARS)}`;
+}
+
+function toolView(part: Record<string, unknown>): ToolCallView | null {
+  const state = part['state'];
+  if (typeof part['tool'] !== 'string' || !isRecord(state)) return null;
+  // Only the arguments that name files cross to a worker: a 20 MB `content` or a
+  // 100,000-deep structure would make the copy itself fail or dominate the task.
+  const input = pathArguments(state['input']);
+  const failed = state['status'] === 'error';
+  const raw = failed ? state['error'] : state['output'];
+  return { tool: part['tool'], input, output: typeof raw === 'string' ? boundOutput(raw) : '', failed };
+}
+
+/** Length of a tool output once bounded, without building it. */
+function boundedLength(output: unknown): number {
+  if (typeof output !== 'string') return 0;
+  return output.length <= TOOL_OUTPUT_HEAD_CHARS + TOOL_OUTPUT_TAIL_CHARS ? output.length : TOOL_OUTPUT_HEAD_CHARS + 3 + TOOL_OUTPUT_TAIL_CHARS;
+}
+
+/**
+ * The unit of one message, or `null` when the entry is not a message.
+ *
+ * @param message - one `{ info, parts }` entry as the host returns it.
+ * @param order - its position in the list.
+ * @param known - told the unit's key before its text is built; when it answers
+ *   `true` (the analysis is cached), text and tools are left empty, so a cached
+ *   message costs no copying.
+ */
+export function messageToUnit(message: unknown, order: number, known?: (key: string) => boolean): AnalysisUnit | null {
+  if (!isRecord(message)) return null;
+  const info = isRecord(message['info']) ? message['info'] : {};
+  const parts = Array.isArray(message['parts']) ? message['parts'] : [];
+  const texts: string[] = [];
+  const toolParts: Record<string, unknown>[] = [];
+  let textLength = 0;
+  let outputLength = 0;
+  let reasoned = false;
+  for (const part of parts) {
+    if (!isRecord(part)) continue;
+    // Synthetic and ignored parts are the host's or a plugin's own words, not the conversation.
+    if (part['type'] === 'text' && typeof part['text'] === 'string' && !part['synthetic'] && !part['ignored']) {
+      texts.push(part['text']);
+      textLength += part['text'].length;
+    } else if (part['type'] === 'reasoning' && typeof part['text'] === 'string' && part['text'].trim() !== '') {
+      reasoned = true;
+    } else if (part['type'] === 'tool' && typeof part['tool'] === 'string' && isRecord(part['state'])) {
+      toolParts.push(part);
+      const state = part['state'];
+      outputLength += boundedLength(state['status'] === 'error' ? state['error'] : state['output']);
+    }
+  }
+  const id = typeof info['id'] === 'string' ? info['id'] : null;
+  const role = typeof info['role'] === 'string' ? info['role'] : 'unknown';
+  // The id alone is not enough: a message still streaming grows under the same id.
+  const joinedLength = textLength + Math.max(0, texts.length - 1) * 2;
+  // An assistant message with nothing at all in it — no text, no reasoning, no tool call — answered nothing.
+  const silent = role === 'assistant' && texts.length === 0 && toolParts.length === 0 && !reasoned;
+  const key = id === null ? null : `${id}:${joinedLength}:${toolParts.length}:${outputLength}${silent ? ':silent' : ''}`;
+  const summary = info['summary'] === true;
+  if (key !== null && known?.(key)) return { key, order, role, text: '', tools: [], summary, ...(silent ? { silent } : {}) };
+  const tools = toolParts
+    .slice(-TOOL_CALLS_PER_MESSAGE)
+    .map(toolView)
+    .filter((view): view is ToolCallView => view !== null);
+  return { key, order, role, text: boundText(texts.join('\n\n')), tools, summary, ...(silent ? { silent } : {}) };
+}
+
+/**
+ * Whether a value looks like a message list (`client.session.messages` data)
+ * or a session export (`{ info, messages }`), and its messages.
+ *
+ * @param input - parsed JSON or host data.
+ * @returns the message array, or `null` for any other shape.
+ */
+export function messagesOf(input: unknown): unknown[] | null {
+  if (Array.isArray(input)) return input;
+  if (isRecord(input) && Array.isArray(input['messages'])) return input['messages'];
+  return null;
+}

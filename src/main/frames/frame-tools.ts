@@ -1,0 +1,147 @@
+/**
+ * The frame tools the model calls (seed 002): `flame_push` opens a sub-goal in
+ * a child session, `flame_pop` closes one and starts its compaction,
+ * `flame_status` shows the tree. Each returns a plain text result, also when
+ * it cannot do what was asked, and never throws.
+ */
+import { beginPop, FRAME_OUTCOMES, frameToPop, pushFrame, type FrameOutcome } from './frame-state.js';
+import { renderFrameTree } from './frame-tree.js';
+import type { FrameLifecycle } from './frame-lifecycle.js';
+import type { FrameStore } from './frame-store.js';
+import type { PluginContext } from '../plugin/plugin-context.js';
+import type { ToolHelper } from './tool-helper.js';
+import { withDeadline } from '../shared/deadline.js';
+import { sanitizeText } from '../../core/text/sanitize.js';
+import { redactSecrets } from '../../core/text/secrets.js';
+import { capChars } from '../../core/text/sections.js';
+
+/** Artifacts recorded for a popped frame. */
+const MAX_ARTIFACTS = 50;
+
+/** How long a tool waits for the frame store or the host before it answers anyway. */
+export const FRAME_TOOL_DEADLINE_MS = 5_000;
+
+/** Longest goal, criteria or results kept: they are quoted in other sessions' system text. */
+export const MAX_FRAME_TEXT_CHARS = 4_000;
+
+function reasonOf(error: unknown): string {
+  return (error as Error)?.message ?? String(error);
+}
+
+/**
+ * What the model wrote as a goal, criteria or results, as it may be stored,
+ * shown and sent on: clean, capped, and without secrets (a goal may quote the
+ * token the task is about).
+ */
+export function frameText(value: unknown): string {
+  return redactSecrets(sanitizeText(capChars(String(value ?? ''), MAX_FRAME_TEXT_CHARS)).trim()).text;
+}
+
+/** A step that did not finish in time, with what the tool says about it. */
+class StepTimeout extends Error {}
+
+/** Awaits a store or host step within {@link FRAME_TOOL_DEADLINE_MS}; throws {@link StepTimeout} past it. */
+async function step<T>(work: Promise<T>, what: string): Promise<T> {
+  const done = await withDeadline(work, FRAME_TOOL_DEADLINE_MS);
+  if (done.done) return done.value;
+  if (done.reason === 'failed') throw done.error;
+  throw new StepTimeout(`${what} did not answer within ${FRAME_TOOL_DEADLINE_MS} ms`);
+}
+
+function failure(tool: string, error: unknown, consequence: string): string {
+  // A change that timed out may still land: the model is told how to check.
+  if (error instanceof StepTimeout) return `${tool}: ${error.message}; it may still complete, check flame_status.`;
+  return `${tool} failed: ${reasonOf(error)}${consequence}`;
+}
+
+/**
+ * @param tool - the `tool()` helper of `@opencode-ai/plugin`.
+ * @param context - the plugin's shared parts.
+ * @param store - the project's frames.
+ * @param lifecycle - starts a popped frame's compaction.
+ * @returns the value of the `tool` hook.
+ */
+export function createFrameTools(tool: ToolHelper, context: PluginContext, store: FrameStore, lifecycle: FrameLifecycle): Record<string, ReturnType<ToolHelper>> {
+  const { host, workingSet } = context;
+  const logger = context.logger.with({ hook: 'frames' });
+  const z = tool.schema;
+
+  const flamePush = tool({
+    description:
+      'Start a sub-goal as a new goal frame: a child session in which the sub-task is worked. When it is done, call flame_pop there; its summary then reaches this session instead of the whole exploration.',
+    args: {
+      goal: z.string().describe('What the sub-task must achieve, in one or two sentences.'),
+      successCriteria: z.string().optional().describe('How to tell the goal is reached.'),
+    },
+    async execute(args, toolContext) {
+      try {
+        if (!host.session.create) return 'flame_push: this OpenCode cannot create sessions; no frame was pushed.';
+        const goal = frameText(args.goal);
+        if (!goal) return 'flame_push: a goal is required; no frame was pushed.';
+        const successCriteria = frameText(args.successCriteria);
+        const created = await step(Promise.resolve(host.session.create({ body: { parentID: toolContext.sessionID, title: `Frame: ${capChars(goal, 80)}` } })), 'creating the child session');
+        const childID = created?.data?.id;
+        if (typeof childID !== 'string') return `flame_push: the child session could not be created (${reasonOf(created?.error ?? 'no id')}); no frame was pushed.`;
+        const pushed = await step(
+          store.update((tree) => pushFrame(tree, { parentID: toolContext.sessionID, sessionID: childID, goal, successCriteria, now: new Date().toISOString() })),
+          'the frame store',
+        );
+        if (!pushed.ok) return `flame_push: ${pushed.reason}; no frame was pushed.`;
+        logger.info(`frames: pushed frame ${childID} under ${toolContext.sessionID}: ${capChars(goal, 120)}`);
+        return `Pushed frame ${childID} (child session of ${toolContext.sessionID}); it is the current frame.\nGoal: ${goal}\nWork on it in session ${childID}, then call flame_pop there (status completed, failed or blocked).`;
+      } catch (error) {
+        logger.error(`frames: flame_push failed: ${reasonOf(error)}`);
+        return failure('flame_push', error, '; no frame was pushed.');
+      }
+    },
+  });
+
+  const flamePop = tool({
+    description:
+      'Finish the current goal frame (this session\u2019s frame, or called from a parent, its current child): marks it completing and compacts its session into a summary for the parent frame.',
+    args: {
+      status: z.string().describe('completed, failed or blocked'),
+      results: z.string().optional().describe('What was achieved, in a few sentences.'),
+    },
+    async execute(args, toolContext) {
+      try {
+        const outcome = String(args.status ?? '').trim().toLowerCase();
+        if (!FRAME_OUTCOMES.includes(outcome as FrameOutcome)) return `flame_pop: unknown status ${JSON.stringify(args.status)}; use completed, failed or blocked. Nothing was popped.`;
+        const target = frameToPop(await step(store.read(), 'the frame store'), toolContext.sessionID);
+        if (!target) return `flame_pop: session ${toolContext.sessionID} has no frame in progress to pop (push one with flame_push first).`;
+        // Paths are redacted when the working set records them.
+        const artifacts = workingSet.recent(target.sessionID, MAX_ARTIFACTS);
+        const popped = await step(
+          store.update((tree) =>
+            beginPop(tree, { sessionID: target.sessionID, outcome: outcome as FrameOutcome, results: frameText(args.results), artifacts, now: new Date().toISOString() }),
+          ),
+          'the frame store',
+        );
+        if (!popped.ok) return `flame_pop: ${popped.reason}; nothing was popped.`;
+        lifecycle.compact(target.sessionID, toolContext.sessionID);
+        logger.info(`frames: frame ${target.sessionID} completing as ${outcome}`);
+        return `Frame ${target.sessionID} is completing (${outcome}). Its session is compacted into a summary${
+          target.sessionID === toolContext.sessionID ? ' when this turn ends' : ' now'
+        }; the summary then stands for the frame in the context of ${popped.frame.parentID}.`;
+      } catch (error) {
+        logger.error(`frames: flame_pop failed: ${reasonOf(error)}`);
+        return failure('flame_pop', error, '');
+      }
+    },
+  });
+
+  const flameStatus = tool({
+    description: 'Show the goal-frame tree of this project: each frame\u2019s goal, status and summary.',
+    args: {},
+    async execute(_args, toolContext) {
+      try {
+        return renderFrameTree(await step(store.read(), 'the frame store'), toolContext.sessionID);
+      } catch (error) {
+        logger.error(`frames: flame_status failed: ${reasonOf(error)}`);
+        return error instanceof StepTimeout ? `flame_status: ${error.message}; try again later.` : `flame_status failed: ${reasonOf(error)}`;
+      }
+    },
+  });
+
+  return { flame_push: flamePush, flame_pop: flamePop, flame_status: flameStatus };
+}

@@ -1,0 +1,43 @@
+/**
+ * Goal frames (seed 002) wired together: the store, the tools, the
+ * frame-aware compaction, the summary capture and the frame context, as the
+ * hook parts the composition root adds to its own.
+ */
+import { createFrameStore, frameFileFor, type FrameStore } from './frame-store.js';
+import { createFrameLifecycle } from './frame-lifecycle.js';
+import { createFrameCompacting } from './frame-compaction.js';
+import { createFrameContext } from './frame-context.js';
+import { createFrameTools } from './frame-tools.js';
+import { loadToolHelper, type ToolHelper } from './tool-helper.js';
+import type { PluginContext } from '../plugin/plugin-context.js';
+
+/** The frame parts of the plugin's hooks. */
+export interface Frames {
+  store: FrameStore;
+  /** The `tool` hook's value; `null` when the tool helper could not be loaded. */
+  tools: Record<string, ReturnType<ToolHelper>> | null;
+  compacting: ReturnType<typeof createFrameCompacting>;
+  systemTransform: ReturnType<typeof createFrameContext>;
+  event: ReturnType<typeof createFrameLifecycle>['event'];
+}
+
+/**
+ * @param context - the plugin's shared parts.
+ * @param worktree - the project's worktree (names the frame file).
+ * @param folders - where OpenCode keeps `.opencode/` for this project.
+ * @param env - the environment.
+ */
+export async function createFrames(context: PluginContext, worktree: string, folders: readonly string[], env: NodeJS.ProcessEnv): Promise<Frames> {
+  const store = createFrameStore(frameFileFor(context.options.stateDir, worktree), { logger: context.logger });
+  const lifecycle = createFrameLifecycle(context, store);
+  const helper = await loadToolHelper(folders, env);
+  if (helper.ok) context.logger.info(`frames: flame_* tools built with the tool helper of ${helper.from}`);
+  else context.logger.warn(`frames: @opencode-ai/plugin not found (tried ${helper.tried.join(', ')}); the flame_* tools are off`);
+  return {
+    store,
+    tools: helper.ok ? createFrameTools(helper.tool, context, store, lifecycle) : null,
+    compacting: createFrameCompacting(context, store),
+    systemTransform: createFrameContext(context, store),
+    event: lifecycle.event,
+  };
+}

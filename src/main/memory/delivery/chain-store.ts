@@ -1,0 +1,137 @@
+/**
+ * The per-project summary chain (FR-12.5): which SequentialThinking session
+ * holds a project's summaries and the number of its last thought, kept on
+ * disk so a restart continues the chain.
+ *
+ * Two OpenCode processes of one project share the file: every change is a
+ * read-modify-write under a lock shared across processes, written atomically.
+ * A missing file means "no chain yet"; a damaged one is kept aside
+ * (`summary-chains.json.corrupt-<time>`, one log line) and the chain starts
+ * again. Every step has a deadline.
+ */
+import { join } from 'node:path';
+import { writeFileAtomically } from '../../shared/atomic-file.js';
+import { throwIfAborted, withFileLock, type LockTiming } from '../../shared/file-lock.js';
+import { keepAside, readStateText } from '../../shared/state-file.js';
+import type { Logger } from '../../shared/logger.js';
+
+/** A thought sent and not yet recorded: if its sender died, it may still land. */
+export interface ChainInFlight {
+  /** The delivery's idempotency key. */
+  key: string;
+  /** The chain it was sent to; `null` when it started a new chain. */
+  sessionId: string | null;
+  thoughtNumber: number;
+  /** When it was sent (the delivery's clock). */
+  at: number;
+  /** Whether the call ended in the sending process (answered, or killed by its deadline): it cannot land any more. */
+  ended?: boolean;
+}
+
+/** One project's chain. */
+export interface ChainState {
+  sessionId: string;
+  thoughtNumber: number;
+  updatedAt: string;
+  /** Idempotency keys of the latest thoughts delivered, newest last. */
+  recentKeys?: string[];
+  /** The thought being sent now, or left by a sender that died mid-call. */
+  inFlight?: ChainInFlight;
+}
+
+/** What a project's entry may be: a chain, or only a thought in flight before the first one answered. */
+export type ChainRecord = ChainState | { sessionId?: undefined; inFlight: ChainInFlight; recentKeys?: string[] };
+
+/** Reads and writes chain states. */
+export interface ChainStore {
+  get(project: string): Promise<ChainState | null>;
+  set(project: string, state: ChainState): Promise<void>;
+  clear(project: string): Promise<void>;
+  /** Reads the project's record, applies `change` and writes what it returns (`null` removes it), under the lock. */
+  update<T>(project: string, change: (record: ChainRecord | null) => { record: ChainRecord | null; result: T }): Promise<T>;
+  /** The record as it is on disk, a thought in flight included. */
+  record(project: string): Promise<ChainRecord | null>;
+  readonly file: string;
+}
+
+/** Settings of {@link createChainStore}. */
+export interface ChainStoreSettings {
+  logger?: Logger;
+  /** Lock and step deadlines. */
+  timing?: LockTiming;
+  now?: () => number;
+}
+
+function isInFlight(value: unknown): value is ChainInFlight {
+  const flight = value as ChainInFlight;
+  return typeof flight?.key === 'string' && (flight.sessionId === null || typeof flight.sessionId === 'string') && Number.isInteger(flight.thoughtNumber) && Number.isFinite(flight.at);
+}
+
+function isRecord(value: unknown): value is ChainRecord {
+  const state = value as ChainState;
+  if (state?.inFlight !== undefined && !isInFlight(state.inFlight)) return false;
+  if (state?.recentKeys !== undefined && !(Array.isArray(state.recentKeys) && state.recentKeys.every((key) => typeof key === 'string'))) return false;
+  if (state?.sessionId === undefined) return state?.inFlight !== undefined;
+  return typeof state.sessionId === 'string' && Number.isInteger(state.thoughtNumber) && state.thoughtNumber >= 0;
+}
+
+const asState = (record: ChainRecord | null | undefined): ChainState | null => (record && typeof record.sessionId === 'string' ? (record as ChainState) : null);
+
+/**
+ * @param stateDir - the plugin's state folder.
+ * @param settings - see {@link ChainStoreSettings}.
+ */
+export function createChainStore(stateDir: string, settings: ChainStoreSettings = {}): ChainStore {
+  const file = join(stateDir, 'summary-chains.json');
+  const lock = join(stateDir, 'locks', 'summary-chains.lock');
+  const timing = { waitMs: 10_000, holdMs: 5_000, staleMs: 10_000, ...settings.timing };
+  const { logger } = settings;
+  const warned = new Set<string>();
+  const warnOnce = (line: string): void => {
+    if (warned.has(line)) return;
+    warned.add(line);
+    logger?.warn(line);
+  };
+
+  async function load(): Promise<Record<string, ChainRecord>> {
+    // No prototype: a project named "__proto__" or "constructor" is just a name.
+    const chains = Object.create(null) as Record<string, ChainRecord>;
+    const text = await readStateText(file, timing.holdMs);
+    if (text === null) return chains;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      if (!(await keepAside(file, 'summary chain state', logger, settings.now))) throw new Error(`damaged ${file} could not be kept aside`);
+      return chains;
+    }
+    for (const [project, state] of Object.entries(parsed)) {
+      if (isRecord(state)) chains[project] = state;
+      else warnOnce(`state: chain record of ${JSON.stringify(project.slice(0, 80))} in ${file} is malformed; ignored (dropped at the next write)`);
+    }
+    return chains;
+  }
+
+  const locked = <T>(step: (signal: AbortSignal) => Promise<T>): Promise<T> => withFileLock(lock, step, timing);
+
+  const store: ChainStore = {
+    file,
+    record: (project) => locked(async () => (await load())[project] ?? null),
+    get: async (project) => asState(await store.record(project)),
+    update: (project, change) =>
+      locked(async (signal) => {
+        const chains = await load();
+        const { record, result } = change(chains[project] ?? null);
+        if (record) chains[project] = record;
+        else delete chains[project];
+        await writeFileAtomically(file, `${JSON.stringify(chains, null, 2)}\n`, 0o600, () => throwIfAborted(signal));
+        return result;
+      }),
+    set: (project, state) => store.update(project, () => ({ record: state, result: undefined })),
+    clear: (project) => store.update(project, () => ({ record: null, result: undefined })),
+  };
+  return store;
+}

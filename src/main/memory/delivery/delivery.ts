@@ -1,0 +1,234 @@
+/**
+ * Delivery of writes to maenifold through the durable outbox: a compaction
+ * note or a summary thought is written to disk first — at once, whatever
+ * earlier deliveries are doing — then sent; what cannot be sent now is
+ * retried with backoff on plugin start and on later hooks.
+ *
+ * Several processes may share the outbox: each entry is claimed (renamed)
+ * before it is sent, so only one process sends it at a time. Delivery is at
+ * least once; idempotency keys keep a chain from gaining a duplicate thought
+ * even when a process dies in the middle of a call (thought-delivery.ts).
+ */
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import type { ChainStore } from './chain-store.js';
+import { withDeadline } from '../../shared/deadline.js';
+import type { LockTiming } from '../../shared/file-lock.js';
+import type { CliError, MemoryStore } from '../cli/maenifold-client.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Claim, Outbox, OutboxEntry } from './outbox.js';
+import { AMBIGUOUS, createThoughtDelivery, type ThoughtOutcome } from './thought-delivery.js';
+
+export { sessionUri } from './thought-delivery.js';
+
+/** Retry delays: 30 s, 2 min, 8 min, 32 min, then hourly. */
+export function backoffMs(attempts: number): number {
+  return Math.min(30_000 * 4 ** Math.max(0, attempts - 1), 3_600_000);
+}
+
+/** A stable key for a write. */
+export function idempotencyKey(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+}
+
+/** maenifold's answers that a retry cannot change: the entry is parked. Everything else is retried. */
+const VALIDATION = new Set([
+  'VALIDATION_ERROR',
+  'WIKILINK_REQUIRED',
+  'FILTERED_WIKILINKS',
+  'PATH_VALIDATION_ERROR',
+  'PATH_TOO_LONG',
+  'CONCLUSION_REQUIRED',
+  'CONCLUSION_WIKILINK_REQUIRED',
+  'INVALID_PAYLOAD',
+  'INVALID_ARGUMENT',
+  'UNKNOWN_TOOL',
+]);
+
+/** Whether a failure can never be fixed by sending again. */
+export function isPermanent(error: CliError): boolean {
+  return error.code === 'PAYLOAD_TOO_LARGE' || (error.code === 'TOOL_ERROR' && VALIDATION.has(error.toolCode ?? ''));
+}
+
+/** A summary thought before it has a place in a chain. */
+export interface ThoughtRequest {
+  project: string;
+  /** The thought's text (already sanitized and capped). */
+  response: string;
+  /** What makes this thought unique: the compacted session and its summary. */
+  source: string;
+}
+
+/** Delivers notes and thoughts. */
+export interface Delivery {
+  /** Resolves once the note is on disk (or held in memory when the disk refuses) and a delivery attempt ended. */
+  submitNote(project: string, payload: Record<string, unknown>): Promise<void>;
+  submitThought(request: ThoughtRequest): Promise<void>;
+  /** Sends every entry that is due. */
+  flush(): Promise<void>;
+  /** Resolves once every submission made so far is on disk (or held in memory when the disk refused it). */
+  stored(): Promise<void>;
+}
+
+/** What {@link createDelivery} is built from. */
+export interface DeliveryParts {
+  cli: MemoryStore;
+  outbox: Outbox;
+  chains: ChainStore;
+  logger: Logger;
+  /** Deadline of one CLI call. */
+  timeoutMs: number;
+  now?: () => number;
+  /** How long a thought left by a dead sender may still land. @default 2 × timeoutMs */
+  settleMs?: number;
+  /** Folder of the per-project chain locks. @default `locks/` beside the chain state */
+  lockDir?: string;
+  /** How long writing a new entry may take before it is held in memory instead. @default 5000 */
+  storeDeadlineMs?: number;
+  lockTiming?: LockTiming;
+}
+
+function describe(error: CliError): string {
+  return `${error.code}${error.toolCode ? ` ${error.toolCode}` : ''}: ${error.message}`;
+}
+
+/**
+ * @param parts - see {@link DeliveryParts}.
+ */
+export function createDelivery(parts: DeliveryParts): Delivery {
+  const { cli, outbox, logger, timeoutMs } = parts;
+  const now = parts.now ?? Date.now;
+  const deliverThought = createThoughtDelivery({
+    cli,
+    chains: parts.chains,
+    logger,
+    timeoutMs,
+    now,
+    lockDir: parts.lockDir ?? join(dirname(parts.chains.file), 'locks'),
+    ...(parts.settleMs !== undefined ? { settleMs: parts.settleMs } : {}),
+    ...(parts.lockTiming ? { lockTiming: parts.lockTiming } : {}),
+  });
+  const storeDeadlineMs = parts.storeDeadlineMs ?? 5_000;
+  // A flush past this lets the next one start; claims keep the two from sending an entry twice.
+  const flushDeadlineMs = 4 * timeoutMs + 10_000;
+  let queue: Promise<void> = Promise.resolve();
+  let adding: Promise<unknown> = Promise.resolve();
+  // Entries that live only in memory because the disk refused them.
+  const volatile = new Map<string, OutboxEntry>();
+
+  function serially(work: () => Promise<void>): Promise<void> {
+    const bounded = async (): Promise<void> => {
+      const ran = await withDeadline(work(), flushDeadlineMs);
+      if (!ran.done && ran.reason === 'timeout') logger.warn(`outbox: a delivery round passed ${flushDeadlineMs} ms (a slow disk or CLI); later rounds go on beside it`);
+      else if (!ran.done) throw ran.error;
+    };
+    const next = queue.then(bounded, bounded);
+    queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Gives back or drops an entry after an attempt; `claim` is null for an entry held in memory. */
+  async function settleEntry(entry: OutboxEntry, claim: Claim | null, outcome: ThoughtOutcome): Promise<void> {
+    if (outcome.kind === 'delivered') {
+      volatile.delete(entry.key);
+      if (claim) await outbox.finish(claim);
+      return;
+    }
+    if (outcome.kind === 'postponed') {
+      entry.nextAttemptAt = outcome.until;
+    } else if (isPermanent(outcome.error)) {
+      logger.error(`outbox: ${entry.kind} ${entry.key} can never be delivered (${describe(outcome.error)}); kept in ${outbox.dir}/failed`);
+      volatile.delete(entry.key);
+      // When even that fails, the claim is recovered and parked next time.
+      if (claim) await outbox.park(claim, describe(outcome.error)).catch(() => undefined);
+      return;
+    } else {
+      entry.attempts += 1;
+      entry.nextAttemptAt = now() + backoffMs(entry.attempts);
+      entry.lastError = describe(outcome.error);
+      const level = AMBIGUOUS.has(outcome.error.code) ? 'error' : 'warn';
+      logger.log(level, `outbox: ${entry.kind} not delivered (${describe(outcome.error)}); attempt ${entry.attempts}, next in ${Math.round(backoffMs(entry.attempts) / 1000)} s`);
+    }
+    if (claim) await outbox.release(claim);
+  }
+
+  async function deliverNote(entry: OutboxEntry): Promise<ThoughtOutcome> {
+    // Same title, same file: a second delivery of a note overwrites it with itself.
+    const written = await cli.callJson('WriteMemory', entry.payload, { timeoutMs });
+    if (!written.ok) return { kind: 'failed', error: written.error };
+    const uri = (written.value as { uri?: unknown } | null)?.uri;
+    logger.info(`compaction note written: ${typeof uri === 'string' ? uri : String(entry.payload['folder'])}${entry.attempts > 0 ? ` (after ${entry.attempts} retries)` : ''}`);
+    return { kind: 'delivered' };
+  }
+
+  async function attempt(entry: OutboxEntry, claim: Claim | null): Promise<void> {
+    let outcome: ThoughtOutcome;
+    try {
+      outcome = entry.kind === 'note' ? await deliverNote(entry) : await deliverThought(entry);
+    } catch (error) {
+      // A state file that could not be read or written in time, a lock held elsewhere: nothing was sent.
+      const code = (error as { code?: unknown })?.code;
+      outcome = { kind: 'failed', error: { code: 'IO_ERROR', message: `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error)?.message ?? String(error)}` } };
+    }
+    await settleEntry(entry, claim, outcome);
+  }
+
+  async function flushDue(): Promise<void> {
+    if (!cli.available) return; // Kept for when the CLI is installed.
+    // What the disk refused earlier is written now if it takes it, so a restart keeps it.
+    for (const [key, entry] of volatile) {
+      try {
+        await outbox.add({ key, kind: entry.kind, payload: entry.payload, project: entry.project });
+        volatile.delete(key);
+      } catch {
+        // Still refused: delivered from memory below.
+      }
+    }
+    for (const listed of await outbox.list()) {
+      if (listed.nextAttemptAt > now()) continue;
+      const claim = await outbox.claim(listed);
+      if (!claim) continue; // Another process is delivering it, or has.
+      if (claim.entry.nextAttemptAt > now()) {
+        await outbox.release(claim);
+        continue;
+      }
+      await attempt(claim.entry, claim);
+    }
+    for (const entry of [...volatile.values()]) if (entry.nextAttemptAt <= now()) await attempt(entry, null);
+  }
+
+  /** Writes the entry durably; never waits for a delivery. */
+  function store(fields: Omit<OutboxEntry, 'createdAt' | 'attempts' | 'nextAttemptAt'>): Promise<unknown> {
+    const write = async (): Promise<void> => {
+      if (volatile.has(fields.key)) return;
+      try {
+        // A disk that does not answer counts as one that refused: the entry is kept in memory.
+        const added = await withDeadline(outbox.add(fields), storeDeadlineMs);
+        if (!added.done) throw added.reason === 'timeout' ? Object.assign(new Error('outbox write timed out'), { code: 'TIMEOUT' }) : added.error;
+      } catch (error) {
+        const at = now();
+        volatile.set(fields.key, { ...fields, createdAt: at, attempts: 0, nextAttemptAt: at });
+        logger.warn(`outbox: the disk refused the ${fields.kind} (${(error as NodeJS.ErrnoException).code ?? 'error'}); delivering without a durable copy`);
+      }
+    };
+    // One add at a time, so the same key submitted twice at once is one entry.
+    const next = adding.then(write, write);
+    adding = next.catch(() => undefined);
+    return next;
+  }
+
+  async function submit(fields: Omit<OutboxEntry, 'createdAt' | 'attempts' | 'nextAttemptAt'>): Promise<void> {
+    await store(fields);
+    // The new entry, and whatever earlier one is due again.
+    await serially(flushDue);
+  }
+
+  return {
+    submitNote: (project, payload) =>
+      submit({ key: idempotencyKey('note', String(payload['title']), String(payload['content'])), kind: 'note', payload, project }),
+    submitThought: (request) =>
+      submit({ key: idempotencyKey('thought', request.project, request.source), kind: 'thought', payload: { response: request.response }, project: request.project }),
+    flush: () => serially(flushDue),
+    stored: () => adding.then(() => undefined),
+  };
+}

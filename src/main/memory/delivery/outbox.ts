@@ -1,0 +1,251 @@
+/**
+ * A durable local outbox for writes to maenifold: each pending write is one
+ * JSON file, written atomically (temporary file, fsync, rename, fsync of the
+ * folder), so a crash, a kill or a full disk at any point leaves either the
+ * old state or the new one, never half a file.
+ *
+ * Several processes may share the folder. An entry is claimed before it is
+ * delivered by renaming it to `<name>.claim-<pid>-<nonce>`: the rename
+ * succeeds in one process only, so two processes never deliver the same
+ * entry at once. A claim whose process died goes back to pending.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomically } from '../../shared/atomic-file.js';
+import { keepAside, readStateText } from '../../shared/state-file.js';
+import type { Logger } from '../../shared/logger.js';
+
+/** What a pending write does. */
+export type OutboxKind = 'note' | 'thought';
+
+/** One pending write. */
+export interface OutboxEntry {
+  /** Idempotency key: the same write is never delivered as two. */
+  key: string;
+  kind: OutboxKind;
+  /** The tool payload (a note) or what a thought is built from. */
+  payload: Record<string, unknown>;
+  project: string;
+  createdAt: number;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError?: string;
+}
+
+/** An entry this process holds: no other process delivers it until it is released. */
+export interface Claim {
+  entry: OutboxEntry;
+  readonly path: string;
+}
+
+/** The outbox's files. */
+export interface Outbox {
+  readonly dir: string;
+  /** Writes a new entry durably, unless one with its key is pending or claimed; rejects when the disk refuses. */
+  add(entry: Omit<OutboxEntry, 'createdAt' | 'attempts' | 'nextAttemptAt'>): Promise<OutboxEntry | null>;
+  /** Every pending entry, oldest first; damaged files are kept aside, stale claims recovered first. */
+  list(): Promise<OutboxEntry[]>;
+  /** Takes an entry for delivery; `null` when another process took it (or it was delivered) first. */
+  claim(entry: OutboxEntry): Promise<Claim | null>;
+  /** Gives a claimed entry back as pending, with its new state. */
+  release(claim: Claim): Promise<void>;
+  /** Removes a delivered entry. */
+  finish(claim: Claim): Promise<void>;
+  /** Moves an entry that can never be delivered to `failed/`, for the user to inspect. */
+  park(claim: Claim, reason: string): Promise<void>;
+}
+
+/** Settings of {@link createOutbox}. */
+export interface OutboxSettings {
+  /** The clock. @default Date.now */
+  now?: () => number;
+  logger?: Logger;
+  /** Deadline of one read. @default 5000 */
+  readDeadlineMs?: number;
+  /** A claim older than this goes back to pending even when its process seems alive. @default 600000 */
+  claimTtlMs?: number;
+}
+
+const HEX_KEY = /^[0-9a-f]{16,64}$/;
+const PENDING = /^\d{15}-[0-9a-f]{16,64}\.json$/;
+const CLAIMED = /^(\d{15}-[0-9a-f]{16,64}\.json)\.claim-(\d+)-[0-9a-f]+$/;
+
+function fileName(entry: Pick<OutboxEntry, 'createdAt' | 'key'>): string {
+  // The key is hex: it cannot steer the path.
+  return `${String(entry.createdAt).padStart(15, '0')}-${entry.key}.json`;
+}
+
+function keyOf(name: string): string {
+  return name.slice(16, name.indexOf('.json'));
+}
+
+function isEntry(value: unknown): value is OutboxEntry {
+  const entry = value as OutboxEntry;
+  return (
+    typeof entry?.key === 'string' &&
+    HEX_KEY.test(entry.key) &&
+    (entry.kind === 'note' || entry.kind === 'thought') &&
+    typeof entry.payload === 'object' &&
+    entry.payload !== null &&
+    typeof entry.project === 'string' &&
+    Number.isFinite(entry.createdAt) &&
+    Number.isFinite(entry.attempts) &&
+    Number.isFinite(entry.nextAttemptAt)
+  );
+}
+
+/** Claims this process holds, across every outbox instance of the process. */
+const held = new Set<string>();
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException)?.code === 'EPERM';
+  }
+}
+
+/**
+ * @param dir - the outbox folder (under the plugin's state dir).
+ * @param settings - the clock (or the clock alone, for tests), the logger and deadlines.
+ */
+export function createOutbox(dir: string, settings: OutboxSettings | (() => number) = {}): Outbox {
+  const options = typeof settings === 'function' ? { now: settings } : settings;
+  const now = options.now ?? Date.now;
+  const readDeadlineMs = options.readDeadlineMs ?? 5_000;
+  const claimTtlMs = options.claimTtlMs ?? 600_000;
+  const failedDir = join(dir, 'failed');
+  let created: Promise<void> | null = null;
+  // A refused mkdir is tried again next time: a full or read-only disk recovers.
+  const ready = (): Promise<void> =>
+    (created ??= mkdir(failedDir, { recursive: true, mode: 0o700 }).then(
+      () => undefined,
+      (error: unknown) => {
+        created = null;
+        throw error;
+      },
+    ));
+  const write = (path: string, entry: OutboxEntry): Promise<void> => writeFileAtomically(path, `${JSON.stringify(entry)}\n`, 0o600);
+
+  async function names(): Promise<string[]> {
+    try {
+      return await readdir(dir);
+    } catch {
+      return [];
+    }
+  }
+
+  async function read(path: string): Promise<OutboxEntry | null> {
+    const text = await readStateText(path, readDeadlineMs);
+    if (text === null) return null;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (isEntry(parsed)) return parsed;
+    } catch {
+      // Damaged: kept aside below.
+    }
+    await keepAside(path, 'outbox entry', options.logger, now);
+    return null;
+  }
+
+  async function recoverStaleClaims(all: string[]): Promise<void> {
+    const pending = new Set(all.filter((name) => PENDING.test(name)));
+    for (const name of all) {
+      const match = CLAIMED.exec(name);
+      if (!match || held.has(join(dir, name))) continue;
+      const [, original = '', pid = '0'] = match;
+      let stale = Number(pid) === process.pid || !alive(Number(pid));
+      if (!stale) {
+        try {
+          // Real time: the file's mtime is.
+          stale = Date.now() - (await stat(join(dir, name))).mtimeMs > claimTtlMs;
+        } catch {
+          continue;
+        }
+      }
+      if (!stale) continue;
+      try {
+        // A newer pending copy wins; otherwise the claim goes back as it was.
+        if (pending.has(original)) await rm(join(dir, name), { force: true });
+        else await rename(join(dir, name), join(dir, original));
+        options.logger?.info(`outbox: entry ${keyOf(original)} claimed by process ${pid}, which is gone, is pending again`);
+      } catch {
+        // Another process recovered it first.
+      }
+    }
+  }
+
+  return {
+    dir,
+    async add(fields) {
+      // The key names the file: only hex may reach the path.
+      if (!HEX_KEY.test(fields.key)) throw new TypeError(`outbox key must be 16-64 hex digits, got ${JSON.stringify(fields.key)}`);
+      await ready();
+      if ((await names()).some((name) => (PENDING.test(name) || CLAIMED.test(name)) && keyOf(name) === fields.key)) return null;
+      const at = now();
+      const entry: OutboxEntry = { ...fields, createdAt: at, attempts: 0, nextAttemptAt: at };
+      await write(join(dir, fileName(entry)), entry);
+      return entry;
+    },
+    async list() {
+      const all = await names();
+      await recoverStaleClaims(all);
+      const entries: OutboxEntry[] = [];
+      for (const name of (await names()).filter((candidate) => PENDING.test(candidate)).sort()) {
+        try {
+          const entry = await read(join(dir, name));
+          if (entry) entries.push(entry);
+        } catch {
+          // Unreadable now (a hung or refusing disk): tried again at the next flush.
+        }
+      }
+      return entries;
+    },
+    async claim(entry) {
+      const source = join(dir, fileName(entry));
+      const path = `${source}.claim-${process.pid}-${randomBytes(6).toString('hex')}`;
+      try {
+        await rename(source, path);
+      } catch {
+        return null; // Taken by another process, or already delivered.
+      }
+      held.add(path);
+      // The file as claimed: another process may have updated it since it was listed.
+      const current = await read(path).catch(() => null);
+      if (!current) {
+        held.delete(path);
+        await rm(path, { force: true }).catch(() => undefined);
+        return null;
+      }
+      return { entry: current, path };
+    },
+    async release(claim) {
+      try {
+        await ready();
+        await write(join(dir, fileName(claim.entry)), claim.entry);
+        await rm(claim.path, { force: true });
+      } catch (error) {
+        // The claim file is as it was claimed: it is recovered with its earlier state.
+        options.logger?.warn(`outbox: could not update ${claim.entry.kind} ${claim.entry.key} (${(error as NodeJS.ErrnoException)?.code ?? 'error'}); it stays as last written`);
+      } finally {
+        held.delete(claim.path);
+      }
+    },
+    async finish(claim) {
+      held.delete(claim.path);
+      // Left behind, it is recognized as delivered by its key next time.
+      await rm(claim.path, { force: true }).catch(() => undefined);
+    },
+    async park(claim, reason) {
+      try {
+        await ready();
+        await write(join(failedDir, fileName(claim.entry)), { ...claim.entry, lastError: reason });
+        await rm(claim.path, { force: true });
+      } finally {
+        held.delete(claim.path);
+      }
+    },
+  };
+}

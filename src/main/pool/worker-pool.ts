@@ -1,0 +1,142 @@
+/**
+ * The worker pool: one per plugin instance, started and warmed when the
+ * plugin loads, so no hook pays for starting a worker.
+ */
+import { Piscina } from 'piscina';
+import type { TaskName, TaskResult } from '../../workers/protocol.js';
+import { toTaskError } from '../../core/task-error.js';
+import { resolvePoolOptions, type OptionIssue, type ResolvedPoolOptions } from './pool-options.js';
+import type { RunControls, TaskRunner, TaskSignatures } from './task-runner.js';
+
+/** A running pool. */
+export interface WorkerPool extends TaskRunner {
+  /** Settles when every worker has run its warm-up task (or failed to). */
+  readonly ready: Promise<TaskResult<void>>;
+  readonly options: ResolvedPoolOptions;
+  /** Option values that were rejected and replaced by defaults. */
+  readonly issues: readonly OptionIssue[];
+  /** Tasks waiting for a worker, workers alive, and tasks finished. */
+  stats(): { queued: number; threads: number; completed: number };
+  /** Stops every worker; later tasks fail with POOL_DESTROYED. Safe to call twice. */
+  destroy(): Promise<void>;
+}
+
+/** Where the worker lives: next to this module's tree, as `.ts` in the sources and `.js` in the package. */
+export function resolveWorkerFile(moduleUrl: string = import.meta.url): string {
+  const extension = moduleUrl.endsWith('.ts') ? '.ts' : '.js';
+  return new URL(`../../workers/extract-worker${extension}`, moduleUrl).href;
+}
+
+/**
+ * Node cannot start a `.ts` worker by itself (Bun can, and the package ships
+ * `.js`): from the sources under Node, a bootstrap compiles it through tsx.
+ */
+function workerEntry(workerFile: string): { filename: string; workerData?: { tsWorkerFile: string } } {
+  const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
+  if (isBun || !workerFile.endsWith('.ts')) return { filename: workerFile };
+  const bootstrap = new URL('../../workers/ts-worker-bootstrap.mjs', import.meta.url).href;
+  return { filename: bootstrap, workerData: { tsWorkerFile: workerFile } };
+}
+
+function classifyRejection(error: unknown, signal: AbortSignal | undefined, destroyed: boolean): TaskResult<never> {
+  const message = error instanceof Error ? error.message : String(error);
+  if (destroyed) return { ok: false, error: { code: 'POOL_DESTROYED', message: 'the worker pool was stopped' } };
+  if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) {
+    return { ok: false, error: { code: 'TIMEOUT', message: `task aborted: ${message}` } };
+  }
+  return { ok: false, error: toTaskError(error, 'WORKER_CRASHED') };
+}
+
+/**
+ * Starts the pool.
+ *
+ * @param rawOptions - pool options as given; invalid values fall back to defaults and are listed in `issues`.
+ * @param workerFile - the worker module URL; tests point it at fault-injecting workers.
+ */
+export function createWorkerPool(rawOptions?: unknown, workerFile: string = resolveWorkerFile()): WorkerPool {
+  const { options, issues } = resolvePoolOptions(rawOptions);
+  let destroyed = false;
+  let inFlight = 0;
+  let piscina: Piscina | null = null;
+  let startError: TaskResult<never> | null = null;
+  try {
+    piscina = new Piscina({
+      ...workerEntry(workerFile),
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      idleTimeout: Number.MAX_SAFE_INTEGER,
+      // Under Bun, terminate() cannot interrupt Atomics.wait and destroy() hangs forever.
+      atomics: 'disabled',
+      // Enforced by Node; Bun 1.3 ignores it, so task inputs are bounded too (session-units.ts).
+      resourceLimits: { maxOldGenerationSizeMb: options.workerHeapMb },
+    });
+    // A worker that dies is replaced by piscina; its error reaches the task that was running.
+    piscina.on('error', () => undefined);
+  } catch (error) {
+    startError = { ok: false, error: toTaskError(error, 'POOL_UNAVAILABLE') };
+  }
+
+  async function run<N extends TaskName>(
+    name: N,
+    input: TaskSignatures[N]['input'],
+    controls: RunControls = {},
+  ): Promise<TaskResult<TaskSignatures[N]['output']>> {
+    if (destroyed) return { ok: false, error: { code: 'POOL_DESTROYED', message: 'the worker pool was stopped' } };
+    if (!piscina) return startError ?? { ok: false, error: { code: 'POOL_UNAVAILABLE', message: 'no pool' } };
+    // piscina's own maxQueue is not a hard bound (its balancer hands busy workers more tasks), so the bound is kept here.
+    if (inFlight >= options.threads + options.maxQueue) {
+      return { ok: false, error: { code: 'QUEUE_FULL', message: `${inFlight} tasks in flight; the queue holds ${options.maxQueue}` } };
+    }
+    inFlight++;
+    const signal = controls.signal
+      ? AbortSignal.any([controls.signal, AbortSignal.timeout(options.taskTimeoutMs)])
+      : AbortSignal.timeout(options.taskTimeoutMs);
+    try {
+      return (await piscina.run(input, { name, signal })) as TaskResult<TaskSignatures[N]['output']>;
+    } catch (error) {
+      return classifyRejection(error, signal, destroyed);
+    } finally {
+      inFlight--;
+    }
+  }
+
+  async function warmAll(): Promise<TaskResult<void>> {
+    if (!piscina) return startError ?? { ok: false, error: { code: 'POOL_UNAVAILABLE', message: 'no pool' } };
+    if (!options.warmUp) return { ok: true, value: undefined };
+    const results = await Promise.all(Array.from({ length: options.threads }, () => run('warmUp', null)));
+    const failed = results.find((result) => !result.ok);
+    if (!failed || failed.ok) return { ok: true, value: undefined };
+    // A worker that cannot run a tiny task will not run a real one: stop retrying and let callers fall back.
+    const unavailable: TaskResult<never> = {
+      ok: false,
+      error: { code: 'POOL_UNAVAILABLE', message: `workers could not start: ${failed.error.message}` },
+    };
+    startError = unavailable;
+    const stopping = piscina;
+    piscina = null;
+    await stopping?.destroy().catch(() => undefined);
+    return unavailable;
+  }
+
+  const ready = warmAll();
+  return {
+    ready,
+    options,
+    issues,
+    run,
+    stats: () => ({
+      queued: Math.max(0, inFlight - options.threads),
+      threads: piscina?.threads.length ?? 0,
+      completed: piscina?.completed ?? 0,
+    }),
+    async destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      try {
+        await piscina?.destroy();
+      } catch {
+        // Workers that are already gone leave nothing to stop.
+      }
+    },
+  };
+}

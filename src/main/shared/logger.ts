@@ -1,0 +1,83 @@
+/**
+ * Log lines through the host (`client.app.log`, service `maenifold-plugin`),
+ * never awaited by a hook and never thrown from: a log that fails is dropped.
+ * Lines leave the plugin, so they are capped and their secrets redacted (a
+ * CLI error or a goal may quote one).
+ */
+import { redactSecrets } from '../../core/text/secrets.js';
+import { capChars } from '../../core/text/sections.js';
+
+/** Levels of `client.app.log` (seed 000 §8.2). */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** What the plugin needs of the host client to log. */
+export interface LogClient {
+  app: {
+    log(options: { body: { service: string; level: LogLevel; message: string; extra?: Record<string, unknown> } }): Promise<unknown>;
+  };
+}
+
+/** The plugin's logger. */
+export interface Logger {
+  log(level: LogLevel, message: string, extra?: Record<string, unknown>): void;
+  debug(message: string, extra?: Record<string, unknown>): void;
+  info(message: string, extra?: Record<string, unknown>): void;
+  warn(message: string, extra?: Record<string, unknown>): void;
+  error(message: string, extra?: Record<string, unknown>): void;
+  /** Resolves when every line sent so far has been handed to the host. */
+  flush(): Promise<void>;
+  /** A logger whose lines carry `extra` too (seed 000 §8.2: `{ hook: "compacting" }`). */
+  with(extra: Record<string, unknown>): Logger;
+}
+
+/** The service name every line carries. */
+export const LOG_SERVICE = 'maenifold-plugin';
+
+/** Longest line sent; past it the line is cut. */
+export const MAX_LOG_LINE_CHARS = 4_000;
+
+function clean(text: string): string {
+  // Cut twice as long, redact, then cut: a secret split by the first cut lies past the second.
+  const redacted = redactSecrets(capChars(text, 2 * MAX_LOG_LINE_CHARS)).text;
+  return redacted.length > MAX_LOG_LINE_CHARS ? `${capChars(redacted, MAX_LOG_LINE_CHARS)}\u2026` : redacted;
+}
+
+function cleanExtra(extra: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(extra)) out[key] = typeof value === 'string' ? clean(value) : value;
+  return out;
+}
+
+/**
+ * @param client - the host client; `undefined` logs nowhere.
+ */
+export function createLogger(client: LogClient | undefined): Logger {
+  return loggerWith(client, new Set<Promise<unknown>>(), undefined);
+}
+
+function loggerWith(client: LogClient | undefined, pending: Set<Promise<unknown>>, base: Record<string, unknown> | undefined): Logger {
+  const log = (level: LogLevel, message: string, lineExtra?: Record<string, unknown>): void => {
+    if (!client) return;
+    let sent: Promise<unknown>;
+    try {
+      const extra = base || lineExtra ? cleanExtra({ ...base, ...lineExtra }) : undefined;
+      sent = Promise.resolve(client.app.log({ body: { service: LOG_SERVICE, level, message: clean(String(message)), ...(extra ? { extra } : {}) } }));
+    } catch {
+      // The host's logger failed synchronously: the line is dropped, the hook goes on.
+      return;
+    }
+    const tracked = sent.catch(() => undefined).finally(() => pending.delete(tracked));
+    pending.add(tracked);
+  };
+  return {
+    log,
+    debug: (message, extra) => log('debug', message, extra),
+    info: (message, extra) => log('info', message, extra),
+    warn: (message, extra) => log('warn', message, extra),
+    error: (message, extra) => log('error', message, extra),
+    flush: async () => {
+      await Promise.all([...pending]);
+    },
+    with: (extra) => loggerWith(client, pending, { ...base, ...extra }),
+  };
+}

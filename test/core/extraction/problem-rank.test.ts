@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_OPEN_PROBLEMS, SAID_PREFIX, problemValue, rankProblems } from '../../../src/core/extraction/problem-rank.js';
+import type { Observation } from '../../../src/core/extraction/observations.js';
+
+const obs = (id: string, type: Observation['type'], text: string, order: number): Observation => ({ id, type, text, order, frequency: 1 });
+
+describe('problemValue', () => {
+  it('should value a stated diagnosis over a tool failure, and a failed look-up of a missing path lowest', () => {
+    const diagnosis = problemValue(obs(`${SAID_PREFIX}cause:x`, 'problem', 'Root cause: the cache key ignores the locale', 10), 10);
+    const refused = problemValue(obs('problem:edit', 'problem', 'edit failed: The user has specified a rule which prevents you from using this tool', 10), 10);
+    const lookup = problemValue(obs('problem:read', 'problem', 'read failed: File not found: src/styles.css', 10), 10);
+    expect(diagnosis).toBeGreaterThan(refused);
+    expect(refused).toBeGreaterThan(lookup);
+  });
+
+  it('should value a warning from the project above an installed library warning about itself', () => {
+    const [own, library] = ['pywarning:DeprecationWarning:jobs.py:4', 'pywarning:lib:FutureWarning:base.py:90'].map((key) =>
+      problemValue(obs(`warning:${key}`, 'warning', 'Warning: the default will change in the next release (x.py:1)', 5), 5));
+    expect(own).toBeGreaterThan(library ?? 0);
+  });
+});
+
+describe('rankProblems', () => {
+  it('should merge near repeats into the better one and keep other observations as they are', () => {
+    const input = [
+      obs('file:a', 'file', 'src/a.ts', 1),
+      obs('problem:tool', 'problem', "ModuleNotFoundError: No module named 'xgboost' (app/model.py:12)", 2),
+      obs(`${SAID_PREFIX}cause:k`, 'problem', "The model cannot load: no module named 'xgboost' in the venv (app/model.py)", 3),
+    ];
+    const ranked = rankProblems(input, 3);
+    expect(ranked.map((observation) => observation.id)).toEqual(['file:a', `${SAID_PREFIX}cause:k`]);
+    expect(ranked[1]?.frequency).toBe(2);
+  });
+
+  it('should keep at most the cap of open problems, the most valuable first, in their order', () => {
+    const missing = ['docs/intro.md', 'src/legacy/io.ts', 'lib/compat.js', 'tests/old_spec.rb', 'config/dev.yaml', 'tools/gen.py'];
+    const lookups = missing.map((path, index) => obs(`problem:read${index}`, 'problem', `read failed: File not found: ${path}`, 20 + index));
+    const statements = [
+      'the sidebar overflows its card on narrow screens',
+      'login redirects twice after token refresh',
+      'export writes CSV headers in the wrong order',
+      'search ignores accented letters entirely',
+      'uploads above 10 MB time out silently',
+      'dark mode leaves tooltips unreadable',
+      'pagination skips the last page of results',
+      'the retry loop never backs off between attempts',
+      'webhooks arrive twice when the queue restarts',
+    ];
+    const stated = statements.map((text, index) => obs(`${SAID_PREFIX}heading:${index}`, 'problem', `issues: ${text}`, index));
+    const ranked = rankProblems([...stated, ...lookups], 30);
+    expect(ranked).toHaveLength(MAX_OPEN_PROBLEMS);
+    // The failed look-ups are one repeated problem, and the least valuable: none survives nine stated ones.
+    expect(ranked.every((observation) => observation.id.startsWith(SAID_PREFIX))).toBe(true);
+    expect(ranked.map((observation) => observation.order)).toEqual([...ranked.map((observation) => observation.order)].sort((a, b) => a - b));
+    expect(rankProblems(lookups, 30)).toEqual([{ ...lookups[5], frequency: 6 }]);
+  });
+});

@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { cuesFor } from '../../../src/core/text/cues.js';
+import { proseItems } from '../../../src/core/extraction/prose-items.js';
+import { DECISION_THRESHOLD, decisionScore, isProposal, isReport, proseDecisions, seedDecisionScore } from '../../../src/core/extraction/prose-decisions.js';
+
+const PLAIN = { summary: false, report: false, edits: false };
+
+function decisionsOf(text: string, language = 'eng', source = PLAIN) {
+  const items = proseItems(text);
+  const cues = cuesFor(language);
+  return proseDecisions(items, cues, { ...source, report: source.report || isReport(items, cues) }, 10);
+}
+
+describe('proseDecisions', () => {
+  it('should take changes with their object from a report, and leave cleanups and questions out', () => {
+    const text = [
+      'All done. Summary of the fix:',
+      '',
+      '- Replaced the polling loop in `useOrders` with a WebSocket subscription',
+      '- `ORDER_TTL` now reads from `config.ts` instead of a hardcoded constant',
+      '- Removed an unused import in `orders.tsx`',
+      '',
+      'Should I also add a reconnect backoff?',
+    ].join('\n');
+    const texts = decisionsOf(text).map((decision) => decision.text);
+    expect(texts).toEqual([
+      'Replaced the polling loop in useOrders with a WebSocket subscription',
+      'ORDER_TTL now reads from config.ts instead of a hardcoded constant',
+    ]);
+  });
+
+  it('should not take a keyword alone, nor a hedge', () => {
+    expect(decisionsOf('The architecture of this module is quite old and the approach is unclear to me.')).toEqual([]);
+    expect(decisionsOf('## Summary\n- We could maybe switch to Redis instead of the in-memory map if you want.')).toEqual([]);
+  });
+
+  it('should read Spanish, German and Chinese reports', () => {
+    expect(decisionsOf('## Cambios\n- Cambié `next` de 16.2.4 a 15.2.4 en `package.json`', 'spa')).toHaveLength(1);
+    expect(decisionsOf('## Zusammenfassung\n- Den Parser in `parse.ts` durch `markdown-it` ersetzt', 'deu')).toHaveLength(1);
+    expect(decisionsOf('## 总结\n- 把 `fetchUser()` 改为使用缓存', 'cmn')).toHaveLength(1);
+  });
+
+  it('should weigh a prior compaction summary higher, and keep its key decisions even without a verb', () => {
+    const summary = '## Key Decisions\n- Pydantic models for every schema, one package with `cli` and `mcp` extras';
+    const [decision] = decisionsOf(summary, 'eng', { summary: true, report: false, edits: false });
+    expect(decision).toMatchObject({ family: 'carried', category: 'architecture' });
+    expect(decision?.score).toBeGreaterThan(DECISION_THRESHOLD + 1);
+  });
+
+  it('should cut the text at a word and keep the item whole in the context', () => {
+    const long = `## Changes\n- Replaced the \`SessionStore\` ${'with a much longer explanation of the reasons '.repeat(6)}end`;
+    const [decision] = decisionsOf(long);
+    expect(decision?.text.length).toBeLessThanOrEqual(120);
+    expect(decision?.text.endsWith('…')).toBe(true);
+    expect(decision?.context.startsWith('changes: Replaced the SessionStore')).toBe(true);
+  });
+});
+
+describe('proposals and non-decisions', () => {
+  it('should mark review findings and plan steps as proposed, and a report of work done as not', () => {
+    const review = [
+      '## Proposed fixes',
+      '',
+      '- **High:** Add a bounded `ThreadPoolTaskScheduler` so `ReportJob` never blocks the tick',
+      '- **Low:** Rename `tmpList` in `ReportJob.java`',
+    ].join('\n');
+    const found = decisionsOf(review);
+    // The low end of a finding list is not even a candidate; the high end is one, as a proposal.
+    expect(found.map((decision) => decision.text)).toEqual(['High: Add a bounded ThreadPoolTaskScheduler so ReportJob never blocks the tick']);
+    expect(found[0]?.proposed).toBe(true);
+    const done = decisionsOf('Done. Here is a summary:\n\n- Replaced the cron loop in `ReportJob.java` with a `ThreadPoolTaskScheduler` so a slow export no longer blocks the tick', 'eng', { ...PLAIN, edits: true });
+    expect(done).toHaveLength(1);
+    expect(done[0]?.proposed).toBeUndefined();
+  });
+
+  it('should read an instruction in a message that changes nothing as a proposal, in Spanish too', () => {
+    const [english] = proseItems('Move the retry budget from `worker.ts` into `QueueConfig`.');
+    const [spanish] = proseItems('Cambiar `next` a 15.2.4 en `package.json`.');
+    if (!english || !spanish) throw new Error('expected items');
+    expect(isProposal(english, cuesFor('eng'), PLAIN)).toBe(true);
+    expect(isProposal(english, cuesFor('eng'), { ...PLAIN, edits: true })).toBe(false);
+    expect(isProposal(spanish, cuesFor('spa'), PLAIN)).toBe(true);
+  });
+
+  it('should treat an outline that asks several questions as waiting on the answers', () => {
+    const outline = [
+      'Net effect on the schema:',
+      '',
+      '- `BodySchema` switched to a keyed map of fixed sections instead of a list',
+      '',
+      'Should options be numbered? Do you want a sentinel for deletion?',
+      'Which heading format do you prefer?',
+    ].join('\n');
+    expect(decisionsOf(outline).every((decision) => decision.proposed === true)).toBe(true);
+  });
+
+  it('should not take status lines, conditions written with arrows, objectives or rows that only say "same"', () => {
+    expect(decisionsOf('## Summary\n- All 6 phases have been implemented and the review fixes were applied')).toEqual([]);
+    expect(decisionsOf('## Changes\n- Critical issues from the review were fixed before moving on')).toEqual([]);
+    expect(decisionsOf('## Summary\n- Guest → read-only access only if the invite was accepted')).toEqual([]);
+    expect(decisionsOf('## Objective\n- Replace the hand-written parser with a `zod` schema for the config')).toEqual([]);
+    expect(decisionsOf('| File | Change |\n|---|---|\n| `GetUserQuery.java` | Same |')).toEqual([]);
+    // An arrow between two values is a change.
+    expect(decisionsOf('## Changes\n- `next`: 16.2.4 → 15.2.4 in `package.json`')).toHaveLength(1);
+  });
+
+  it('should raise a change that states its reason, and lower an add-on', () => {
+    const cues = cuesFor('eng');
+    const [plain, reasoned, aside] = proseItems([
+      '- Wrapped each tick of `MinuteScheduler` in try/catch',
+      '- Wrapped each tick of `MinuteScheduler` in try/catch so one failing category no longer stops the loop',
+      '- Also wrapped each tick of `MinuteScheduler` in try/catch',
+    ].join('\n'));
+    if (!plain || !reasoned || !aside) throw new Error('expected items');
+    const source = { ...PLAIN, report: true };
+    expect(decisionScore(reasoned, cues, source)).toBeGreaterThan(decisionScore(plain, cues, source));
+    expect(decisionScore(aside, cues, source)).toBeLessThan(decisionScore(plain, cues, source));
+  });
+
+  it('should read a short Spanish step announced before its edit, with its reason', () => {
+    const [item] = proseItems('Ahora envuelvo `AudioPage.__init__` en try/except para no crashear sin `wpctl`:');
+    if (!item) throw new Error('expected an item');
+    expect(decisionScore(item, cuesFor('spa'), { ...PLAIN, edits: true }, true)).toBeGreaterThanOrEqual(3);
+    const [cleanup] = proseItems('Quito la función `build_cards` duplicada:');
+    if (!cleanup) throw new Error('expected an item');
+    expect(decisionScore(cleanup, cuesFor('spa'), { ...PLAIN, edits: true }, true)).toBeLessThan(3);
+  });
+});
+
+describe('decisionScore', () => {
+  it('should score an item that only announces what follows as nothing, unless a tool call follows it', () => {
+    const [item] = proseItems('Now I wrap the `AudioPage` constructor in try/except:');
+    expect(item).toBeDefined();
+    if (!item) return;
+    expect(decisionScore(item, cuesFor('eng'), { ...PLAIN, edits: true })).toBe(0);
+    expect(decisionScore(item, cuesFor('eng'), { ...PLAIN, edits: true }, true)).toBeGreaterThan(0);
+  });
+
+  it('should score a step announced for the next tool call below the same change reported', () => {
+    const [announced] = proseItems('Now I rewrite `loader.py` to retry on timeouts instead of failing:');
+    const [reported] = proseItems('Rewrote `loader.py` to retry on timeouts instead of failing.');
+    if (!announced || !reported) throw new Error('expected items');
+    const source = { ...PLAIN, edits: true };
+    expect(decisionScore(announced, cuesFor('eng'), source, true)).toBe(decisionScore(reported, cuesFor('eng'), source, true) - 0.5);
+  });
+
+  it('should score repairing the environment and removing debug output below a decision, even in a prior summary', () => {
+    const source = { ...PLAIN, summary: true };
+    const cues = cuesFor('eng');
+    const [install, debug, pin] = proseItems([
+      '- Installed the missing `redis` package into `.venv`; the worker starts now.',
+      '- Removed debug logging from `CheckoutForm.tsx`.',
+      '- Pinned `redis` to 5.0.4 in `requirements.txt` because 5.1 changed the pool API.',
+    ].join('\n'));
+    if (!install || !debug || !pin) throw new Error('expected items');
+    expect(decisionScore(pin, cues, source)).toBeGreaterThanOrEqual(DECISION_THRESHOLD);
+    expect(decisionScore(install, cues, source)).toBeLessThan(DECISION_THRESHOLD);
+    expect(decisionScore(debug, cues, source)).toBeLessThan(DECISION_THRESHOLD);
+  });
+});
+
+describe('seedDecisionScore', () => {
+  const decision = { family: 'rationale' as const, category: 'rationale' as const, text: 'it is faster', context: 'because it is faster' };
+  it('should rank the seed families, raise a [[link]] and drop pasted templates', () => {
+    expect(seedDecisionScore(decision, 'assistant', false)).toBeLessThan(DECISION_THRESHOLD);
+    expect(seedDecisionScore({ ...decision, family: 'explicit' }, 'assistant', false)).toBeGreaterThanOrEqual(DECISION_THRESHOLD);
+    expect(seedDecisionScore({ ...decision, text: 'use [[sqlite]] for the index' }, 'assistant', false)).toBeGreaterThanOrEqual(DECISION_THRESHOLD);
+    expect(seedDecisionScore({ ...decision, family: 'explicit' }, 'user', true)).toBe(0);
+  });
+});

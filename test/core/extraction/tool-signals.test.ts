@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { CLEAN_RUN_PREFIX, resolveByLaterRuns, signalsFromPastedText, signalsFromToolCall } from '../../../src/core/extraction/tool-signals.js';
+
+const bash = (command: string, output: string, order: number, failed = false) => signalsFromToolCall({ tool: 'bash', input: { command }, output, failed, order });
+
+describe('signalsFromToolCall', () => {
+  it("should read a command's output into problems keyed by the command", () => {
+    const signals = bash('cd /srv/web && npm run build 2>&1 | tail -40', "Failed to compile.\n./app/page.js\nModule not found: Can't resolve '@/lib/db'\n", 4);
+    expect(signals).toHaveLength(1);
+    expect(signals[0]).toMatchObject({ type: 'problem', text: "Module not found: Can't resolve '@/lib/db' (./app/page.js)", source: 'npm run build', order: 4 });
+  });
+
+  it('should leave a clean-run marker for a command that reported nothing wrong', () => {
+    const [marker] = bash('npm run build', 'Compiled successfully in 3.1s', 9);
+    expect(marker).toMatchObject({ id: `${CLEAN_RUN_PREFIX}npm run build`, type: 'success', text: 'Compiled successfully in 3.1s', source: 'npm run build' });
+  });
+
+  it('should not read the content that file tools return', () => {
+    const output = '12: throw new Error("unreachable");\n13: // FAIL fast';
+    expect(signalsFromToolCall({ tool: 'read', input: { filePath: 'src/a.ts' }, output, failed: false, order: 1 })).toEqual([]);
+  });
+
+  it('should report failed calls, except routine edit retries', () => {
+    const [denied] = signalsFromToolCall({ tool: 'edit', input: {}, output: 'The edit tool was called with invalid arguments: SchemaError(Missing key\n  at ["filePath"]).', failed: true, order: 2 });
+    expect(denied?.text).toBe('edit failed: The edit tool was called with invalid arguments: SchemaError(Missing key at ["filePath"]).');
+    for (const routine of [
+      'Error: File /srv/a.ts has been modified since it was last read.',
+      'You must read the file /srv/a.ts before overwriting it.',
+      'Could not find oldString in the file. It must match exactly.',
+    ]) {
+      expect(signalsFromToolCall({ tool: 'edit', input: {}, output: routine, failed: true, order: 3 })).toEqual([]);
+    }
+  });
+
+  it('should never cut a character in half and stay bounded', () => {
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const signals = [...bash('make', `Error: ${'😀'.repeat(1_000)}`, 0), ...bash('make', `xy${'😀'.repeat(1_000)}`, 0, true)];
+    expect(signals.length).toBeGreaterThanOrEqual(2);
+    for (const signal of signals) expect(signal.text).not.toMatch(lone);
+    const many = Array.from({ length: 50_000 }, (_, index) => `error: case ${index}q`).join('\n');
+    expect(bash('make', many, 0).length).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('signalsFromPastedText', () => {
+  it('should take a pasted traceback and nothing from plain prose', () => {
+    const text = 'This is what I get:\n\nTraceback (most recent call last):\n  File "app/main.py", line 3, in <module>\nKeyError: \'price\'\n\nCan you fix it?';
+    expect(signalsFromPastedText(text, 5).map((signal) => signal.text)).toEqual(["KeyError: 'price' (app/main.py:3)"]);
+    expect(signalsFromPastedText('The error is that the page is blank. Error handling looks wrong.', 5)).toEqual([]);
+  });
+});
+
+describe('resolveByLaterRuns', () => {
+  it('should mark a problem resolved when the same or a broader command later ran clean', () => {
+    const signals = [
+      ...bash('npx vitest run tests/cart.test.ts', ' FAIL  tests/cart.test.ts > totals\nAssertionError: expected 3 to be 4', 1),
+      ...bash('timeout 60 npm test', 'zsh:1: command not found: timeout', 2),
+      ...bash('npx vitest run 2>&1 | tail -5', 'Tests  40 passed (40)', 3),
+      ...bash('npm test', 'Tests  40 passed (40)', 4),
+    ];
+    const resolved = resolveByLaterRuns(signals);
+    expect(resolved.map((signal) => `${signal.type}: ${signal.text}`)).toEqual([
+      'warning: resolved: FAIL tests/cart.test.ts > totals: AssertionError: expected 3 to be 4',
+      // A clean `npm test` does not settle a missing `timeout`.
+      'problem: zsh:1: command not found: timeout',
+    ]);
+  });
+
+  it('should keep a problem that came after the last clean run', () => {
+    const signals = [...bash('cargo build', 'Finished dev profile', 1), ...bash('cargo build', 'error: could not compile `app`', 2)];
+    expect(resolveByLaterRuns(signals).map((signal) => signal.type)).toEqual(['problem']);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { indexMemoryText } from '../../../src/core/memory/memory-index.js';
+import { buildContextText, queryTerms, recentActivityText, relatedConcepts, searchEntries, type ConceptFile } from '../../../src/core/memory/memory-queries.js';
+
+const NOW = Date.parse('2026-03-04T10:05:00Z');
+const note = (uri: string, minutesAgo: number, text: string) => indexMemoryText({ uri, mtimeMs: NOW - minutesAgo * 60_000, size: text.length }, text);
+
+const ENTRIES = [
+  note('memory://tech/redis-cache', 1, '---\ntitle: Redis cache\n---\n\n## Setup\n[[redis]] backs the [[cache-layer]].\n\n## Limits\nEviction is LRU.'),
+  note('memory://tech/pool', 3, '---\ntitle: Pool\n---\n\nThe connection pool of the gateway uses redis too, see [[api-gateway]].'),
+  note('memory://thinking/sequential/2026/03/04/session-1-1', 2, '---\ntitle: S\ntype: sequential\nstatus: completed\n---\n\n## Thought 0/1 [agent]\nA [[redis]] summary.'),
+  note('memory://old', 60 * 48, '---\ntitle: Old\n---\n\nAncient [[redis]] note.'),
+];
+
+describe('queryTerms', () => {
+  it('should keep the informative words once, lowercase', () => {
+    expect(queryTerms('The Redis cache and the REDIS pool')).toEqual(['redis', 'cache', 'pool']);
+    expect(queryTerms('the and of')).toEqual([]);
+  });
+});
+
+describe('searchEntries', () => {
+  it('should rank a file about the terms (title, concepts) above one that only mentions them', () => {
+    const found = searchEntries(ENTRIES, 'redis cache', 5);
+    expect(found.ok).toBe(true);
+    if (!found.ok) return;
+    expect(found.results[0]).toMatchObject({ path: 'memory://tech/redis-cache', title: 'Redis cache', textScore: 1, semanticScore: 1, fusedScore: 1 });
+    expect(found.results.map((hit) => hit.path)).toContain('memory://tech/pool');
+    expect(found.results.every((hit) => hit.snippet.length <= 200)).toBe(true);
+    expect(searchEntries(ENTRIES, 'redis', 1)).toMatchObject({ ok: true, totalResults: 4 });
+  });
+
+  it('should refuse a query of stop words with the text maenifold prints', () => {
+    expect(searchEntries(ENTRIES, 'the and', 5)).toEqual({ ok: false, message: 'ERROR: Query contains no informative keywords after removing stop words. Use more specific terms.' });
+  });
+});
+
+describe('recentActivityText', () => {
+  it('should list files within the span, newest first, with the blocks maenifold prints', () => {
+    const text = recentActivityText(ENTRIES, { limit: 2, spanMs: 86_400_000, filter: 'all', includeContent: false }, NOW);
+    expect(text).toBe(
+      [
+        '# Recent Activity',
+        '',
+        '**redis-cache** (memory)',
+        '  Modified: 2026-03-04 10:04',
+        '  Title: Redis cache',
+        '  Sections: 2',
+        '  First: "[[redis]] backs the [[cache-layer]]."',
+        '  Last: "Eviction is LRU."',
+        '',
+        '**session-1-1** (sequential)',
+        '  Modified: 2026-03-04 10:03',
+        '  Thoughts: 1',
+        '  Status: completed',
+        '  First: "A [[redis]] summary."',
+      ].join('\n'),
+    );
+  });
+
+  it('should filter by kind, print whole sections with includeContent, and say when nothing is recent', () => {
+    const thinking = recentActivityText(ENTRIES, { limit: 10, spanMs: null, filter: 'thinking', includeContent: true }, NOW);
+    expect(thinking).toContain('  First H2: Thought 0/1 [agent]\n  First H2 Content: A [[redis]] summary.');
+    expect(thinking).not.toContain('redis-cache');
+    expect(recentActivityText(ENTRIES, { limit: 10, spanMs: 1_000, filter: 'all', includeContent: false }, NOW)).toBe('No recent activity found');
+  });
+});
+
+describe('relatedConcepts and buildContextText', () => {
+  const names = ['redis', 'cache-layer', 'api-gateway', 'secret'];
+  const files: ConceptFile[] = [
+    { uri: 'memory://a', mtimeMs: 1, ids: Int32Array.from([0, 1]) },
+    { uri: 'memory://b', mtimeMs: 3, ids: Int32Array.from([0, 1, 3]) },
+    { uri: 'memory://c', mtimeMs: 2, ids: Int32Array.from([0, 2, 1]) },
+    { uri: 'memory://d', mtimeMs: 4, ids: Int32Array.from([0, 1]) },
+  ];
+
+  it('should count shared files, strongest first, with the newest three files, and leave blocked concepts out', () => {
+    expect(relatedConcepts(0, files, names, 5, new Set([3]))).toEqual([
+      { name: 'cache-layer', count: 4, files: ['memory://d', 'memory://b', 'memory://c'] },
+      { name: 'api-gateway', count: 1, files: ['memory://c'] },
+    ]);
+    expect(relatedConcepts(0, files, names, 1)).toHaveLength(1);
+  });
+
+  it("should print BuildContext's direct relations as maenifold does", () => {
+    const related = relatedConcepts(0, files, names, 5, new Set([3]));
+    expect(buildContextText('Redis', related, 5)).toBe(
+      [
+        'Context for CONCEPT: redis',
+        '',
+        'Direct relations (2 CONCEPTS):',
+        '  \u2022 cache-layer (co-occurs in 4 files)',
+        '    Files: memory://d, memory://b, memory://c',
+        '  \u2022 api-gateway (co-occurs in 1 files)',
+        '    Files: memory://c',
+      ].join('\n'),
+    );
+    expect(buildContextText('unknown', [], 5)).toBe('Context for CONCEPT: unknown\n\nDirect relations (0 CONCEPTS):');
+  });
+});

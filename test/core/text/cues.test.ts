@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { CUE_LANGUAGES, cuesFor } from '../../../src/core/text/cues.js';
+
+describe('cuesFor', () => {
+  it('should have cue sets for English, Spanish, German, French, Portuguese, Chinese and Japanese', () => {
+    expect([...CUE_LANGUAGES].sort()).toEqual(['cmn', 'deu', 'eng', 'fra', 'jpn', 'por', 'spa']);
+  });
+
+  it('should find change cues in each language, and English ones in every language', () => {
+    expect(cuesFor('eng').change.test('Switched the cache to an LRU map')).toBe(true);
+    expect(cuesFor('spa').change.test('Reemplacé el fetch por un hook propio')).toBe(true);
+    expect(cuesFor('deu').change.test('Ich habe den Parser ersetzt')).toBe(true);
+    expect(cuesFor('fra').change.test('On utilise Redis au lieu de Memcached')).toBe(true);
+    expect(cuesFor('por').change.test('Usamos Postgres em vez de MySQL')).toBe(true);
+    expect(cuesFor('cmn').change.test('把缓存改为内存映射')).toBe(true);
+    expect(cuesFor('jpn').change.test('キャッシュをRedisに変更しました')).toBe(true);
+    expect(cuesFor('spa').change.test('Replaced the reducer with a signal')).toBe(true);
+    expect(cuesFor('und').change.test('Reemplacé el fetch')).toBe(false);
+  });
+
+  it('should match whole words only, and not a word joined to a name', () => {
+    const cues = cuesFor('eng');
+    expect(cues.nextHeading.test('next steps')).toBe(true);
+    expect(cues.nextHeading.test('plan: upgrade next.js to 15')).toBe(false);
+    expect(cues.change.test('the spinner keeps turning')).toBe(false);
+    expect(cues.problem.test('the page freezes on load')).toBe(true);
+    expect(cues.problem.test('errorHandler.ts')).toBe(false);
+  });
+
+  it('should find problem and next-step cues in other languages', () => {
+    expect(cuesFor('spa').problem.test('el navegador se congela al iniciar')).toBe(true);
+    expect(cuesFor('deu').problem.test('die App stürzt ab')).toBe(true);
+    expect(cuesFor('cmn').problem.test('页面崩溃了')).toBe(true);
+    expect(cuesFor('fra').nextHeading.test('prochaines étapes')).toBe(true);
+    expect(cuesFor('jpn').nextHeading.test('次のステップ')).toBe(true);
+  });
+
+  it('should scan a long line of near-misses in one pass', () => {
+    const line = 'chang replac switc instea rathe '.repeat(200_000);
+    const cues = cuesFor('spa');
+    for (const kind of ['change', 'weakChange', 'problem', 'next', 'hedge'] as const) expect(cues[kind].test(line)).toBe(false);
+  });
+});

@@ -1,0 +1,207 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { message } from '../../support/fake-host.js';
+import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
+import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
+import { countTokens } from '../../../src/core/text/tokens.js';
+import { generateSession } from '../../../src/synth/session-generator.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const conversation = [
+  message('m1', 'user', 'Please add caching to the [[API Gateway]] of the shop.'),
+  message('m2', 'assistant', '## Plan\nWe decided to use [[Redis]] for the [[cache layer]] because every node shares it.\n\n```ts\n// [[not-a-concept]]\n```', {}, [
+    { type: 'tool', tool: 'edit', state: { status: 'completed', input: { filePath: '/work/acme-shop/src/cache.ts' }, output: 'ok' } },
+  ]),
+  message('m3', 'assistant', '## Result\nWe will not use [[Memcached]] here since it lacks persistence. Tests pass for the [[API Gateway]].'),
+];
+
+async function compact(h: Harness, sessionID: string, context: string[] = ['existing']): Promise<{ context: string[]; prompt?: string }> {
+  const output: { context: string[]; prompt?: string } = { context };
+  await h.plugin.hooks['experimental.session.compacting']?.({ sessionID }, output);
+  return output;
+}
+
+async function noteFiles(h: Harness): Promise<string[]> {
+  const calls = await h.double.calls();
+  return calls.filter((call) => call.tool === 'WriteMemory').map((call) => (call.payload as { content: string }).content);
+}
+
+describe('compaction', () => {
+  it('should push guidelines and a budgeted preservation context in place, never set prompt, and write a note', async () => {
+    harness = await startHarness();
+    harness.host.setMessages('ses_c1', conversation);
+    const context = ['existing'];
+    const output = await compact(harness, 'ses_c1', context);
+    expect(output.context).toBe(context);
+    expect(output.prompt).toBeUndefined();
+    expect(context[0]).toBe('existing');
+    expect(context[1]).toBe(TAGGING_GUIDELINES);
+    const preserved = context[2] as string;
+    expect(preserved).toContain(PRESERVATION_HEADING);
+    expect(preserved).toContain('[[redis]]');
+    expect(preserved).not.toContain('not-a-concept');
+    expect(countTokens(preserved)).toBeLessThanOrEqual(500);
+
+    await harness.plugin.background.idle();
+    const [write] = (await harness.double.calls()).filter((call) => call.tool === 'WriteMemory');
+    const payload = write?.payload as { title: string; folder: string; tags: string[]; content: string };
+    expect(payload.folder).toMatch(/^sessions\/compaction\/\d{4}\/\d{2}\/\d{2}$/);
+    expect(payload.tags).toEqual(['compaction', 'session', 'acme-shop']);
+    expect(payload.content).toContain('- [[redis]]');
+    expect(payload.content).toContain('- [[memcached]]');
+    expect(payload.content).toContain('src/cache.ts');
+    // The double wrote the note, so maenifold saw a link outside code.
+    const memory = join(harness.double.root, 'memory', payload.folder);
+    const written = await readFile(join(memory, `${payload.title.toLowerCase().replace(/\s+/g, '-').replace(/[^a-z0-9-]/g, '')}.md`), 'utf8');
+    expect(written).toContain('[[redis]]');
+    await harness.plugin.logger.flush();
+    expect(harness.host.linesWith('compaction note written')).toHaveLength(1);
+  });
+
+  it('should honour the token budget option exactly', async () => {
+    harness = await startHarness({ compactionTokens: 60 });
+    harness.host.setMessages('ses_big', generateSession({ seed: 4, targetBytes: 200 * 1024 }).messages);
+    const output = await compact(harness, 'ses_big', []);
+    expect(output.context).toHaveLength(2);
+    expect(countTokens(output.context[1] as string)).toBeLessThanOrEqual(60);
+  });
+
+  it('should carry what the aggressive strategy dropped into the context as one summary line', async () => {
+    // Forty edits, each renaming a different handler in its own file: problems are capped to the few worth
+    // keeping before any budget, edits are not, so far more is observed than 500 tokens hold.
+    const name = (index: number): string => `${'abcdefghijklmnopqrstuvwxyz'[index % 26]}${'qwertyuiopasdfghjklzxcvbnm'[Math.floor(index / 26)]}`;
+    const runs = Array.from({ length: 40 }, (_, index) =>
+      message(`r${index}`, 'assistant', `Renaming the ${name(index)} webhook handler.`, {}, [
+        {
+          type: 'tool',
+          tool: 'edit',
+          state: {
+            status: 'completed',
+            input: { filePath: `src/webhooks/${name(index)}.ts`, oldString: `export function handle${name(index)}Payload(body) {`, newString: `export function parse${name(index)}WebhookEvent(body) {` },
+            output: 'Edit applied successfully.',
+          },
+        },
+      ]),
+    );
+    const session = [message('m0', 'user', 'The webhook handlers fail after the framework upgrade; please fix them.'), ...runs];
+    harness = await startHarness({ compactionStrategy: 'aggressive' });
+    harness.host.setMessages('ses_aggr', session);
+    const output = await compact(harness, 'ses_aggr', []);
+    const preserved = output.context[1] as string;
+    expect(preserved).toContain(PRESERVATION_HEADING);
+    expect(preserved).toMatch(/\n### Dropped to fit\n- \[\d+\] older observations summarized: \S/);
+    expect(preserved).toContain('### Working set');
+    expect(countTokens(preserved)).toBeLessThanOrEqual(500);
+    await harness.plugin.background.idle();
+    expect(await noteFiles(harness)).toHaveLength(1);
+    await harness.close();
+
+    // The same session compacted conservatively drops silently.
+    harness = await startHarness();
+    harness.host.setMessages('ses_cons', session);
+    const conservative = (await compact(harness, 'ses_cons', [])).context[1] as string;
+    expect(conservative).toContain('### Working set');
+    expect(conservative).not.toContain('### Dropped to fit');
+    expect(countTokens(conservative)).toBeLessThanOrEqual(500);
+  });
+
+  it('should skip conversations under 100 characters', async () => {
+    harness = await startHarness();
+    harness.host.setMessages('ses_short', [message('m1', 'user', 'hi [[x]]')]);
+    const output = await compact(harness, 'ses_short', []);
+    expect(output.context).toEqual([TAGGING_GUIDELINES]);
+    await harness.plugin.background.idle();
+    expect(await noteFiles(harness)).toEqual([]);
+  });
+
+  it('should still inject when the note cannot be written', async () => {
+    harness = await startHarness({}, { MAENIFOLD_DOUBLE_FAULT: 'garbage', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'WriteMemory' });
+    harness.host.setMessages('ses_fail', conversation);
+    const output = await compact(harness, 'ses_fail', []);
+    expect(output.context).toHaveLength(2);
+    await harness.plugin.background.idle();
+    await harness.plugin.logger.flush();
+    expect(harness.host.linesWith('outbox: note not delivered (BAD_OUTPUT').map((line) => line.level)).toEqual(['error']);
+    // Kept in the outbox for a later attempt.
+    expect((await readdir(join(harness.stateDir, 'outbox'))).filter((name) => name.endsWith('.json'))).toHaveLength(1);
+  });
+
+  it('should log an error and keep the context when the CLI hangs past its timeout', async () => {
+    harness = await startHarness({ persistTimeoutMs: 500 }, { MAENIFOLD_DOUBLE_FAULT: 'hang', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'WriteMemory' });
+    harness.host.setMessages('ses_hang', conversation);
+    const output = await compact(harness, 'ses_hang', []);
+    expect(output.context[1]).toContain('[[redis]]');
+    await harness.plugin.background.idle();
+    await harness.plugin.logger.flush();
+    expect(harness.host.linesWith('outbox: note not delivered (TIMEOUT').map((line) => line.level)).toEqual(['error']);
+  });
+
+  it('should work without the CLI: context injected, nothing written', async () => {
+    harness = await startHarness({}, { MAENIFOLD_CLI: '' });
+    harness.host.setMessages('ses_nocli', conversation);
+    const output = await compact(harness, 'ses_nocli', []);
+    expect(output.context[1]).toContain('[[redis]]');
+  });
+
+  it('should return by its deadline, with the guidelines, when the host is slow to list messages', async () => {
+    harness = await startHarness({ compactionDeadlineMs: 200 });
+    harness.host.setMessages('ses_slow', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      return conversation;
+    });
+    const output = await compact(harness, 'ses_slow', []);
+    expect(output.context).toEqual([TAGGING_GUIDELINES]);
+    await harness.plugin.logger.flush();
+    expect(harness.host.linesWith('could not read session ses_slow (timeout)')).toHaveLength(1);
+  });
+
+  it('should inject what is ready when extraction misses the deadline and finish the note in the background', async () => {
+    harness = await startHarness({ compactionDeadlineMs: 100 });
+    // The hook's clock jumps past its whole deadline while the host lists the messages, so no time is
+    // left for extraction, whatever the speed of the machine.
+    const real = performance.now.bind(performance);
+    let skewMs = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => real() + skewMs);
+    const messages = generateSession({ seed: 9, targetBytes: 1024 * 1024 }).messages;
+    harness.host.setMessages('ses_huge', async () => {
+      skewMs += 100;
+      return messages;
+    });
+    try {
+      const output = await compact(harness, 'ses_huge', []);
+      expect(output.context).toEqual([TAGGING_GUIDELINES]);
+    } finally {
+      clock.mockRestore();
+    }
+    await harness.plugin.background.idle();
+    await harness.plugin.logger.flush();
+    expect(harness.host.linesWith('extraction not ready within 100 ms')).toHaveLength(1);
+    // The extraction finished after the hook returned, and its note was written.
+    const [note] = await noteFiles(harness);
+    expect(note).toContain('[[');
+    expect(await noteFiles(harness)).toHaveLength(1);
+  });
+
+  it('should never throw, whatever the host returns: guidelines only, and a warning naming the cause', async () => {
+    harness = await startHarness();
+    harness.host.setMessages('ses_junk', [null, 42, { info: null, parts: 'x' }, { parts: [{ type: 'text', text: 7 }] }]);
+    const output = await compact(harness, 'ses_junk', []);
+    expect(output.context).toEqual([TAGGING_GUIDELINES]);
+
+    const missing = { context: [] as string[] };
+    await expect(harness.plugin.hooks['experimental.session.compacting']?.({ sessionID: 'missing' }, missing)).resolves.toBeUndefined();
+    expect(missing.context).toEqual([TAGGING_GUIDELINES]);
+    await expect(harness.plugin.hooks['experimental.session.compacting']?.(null as never, null as never)).resolves.toBeUndefined();
+    await harness.plugin.logger.flush();
+    expect(harness.host.linesWith('session missing returned no messages (session missing not found)').map((line) => line.level)).toEqual(['warn']);
+    expect(harness.host.logs.filter((line) => line.level === 'error')).toEqual([]);
+  });
+});

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExtractionEngine } from '../../../src/main/compaction/extraction-engine.js';
+import { createInlineRunner } from '../../../src/main/pool/inline-runner.js';
+import { createWorkerPool, type WorkerPool } from '../../../src/main/pool/worker-pool.js';
+import type { TaskRunner } from '../../../src/main/pool/task-runner.js';
+import { generateSession, growSession } from '../../../src/synth/session-generator.js';
+import { countTokens } from '../../../src/core/text/tokens.js';
+
+let pool: WorkerPool;
+let inline: TaskRunner;
+
+beforeAll(async () => {
+  pool = createWorkerPool({ threads: 2 });
+  inline = await createInlineRunner();
+  expect((await pool.ready).ok).toBe(true);
+});
+
+afterAll(async () => {
+  await pool.destroy();
+});
+
+function message(id: string, role: string, text: string, tools: unknown[] = []) {
+  return { info: { id, role }, parts: [{ type: 'text', text }, ...tools] };
+}
+
+const conversation = [
+  message('m1', 'user', 'Please add caching to the [[API Gateway]].'),
+  message('m2', 'assistant', '## Plan\nWe decided to use [[Redis]] for the [[cache layer]] because it is shared by every node.\n\n```ts\n// [[not-a-concept]]\n```', [
+    { type: 'tool', tool: 'read', state: { status: 'completed', input: { filePath: '/proj/src/gateway.ts' }, output: 'export const x = 1;' } },
+  ]),
+  message('m3', 'assistant', 'Still part of the plan: we will not use [[Memcached]] here since it lacks persistence.', [
+    { type: 'tool', tool: 'bash', state: { status: 'completed', input: { command: 'npm test' }, output: 'FAIL test/gateway.test.ts\nTypeError: cache is undefined' } },
+  ]),
+  message('m4', 'assistant', '## Result\nThe [[Redis]] cache is in place; tests pass for the [[API Gateway]].', [
+    { type: 'tool', tool: 'edit', state: { status: 'completed', input: { filePath: '/proj/src/cache.ts' }, output: 'ok' } },
+  ]),
+];
+
+describe('createExtractionEngine', () => {
+  it('should extract concepts from the boundary sections, decisions, files and signals', async () => {
+    const result = await createExtractionEngine(pool, { projectRoot: '/proj' }).extract(conversation);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const extraction = result.value;
+    expect(extraction.sectionKind).toBe('h2');
+    // "## Plan" runs on into m3 (no heading there); "## Result" is the last section.
+    expect(extraction.sections).toHaveLength(2);
+    expect(extraction.sections[0]).toContain('Memcached');
+    const names = extraction.concepts.map((concept) => concept.name);
+    expect(names).toEqual(['redis', 'cache-layer', 'memcached', 'api-gateway']);
+    expect(names).not.toContain('not-a-concept');
+    expect(extraction.concepts.find((concept) => concept.name === 'redis')?.count).toBe(2);
+    // The plan's "because" clause is part of the decision it explains, not a second one.
+    expect(extraction.decisions.map((decision) => decision.category)).toEqual(expect.arrayContaining(['implementation', 'rejection']));
+    expect(extraction.files).toEqual(['src/cache.ts', 'src/gateway.ts']);
+    expect(extraction.observations.some((observation) => observation.type === 'problem' && observation.text.includes('TypeError'))).toBe(true);
+    expect(extraction.context.text).toContain('[[redis]]');
+    expect(extraction.context.tokens).toBe(countTokens(extraction.context.text));
+    expect(extraction.context.tokens).toBeLessThanOrEqual(500);
+  });
+
+  it('should give the same result pooled and inline', async () => {
+    const session = generateSession({ seed: 11, targetBytes: 300 * 1024 });
+    const pooled = await createExtractionEngine(pool, { batchChars: 32 * 1024 }).extract(session);
+    const inlined = await createExtractionEngine(inline).extract(session);
+    expect(pooled.ok && inlined.ok).toBe(true);
+    if (!pooled.ok || !inlined.ok) return;
+    expect(pooled.value.stats.batches).toBeGreaterThan(1);
+    const { timings: _a, stats: _b, ...pooledRest } = pooled.value;
+    const { timings: _c, stats: _d, ...inlineRest } = inlined.value;
+    expect(pooledRest).toEqual(inlineRest);
+  });
+
+  it('should process only new messages of a grown session and agree with a fresh run', async () => {
+    const session = generateSession({ seed: 5, targetBytes: 200 * 1024 });
+    const grown = growSession(session, 50 * 1024, 9);
+    const engine = createExtractionEngine(pool);
+    const first = await engine.extract(session);
+    const second = await engine.extract(grown);
+    const fresh = await createExtractionEngine(pool).extract(grown);
+    expect(first.ok && second.ok && fresh.ok).toBe(true);
+    if (!second.ok || !fresh.ok) return;
+    expect(second.value.stats.cachedUnits).toBe(session.messages.length);
+    expect(second.value.stats.units).toBe(grown.messages.length);
+    const { timings: _a, stats: _b, ...incremental } = second.value;
+    const { timings: _c, stats: _d, ...full } = fresh.value;
+    expect(incremental).toEqual(full);
+  });
+
+  it('should keep every preservation context within its exact budget', async () => {
+    const session = generateSession({ seed: 2, targetBytes: 150 * 1024 });
+    for (const budget of [40, 120, 500]) {
+      const result = await createExtractionEngine(pool, { contextTokenBudget: budget }).extract(session);
+      expect(result.ok).toBe(true);
+      if (!result.ok) continue;
+      expect(result.value.context.budget).toBe(budget);
+      expect(countTokens(result.value.context.text)).toBeLessThanOrEqual(budget);
+    }
+  });
+
+  it('should read plain markdown', async () => {
+    const result = await createExtractionEngine(inline).extract('## Notes\nWe chose to adopt [[Vitest]] for tests.');
+    expect(result.ok && result.value.concepts.map((concept) => concept.name)).toEqual(['vitest']);
+  });
+
+  it('should reject input that is neither a message list nor markdown', async () => {
+    for (const bad of [42, null, { info: {} }]) {
+      expect(await createExtractionEngine(inline).extract(bad)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    }
+  });
+
+  it('should report an aborted extraction as an error value', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await createExtractionEngine(pool).extract(conversation, { signal: controller.signal });
+    expect(result).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+  });
+});

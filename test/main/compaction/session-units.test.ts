@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { messagesOf, messageToUnit, TOOL_OUTPUT_HEAD_CHARS, TOOL_OUTPUT_TAIL_CHARS } from '../../../src/main/compaction/session-units.js';
+
+const sample: unknown = JSON.parse(readFileSync(new URL('../../fixtures/export-sample.json', import.meta.url), 'utf8'));
+
+describe('messagesOf', () => {
+  it('should accept an export and a bare message list, nothing else', () => {
+    const messages = messagesOf(sample);
+    expect(messages?.length).toBeGreaterThan(5);
+    expect(messagesOf(messages)).toBe(messages);
+    expect(messagesOf({ info: {} })).toBeNull();
+    expect(messagesOf('text')).toBeNull();
+    expect(messagesOf(null)).toBeNull();
+  });
+});
+
+describe('messageToUnit', () => {
+  it('should join text parts and keep tool calls from a real export', () => {
+    const messages = messagesOf(sample) ?? [];
+    const units = messages.map((message, order) => messageToUnit(message, order));
+    expect(units[0]).toMatchObject({ order: 0, role: 'user', text: 'please USETOOL to read README.md', tools: [] });
+    const withTool = units.find((unit) => (unit?.tools.length ?? 0) > 0);
+    expect(withTool?.tools[0]).toMatchObject({ tool: 'read', input: { filePath: 'README.md' }, failed: false });
+    expect(withTool?.tools[0]?.output).toContain('hello');
+  });
+
+  it('should skip synthetic and ignored text parts', () => {
+    const unit = messageToUnit({ info: { id: 'm', role: 'user' }, parts: [
+      { type: 'text', text: 'real' },
+      { type: 'text', text: 'injected', synthetic: true },
+      { type: 'text', text: 'hidden', ignored: true },
+    ] }, 0);
+    expect(unit?.text).toBe('real');
+  });
+
+  it('should bound tool output to its head and tail', () => {
+    const output = `${'h'.repeat(TOOL_OUTPUT_HEAD_CHARS)}${'m'.repeat(1_000_000)}${'t'.repeat(TOOL_OUTPUT_TAIL_CHARS)}`;
+    const unit = messageToUnit({ info: { id: 'm', role: 'assistant' }, parts: [{ type: 'tool', tool: 'bash', state: { status: 'completed', input: {}, output } }] }, 0);
+    const bounded = unit?.tools[0]?.output ?? '';
+    expect(bounded.length).toBeLessThan(TOOL_OUTPUT_HEAD_CHARS + TOOL_OUTPUT_TAIL_CHARS + 10);
+    expect(bounded.startsWith('h')).toBe(true);
+    expect(bounded.endsWith('t')).toBe(true);
+    expect(bounded).not.toContain('m');
+  });
+
+  it('should report an errored tool call with its error text', () => {
+    const unit = messageToUnit({ info: { id: 'm', role: 'assistant' }, parts: [{ type: 'tool', tool: 'edit', state: { status: 'error', input: { filePath: 'a.ts' }, error: 'not found' } }] }, 3);
+    expect(unit?.tools[0]).toEqual({ tool: 'edit', input: { filePath: 'a.ts' }, output: 'not found', failed: true });
+  });
+
+  it('should mark an assistant message with nothing in it as silent, and only that', () => {
+    const silent = messageToUnit({ info: { id: 'a1', role: 'assistant' }, parts: [{ type: 'step-start' }, { type: 'step-finish' }] }, 4);
+    expect(silent?.silent).toBe(true);
+    const thought = messageToUnit({ info: { id: 'a2', role: 'assistant' }, parts: [{ type: 'reasoning', text: 'check the schema first' }] }, 5);
+    expect(thought?.silent).toBeUndefined();
+    expect(messageToUnit({ info: { id: 'u1', role: 'user' }, parts: [] }, 6)?.silent).toBeUndefined();
+    expect(silent?.key).not.toBe(messageToUnit({ info: { id: 'a1', role: 'assistant' }, parts: [{ type: 'reasoning', text: 'x' }] }, 4)?.key);
+  });
+
+  it('should tolerate malformed entries without throwing', () => {
+    expect(messageToUnit(null, 0)).toBeNull();
+    expect(messageToUnit('x', 0)).toBeNull();
+    const odd = messageToUnit({ info: null, parts: [null, 1, { type: 'text', text: null }, { type: 'tool', tool: 5 }, { type: 'tool', tool: 'read', state: 'x' }] }, 2);
+    expect(odd).toEqual({ key: null, order: 2, role: 'unknown', text: '', tools: [], summary: false });
+    expect(messageToUnit({ info: { id: 'a' }, parts: 'nope' }, 0)?.text).toBe('');
+  });
+
+  it('should change the cache key when a message grows under the same id', () => {
+    const a = messageToUnit({ info: { id: 'm1' }, parts: [{ type: 'text', text: 'partial' }] }, 0);
+    const b = messageToUnit({ info: { id: 'm1' }, parts: [{ type: 'text', text: 'partial answer' }] }, 0);
+    expect(a?.key).not.toBe(b?.key);
+    expect(a?.key?.startsWith('m1:')).toBe(true);
+  });
+});
+
+describe('message bounds', () => {
+  it('should keep the head and tail of a huge message and its latest tool calls', async () => {
+    const { MESSAGE_TEXT_HEAD_CHARS, MESSAGE_TEXT_TAIL_CHARS, TOOL_CALLS_PER_MESSAGE } = await import('../../../src/main/compaction/session-units.js');
+    const line = `${'word '.repeat(20)}\n`;
+    const text = `## First\n${line.repeat(30_000)}## Last\nthe end`;
+    const tools = Array.from({ length: 300 }, (_, index) => ({ type: 'tool', tool: 'read', state: { status: 'completed', input: { filePath: `f${index}.ts` }, output: 'x' } }));
+    const unit = messageToUnit({ info: { id: 'big', role: 'assistant' }, parts: [{ type: 'text', text }, ...tools] }, 0);
+    expect(unit?.text.length).toBeLessThanOrEqual(MESSAGE_TEXT_HEAD_CHARS + MESSAGE_TEXT_TAIL_CHARS + 3);
+    expect(unit?.text.startsWith('## First\n')).toBe(true);
+    expect(unit?.text.endsWith('## Last\nthe end')).toBe(true);
+    expect(unit?.tools).toHaveLength(TOOL_CALLS_PER_MESSAGE);
+    expect(unit?.tools.at(-1)?.input).toEqual({ filePath: 'f299.ts' });
+    // The key still tells the whole message apart from a shorter one.
+    expect(unit?.key).toContain(String(text.length));
+  });
+});

@@ -1,0 +1,305 @@
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { backoffMs, createDelivery, sessionUri, type Delivery } from '../../../../src/main/memory/delivery/delivery.js';
+import { createOutbox } from '../../../../src/main/memory/delivery/outbox.js';
+import { createChainStore } from '../../../../src/main/memory/delivery/chain-store.js';
+import { locateCli } from '../../../../src/main/memory/cli/cli-locator.js';
+import { createMaenifoldClient } from '../../../../src/main/memory/cli/maenifold-client.js';
+import { createLogger } from '../../../../src/main/shared/logger.js';
+import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-double.js';
+import { canMount, mountTmpfs, type Mount } from '../../../support/scratch-mount.js';
+import { groupGone } from '../../../support/soak.js';
+import { createFakeHost, type FakeHost } from '../../../support/fake-host.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+const mountable = await canMount();
+
+interface Rig {
+  double: DoubleRoot;
+  stateDir: string;
+  host: FakeHost;
+  clock: { now: number };
+  /** A sender; `cliPath` replaces the double (a wrapper script). */
+  delivery(env?: Record<string, string>, cliPath?: string): Delivery;
+}
+
+async function rig(): Promise<Rig> {
+  const double = await createDoubleRoot();
+  const stateDir = await mkdtemp(join(tmpdir(), 'delivery-'));
+  cleanups.push(() => double.cleanup(), () => rm(stateDir, { recursive: true, force: true }));
+  const host = createFakeHost();
+  const clock = { now: Date.UTC(2026, 10, 22, 12) };
+  return {
+    double,
+    stateDir,
+    host,
+    clock,
+    delivery: (env = {}, cliPath = double.cliPath) =>
+      createDelivery({
+        cli: createMaenifoldClient(locateCli(cliPath, process.env), { ...process.env, ...double.env, ...env }),
+        outbox: createOutbox(join(stateDir, 'outbox'), () => clock.now),
+        chains: createChainStore(stateDir, { timing: { staleMs: 2_000 } }),
+        logger: createLogger(host.client),
+        timeoutMs: 5_000,
+        now: () => clock.now,
+        lockTiming: { staleMs: 2_000 },
+      }),
+  };
+}
+
+/** Entries not delivered yet: pending, or claimed by a process (alive or not). */
+async function pending(stateDir: string): Promise<string[]> {
+  return (await readdir(join(stateDir, 'outbox'))).filter((name) => /\.json(\.claim-\d+-[0-9a-f]+)?$/.test(name));
+}
+
+/** Polls `condition` until it holds; fails the test when it never does. */
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function thoughtFile(double: DoubleRoot, sessionId: string): Promise<string> {
+  const uri = sessionUri(sessionId) as string;
+  return readFile(join(double.root, 'memory', `${uri.slice('memory://'.length)}.md`), 'utf8');
+}
+
+const note = { title: 'Compaction demo 20261122 120000000 ses1', content: '# Note\n\nAbout [[redis]].', folder: 'sessions/compaction/2026/11/22', tags: ['compaction'] };
+
+describe('backoffMs', () => {
+  it('should grow fourfold from 30 s and cap at an hour', () => {
+    expect([1, 2, 3, 4, 5, 9].map(backoffMs)).toEqual([30_000, 120_000, 480_000, 1_920_000, 3_600_000, 3_600_000]);
+  });
+});
+
+describe('createDelivery', () => {
+  it('should keep an undeliverable note and deliver it once the CLI answers, not before its backoff', async () => {
+    const r = await rig();
+    await r.delivery({ MAENIFOLD_DOUBLE_FAULT: 'garbage' }).submitNote('demo', note);
+    expect(await pending(r.stateDir)).toHaveLength(1);
+    const healthy = r.delivery();
+    await healthy.flush();
+    expect((await r.double.calls()).filter((call) => call.tool === 'WriteMemory')).toHaveLength(1);
+    r.clock.now += 30_000;
+    await healthy.flush();
+    expect(await pending(r.stateDir)).toEqual([]);
+    const writes = (await r.double.calls()).filter((call) => call.tool === 'WriteMemory');
+    expect(writes).toHaveLength(2);
+    await r.host.client.app.log({ body: { service: 'x', level: 'info', message: 'flush' } });
+    expect(r.host.linesWith('(after 1 retries)')).toHaveLength(1);
+  });
+
+  it('should park a note maenifold refuses instead of retrying it forever', async () => {
+    const r = await rig();
+    await r.delivery().submitNote('demo', { ...note, content: 'no links, only `[[code]]`' });
+    expect(await pending(r.stateDir)).toEqual([]);
+    expect(await readdir(join(r.stateDir, 'outbox', 'failed'))).toHaveLength(1);
+  });
+
+  it('should add each summary once to one chain, even when submitted twice', async () => {
+    const r = await rig();
+    const delivery = r.delivery();
+    const thought = { project: 'demo', response: 'First [[redis]] summary.', source: 'ses_a\u0000one' };
+    await delivery.submitThought(thought);
+    await delivery.submitThought(thought);
+    await delivery.submitThought({ ...thought, response: 'Second [[redis]] summary.', source: 'ses_a\u0000two' });
+    const calls = (await r.double.calls()).filter((call) => call.tool === 'SequentialThinking');
+    expect(calls.map((call) => (call.payload as { thoughtNumber: number }).thoughtNumber)).toEqual([0, 1]);
+    const chain = JSON.parse(await readFile(join(r.stateDir, 'summary-chains.json'), 'utf8'))['demo'];
+    expect((await thoughtFile(r.double, chain.sessionId)).match(/^## Thought /gm)).toHaveLength(2);
+  });
+
+  it('should deliver directly when the disk refuses the outbox', async () => {
+    const r = await rig();
+    await writeFile(join(r.stateDir, 'outbox'), 'a file where the folder should be');
+    await r.delivery().submitNote('demo', note);
+    expect((await r.double.calls()).filter((call) => call.tool === 'WriteMemory')).toHaveLength(1);
+    expect(r.host.linesWith('delivering without a durable copy')).toHaveLength(1);
+  });
+});
+
+describe('delivery through failures', () => {
+  async function script(r: Rig, name: string, body: string): Promise<string> {
+    const path = join(r.stateDir, name);
+    await writeFile(path, `#!/bin/sh\n${body}\n`);
+    await chmod(path, 0o755);
+    return path;
+  }
+
+  it('should retry an INTERNAL_ERROR envelope (exit 0) with backoff instead of parking it', async () => {
+    const r = await rig();
+    const flaky = await script(r, 'flaky', `printf '%s\\n' '{"success":false,"data":null,"error":{"code":"INTERNAL_ERROR","message":"database is locked"}}'`);
+    await r.delivery({}, flaky).submitNote('demo', note);
+    expect(await pending(r.stateDir)).toHaveLength(1);
+    expect(await readdir(join(r.stateDir, 'outbox', 'failed'))).toEqual([]);
+    r.clock.now += 30_000;
+    await r.delivery().flush();
+    expect(await pending(r.stateDir)).toEqual([]);
+    expect((await r.double.calls()).filter((call) => call.tool === 'WriteMemory')).toHaveLength(1);
+  });
+
+  it('should start a new chain when maenifold refuses the remembered one for its session id', async () => {
+    const r = await rig();
+    await createChainStore(r.stateDir).set('demo', { sessionId: 'session-abc', thoughtNumber: 4, updatedAt: '' });
+    await r.delivery().submitThought({ project: 'demo', response: 'A [[redis]] summary.', source: 'ses_a\u0000one' });
+    const calls = (await r.double.calls()).filter((call) => call.tool === 'SequentialThinking').map((call) => call.payload as { sessionId?: string; thoughtNumber: number });
+    expect(calls).toEqual([expect.objectContaining({ sessionId: 'session-abc', thoughtNumber: 5 }), expect.objectContaining({ thoughtNumber: 0 })]);
+    expect(calls[1]?.sessionId).toBeUndefined();
+    const chain = await createChainStore(r.stateDir).get('demo');
+    expect(chain).toMatchObject({ thoughtNumber: 0, sessionId: expect.stringMatching(/^session-\d+-\d+$/) });
+    expect(await pending(r.stateDir)).toEqual([]);
+  });
+
+  it('should write a summary to disk while an earlier delivery is still waiting for the CLI', async () => {
+    const r = await rig();
+    const gate = join(r.stateDir, 'gate');
+    const gated = await script(r, 'gated', `while [ ! -f "${gate}" ]; do sleep 0.05; done\nexec "${r.double.cliPath}" "$@"`);
+    const delivery = r.delivery({}, gated);
+    const first = delivery.submitNote('demo', note);
+    await waitFor(async () => (await pending(r.stateDir).catch(() => [])).some((name) => name.includes('.claim-')), 'the note to be claimed');
+    const second = delivery.submitThought({ project: 'demo', response: 'A [[redis]] summary.', source: 'ses_b\u0000one' });
+    await delivery.stored();
+    // The CLI has answered nothing yet, and the summary is on disk.
+    expect(await r.double.calls()).toEqual([]);
+    const names = await pending(r.stateDir);
+    expect(names).toHaveLength(2);
+    expect(names.filter((name) => name.endsWith('.json'))).toHaveLength(1);
+    await writeFile(gate, '');
+    await Promise.all([first, second]);
+    expect(await pending(r.stateDir)).toEqual([]);
+  });
+
+  it('should not let an outbox write that never returns hold the summary or later submissions', async () => {
+    const r = await rig();
+    const real = createOutbox(join(r.stateDir, 'outbox'), () => r.clock.now);
+    let hang = true;
+    // The first write never returns, as on a home folder whose server went away.
+    const outbox = { ...real, add: (fields: Parameters<typeof real.add>[0]) => (hang ? ((hang = false), new Promise<never>(() => undefined)) : real.add(fields)) };
+    const delivery = createDelivery({
+      cli: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env }),
+      outbox,
+      chains: createChainStore(r.stateDir),
+      logger: createLogger(r.host.client),
+      timeoutMs: 5_000,
+      now: () => r.clock.now,
+      storeDeadlineMs: 100,
+    });
+    await delivery.submitThought({ project: 'demo', response: 'A [[redis]] summary.', source: 'ses_a\u0000one' });
+    await delivery.submitNote('demo', note);
+    expect(r.host.linesWith('delivering without a durable copy')).toHaveLength(1);
+    const tools = (await r.double.calls()).map((call) => call.tool);
+    expect(tools.filter((tool) => tool === 'SequentialThinking')).toHaveLength(1);
+    expect(tools.filter((tool) => tool === 'WriteMemory')).toHaveLength(1);
+    expect(await pending(r.stateDir)).toEqual([]);
+  });
+
+  it.runIf(mountable)('should keep submissions in memory while the state folder is read-only and write them once it is writable again', async () => {
+    const mount = (await mountTmpfs(1024)) as Mount;
+    cleanups.push(() => mount.unmount());
+    const r = await rig();
+    const stateDir = join(mount.dir, 'state');
+    const delivery = (env: Record<string, string> = {}) =>
+      createDelivery({
+        cli: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env, ...env }),
+        outbox: createOutbox(join(stateDir, 'outbox'), () => r.clock.now),
+        chains: createChainStore(stateDir),
+        logger: createLogger(r.host.client),
+        timeoutMs: 5_000,
+        now: () => r.clock.now,
+      });
+    mount.remount('ro');
+    const refused = delivery({ MAENIFOLD_DOUBLE_FAULT: 'garbage' });
+    await refused.submitNote('demo', note);
+    expect(r.host.linesWith('the disk refused the note')).toHaveLength(1);
+    mount.remount('rw');
+    await refused.flush();
+    expect(await pending(stateDir)).toHaveLength(1);
+    // A restart delivers what was written.
+    r.clock.now += 30_000;
+    await delivery().flush();
+    expect(await pending(stateDir)).toEqual([]);
+    expect(await readdir(join(r.double.root, 'memory', 'sessions', 'compaction', '2026', '11', '22'))).toHaveLength(1);
+  });
+});
+
+describe('delivery across a killed process', () => {
+  const child = fileURLToPath(new URL('../../../fixtures/delivery/submit-thought.ts', import.meta.url));
+  const settled = (): number => Date.now() + 2 * 5_000 + 1;
+
+  /** Starts the sender in its own process group, so the test can tell when every process it started is gone. */
+  function startSender(r: Rig, cliPath: string): { pid: number; exited: Promise<void> } {
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, r.stateDir, cliPath, 'demo'], {
+      env: { ...process.env, ...r.double.env, DELIVERY_TIMEOUT_MS: '5000' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    return { pid: proc.pid as number, exited: new Promise<void>((resolve) => proc.once('exit', () => resolve())) };
+  }
+
+  async function chainRecord(r: Rig): Promise<{ inFlight?: unknown; sessionId?: string } | undefined> {
+    try {
+      return JSON.parse(await readFile(join(r.stateDir, 'summary-chains.json'), 'utf8'))['demo'];
+    } catch {
+      return undefined;
+    }
+  }
+
+  it('should not duplicate a thought that landed while its sender was killed', async () => {
+    const r = await rig();
+    // The double writes the thought at once; its answer is held back until the test opens the gate,
+    // which it does only after the sender is dead, so the sender never learns the outcome.
+    const gate = join(r.stateDir, 'gate');
+    const held = join(r.stateDir, 'held-maenifold');
+    await writeFile(held, `#!/bin/sh\nout=$("${r.double.cliPath}" "$@")\nwhile [ ! -f "${gate}" ]; do sleep 0.02; done\nprintf '%s\\n' "$out"\n`);
+    await chmod(held, 0o755);
+    const sender = startSender(r, held);
+    await waitFor(async () => (await r.double.calls()).some((call) => call.tool === 'SequentialThinking'), 'the call to reach the CLI');
+    process.kill(sender.pid, 'SIGKILL');
+    await sender.exited;
+    expect(await pending(r.stateDir)).toHaveLength(1);
+    // The orphaned CLI finishes its write and answers no one.
+    await writeFile(gate, '');
+    await waitFor(() => groupGone(sender.pid), 'the orphaned CLI to exit');
+    r.clock.now = settled();
+    await r.delivery().flush();
+    expect(await pending(r.stateDir)).toEqual([]);
+    const thoughts = (await r.double.calls()).filter((call) => call.tool === 'SequentialThinking');
+    expect(thoughts).toHaveLength(1);
+    const chain = await chainRecord(r);
+    expect(chain?.inFlight).toBeUndefined();
+    expect((await thoughtFile(r.double, chain?.sessionId as string)).match(/^## Thought /gm)).toHaveLength(1);
+  });
+
+  it('should wait while a killed sender’s call may still land, then deliver the thought once', async () => {
+    const r = await rig();
+    // The wrapper waits for a gate the test never opens: the CLI is not reached before the kill.
+    const late = join(r.stateDir, 'late-maenifold');
+    await writeFile(late, `#!/bin/sh\nwhile [ ! -f "${join(r.stateDir, 'never')}" ]; do sleep 0.02; done\nexec "${r.double.cliPath}" "$@"\n`);
+    await chmod(late, 0o755);
+    const sender = startSender(r, late);
+    await waitFor(async () => (await chainRecord(r))?.inFlight !== undefined, 'the thought to be in flight');
+    // The whole group: the wrapper dies before it reaches the CLI.
+    process.kill(-sender.pid, 'SIGKILL');
+    await waitFor(() => groupGone(sender.pid), 'the sender and its CLI to exit');
+    expect(await pending(r.stateDir)).toHaveLength(1);
+    r.clock.now = Date.now();
+    await r.delivery().flush();
+    // Too early to know whether the call landed: nothing is sent.
+    expect((await r.double.calls()).filter((call) => call.tool === 'SequentialThinking')).toEqual([]);
+    expect(await pending(r.stateDir)).toHaveLength(1);
+    r.clock.now = settled();
+    await r.delivery().flush();
+    expect(await pending(r.stateDir)).toEqual([]);
+    const chain = await chainRecord(r);
+    expect((await thoughtFile(r.double, chain?.sessionId as string)).match(/^## Thought /gm)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,299 @@
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFileStore, type FileStore } from '../../../../src/main/memory/files/file-store.js';
+import { createInlineRunner } from '../../../../src/main/pool/inline-runner.js';
+import { createLogger } from '../../../../src/main/shared/logger.js';
+import { judgeBuildContext, parseBuildContext } from '../../../../src/main/graph/graph-context.js';
+import { MEMORY_INDEX_VERSION } from '../../../../src/workers/tasks/memory-folder.js';
+import { createFakeHost, type FakeHost } from '../../../support/fake-host.js';
+import { buildCompactionNote } from '../../../../src/main/compaction/compaction-note.js';
+import type { Extraction } from '../../../../src/main/compaction/extraction-engine.js';
+
+const FIXTURES = fileURLToPath(new URL('../../../fixtures/file-store/', import.meta.url));
+const CLOCK = Date.parse('2026-03-04T10:05:06.789Z');
+const timing = { timeoutMs: 5_000 };
+
+let dirs: string[] = [];
+let stores: FileStore[] = [];
+
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+async function openStore(root: string, stateDir: string, host?: FakeHost): Promise<FileStore> {
+  const store = createFileStore({
+    root,
+    stateDir,
+    runner: await createInlineRunner(),
+    logger: createLogger(host?.client),
+    now: () => CLOCK,
+    agent: 'agent',
+    index: { freshForMs: 0, persistDelayMs: 0 },
+  });
+  stores.push(store);
+  return store;
+}
+
+/** The fixture folder in a temp root, mtimes spaced a minute apart in the order given (oldest first). */
+async function fixtureRoot(): Promise<string> {
+  const root = await tempDir('file-store-root-');
+  await cp(join(FIXTURES, 'memory'), join(root, 'memory'), { recursive: true });
+  const order = ['sessions/gateway.md', 'tech/pool.md', 'tech/cache-streams.md', 'tech/redis-cache.md'];
+  for (const [index, file] of order.entries()) {
+    const at = new Date(CLOCK - (order.length - index) * 60_000);
+    await utimes(join(root, 'memory', file), at, at);
+  }
+  return root;
+}
+
+afterEach(async () => {
+  for (const store of stores) await store.close();
+  stores = [];
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  dirs = [];
+});
+
+describe('createFileStore', () => {
+  describe('writes', () => {
+    it('should write a note byte for byte as the contract lays it out', async () => {
+      const root = await tempDir('file-store-root-');
+      const store = await openStore(root, await tempDir('file-store-state-'));
+      const written = await store.callJson(
+        'WriteMemory',
+        { title: 'Decisions 2026-03-04 10:05', content: 'We chose [[Redis]] for the [[cache layer]].', folder: 'sessions/compaction', tags: ['compaction', 'acme-shop'] },
+        timing,
+      );
+      expect(written).toMatchObject({ ok: true, value: { uri: 'memory://sessions/compaction/decisions-20260304-1005', title: 'Decisions 20260304 1005' } });
+      const actual = await readFile(join(root, 'memory/sessions/compaction/decisions-20260304-1005.md'), 'utf8');
+      expect(actual).toBe(await readFile(join(FIXTURES, 'expected/decisions-2026-03-04.md'), 'utf8'));
+    });
+
+    it.each([
+      [{ title: 'Plan: cache & [queue] #1', content: 'We use [[redis]] here.', folder: 'tech' }, 'memory://tech/plan-cache-queue-1', 'plan-cache-queue-1.md'],
+      [{ title: 'Already titled', content: '# Own heading\n\nSee [[api-gateway]].', tags: ['x y', 'true'] }, 'memory://already-titled', 'already-titled.md'],
+      [{ title: '  spaces__and_under_scores  ', content: 'A `[[code]]` and [[real-link]].' }, 'memory://spaces-and-under-scores', 'spaces-and-under-scores.md'],
+    ])('should write %o byte for byte as the contract lays it out', async (payload, uri, expected) => {
+      const root = await tempDir('file-store-root-');
+      const store = await openStore(root, await tempDir('file-store-state-'));
+      const written = await store.callJson('WriteMemory', payload, timing);
+      expect(written.ok && (written.value as { uri: string }).uri).toBe(uri);
+      const actual = await readFile(join(root, 'memory', `${uri.slice('memory://'.length)}.md`), 'utf8');
+      expect(actual).toBe(await readFile(join(FIXTURES, 'expected', expected), 'utf8'));
+    });
+
+    it('should write a compaction note under the contract: its frontmatter, its own H1, concepts linked in the body, the plugin and the project in tags', async () => {
+      const extraction = { concepts: [{ name: 'websocket', count: 3 }, { name: 'compaction', count: 1 }, { name: 'acme-shop', count: 2 }], decisions: [], files: ['src/feed.ts'] } as unknown as Extraction;
+      const note = buildCompactionNote('acme-shop', 'ses_4f2a91c07ffeYb3LqP0aZt2mQw', extraction, new Date(CLOCK));
+      const root = await tempDir('file-store-root-');
+      const store = await openStore(root, await tempDir('file-store-state-'));
+      const mine = await store.callJson('WriteMemory', { ...note }, timing);
+      expect(mine.ok).toBe(true);
+      const uri = (mine as { value: { uri: string; title: string } }).value.uri;
+      const title = (mine as { value: { uri: string; title: string } }).value.title;
+      const slug = uri.slice(uri.lastIndexOf('/') + 1);
+      expect(uri).toBe(`memory://${note.folder}/${slug}`);
+      const a = await readFile(join(root, 'memory', `${uri.slice('memory://'.length)}.md`), 'utf8');
+      // The content starts with '# ', so no H1 is added.
+      expect(a).toBe(
+        ['---', `title: ${title}`, `permalink: ${slug}`, 'type: memory', 'status: saved', 'created: "2026-03-04T10:05:06.789Z"', 'modified: "2026-03-04T10:05:06.789Z"', 'tags:', '- compaction', '- session', '- acme-shop', '---', '', note.content].join('\n'),
+      );
+      const body = a.slice(a.indexOf('\n---\n') + 5);
+      expect([...body.matchAll(/\[\[([^\]]+)\]\]/g)].map((match) => match[1])).toEqual(['websocket']);
+      expect(body).toContain('**Session**: ses_4f2a91c07ffeYb3LqP0aZt2mQw');
+    });
+
+    it('should write a session file with thought and conclusion sections byte for byte as the contract lays it out', async () => {
+      const root = await tempDir('file-store-root-');
+      const store = await openStore(root, await tempDir('file-store-state-'));
+      const base = { nextThoughtNeeded: false, conclusion: 'Latest [[compaction]] summary of [[acme-shop]] recorded.', analysisType: 'retrospective' };
+      const first = await store.callJson('SequentialThinking', { ...base, response: 'First [[compaction]] summary.', thoughts: 'Delivery one.', thoughtNumber: 0, totalThoughts: 1 }, timing);
+      expect(first.ok).toBe(true);
+      const sessionId = (first as { value: { sessionId: string } }).value.sessionId;
+      expect(sessionId).toMatch(/^session-1772618706789-\d{5}$/);
+      const second = await store.callJson('SequentialThinking', { ...base, response: 'Second [[compaction]] summary.', sessionId, thoughtNumber: 1, totalThoughts: 2 }, timing);
+      expect(second).toMatchObject({ ok: true, value: { sessionId, thoughtNumber: 1, status: 'completed' } });
+      const actual = await readFile(join(root, 'memory/thinking/sequential/2026/03/04', `${sessionId}.md`), 'utf8');
+      const expected = await readFile(join(FIXTURES, 'expected/session.md'), 'utf8');
+      expect(actual.replaceAll(sessionId, 'session-1772618706789-00042')).toBe(expected);
+
+    });
+
+    it('should keep a damaged session file aside and answer SESSION_MISSING, so the chain starts again', async () => {
+      const root = await tempDir('file-store-root-');
+      const host = createFakeHost();
+      const store = await openStore(root, await tempDir('file-store-state-'), host);
+      const base = { nextThoughtNeeded: false, conclusion: 'Latest [[compaction]] summary recorded.', thoughtNumber: 0, totalThoughts: 1 };
+      const first = (await store.callJson('SequentialThinking', { ...base, response: 'First [[compaction]] summary.' }, timing)) as { ok: true; value: { sessionId: string } };
+      const folder = join(root, 'memory/thinking/sequential/2026/03/04');
+      const file = join(folder, `${first.value.sessionId}.md`);
+      // Cut off in the middle of its frontmatter.
+      await writeFile(file, (await readFile(file, 'utf8')).slice(0, 40));
+      const next = await store.callJson('SequentialThinking', { ...base, response: 'Second [[compaction]] summary.', sessionId: first.value.sessionId, thoughtNumber: 1, totalThoughts: 2 }, timing);
+      expect(next).toMatchObject({ ok: false, error: { code: 'TOOL_ERROR', toolCode: 'SESSION_MISSING' } });
+      const names = await readdir(folder);
+      expect(names).toHaveLength(1);
+      expect(names[0]).toMatch(new RegExp(`^${first.value.sessionId}\\.md\\.corrupt-`));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(host.linesWith('damaged thought session')).toHaveLength(1);
+    });
+
+    it('should refuse what maenifold refuses, with its codes', async () => {
+      const root = await tempDir('file-store-root-');
+      await mkdir(join(root, 'memory'), { recursive: true });
+      await writeFile(join(root, 'memory/.wikilink-filter.json'), JSON.stringify({ Secret: 'internal' }));
+      const store = await openStore(root, await tempDir('file-store-state-'));
+      const codeOf = async (tool: 'WriteMemory' | 'SequentialThinking', payload: Record<string, unknown>) => {
+        const result = await store.callJson(tool, payload, timing);
+        return result.ok ? 'ok' : result.error.toolCode;
+      };
+      expect(await codeOf('WriteMemory', { title: 'x', content: 'only `[[code]]` and\n\n    [[indented]]' })).toBe('VALIDATION_ERROR');
+      expect(await codeOf('WriteMemory', { title: 'x', content: 'a [[secret]] link' })).toBe('FILTERED_WIKILINKS');
+      expect(await codeOf('WriteMemory', { title: 'x'.repeat(200), content: '[[a]]' })).toBe('PATH_TOO_LONG');
+      expect(await codeOf('WriteMemory', { title: 'x', content: '[[a]]', folder: '../escape' })).toBe('PATH_VALIDATION_ERROR');
+      expect(await codeOf('SequentialThinking', { response: 'no links', thoughtNumber: 0, totalThoughts: 1, nextThoughtNeeded: true })).toBe('WIKILINK_REQUIRED');
+      expect(await codeOf('SequentialThinking', { response: '[[a]]', sessionId: 'session-1-1', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true })).toBe('SESSION_MISSING');
+      expect(await codeOf('SequentialThinking', { response: '[[a]]', thoughtNumber: 0, totalThoughts: 1, nextThoughtNeeded: false })).toBe('CONCLUSION_REQUIRED');
+      expect(await readdir(join(root, 'memory'))).toEqual(['.wikilink-filter.json']);
+    });
+
+    it('should overwrite a note whose title has the same slug, as maenifold does', async () => {
+      const root = await tempDir('file-store-root-');
+      const store = await openStore(root, await tempDir('file-store-state-'));
+      await store.callJson('WriteMemory', { title: 'Cache Notes', content: 'first [[redis]]' }, timing);
+      await store.callJson('WriteMemory', { title: 'cache notes!', content: 'second [[redis]]' }, timing);
+      expect(await readdir(join(root, 'memory'))).toEqual(['cache-notes.md']);
+      expect(await readFile(join(root, 'memory/cache-notes.md'), 'utf8')).toContain('second [[redis]]');
+    });
+  });
+
+  describe('reads', () => {
+    it('should rank search hits by title and concepts, then by text', async () => {
+      const store = await openStore(await fixtureRoot(), await tempDir('file-store-state-'));
+      const found = await store.callJson('SearchMemories', { query: 'redis cache', mode: 'Hybrid', pageSize: 5 }, timing);
+      const results = (found as { value: { results: { path: string; fusedScore: number; snippet: string }[] } }).value.results;
+      expect(results.map((hit) => hit.path)).toEqual(['memory://tech/redis-cache', 'memory://tech/cache-streams', 'memory://tech/pool']);
+      expect(results[0]?.snippet).toContain('[[redis]]');
+      const none = await store.callJson('SearchMemories', { query: 'the and of' }, timing);
+      expect(none).toMatchObject({ ok: false, error: { code: 'TOOL_ERROR' } });
+    });
+
+    it('should list recent activity newest first with first and last H2', async () => {
+      const store = await openStore(await fixtureRoot(), await tempDir('file-store-state-'));
+      const recent = await store.callText('RecentActivity', { limit: 2, timespan: '1.00:00:00', includeContent: true }, timing);
+      expect(recent.ok && recent.value).toBe(
+        [
+          '# Recent Activity',
+          '',
+          '**redis-cache** (memory)',
+          '  Modified: 2026-03-04 10:04',
+          '  Title: Redis cache',
+          '  Sections: 2',
+          '  First H2: Setup',
+          '  First H2 Content: [[redis]] backs the [[cache-layer]] of [[acme-shop]].',
+          '  Last H2: Limits',
+          '  Last H2 Content: Eviction is LRU.',
+          '',
+          '**cache-streams** (memory)',
+          '  Modified: 2026-03-04 10:03',
+          '  Title: Cache streams',
+          '  Sections: 0',
+        ].join('\n'),
+      );
+    });
+
+    it('should build context from the files concepts share, with maenifold normalization and no code links', async () => {
+      const store = await openStore(await fixtureRoot(), await tempDir('file-store-state-'));
+      const context = await store.callText('BuildContext', { conceptName: 'Redis', depth: 1, maxEntities: 5 }, timing);
+      expect(context.ok && context.value).toBe(
+        [
+          'Context for CONCEPT: redis',
+          '',
+          'Direct relations (3 CONCEPTS):',
+          '  \u2022 cache-layer (co-occurs in 3 files)',
+          '    Files: memory://tech/redis-cache, memory://tech/cache-streams, memory://tech/pool',
+          '  \u2022 acme-shop (co-occurs in 1 files)',
+          '    Files: memory://tech/redis-cache',
+          '  \u2022 api-gateway (co-occurs in 1 files)',
+          '    Files: memory://tech/pool',
+        ].join('\n'),
+      );
+      expect(parseBuildContext(context.ok ? context.value : '')?.relations[0]).toEqual({
+        name: 'cache-layer',
+        cooccurrence: 3,
+        files: ['memory://tech/redis-cache', 'memory://tech/cache-streams', 'memory://tech/pool'],
+      });
+      expect(judgeBuildContext('redis', context).ok).toBe(true);
+      const unknown = await store.callText('BuildContext', { conceptName: 'not-a-concept' }, timing);
+      expect(unknown.ok && unknown.value).toContain('Direct relations (0 CONCEPTS):');
+    });
+
+    it('should see its own writes on the next read and re-read only the changed file', async () => {
+      const root = await fixtureRoot();
+      const store = await openStore(root, await tempDir('file-store-state-'));
+      await store.callText('BuildContext', { conceptName: 'redis' }, timing);
+      expect(store.index.lastReport()).toMatchObject({ indexed: 4, total: 4 });
+      await store.callJson('WriteMemory', { title: 'Fourth', content: '[[redis]] with the [[cache-layer]] again.' }, timing);
+      const context = await store.callText('BuildContext', { conceptName: 'redis' }, timing);
+      expect(context.ok && context.value).toContain('cache-layer (co-occurs in 4 files)');
+      expect(store.index.lastReport()).toMatchObject({ indexed: 1, removed: 0, total: 5 });
+      await rm(join(root, 'memory/tech/pool.md'));
+      await store.callText('BuildContext', { conceptName: 'redis' }, timing);
+      expect(store.index.lastReport()).toMatchObject({ indexed: 0, removed: 1, total: 4 });
+    });
+  });
+
+  describe('index cache', () => {
+    it('should reuse a valid cache and re-read only files whose stamp changed', async () => {
+      const root = await fixtureRoot();
+      const stateDir = await tempDir('file-store-state-');
+      const first = await openStore(root, stateDir);
+      await first.callText('BuildContext', { conceptName: 'redis' }, timing);
+      await first.close();
+      const at = new Date(CLOCK);
+      await writeFile(join(root, 'memory/tech/pool.md'), (await readFile(join(root, 'memory/tech/pool.md'), 'utf8')).replace('[[api_gateway]]', '[[billing]]'));
+      await utimes(join(root, 'memory/tech/pool.md'), at, at);
+      const second = await openStore(root, stateDir);
+      const context = await second.callText('BuildContext', { conceptName: 'redis' }, timing);
+      expect(second.index.lastReport()).toMatchObject({ cache: 'loaded', indexed: 1, total: 4 });
+      expect(context.ok && context.value).toContain('billing (co-occurs in 1 files)');
+      expect(context.ok && context.value).not.toContain('api-gateway');
+    });
+
+    it.each([
+      ['garbage', 'not json {'],
+      ['a wrong version', JSON.stringify({ version: 99, memoryDir: '', entries: [] })],
+      ['a damaged entry', null],
+    ])('should rebuild from the files when the cache holds %s, and say so once', async (_label, content) => {
+      const root = await fixtureRoot();
+      const stateDir = await tempDir('file-store-state-');
+      const first = await openStore(root, stateDir);
+      await first.callText('BuildContext', { conceptName: 'redis' }, timing);
+      await first.close();
+      const file = first.index.cacheFile;
+      if (content === null) {
+        const cache = JSON.parse(await readFile(file, 'utf8')) as { entries: Record<string, unknown>[] };
+        cache.entries[0] = { ...cache.entries[0], concepts: 'redis' };
+        await writeFile(file, JSON.stringify(cache));
+      } else {
+        await writeFile(file, content);
+      }
+      const host = createFakeHost();
+      const second = await openStore(root, stateDir, host);
+      const context = await second.callText('BuildContext', { conceptName: 'redis' }, timing);
+      await second.callText('BuildContext', { conceptName: 'redis' }, timing);
+      expect(context.ok && context.value).toContain('cache-layer (co-occurs in 3 files)');
+      expect(second.index.lastReport()?.total).toBe(4);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(host.linesWith('rejected')).toHaveLength(1);
+      await second.close();
+      const rewritten = JSON.parse(await readFile(file, 'utf8')) as { version: number; entries: unknown[] };
+      expect(rewritten).toMatchObject({ version: MEMORY_INDEX_VERSION });
+      expect(rewritten.entries).toHaveLength(4);
+    });
+  });
+});

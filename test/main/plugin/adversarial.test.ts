@@ -1,0 +1,155 @@
+/**
+ * The compacting hook against the adversarial corpus: whatever the session
+ * holds, the hook resolves and pushes the guidelines first and one
+ * preservation context, exactly within its budget and free of characters that
+ * make a note read differently from what it says. The deadline is set past
+ * what any case needs on a loaded two-core machine, so every case must
+ * produce its context (the deadline path is tested in compaction.test.ts).
+ * Hook times and the longest event-loop stall are printed for the README,
+ * never asserted (timing belongs to the benchmarks).
+ */
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { ADVERSARIAL_CASES, ordinarySession, workerExhaustingSession } from '../../support/adversarial-corpus.js';
+import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
+import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
+import { countTokens } from '../../../src/core/text/tokens.js';
+
+// Far past the slowest case on two shared cores, so a loaded machine cannot turn a slow case into a miss
+// (one message object repeated 100k times: 14 s alone; setext headings took 43 s before sections with
+// such shapes were read as plain lines).
+const DEADLINE_MS = 300_000;
+/** Past the deadline, how long the hook may take before it counts as hung. */
+const HANG_MARGIN_MS = 10_000;
+/** The hook, then the background note. */
+const CASE_TIMEOUT_MS = DEADLINE_MS + HANG_MARGIN_MS + 40_000;
+const BUDGET_TOKENS = 500;
+
+/** NUL and other controls, bidi controls, zero-width space, BOM, and either half of a surrogate pair alone. */
+const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Log fragments that mean the extraction, the pool or the hook failed rather than ran late. */
+const FAILURES = ['extraction failed', 'pool could not run', 'hook failed'];
+const LATE = 'extraction not ready within';
+
+interface Compacted {
+  outcome: 'returned' | 'rejected' | 'hung';
+  ms: number;
+  /** Longest the hook thread went without serving its event loop while the hook ran. */
+  stallMs: number;
+  context: string[];
+}
+
+/** Runs the compacting hook, raced against a timer: a hook that never settles loses. */
+async function compactRaced(harness: Harness, sessionID: string, hangMs: number): Promise<Compacted> {
+  const hook = harness.plugin.hooks['experimental.session.compacting'];
+  const output = { context: [] as string[] };
+  const stalls = monitorEventLoopDelay({ resolution: 10 });
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<'hung'>((resolve) => {
+    timer = setTimeout(() => resolve('hung'), hangMs);
+  });
+  stalls.enable();
+  const start = performance.now();
+  const settled = Promise.resolve()
+    .then(() => hook?.({ sessionID }, output))
+    .then(
+      () => 'returned' as const,
+      () => 'rejected' as const,
+    );
+  const outcome = await Promise.race([settled, hung]);
+  const ms = performance.now() - start;
+  stalls.disable();
+  clearTimeout(timer);
+  return { outcome, ms, stallMs: stalls.max / 1e6, context: output.context };
+}
+
+/** What every compaction must leave in `output.context`: the guidelines, then one clean, budgeted preservation context. */
+function expectSafeContext(context: readonly string[]): void {
+  expect(context[0]).toBe(TAGGING_GUIDELINES);
+  expect(context).toHaveLength(2);
+  const preserved = context[1] ?? '';
+  expect(preserved).toContain(PRESERVATION_HEADING);
+  expect(countTokens(preserved)).toBeLessThanOrEqual(BUDGET_TOKENS);
+  expect(preserved).not.toMatch(UNSAFE);
+}
+
+async function countLines(harness: Harness, fragments: readonly string[]): Promise<number> {
+  await harness.plugin.logger.flush();
+  return fragments.reduce((sum, fragment) => sum + harness.host.linesWith(fragment).length, 0);
+}
+
+describe('the compacting hook on adversarial input', () => {
+  let harness: Harness;
+  const rows: { case: string; 'hook ms': number; 'stall ms': number; context: string }[] = [];
+  const started = performance.now();
+
+  beforeAll(async () => {
+    harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS, pool: { threads: 2, taskTimeoutMs: DEADLINE_MS } });
+  });
+  afterAll(async () => {
+    console.log(`adversarial corpus: ${rows.length} cases in ${Math.round((performance.now() - started) / 1000)} s`);
+    console.table(rows);
+    await harness?.close();
+  });
+
+  for (const [index, source] of ADVERSARIAL_CASES.entries()) {
+    it(`should return a clean, budgeted preservation context: ${source.name}`, { timeout: CASE_TIMEOUT_MS }, async () => {
+      const sessionID = `ses_adv_${index}`;
+      harness.host.setMessages(sessionID, source.build().messages);
+      const failuresBefore = await countLines(harness, FAILURES);
+      const lateBefore = await countLines(harness, [LATE]);
+
+      const run = await compactRaced(harness, sessionID, DEADLINE_MS + HANG_MARGIN_MS);
+      const preserved = run.context[1];
+      rows.push({
+        case: source.name,
+        'hook ms': Math.round(run.ms),
+        'stall ms': Math.round(run.stallMs),
+        context: preserved === undefined ? 'guidelines only' : `${countTokens(preserved)} tokens`,
+      });
+      expect(run.outcome).toBe('returned');
+      expectSafeContext(run.context);
+
+      await harness.plugin.background.idle();
+      harness.host.setMessages(sessionID, []);
+      expect(await countLines(harness, FAILURES)).toBe(failuresBefore);
+      expect(await countLines(harness, [LATE])).toBe(lateBefore);
+    });
+  }
+});
+
+describe('the compacting hook on a message that once exhausted a worker', () => {
+  let harness: Harness | undefined;
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it(
+    'should extract, within a 64 MB worker, a message that NFKC expands eighteen-fold, and serve the next compaction from the pool',
+    { timeout: CASE_TIMEOUT_MS },
+    async () => {
+      // This input once killed a 64 MB worker: a stage copied the whole expanded prose. Every stage now
+      // reads a bounded part of a message, so the worker survives it. That a dead worker is replaced is
+      // tested on the pool itself (worker-pool.test.ts), with a worker that exhausts its heap on purpose.
+      harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS, pool: { threads: 2, workerHeapMb: 64, taskTimeoutMs: DEADLINE_MS } });
+      harness.host.setMessages('ses_oom', workerExhaustingSession());
+      const expanded = await compactRaced(harness, 'ses_oom', DEADLINE_MS + HANG_MARGIN_MS);
+      expect(expanded.outcome).toBe('returned');
+      expectSafeContext(expanded.context);
+      await harness.plugin.background.idle();
+      expect(await countLines(harness, ['WORKER_CRASHED', 'hook failed', 'ran it inline', LATE])).toBe(0);
+      expect(expanded.context[1]).toContain('[[redis]]');
+
+      harness.host.setMessages('ses_after_oom', ordinarySession());
+      const after = await compactRaced(harness, 'ses_after_oom', DEADLINE_MS + HANG_MARGIN_MS);
+      expect(after.outcome).toBe('returned');
+      expectSafeContext(after.context);
+      expect(after.context[1]).toContain('[[redis]]');
+      await harness.plugin.background.idle();
+      expect(await countLines(harness, ['ran it inline'])).toBe(0);
+      expect(harness.plugin.pool?.stats().threads).toBe(2);
+    },
+  );
+});

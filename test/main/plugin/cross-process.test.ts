@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { runSoak } from '../../support/soak.js';
+
+// Real processes (test/fixtures/delivery/submit-thought.ts) on one state folder and one memory root.
+describe('delivery shared by processes', () => {
+  for (const store of ['cli', 'files'] as const) {
+    it(`should put 2 × 5 summaries submitted at once into one chain, each once, numbered without repeats (${store})`, async () => {
+      const result = await runSoak({ rounds: 1, store, killChance: 0 });
+      expect(result).toMatchObject({ kills: 0, owed: 10, delivered: 10, lost: 0, duplicated: 0, chains: 1, chainsWithRepeatedNumbers: 0, parked: 0, leftInOutbox: 0 });
+    });
+
+    it(`should lose and duplicate nothing when processes are killed at random points (${store}, 2 rounds)`, async () => {
+      // Kills early in the send, so a fast store is still cut off mid-delivery.
+      const result = await runSoak({ rounds: 2, store, killChance: 0.75, killWithinMs: 300, seed: 7 });
+      expect(result.kills).toBeGreaterThan(0);
+      expect(result.owed).toBeGreaterThan(0);
+      expect(result).toMatchObject({ lost: 0, duplicated: 0, chainsWithRepeatedNumbers: 0, parked: 0, leftInOutbox: 0 });
+    });
+  }
+});

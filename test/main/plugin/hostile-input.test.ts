@@ -1,0 +1,57 @@
+/**
+ * The compacting hook against hostile input: it always returns with the
+ * guidelines and an exactly budgeted, clean preservation context. The deadline
+ * is set beyond what the largest case needs on a loaded machine, so every case
+ * must produce its context (the deadline path itself is tested in
+ * compaction.test.ts). Times are printed for the README's reliability figures,
+ * never asserted.
+ */
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { HOSTILE_CASES } from '../../support/hostile-corpus.js';
+import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
+import { countTokens } from '../../../src/core/text/tokens.js';
+import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
+
+// The 50 MB session takes 10-30 s on two shared cores; the deadline and the task timeout leave room for ten times that.
+const DEADLINE_MS = 300_000;
+const HANG_MS = DEADLINE_MS + 20_000;
+const UNSAFE = /[\u0000\u202a-\u202e\u2066-\u2069\u200b\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+let harness: Harness;
+const times: { case: string; ms: number; context: boolean }[] = [];
+
+beforeAll(async () => {
+  harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS, pool: { threads: 2, taskTimeoutMs: DEADLINE_MS } });
+});
+afterAll(async () => {
+  console.log(`hostile inputs (compacting hook, ms):\n${times.map((row) => `  ${row.case}: ${Math.round(row.ms)}${row.context ? '' : ' (guidelines only)'}`).join('\n')}`);
+  await harness.close();
+});
+
+describe('the compacting hook on hostile input', () => {
+  for (const [index, hostile] of HOSTILE_CASES.entries()) {
+    it(`should return clean, budgeted preservation context: ${hostile.name}`, { timeout: HANG_MS + 30_000 }, async () => {
+      const sessionID = `ses_hostile_${index}`;
+      harness.host.setMessages(sessionID, hostile.messages());
+      const output = { context: [] as string[] };
+      const start = performance.now();
+      const outcome = await Promise.race([
+        harness.plugin.hooks['experimental.session.compacting']?.({ sessionID }, output).then(() => 'returned'),
+        new Promise((resolve) => setTimeout(() => resolve('hung'), HANG_MS)),
+      ]);
+      const ms = performance.now() - start;
+      times.push({ case: hostile.name, ms, context: output.context.length > 1 });
+      expect(outcome).toBe('returned');
+      expect(output.context[0]).toBe(TAGGING_GUIDELINES);
+      expect(output.context).toHaveLength(2);
+      const preserved = output.context[1] ?? '';
+      expect(preserved).toContain(PRESERVATION_HEADING);
+      expect(countTokens(preserved)).toBeLessThanOrEqual(500);
+      expect(preserved).not.toMatch(UNSAFE);
+      await harness.plugin.background.idle();
+      harness.host.setMessages(sessionID, []);
+    });
+  }
+});

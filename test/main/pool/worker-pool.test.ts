@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWorkerPool, resolveWorkerFile, type WorkerPool } from '../../../src/main/pool/worker-pool.js';
+import type { AnalyzeInput } from '../../../src/workers/protocol.js';
+
+const faultyWorker = new URL('../../fixtures/workers/faulty-worker.ts', import.meta.url).href;
+
+function command(text: string): AnalyzeInput {
+  return {
+    units: [{ key: null, order: 0, role: 'user', text, tools: [], summary: false }],
+    settings: { projectRoot: null, maxSectionChars: 1000, maxDecisionsPerUnit: 5 },
+  };
+}
+
+const pools: WorkerPool[] = [];
+function startPool(options: Record<string, unknown>, file?: string): WorkerPool {
+  const pool = createWorkerPool(options, file);
+  pools.push(pool);
+  return pool;
+}
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.destroy()));
+});
+
+describe('resolveWorkerFile', () => {
+  it('should pick the worker with the same extension as the calling module', () => {
+    expect(resolveWorkerFile('file:///pkg/dist/src/main/pool/worker-pool.js')).toBe('file:///pkg/dist/src/workers/extract-worker.js');
+    expect(resolveWorkerFile('file:///repo/src/main/pool/worker-pool.ts')).toBe('file:///repo/src/workers/extract-worker.ts');
+  });
+});
+
+describe('createWorkerPool', () => {
+  it('should warm every worker and run a real extraction task', async () => {
+    const pool = startPool({ threads: 2 });
+    expect(await pool.ready).toEqual({ ok: true, value: undefined });
+    const result = await pool.run('analyzeUnits', command('## Plan\nWe decided to use [[SQLite]] for storage.'));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const [analysis] = result.value.analyses;
+    expect(analysis?.h2Count).toBe(1);
+    expect(analysis?.decisions.map((decision) => decision.text)).toContain('use [[SQLite]] for storage');
+  });
+
+  it('should report a worker crash as WORKER_CRASHED and replace the worker', async () => {
+    const pool = startPool({ threads: 1 }, faultyWorker);
+    await pool.ready;
+    const crashed = await pool.run('analyzeUnits', command('crash'));
+    expect(crashed).toMatchObject({ ok: false, error: { code: 'WORKER_CRASHED' } });
+    const after = await pool.run('analyzeUnits', command('echo'));
+    expect(after).toEqual({ ok: true, value: { analyses: [], timings: { echo: 4 } } });
+  });
+
+  it('should abort a task past its deadline with TIMEOUT and keep serving', async () => {
+    // Long enough for a worker to start on a loaded machine, short enough to wait for.
+    const pool = startPool({ threads: 1, taskTimeoutMs: 3_000 }, faultyWorker);
+    await pool.ready;
+    const hung = await pool.run('analyzeUnits', command('hang'));
+    expect(hung).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(await pool.run('analyzeUnits', command('ok'))).toMatchObject({ ok: true });
+  });
+
+  it('should abort a task when the caller signal fires', async () => {
+    const pool = startPool({ threads: 1 }, faultyWorker);
+    await pool.ready;
+    const controller = new AbortController();
+    const pending = pool.run('analyzeUnits', command('hang'), { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+  });
+
+  it('should contain a worker that exhausts its heap limit', async () => {
+    const pool = startPool({ threads: 1, workerHeapMb: 64 }, faultyWorker);
+    await pool.ready;
+    const result = await pool.run('analyzeUnits', command('oom'));
+    expect(result).toMatchObject({ ok: false, error: { code: 'WORKER_CRASHED' } });
+    expect(await pool.run('analyzeUnits', command('ok'))).toMatchObject({ ok: true });
+  });
+
+  it('should fail fast with QUEUE_FULL when the bounded queue is full', async () => {
+    const pool = startPool({ threads: 1, maxQueue: 1 }, faultyWorker);
+    await pool.ready;
+    const results = await Promise.all([1, 2, 3, 4].map(() => pool.run('analyzeUnits', command('slow'))));
+    const codes = results.map((result) => (result.ok ? 'ok' : result.error.code));
+    expect(codes).toContain('QUEUE_FULL');
+    expect(codes).toContain('ok');
+  });
+
+  it('should report POOL_UNAVAILABLE when the worker file cannot load', async () => {
+    const pool = startPool({ threads: 1 }, new URL('../../fixtures/workers/missing-worker.js', import.meta.url).href);
+    expect(await pool.ready).toMatchObject({ ok: false, error: { code: 'POOL_UNAVAILABLE' } });
+    expect(await pool.run('analyzeUnits', command('echo'))).toMatchObject({ ok: false, error: { code: 'POOL_UNAVAILABLE' } });
+  });
+
+  it('should stop promptly, fail pending work as POOL_DESTROYED and tolerate a second destroy', async () => {
+    const pool = startPool({ threads: 1 }, faultyWorker);
+    await pool.ready;
+    const pending = pool.run('analyzeUnits', command('hang'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await pool.destroy();
+    await pool.destroy();
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'POOL_DESTROYED' } });
+    expect(await pool.run('analyzeUnits', command('echo'))).toMatchObject({ ok: false, error: { code: 'POOL_DESTROYED' } });
+  });
+
+  it('should replace invalid options with defaults and name each one', () => {
+    const pool = startPool({ threads: 0, maxQueue: 'many', warmUp: 'yes' });
+    expect(pool.issues.map((issue) => issue.key).sort()).toEqual(['pool.maxQueue', 'pool.threads', 'pool.warmUp']);
+    expect(pool.options.threads).toBeGreaterThanOrEqual(1);
+  });
+});

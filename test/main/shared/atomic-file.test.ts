@@ -1,0 +1,48 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeFileAtomically } from '../../../src/main/shared/atomic-file.js';
+import { canMount, mountTmpfs, type Mount } from '../../support/scratch-mount.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+const mountable = await canMount();
+
+describe('writeFileAtomically', () => {
+  it.runIf(mountable)('should leave no temporary file and the old content when the disk fills up (64 KB tmpfs)', async () => {
+    const mount = (await mountTmpfs(64)) as Mount;
+    cleanups.push(() => mount.unmount());
+    const file = join(mount.dir, 'state.json');
+    await writeFileAtomically(file, '{"old":true}\n');
+    await expect(writeFileAtomically(file, 'x'.repeat(200 * 1024))).rejects.toMatchObject({ code: 'ENOSPC' });
+    expect(await readdir(mount.dir)).toEqual(['state.json']);
+    expect(await readFile(file, 'utf8')).toBe('{"old":true}\n');
+  });
+
+  it('should leave no temporary file when the last check before the rename refuses', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'atomic-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'state.json');
+    await writeFile(file, 'old');
+    await expect(
+      writeFileAtomically(file, 'new', 0o600, () => {
+        throw new Error('lock lost');
+      }),
+    ).rejects.toThrow('lock lost');
+    expect(await readdir(dir)).toEqual(['state.json']);
+    expect(await readFile(file, 'utf8')).toBe('old');
+  });
+
+  it('should leave no temporary file when the rename fails', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'atomic-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    // A folder where the file should be: the rename is refused.
+    await mkdtemp(join(dir, 'state.json'));
+    const [target] = await readdir(dir);
+    await expect(writeFileAtomically(join(dir, target as string), 'new')).rejects.toMatchObject({ code: expect.stringMatching(/EISDIR|ENOTEMPTY|EEXIST/) });
+    expect(await readdir(dir)).toEqual([target]);
+  });
+});

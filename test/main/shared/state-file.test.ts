@@ -1,0 +1,54 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { keepAside, readStateText } from '../../../src/main/shared/state-file.js';
+import { createLogger } from '../../../src/main/shared/logger.js';
+import { createFakeHost } from '../../support/fake-host.js';
+import { hungFile } from '../../support/hung-file.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function scratch(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'state-file-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describe('readStateText', () => {
+  it('should give up a read that never completes, refuse a second one while it hangs, and read again once it returns', async () => {
+    const dir = await scratch();
+    const hung = await hungFile(dir, 'frames.json');
+    const first = readStateText(hung.path, 150);
+    await expect(first).rejects.toMatchObject({ code: 'STATE_TIMEOUT' });
+    await expect(readStateText(hung.path, 10_000)).rejects.toThrow('has not returned');
+    const again = readStateText(hung.path, 10_000).catch(() => 'refused');
+    await hung.release();
+    expect(await again).toBe('refused');
+    await rm(hung.path);
+    await writeFile(hung.path, 'plain');
+    expect(await readStateText(hung.path, 10_000)).toBe('plain');
+  });
+
+  it('should answer null for a missing file', async () => {
+    expect(await readStateText(join(await scratch(), 'none.json'), 1_000)).toBeNull();
+  });
+});
+
+describe('keepAside', () => {
+  it('should move a damaged file to <name>.corrupt-<time> and log it once', async () => {
+    const dir = await scratch();
+    const host = createFakeHost();
+    const file = join(dir, 'summary-chains.json');
+    await writeFile(file, '{"acme": {"sessionId": "ses');
+    expect(await keepAside(file, 'summary chain state', createLogger(host.client), () => Date.UTC(2026, 10, 23, 12))).toBe(true);
+    expect(await readdir(dir)).toEqual(['summary-chains.json.corrupt-2026-11-23T12-00-00-000Z']);
+    expect(await readFile(join(dir, 'summary-chains.json.corrupt-2026-11-23T12-00-00-000Z'), 'utf8')).toBe('{"acme": {"sessionId": "ses');
+    expect(await keepAside(file, 'summary chain state', createLogger(host.client))).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(host.linesWith('kept aside')).toHaveLength(1);
+  });
+});

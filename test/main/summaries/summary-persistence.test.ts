@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { message } from '../../support/fake-host.js';
+import { buildSummaryThought, lastSummaryText } from '../../../src/main/summaries/summary-persistence.js';
+import { MAX_PAYLOAD_BYTES } from '../../../src/main/memory/cli/maenifold-client.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+function compacted(id: string, summary: string): unknown[] {
+  return [
+    message('m1', 'user', 'work on the [[cache-layer]]'),
+    message('m2', 'user', 'compact', {}, [{ type: 'compaction', auto: false }]),
+    message('m3', 'assistant', summary, { summary: true, mode: 'compaction' }),
+    message('m4', 'assistant', 'later turn', {}),
+  ].map((entry) => ({ ...(entry as object), sessionID: id }));
+}
+
+async function fire(h: Harness, sessionID: string): Promise<void> {
+  await h.plugin.hooks.event?.({ event: { type: 'session.compacted', properties: { sessionID } } });
+  await h.plugin.background.idle();
+}
+
+async function thinking(h: Harness): Promise<{ payload: Record<string, unknown> }[]> {
+  return (await h.double.calls()).filter((call) => call.tool === 'SequentialThinking') as { payload: Record<string, unknown> }[];
+}
+
+describe('lastSummaryText', () => {
+  it('should take the last assistant message marked summary', () => {
+    expect(lastSummaryText(compacted('s', 'The summary.'))).toBe('The summary.');
+    expect(lastSummaryText([message('a', 'assistant', 'x', { summary: { diffs: [] } })])).toBeNull();
+  });
+});
+
+describe('buildSummaryThought', () => {
+  it('should sanitize, cap, and lead with a link outside any fence', () => {
+    const thought = buildSummaryThought('Acme Shop', 'ses_1', '```\nunclosed fence [[in-code]]\u0000', 32_000);
+    expect(thought.split('\n')[0]).toContain('[[acme-shop]]');
+    expect(thought).not.toContain('\u0000');
+    const long = buildSummaryThought('p', 's', '€'.repeat(40_000), 32_000);
+    expect(long.length).toBeLessThanOrEqual(50_000);
+    expect(Buffer.byteLength(long)).toBeLessThan(MAX_PAYLOAD_BYTES);
+  });
+
+  it('should name the whole session id, without markup: ids share their first characters', () => {
+    const a = buildSummaryThought('p', 'ses_4f2a91c07ffeYb3LqP0aZt2mQw', 'done', 32_000);
+    const b = buildSummaryThought('p', 'ses_4f2a91c07ffeK8sVn1RrTx5uHd]] [[x', 'done', 32_000);
+    expect(a.split('\n')[0]).toContain('session ses_4f2a91c07ffeYb3LqP0aZt2mQw in');
+    expect(b.split('\n')[0]).toContain('session ses_4f2a91c07ffeK8sVn1RrTx5uHdx in');
+  });
+});
+
+describe('summary persistence', () => {
+  it('should start a chain, continue it across compactions and restarts, and write plain markdown', async () => {
+    harness = await startHarness();
+    const summary = '## Goal\nShip the [[cache-layer]] with [[redis]].\n\n## Done\n- wrote `src/cache.ts`';
+    harness.host.setMessages('ses_a', compacted('ses_a', summary));
+    await fire(harness, 'ses_a');
+    harness.host.setMessages('ses_b', compacted('ses_b', 'Second [[redis]] summary.'));
+    await fire(harness, 'ses_b');
+    const [first, second] = await thinking(harness);
+    expect(first?.payload).toMatchObject({ thoughtNumber: 0, nextThoughtNeeded: false });
+    expect(first?.payload['sessionId']).toBeUndefined();
+    expect(first?.payload['response']).toContain(summary);
+    expect(first?.payload['response']).not.toMatch(/^```/m);
+    expect(second?.payload).toMatchObject({ thoughtNumber: 1 });
+    const chainId = second?.payload['sessionId'] as string;
+    expect(chainId).toMatch(/^session-\d+-\d{5}$/);
+
+    const saved = JSON.parse(await readFile(join(harness.stateDir, 'summary-chains.json'), 'utf8'));
+    expect(saved['acme-shop']).toMatchObject({ sessionId: chainId, thoughtNumber: 1 });
+
+    // A restart reads the chain from disk and continues it.
+    const { createMaenifoldPlugin } = await import('../../../src/main/plugin/create-plugin.js');
+    const restarted = await createMaenifoldPlugin({ client: harness.host.client, worktree: '/work/acme-shop' }, { pool: { threads: 1 } }, {
+      ...process.env,
+      ...harness.double.env,
+      MAENIFOLD_STATE_DIR: harness.stateDir,
+    });
+    harness.host.setMessages('ses_c', compacted('ses_c', 'Third [[redis]] summary.'));
+    await restarted.hooks.event?.({ event: { type: 'session.compacted', properties: { sessionID: 'ses_c' } } });
+    await restarted.dispose();
+    expect((await thinking(harness))[2]?.payload).toMatchObject({ sessionId: chainId, thoughtNumber: 2 });
+  });
+
+  it('should start a new chain when the remembered one is gone', async () => {
+    harness = await startHarness();
+    const file = join(harness.stateDir, 'summary-chains.json');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(file, JSON.stringify({ 'acme-shop': { sessionId: 'session-1700000000000-12345', thoughtNumber: 4, updatedAt: '' } }));
+    harness.host.setMessages('ses_d', compacted('ses_d', 'A [[redis]] summary.'));
+    await fire(harness, 'ses_d');
+    const calls = await thinking(harness);
+    expect(calls.map((call) => call.payload['thoughtNumber'])).toEqual([5, 0]);
+    await harness.plugin.logger.flush();
+    expect(harness.host.linesWith('is gone (SESSION_MISSING)')).toHaveLength(1);
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    expect(saved['acme-shop'].thoughtNumber).toBe(0);
+    expect(saved['acme-shop'].sessionId).not.toBe('session-1700000000000-12345');
+  });
+
+  it('should ignore other events and sessions without a summary', async () => {
+    harness = await startHarness();
+    harness.host.setMessages('ses_e', [message('m1', 'user', 'nothing compacted')]);
+    await harness.plugin.hooks.event?.({ event: { type: 'session.idle', properties: { sessionID: 'ses_e' } } });
+    await fire(harness, 'ses_e');
+    expect(await thinking(harness)).toEqual([]);
+  });
+});
