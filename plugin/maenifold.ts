@@ -1,7 +1,10 @@
 /**
  * The OpenCode entry. OpenCode treats every export of this module as a
  * plugin, so it exports only `default`; everything else lives in src/main.
+ * `satisfies` holds it to OpenCode's own `PluginModule` and `Hooks` types,
+ * while the server accepts the narrower input the plugin reads.
  */
+import type { PluginModule } from '@opencode-ai/plugin';
 import { createMaenifoldPlugin, type PluginInput } from '../src/main/plugin/create-plugin.js';
 
 export default {
@@ -10,4 +13,4 @@ export default {
     const plugin = await createMaenifoldPlugin(input, options);
     return plugin.hooks;
   },
-};
+} satisfies PluginModule;

@@ -15,10 +15,7 @@ import { buildSummaryThought } from '../main/summaries/summary-persistence.js';
 import { createSessionStart } from '../main/graph/session-start.js';
 import { resolvePluginOptions } from '../main/shared/plugin-options.js';
 import { createBackgroundWork } from '../main/shared/background-work.js';
-import { createWorkingSetTracker } from '../main/compaction/working-set-tracker.js';
-import { createRuleSet } from '../main/rules/rules.js';
 import type { ExtractionEngine, Extraction } from '../main/compaction/extraction-engine.js';
-import type { HostClient } from '../main/shared/host-client.js';
 import type { TaskRunner } from '../main/pool/task-runner.js';
 
 /** What each step produced. */
@@ -31,11 +28,6 @@ export interface Walkthrough {
   /** The files under the memory folder afterwards. */
   files: number;
 }
-
-const quietHost: HostClient = {
-  app: { log: async () => ({}) },
-  session: { messages: async () => ({ data: [] }), prompt: async () => ({ data: {} }) },
-} as unknown as HostClient;
 
 /**
  * @param parts - the extraction, the pool, the engine, the store root, state dir and project.
@@ -66,13 +58,8 @@ export async function runStoreWalkthrough(
     logger,
     cli: store,
     runner: parts.runner,
-    engine: parts.engine,
-    host: quietHost,
     project: parts.project,
     background,
-    delivery,
-    workingSet: createWorkingSetTracker(null),
-    rules: createRuleSet([], logger),
   });
   const output = { system: ['You are the build agent.'] };
   await sessionStart.hook({ sessionID: 'ses_next' }, output);

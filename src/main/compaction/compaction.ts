@@ -14,7 +14,14 @@ import { withDeadline } from '../shared/deadline.js';
 import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';
 import type { Extraction } from './extraction-engine.js';
-import type { PluginContext } from '../plugin/plugin-context.js';
+import type { Logger } from '../shared/logger.js';
+import type { MemoryStore } from '../memory/cli/maenifold-client.js';
+import type { TaskRunner } from '../pool/task-runner.js';
+import type { ExtractionEngine } from './extraction-engine.js';
+import type { HostClient } from '../shared/host-client.js';
+import type { BackgroundWork } from '../shared/background-work.js';
+import type { Delivery } from '../memory/delivery/delivery.js';
+import type { WorkingSetTracker } from './working-set-tracker.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
 import type { ExtractionSettings } from './extraction-settings.js';
 import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../../core/context/compaction-budget.js';
@@ -61,10 +68,28 @@ function conversationChars(messages: readonly unknown[]): number {
   return chars;
 }
 
+/** What the handler uses of the plugin's shared parts. */
+export interface CompactionDeps {
+  options: PluginOptions;
+  logger: Logger;
+  /** The memory store: the maenifold CLI or the built-in file store. */
+  cli: MemoryStore;
+  runner: TaskRunner;
+  engine: ExtractionEngine;
+  host: HostClient;
+  /** The project's name. */
+  project: string;
+  background: BackgroundWork;
+  /** Writes to maenifold through the durable outbox. */
+  delivery: Delivery;
+  /** The paths each session's tools touched. */
+  workingSet: WorkingSetTracker;
+}
+
 /**
- * @param context - the plugin's shared parts.
+ * @param context - the parts of the plugin it uses.
  */
-export function createCompaction(context: PluginContext): Compacting {
+export function createCompaction(context: CompactionDeps): Compacting {
   const { options, cli, engine, host, project, background, delivery, workingSet, runner } = context;
   const logger = context.logger.with({ hook: 'compacting' });
 

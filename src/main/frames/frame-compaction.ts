@@ -16,7 +16,8 @@ import { redactSecrets } from '../../core/text/secrets.js';
 import { withDeadline } from '../shared/deadline.js';
 import type { Frame } from './frame-state.js';
 import type { FrameStore } from './frame-store.js';
-import type { PluginContext } from '../plugin/plugin-context.js';
+import type { PluginOptions } from '../shared/plugin-options.js';
+import type { Logger } from '../shared/logger.js';
 
 /** Heading of the completion instructions. */
 export const FRAME_COMPLETION_HEADING = '## Frame completion: summarize for the parent frame';
@@ -91,11 +92,17 @@ export function instructionsFor(frame: Frame | undefined): string | null {
 
 type Compacting = (input: { sessionID: string }, output: { context: string[]; prompt?: string }) => Promise<void>;
 
+/** What the handler uses of the plugin's shared parts. */
+export interface FrameCompactingDeps {
+  options: PluginOptions;
+  logger: Logger;
+}
+
 /**
- * @param context - the plugin's shared parts.
+ * @param context - the parts of the plugin it uses.
  * @param store - the project's frames.
  */
-export function createFrameCompacting(context: PluginContext, store: FrameStore): Compacting {
+export function createFrameCompacting(context: FrameCompactingDeps, store: FrameStore): Compacting {
   const logger = context.logger.with({ hook: 'compacting' });
   return async (input, output) => {
     try {

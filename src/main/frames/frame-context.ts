@@ -11,7 +11,9 @@ import { appendToSystem } from '../shared/system-text.js';
 import { ancestorsOf, childrenOf, isFinished, type Frame, type FrameTree } from './frame-state.js';
 import { encodingForModel, type TokenEncoding } from '../../core/text/tokens.js';
 import type { FrameStore } from './frame-store.js';
-import type { PluginContext } from '../plugin/plugin-context.js';
+import type { PluginOptions } from '../shared/plugin-options.js';
+import type { Logger } from '../shared/logger.js';
+import type { TaskRunner } from '../pool/task-runner.js';
 
 /** Headings of the three parts. */
 export const FRAME_HEADINGS = Object.freeze({
@@ -58,11 +60,18 @@ export function frameContextEntries(tree: FrameTree, sessionID: string): { ances
   return { ancestors, current, finished: [...children, ...siblings].map(finishedEntry) };
 }
 
+/** What the handler uses of the plugin's shared parts. */
+export interface FrameContextDeps {
+  options: PluginOptions;
+  logger: Logger;
+  runner: TaskRunner;
+}
+
 /**
- * @param context - the plugin's shared parts.
+ * @param context - the parts of the plugin it uses.
  * @param store - the project's frames.
  */
-export function createFrameContext(context: PluginContext, store: FrameStore): SystemTransform {
+export function createFrameContext(context: FrameContextDeps, store: FrameStore): SystemTransform {
   const { options, runner } = context;
   const logger = context.logger.with({ hook: 'frames' });
 

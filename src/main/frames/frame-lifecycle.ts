@@ -15,7 +15,10 @@ import { capChars } from '../../core/text/sections.js';
 import { lastSummaryText } from '../summaries/summary-persistence.js';
 import { captureSummary } from './frame-state.js';
 import type { FrameStore } from './frame-store.js';
-import type { PluginContext } from '../plugin/plugin-context.js';
+import type { PluginOptions } from '../shared/plugin-options.js';
+import type { Logger } from '../shared/logger.js';
+import type { HostClient } from '../shared/host-client.js';
+import type { BackgroundWork } from '../shared/background-work.js';
 
 /** A model as the SDK names it. */
 export interface ModelRef {
@@ -51,11 +54,19 @@ export interface FrameLifecycle {
   event(input: { event: { type: string; properties?: Record<string, unknown> } }): Promise<void>;
 }
 
+/** What the handler uses of the plugin's shared parts. */
+export interface FrameLifecycleDeps {
+  options: PluginOptions;
+  logger: Logger;
+  host: HostClient;
+  background: BackgroundWork;
+}
+
 /**
- * @param context - the plugin's shared parts.
+ * @param context - the parts of the plugin it uses.
  * @param store - the project's frames.
  */
-export function createFrameLifecycle(context: PluginContext, store: FrameStore): FrameLifecycle {
+export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameStore): FrameLifecycle {
   const { host, background, options } = context;
   const logger = context.logger.with({ hook: 'frames' });
   const waitingForIdle = new Set<string>();

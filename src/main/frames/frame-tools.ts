@@ -8,7 +8,9 @@ import { beginPop, FRAME_OUTCOMES, frameToPop, pushFrame, type FrameOutcome } fr
 import { renderFrameTree } from './frame-tree.js';
 import type { FrameLifecycle } from './frame-lifecycle.js';
 import type { FrameStore } from './frame-store.js';
-import type { PluginContext } from '../plugin/plugin-context.js';
+import type { Logger } from '../shared/logger.js';
+import type { HostClient } from '../shared/host-client.js';
+import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
 import type { ToolHelper } from './tool-helper.js';
 import { withDeadline } from '../shared/deadline.js';
 import { sanitizeText } from '../../core/text/sanitize.js';
@@ -54,14 +56,22 @@ function failure(tool: string, error: unknown, consequence: string): string {
   return `${tool} failed: ${reasonOf(error)}${consequence}`;
 }
 
+/** What the handler uses of the plugin's shared parts. */
+export interface FrameToolDeps {
+  logger: Logger;
+  host: HostClient;
+  /** The paths each session's tools touched. */
+  workingSet: WorkingSetTracker;
+}
+
 /**
  * @param tool - the `tool()` helper of `@opencode-ai/plugin`.
- * @param context - the plugin's shared parts.
+ * @param context - the parts of the plugin it uses.
  * @param store - the project's frames.
  * @param lifecycle - starts a popped frame's compaction.
  * @returns the value of the `tool` hook.
  */
-export function createFrameTools(tool: ToolHelper, context: PluginContext, store: FrameStore, lifecycle: FrameLifecycle): Record<string, ReturnType<ToolHelper>> {
+export function createFrameTools(tool: ToolHelper, context: FrameToolDeps, store: FrameStore, lifecycle: FrameLifecycle): Record<string, ReturnType<ToolHelper>> {
   const { host, workingSet } = context;
   const logger = context.logger.with({ hook: 'frames' });
   const z = tool.schema;

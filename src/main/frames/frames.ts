@@ -9,7 +9,12 @@ import { createFrameCompacting } from './frame-compaction.js';
 import { createFrameContext } from './frame-context.js';
 import { createFrameTools } from './frame-tools.js';
 import { loadToolHelper, type ToolHelper } from './tool-helper.js';
-import type { PluginContext } from '../plugin/plugin-context.js';
+import type { PluginOptions } from '../shared/plugin-options.js';
+import type { Logger } from '../shared/logger.js';
+import type { TaskRunner } from '../pool/task-runner.js';
+import type { HostClient } from '../shared/host-client.js';
+import type { BackgroundWork } from '../shared/background-work.js';
+import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
 
 /** The frame parts of the plugin's hooks. */
 export interface Frames {
@@ -21,13 +26,24 @@ export interface Frames {
   event: ReturnType<typeof createFrameLifecycle>['event'];
 }
 
+/** What the handler uses of the plugin's shared parts. */
+export interface FramesDeps {
+  options: PluginOptions;
+  logger: Logger;
+  runner: TaskRunner;
+  host: HostClient;
+  background: BackgroundWork;
+  /** The paths each session's tools touched. */
+  workingSet: WorkingSetTracker;
+}
+
 /**
- * @param context - the plugin's shared parts.
+ * @param context - the parts of the plugin it uses.
  * @param worktree - the project's worktree (names the frame file).
  * @param folders - where OpenCode keeps `.opencode/` for this project.
  * @param env - the environment.
  */
-export async function createFrames(context: PluginContext, worktree: string, folders: readonly string[], env: NodeJS.ProcessEnv): Promise<Frames> {
+export async function createFrames(context: FramesDeps, worktree: string, folders: readonly string[], env: NodeJS.ProcessEnv): Promise<Frames> {
   const store = createFrameStore(frameFileFor(context.options.stateDir, worktree), { logger: context.logger });
   const lifecycle = createFrameLifecycle(context, store);
   const helper = await loadToolHelper(folders, env);

@@ -13,7 +13,11 @@ import { linksByFrequency, linksOf, rankConcepts } from './wikilink-ranking.js';
 import { isPluginConcept } from '../compaction/compaction-note.js';
 import { withDeadline } from '../shared/deadline.js';
 import { appendToSystem } from '../shared/system-text.js';
-import type { PluginContext } from '../plugin/plugin-context.js';
+import type { PluginOptions } from '../shared/plugin-options.js';
+import type { Logger } from '../shared/logger.js';
+import type { MemoryStore } from '../memory/cli/maenifold-client.js';
+import type { TaskRunner } from '../pool/task-runner.js';
+import type { BackgroundWork } from '../shared/background-work.js';
 
 /** The heading of the injected block. */
 export const SESSION_CONTEXT_HEADING = '## Knowledge Graph Context';
@@ -37,11 +41,23 @@ interface BuiltContext {
 
 type SystemTransform = (input: { sessionID?: string; model?: { id?: string } }, output: { system: string[] }) => Promise<void>;
 
+/** What the handler uses of the plugin's shared parts. */
+export interface SessionStartDeps {
+  options: PluginOptions;
+  logger: Logger;
+  /** The memory store: the maenifold CLI or the built-in file store. */
+  cli: MemoryStore;
+  runner: TaskRunner;
+  /** The project's name. */
+  project: string;
+  background: BackgroundWork;
+}
+
 /**
- * @param context - the plugin's shared parts.
+ * @param context - the parts of the plugin it uses.
  * @returns the hook and `prepare`, which starts a build ahead of need.
  */
-export function createSessionStart(context: PluginContext): { hook: SystemTransform; prepare(): void } {
+export function createSessionStart(context: SessionStartDeps): { hook: SystemTransform; prepare(): void } {
   const { options, cli, runner, project, background } = context;
   const logger = context.logger.with({ hook: 'session-start' });
   const sessions = new Map<string, string | null>();

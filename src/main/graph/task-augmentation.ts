@@ -5,7 +5,10 @@
 import { fetchConceptContexts, fitConceptContexts, type ConceptContext, type FittedContext } from './graph-context.js';
 import { linksOf } from './wikilink-ranking.js';
 import { withDeadline } from '../shared/deadline.js';
-import type { PluginContext } from '../plugin/plugin-context.js';
+import type { PluginOptions } from '../shared/plugin-options.js';
+import type { Logger } from '../shared/logger.js';
+import type { MemoryStore } from '../memory/cli/maenifold-client.js';
+import type { TaskRunner } from '../pool/task-runner.js';
 
 /** The heading of the appended block. */
 export const TASK_CONTEXT_HEADING = '## Graph Context';
@@ -15,10 +18,19 @@ export const TASK_FIT_RESERVE_MS = 2_000;
 
 type ToolBefore = (input: { tool: string; sessionID?: string; callID?: string }, output: { args: unknown }) => Promise<void>;
 
+/** What the handler uses of the plugin's shared parts. */
+export interface TaskAugmentationDeps {
+  options: PluginOptions;
+  logger: Logger;
+  /** The memory store: the maenifold CLI or the built-in file store. */
+  cli: MemoryStore;
+  runner: TaskRunner;
+}
+
 /**
- * @param context - the plugin's shared parts.
+ * @param context - the parts of the plugin it uses.
  */
-export function createTaskAugmentation(context: PluginContext): ToolBefore {
+export function createTaskAugmentation(context: TaskAugmentationDeps): ToolBefore {
   const { options, cli, runner } = context;
   const logger = context.logger.with({ hook: 'task' });
 

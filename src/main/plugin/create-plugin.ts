@@ -23,6 +23,7 @@ import { createTaskAugmentation } from '../graph/task-augmentation.js';
 import { createCompaction } from '../compaction/compaction.js';
 import { createSummaryPersistence } from '../summaries/summary-persistence.js';
 import { createConfessionReport } from '../summaries/confession-report.js';
+import type { Hooks } from '@opencode-ai/plugin';
 import type { HostClient } from '../shared/host-client.js';
 import { createWorkingSetTracker } from '../compaction/working-set-tracker.js';
 import { createRuleSet, ruleFolders } from '../rules/rules.js';
@@ -45,7 +46,7 @@ export interface MaenifoldHooks {
   'tool.execute.after'?: ReturnType<typeof createConfessionReport>;
   'experimental.session.compacting'?: ReturnType<typeof createCompaction>;
   /** The goal-frame tools (`flame_push`, `flame_pop`, `flame_status`). */
-  tool?: Record<string, unknown>;
+  tool?: Hooks['tool'];
 }
 
 /** A started plugin: its hooks and the handles tests and shutdown need. */

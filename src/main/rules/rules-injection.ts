@@ -7,17 +7,29 @@
 import { withDeadline } from '../shared/deadline.js';
 import { renderRules } from './rules.js';
 import { appendToSystem } from '../shared/system-text.js';
-import type { PluginContext } from '../plugin/plugin-context.js';
+import type { PluginOptions } from '../shared/plugin-options.js';
+import type { Logger } from '../shared/logger.js';
+import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
+import type { RuleSet } from './rules.js';
 
 /** How long one call may wait for the rule folders. */
 export const RULES_DEADLINE_MS = 2_000;
 
 type SystemTransform = (input: { sessionID?: string }, output: { system: string[] }) => Promise<void>;
 
+/** What the handler uses of the plugin's shared parts. */
+export interface RulesInjectionDeps {
+  options: PluginOptions;
+  logger: Logger;
+  /** The paths each session's tools touched. */
+  workingSet: WorkingSetTracker;
+  rules: RuleSet;
+}
+
 /**
- * @param context - the plugin's shared parts.
+ * @param context - the parts of the plugin it uses.
  */
-export function createRulesInjection(context: PluginContext): SystemTransform {
+export function createRulesInjection(context: RulesInjectionDeps): SystemTransform {
   const { options, rules, workingSet } = context;
   const logger = context.logger.with({ hook: 'rules' });
   const announced = new Map<string, number>();

@@ -4,7 +4,9 @@
  * the answer is appended to the result the parent sees.
  */
 import { withDeadline } from '../shared/deadline.js';
-import type { PluginContext } from '../plugin/plugin-context.js';
+import type { PluginOptions } from '../shared/plugin-options.js';
+import type { Logger } from '../shared/logger.js';
+import type { HostClient } from '../shared/host-client.js';
 
 /** The word a result must contain to count as confessed. */
 export const CONFESSION_MARKER = 'ConfessionReport';
@@ -33,10 +35,17 @@ function replyText(data: unknown): string {
     .trim();
 }
 
+/** What the handler uses of the plugin's shared parts. */
+export interface ConfessionReportDeps {
+  options: PluginOptions;
+  logger: Logger;
+  host: HostClient;
+}
+
 /**
- * @param context - the plugin's shared parts.
+ * @param context - the parts of the plugin it uses.
  */
-export function createConfessionReport(context: PluginContext): ToolAfter {
+export function createConfessionReport(context: ConfessionReportDeps): ToolAfter {
   const { options, host } = context;
   const logger = context.logger.with({ hook: 'confession' });
   const demand = options.confessionPrompt || DEFAULT_CONFESSION_PROMPT;

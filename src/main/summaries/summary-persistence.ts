@@ -12,7 +12,12 @@ import { redactSecrets } from '../../core/text/secrets.js';
 import { capChars } from '../../core/text/sections.js';
 import { normalizeConcept } from '../../core/extraction/concepts.js';
 import { MAX_PAYLOAD_BYTES } from '../memory/cli/maenifold-client.js';
-import type { PluginContext } from '../plugin/plugin-context.js';
+import type { PluginOptions } from '../shared/plugin-options.js';
+import type { Logger } from '../shared/logger.js';
+import type { MemoryStore } from '../memory/cli/maenifold-client.js';
+import type { HostClient } from '../shared/host-client.js';
+import type { BackgroundWork } from '../shared/background-work.js';
+import type { Delivery } from '../memory/delivery/delivery.js';
 
 /** Cap on the whole payload in characters (NFR-12.5.1). */
 export const MAX_SUMMARY_PAYLOAD_CHARS = 50_000;
@@ -58,10 +63,24 @@ export function buildSummaryThought(project: string, sessionID: string, summary:
 
 type EventHook = (input: { event: { type: string; properties?: Record<string, unknown> } }) => Promise<void>;
 
+/** What the handler uses of the plugin's shared parts. */
+export interface SummaryPersistenceDeps {
+  options: PluginOptions;
+  logger: Logger;
+  /** The memory store: the maenifold CLI or the built-in file store. */
+  cli: MemoryStore;
+  host: HostClient;
+  /** The project's name. */
+  project: string;
+  background: BackgroundWork;
+  /** Writes to maenifold through the durable outbox. */
+  delivery: Delivery;
+}
+
 /**
- * @param context - the plugin's shared parts.
+ * @param context - the parts of the plugin it uses.
  */
-export function createSummaryPersistence(context: PluginContext): EventHook {
+export function createSummaryPersistence(context: SummaryPersistenceDeps): EventHook {
   const { options, cli, host, project, background, delivery } = context;
   const logger = context.logger.with({ hook: 'summary' });
 
