@@ -8,7 +8,7 @@ import { analyzeUnits as runAnalyzeUnits } from './tasks/analyze-units.js';
 import { finalizeExtraction as runFinalizeExtraction } from './tasks/finalize-extraction.js';
 import { toTaskError } from '../core/task-error.js';
 import * as memoryFolder from './tasks/memory-folder.js';
-import type { IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput } from './protocol.js';
+import type { IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, TaskName, TaskSignatures } from './protocol.js';
 
 function guarded<I, O>(validate: (input: unknown) => input is I, work: (input: I) => O): (input: unknown) => TaskResult<O> {
   return (input) => {
@@ -121,7 +121,33 @@ export function warmUp(): TaskResult<number> {
   return finalized.ok ? { ok: true, value: finalized.value.context.tokens } : finalized;
 }
 
-/** Piscina calls the default export when a task names none; every task here is named. */
-export default function unnamedTask(): TaskResult<never> {
-  return { ok: false, error: { code: 'INVALID_INPUT', message: 'a task name is required' } };
+/**
+ * Every task by name, held by the compiler to the protocol's task table: a task missing here, or
+ * one whose output differs from its entry there, does not build.
+ */
+export const TASKS: { readonly [N in TaskName]: (input: unknown) => TaskResult<TaskSignatures[N]['output']> } = {
+  analyzeUnits,
+  finalizeExtraction,
+  fitContext,
+  warmUp,
+  scanMemoryFolder,
+  indexMemoryFiles,
+  loadMemoryIndex,
+  saveMemoryIndex,
+  searchMemoryIndex,
+};
+
+function isTaskName(name: unknown): name is TaskName {
+  return typeof name === 'string' && Object.hasOwn(TASKS, name);
+}
+
+/**
+ * What piscina calls for every task: the request names the task and carries its input.
+ *
+ * @param request - `{ name, input }`, as the pool sends it.
+ */
+export default function runTask(request: unknown): TaskResult<unknown> {
+  const name = isObject(request) ? request['name'] : undefined;
+  if (!isTaskName(name)) return { ok: false, error: { code: 'INVALID_INPUT', message: `unknown task: ${String(name).slice(0, 100)}` } };
+  return TASKS[name]((request as Record<string, unknown>)['input']);
 }

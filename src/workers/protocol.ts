@@ -15,6 +15,7 @@ import type { FileTouch, TermHit, ToolCallView } from '../core/extraction/touche
 export type { FileTouch, TermHit, ToolCallView } from '../core/extraction/touches.js';
 export type { TaskError, TaskErrorCode, TaskResult } from '../core/task-error.js';
 import type { TaskResult } from '../core/task-error.js';
+import type { ContextFit, ContextFitInput } from '../core/context/context-budget.js';
 export type { ContextFit, ContextFitInput } from '../core/context/context-budget.js';
 export type {
   IndexFilesInput,
@@ -28,18 +29,42 @@ export type {
 } from './tasks/memory-folder.js';
 export type { MemoryIndexEntry, FileStamp } from '../core/memory/memory-index.js';
 export type { SearchAnswer } from '../core/memory/memory-queries.js';
+import type { SearchAnswer } from '../core/memory/memory-queries.js';
+import type {
+  IndexFilesInput,
+  IndexFilesOutput,
+  LoadIndexInput,
+  LoadIndexOutput,
+  SaveIndexInput,
+  ScanInput,
+  ScanOutput,
+  SearchIndexInput,
+} from './tasks/memory-folder.js';
 
-/** Names of the tasks the extraction worker exports. */
-export type TaskName =
-  | 'analyzeUnits'
-  | 'finalizeExtraction'
-  | 'fitContext'
-  | 'warmUp'
-  | 'scanMemoryFolder'
-  | 'indexMemoryFiles'
-  | 'loadMemoryIndex'
-  | 'saveMemoryIndex'
-  | 'searchMemoryIndex';
+/**
+ * The task table: every task the worker runs, with its input and output. A new task is one entry
+ * here and one in the worker's `TASKS`, which the compiler holds to this table.
+ */
+export interface TaskSignatures {
+  analyzeUnits: { input: AnalyzeInput; output: AnalyzeOutput };
+  finalizeExtraction: { input: FinalizeInput; output: FinalizeOutput };
+  fitContext: { input: ContextFitInput; output: ContextFit };
+  warmUp: { input: null; output: number };
+  scanMemoryFolder: { input: ScanInput; output: ScanOutput };
+  indexMemoryFiles: { input: IndexFilesInput; output: IndexFilesOutput };
+  loadMemoryIndex: { input: LoadIndexInput; output: LoadIndexOutput };
+  saveMemoryIndex: { input: SaveIndexInput; output: number };
+  searchMemoryIndex: { input: SearchIndexInput; output: SearchAnswer };
+}
+
+/** Names of the tasks. */
+export type TaskName = keyof TaskSignatures;
+
+/** What the pool sends a worker: the task's name and its input. */
+export interface TaskRequest<N extends TaskName = TaskName> {
+  name: N;
+  input: TaskSignatures[N]['input'];
+}
 
 /** One message (or one plain-markdown document) prepared for analysis. */
 export interface AnalysisUnit {

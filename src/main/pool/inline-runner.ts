@@ -18,8 +18,7 @@ export async function createInlineRunner(): Promise<TaskRunner> {
     ): Promise<TaskResult<TaskSignatures[N]['output']>> {
       if (controls.signal?.aborted) return { ok: false, error: { code: 'TIMEOUT', message: 'aborted before start' } };
       try {
-        const task = worker[name] as (value: unknown) => TaskResult<TaskSignatures[N]['output']>;
-        return task(input);
+        return worker.TASKS[name](input) as TaskResult<TaskSignatures[N]['output']>;
       } catch (error) {
         return { ok: false, error: toTaskError(error, 'TASK_FAILED') };
       }

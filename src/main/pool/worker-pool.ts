@@ -3,7 +3,7 @@
  * plugin loads, so no hook pays for starting a worker.
  */
 import { Piscina } from 'piscina';
-import type { TaskName, TaskResult } from '../../workers/protocol.js';
+import type { TaskName, TaskRequest, TaskResult } from '../../workers/protocol.js';
 import { toTaskError } from '../../core/task-error.js';
 import { resolvePoolOptions, type OptionIssue, type ResolvedPoolOptions } from './pool-options.js';
 import type { RunControls, TaskRunner, TaskSignatures } from './task-runner.js';
@@ -92,7 +92,8 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
       ? AbortSignal.any([controls.signal, AbortSignal.timeout(options.taskTimeoutMs)])
       : AbortSignal.timeout(options.taskTimeoutMs);
     try {
-      return (await piscina.run(input, { name, signal })) as TaskResult<TaskSignatures[N]['output']>;
+      const request: TaskRequest<N> = { name, input };
+      return (await piscina.run(request, { signal })) as TaskResult<TaskSignatures[N]['output']>;
     } catch (error) {
       return classifyRejection(error, signal, destroyed);
     } finally {

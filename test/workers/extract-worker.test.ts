@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import runTask, { TASKS } from '../../src/workers/extract-worker.js';
+
+describe('runTask', () => {
+  it('should run the task the request names with its input', () => {
+    const result = runTask({ name: 'fitContext', input: { heading: '## Notes', entries: ['one entry'], entryBudget: 20, totalBudget: 40, encoding: 'o200k_base' } });
+    expect(result.ok).toBe(true);
+    expect(result.ok && (result.value as { text: string }).text).toContain('one entry');
+  });
+
+  it('should answer a request without a known task name with INVALID_INPUT, never a throw', () => {
+    for (const request of [null, 'analyzeUnits', {}, { name: 'toString' }, { name: 'constructor' }, { name: 'noSuchTask', input: {} }]) {
+      const result = runTask(request);
+      expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    }
+  });
+
+  it('should reject a known task given the wrong input as data', () => {
+    expect(runTask({ name: 'analyzeUnits', input: { units: 'not a list' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
+});
+
+describe('TASKS', () => {
+  it('should hold every task of the protocol once', () => {
+    expect(Object.keys(TASKS).sort()).toEqual([
+      'analyzeUnits', 'finalizeExtraction', 'fitContext', 'indexMemoryFiles', 'loadMemoryIndex', 'saveMemoryIndex', 'scanMemoryFolder', 'searchMemoryIndex', 'warmUp',
+    ]);
+  });
+});
