@@ -8,6 +8,7 @@
  * looks at the file system.
  */
 import { parse, type ParseEntry } from 'shell-quote';
+import { LRUCache } from 'lru-cache';
 
 /** How a command touched a file; ranked by the working set (edited > written > deleted > run > read). */
 export type FileAction = 'edit' | 'write' | 'delete' | 'run' | 'read' | 'list' | 'cwd';
@@ -245,7 +246,7 @@ function tokenizeLines(command: string): Token[] {
 
 /** Commands whose tokens are kept: a call's line is read twice (touches, then its key), and sessions rerun the same commands. */
 const TOKEN_CACHE_SIZE = 128;
-const tokenCache = new Map<string, readonly Token[] | null>();
+const tokenCache = new LRUCache<string, { tokens: readonly Token[] | null }>({ max: TOKEN_CACHE_SIZE });
 
 /**
  * {@link tokenizeLines} of the command's first {@link MAX_COMMAND_CHARS}, remembered for the last
@@ -253,16 +254,16 @@ const tokenCache = new Map<string, readonly Token[] | null>();
  */
 function tokenize(command: string): readonly Token[] {
   const head = command.slice(0, MAX_COMMAND_CHARS);
-  let tokens = tokenCache.get(head);
-  if (tokens === undefined) {
+  let known = tokenCache.get(head);
+  if (known === undefined) {
     try {
-      tokens = tokenizeLines(head);
+      known = { tokens: tokenizeLines(head) };
     } catch {
-      tokens = null;
+      known = { tokens: null };
     }
-    if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.delete(tokenCache.keys().next().value as string);
-    tokenCache.set(head, tokens);
+    tokenCache.set(head, known);
   }
+  const { tokens } = known;
   if (tokens === null) throw new Error('unreadable command line');
   return tokens;
 }

@@ -3,6 +3,7 @@
  * read alongside the English ones (code sessions mix languages).
  */
 import { franc } from 'franc-min';
+import { LRUCache } from 'lru-cache';
 
 /** Characters of prose the detector reads: a few sentences tell a language apart as well as a page. */
 const SAMPLE_CHARS = 400;
@@ -56,14 +57,13 @@ export function detectLanguage(text: string): string {
   const known = languageCache.get(sample);
   if (known !== undefined) return known;
   const language = languageOfSample(sample);
-  if (languageCache.size >= LANGUAGE_CACHE_SIZE) languageCache.delete(languageCache.keys().next().value as string);
   languageCache.set(sample, language);
   return language;
 }
 
 /** Samples whose language is remembered (each at most {@link SAMPLE_CHARS} characters). */
 const LANGUAGE_CACHE_SIZE = 256;
-const languageCache = new Map<string, string>();
+const languageCache = new LRUCache<string, string>({ max: LANGUAGE_CACHE_SIZE });
 
 function languageOfSample(sample: string): string {
   // Most of a coding session is English; the trigram model is kept for the rest, on a shorter sample

@@ -2,6 +2,7 @@
  * Per-message analyses kept between compactions of a growing session, so the
  * next compaction processes only the new messages.
  */
+import { LRUCache } from 'lru-cache';
 import type { UnitAnalysis } from '../../workers/protocol.js';
 
 /** A bounded least-recently-used cache of analyses by unit key. */
@@ -25,44 +26,22 @@ function weight(analysis: UnitAnalysis): number {
  * @default maxChars 32_000_000 (≈ 64 MB of UTF-16)
  */
 export function createAnalysisCache(maxChars = 32_000_000): AnalysisCache {
-  const entries = new Map<string, UnitAnalysis>();
-  let held = 0;
+  const entries = new LRUCache<string, UnitAnalysis>({ maxSize: maxChars, sizeCalculation: weight });
   return {
-    get(key) {
-      const found = entries.get(key);
-      if (found) {
-        // Re-insert to mark as recently used (Map keeps insertion order).
-        entries.delete(key);
-        entries.set(key, found);
-      }
-      return found;
-    },
-    has(key) {
-      return entries.has(key);
-    },
+    get: (key) => entries.get(key),
+    // A look that does not count as a use.
+    has: (key) => entries.has(key),
     set(key, analysis) {
-      const previous = entries.get(key);
-      if (previous) {
-        held -= weight(previous);
-        entries.delete(key);
-      }
       entries.set(key, analysis);
-      held += weight(analysis);
-      for (const [oldest, value] of entries) {
-        if (held <= maxChars) break;
-        entries.delete(oldest);
-        held -= weight(value);
-      }
     },
     clear() {
       entries.clear();
-      held = 0;
     },
     get size() {
       return entries.size;
     },
     get heldChars() {
-      return held;
+      return entries.calculatedSize;
     },
   };
 }

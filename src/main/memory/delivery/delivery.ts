@@ -18,6 +18,7 @@ import type { CliError, MemoryStore } from '../cli/maenifold-client.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Claim, Outbox, OutboxEntry } from './outbox.js';
 import { AMBIGUOUS, createThoughtDelivery, type ThoughtOutcome } from './thought-delivery.js';
+import pLimit from 'p-limit';
 
 export { sessionUri } from './thought-delivery.js';
 
@@ -111,7 +112,8 @@ export function createDelivery(parts: DeliveryParts): Delivery {
   const storeDeadlineMs = parts.storeDeadlineMs ?? 5_000;
   // A flush past this lets the next one start; claims keep the two from sending an entry twice.
   const flushDeadlineMs = 4 * timeoutMs + 10_000;
-  let queue: Promise<void> = Promise.resolve();
+  // One delivery round at a time in this process.
+  const oneRound = pLimit(1);
   let adding: Promise<unknown> = Promise.resolve();
   // Entries that live only in memory because the disk refused them.
   const volatile = new Map<string, OutboxEntry>();
@@ -122,9 +124,7 @@ export function createDelivery(parts: DeliveryParts): Delivery {
       if (!ran.done && ran.reason === 'timeout') logger.warn(`outbox: a delivery round passed ${flushDeadlineMs} ms (a slow disk or CLI); later rounds go on beside it`);
       else if (!ran.done) throw ran.error;
     };
-    const next = queue.then(bounded, bounded);
-    queue = next.catch(() => undefined);
-    return next;
+    return oneRound(bounded);
   }
 
   /** Gives back or drops an entry after an attempt; `claim` is null for an entry held in memory. */

@@ -21,6 +21,7 @@ import type { Logger } from '../../shared/logger.js';
 import { writeFileAtomically } from '../../shared/atomic-file.js';
 import { fail, integer, parseTimeSpan, text, ToolError, validateRelativePath } from './file-store-args.js';
 import { createSequentialThinking } from './file-store-thinking.js';
+import pLimit from 'p-limit';
 
 /** The file store: a {@link MemoryStore} plus what the preview and shutdown need. */
 export interface FileStore extends MemoryStore {
@@ -59,13 +60,9 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
   const memoryDir = join(root, 'memory');
   const index = createFolderIndex({ memoryDir, stateDir: settings.stateDir, runner: settings.runner, logger, ...settings.index });
   // Writes one at a time in this process; a thought also takes a lock shared with other processes.
-  let queue: Promise<unknown> = Promise.resolve();
+  const oneWrite = pLimit(1);
   let writes = 0;
-  const serially = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = queue.then(work, work);
-    queue = next.catch(() => undefined);
-    return next;
-  };
+  const serially = <T>(work: () => Promise<T>): Promise<T> => oneWrite(work);
   const iso = (): string => new Date(now()).toISOString();
   const pathOf = (uri: string): string => `${join(memoryDir, ...uri.slice('memory://'.length).split('/'))}.md`;
 
