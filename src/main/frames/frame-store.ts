@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { emptyTree, FRAME_OUTCOMES, type Frame, type FrameTree } from './frame-state.js';
-import { writeFileAtomically } from '../shared/atomic-file.js';
+import { writeFileAtomically } from '../../io/atomic-file.js';
 import { throwIfAborted, withFileLock, type LockTiming } from '../shared/file-lock.js';
 import { keepAside, readStateText } from '../shared/state-file.js';
 import type { Logger } from '../shared/logger.js';

@@ -4,9 +4,9 @@
  * index. These tasks do file I/O (synchronously: a worker may block); the
  * parsing is the pure stages'.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomicallySync } from '../../io/atomic-file.js';
 import { indexMemoryText, isMemoryIndexEntry, type FileStamp, type MemoryIndexEntry } from '../../core/memory/memory-index.js';
 import { normalizeMemoryConcept } from '../../core/memory/memory-markdown.js';
 import { searchEntries, type SearchAnswer } from '../../core/memory/memory-queries.js';
@@ -156,24 +156,10 @@ export function loadMemoryIndex(input: LoadIndexInput): LoadIndexOutput {
   return { state: 'loaded', entries: parsed.entries as MemoryIndexEntry[] };
 }
 
-/** Task `saveMemoryIndex`: the cache, written atomically (temporary file, fsync, rename). */
+/** Task `saveMemoryIndex`: the cache, written atomically (temporary file, fsync, rename, folder fsync). */
 export function saveMemoryIndex(input: SaveIndexInput): number {
-  mkdirSync(dirname(input.file), { recursive: true, mode: 0o700 });
-  const temporary = `${input.file}.${randomUUID()}.tmp`;
   const text = JSON.stringify({ version: MEMORY_INDEX_VERSION, memoryDir: input.memoryDir, entries: input.entries });
-  const handle = openSync(temporary, 'w', 0o600);
-  try {
-    writeSync(handle, text);
-    fsyncSync(handle);
-  } finally {
-    closeSync(handle);
-  }
-  try {
-    renameSync(temporary, input.file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  writeFileAtomicallySync(input.file, text, 0o600);
   return input.entries.length;
 }
 

@@ -10,7 +10,7 @@
  * again. Every step has a deadline.
  */
 import { join } from 'node:path';
-import { writeFileAtomically } from '../../shared/atomic-file.js';
+import { writeFileAtomically } from '../../../io/atomic-file.js';
 import { throwIfAborted, withFileLock, type LockTiming } from '../../shared/file-lock.js';
 import { keepAside, readStateText } from '../../shared/state-file.js';
 import type { Logger } from '../../shared/logger.js';

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomically } from '../../shared/atomic-file.js';
+import { writeFileAtomically } from '../../../io/atomic-file.js';
 import { keepAside, readStateText } from '../../shared/state-file.js';
 import type { Logger } from '../../shared/logger.js';
 

@@ -11,7 +11,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatFrontmatter, memoryConcepts, parseMemoryFile } from '../../../core/memory/memory-markdown.js';
-import { writeFileAtomically } from '../../shared/atomic-file.js';
+import { writeFileAtomically } from '../../../io/atomic-file.js';
 import { throwIfAborted, withFileLock } from '../../shared/file-lock.js';
 import { integer, text, ToolError } from './file-store-args.js';
 import { keepAside } from '../../shared/state-file.js';

@@ -18,7 +18,7 @@ import type { CliError, CliResult, MemoryStore } from '../cli/maenifold-client.j
 import { createFolderIndex, type FolderIndex } from './folder-index.js';
 import type { TaskRunner } from '../../pool/task-runner.js';
 import type { Logger } from '../../shared/logger.js';
-import { writeFileAtomically } from '../../shared/atomic-file.js';
+import { writeFileAtomically } from '../../../io/atomic-file.js';
 import { fail, integer, parseTimeSpan, text, ToolError, validateRelativePath } from './file-store-args.js';
 import { createSequentialThinking } from './file-store-thinking.js';
 import pLimit from 'p-limit';

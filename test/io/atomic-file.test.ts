@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileAtomically } from '../../../src/main/shared/atomic-file.js';
-import { canMount, mountTmpfs, type Mount } from '../../support/scratch-mount.js';
+import { writeFileAtomically, writeFileAtomicallySync } from '../../src/io/atomic-file.js';
+import { canMount, mountTmpfs, type Mount } from '../support/scratch-mount.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -44,5 +44,36 @@ describe('writeFileAtomically', () => {
     const [target] = await readdir(dir);
     await expect(writeFileAtomically(join(dir, target as string), 'new')).rejects.toMatchObject({ code: expect.stringMatching(/EISDIR|ENOTEMPTY|EEXIST/) });
     expect(await readdir(dir)).toEqual([target]);
+  });
+});
+
+describe('writeFileAtomicallySync', () => {
+  it('should create the folder, replace the file and leave no temporary file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'atomic-sync-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'cache', 'index.json');
+    writeFileAtomicallySync(file, '{"v":1}', 0o600);
+    writeFileAtomicallySync(file, '{"v":2}', 0o600);
+    expect(await readFile(file, 'utf8')).toBe('{"v":2}');
+    expect(await readdir(join(dir, 'cache'))).toEqual(['index.json']);
+  });
+
+  it('should leave no temporary file and the target as it was when the rename fails', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'atomic-sync-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    // A folder in the file's place: the rename cannot replace it.
+    await mkdir(join(dir, 'index.json'));
+    expect(() => writeFileAtomicallySync(join(dir, 'index.json'), 'new')).toThrow();
+    expect(await readdir(dir)).toEqual(['index.json']);
+  });
+
+  it.runIf(mountable)('should leave no temporary file and the old content when the disk fills up (64 KB tmpfs)', async () => {
+    const mount = (await mountTmpfs(64)) as Mount;
+    cleanups.push(() => mount.unmount());
+    const file = join(mount.dir, 'index.json');
+    writeFileAtomicallySync(file, '{"old":true}');
+    expect(() => writeFileAtomicallySync(file, 'x'.repeat(200 * 1024))).toThrow(/ENOSPC/);
+    expect(await readdir(mount.dir)).toEqual(['index.json']);
+    expect(await readFile(file, 'utf8')).toBe('{"old":true}');
   });
 });

@@ -1,0 +1,94 @@
+/**
+ * Durable whole-file writes for everything the plugin keeps on disk (notes,
+ * outbox entries, chain and frame state on the hook thread; the memory
+ * index cache in a worker): a reader sees the old file or the new one, never
+ * half of either, and the new one survives a power cut. One procedure, in an
+ * asynchronous form for the hook thread and a synchronous one for workers,
+ * which may block their own thread.
+ */
+import { randomUUID } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** The temporary file a write of `path` goes through, beside it. */
+function temporaryPath(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
+}
+
+/** Whether `name` is a temporary file left by {@link writeFileAtomically}. */
+export function isTemporaryName(name: string): boolean {
+  return /^\..+\.[0-9a-f-]{36}\.tmp$/.test(name);
+}
+
+/**
+ * Writes `content` to `path`: a temporary file beside it, fsync, rename over
+ * `path`, fsync of the folder. Whatever step fails (a full disk while writing
+ * or syncing, a failed rename), the temporary file is removed before the
+ * error is passed on.
+ *
+ * @param path - the file to replace or create; its folder is created when missing.
+ * @param content - the whole new content, as UTF-8.
+ * @param mode - permissions of a new file. @default 0o644
+ * @param beforeRename - a last check before the new file replaces the old one (a lost lock, a passed deadline); throwing stops the write.
+ */
+export async function writeFileAtomically(path: string, content: string, mode = 0o644, beforeRename?: () => void): Promise<void> {
+  const folder = dirname(path);
+  await mkdir(folder, { recursive: true });
+  const temporary = temporaryPath(path);
+  const handle = await open(temporary, 'wx', mode);
+  try {
+    try {
+      await handle.writeFile(content, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    beforeRename?.();
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw error;
+  }
+  // The rename itself must survive a power cut.
+  const directory = await open(folder, 'r');
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
+}
+
+/**
+ * {@link writeFileAtomically}, blocking: for a worker thread, where nothing else waits on the thread.
+ *
+ * @param path - the file to replace or create; its folder is created when missing (mode 0700).
+ * @param content - the whole new content, as UTF-8.
+ * @param mode - permissions of a new file. @default 0o644
+ */
+export function writeFileAtomicallySync(path: string, content: string, mode = 0o644): void {
+  const folder = dirname(path);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const temporary = temporaryPath(path);
+  const handle = openSync(temporary, 'wx', mode);
+  try {
+    try {
+      // writeFileSync loops until every byte is written and throws when the disk refuses; a bare
+      // writeSync may write part of the content and return, leaving a truncated file to rename.
+      writeFileSync(handle, content, 'utf8');
+      fsyncSync(handle);
+    } finally {
+      closeSync(handle);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  const directory = openSync(folder, 'r');
+  try {
+    fsyncSync(directory);
+  } finally {
+    closeSync(directory);
+  }
+}
