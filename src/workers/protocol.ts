@@ -17,16 +17,6 @@ export type { TaskError, TaskErrorCode, TaskResult } from '../core/task-error.js
 import type { TaskResult } from '../core/task-error.js';
 import type { ContextFit, ContextFitInput } from '../core/context/context-budget.js';
 export type { ContextFit, ContextFitInput } from '../core/context/context-budget.js';
-export type {
-  IndexFilesInput,
-  IndexFilesOutput,
-  LoadIndexInput,
-  LoadIndexOutput,
-  SaveIndexInput,
-  ScanInput,
-  ScanOutput,
-  SearchIndexInput,
-} from './tasks/memory-folder.js';
 export type { MemoryIndexEntry, FileStamp } from '../core/memory/memory-index.js';
 export type { SearchAnswer } from '../core/memory/memory-queries.js';
 import type { SearchAnswer } from '../core/memory/memory-queries.js';
@@ -40,6 +30,7 @@ import type {
   ScanOutput,
   SearchIndexInput,
 } from './tasks/memory-folder.js';
+export type { IndexFilesInput, IndexFilesOutput, LoadIndexInput, LoadIndexOutput, SaveIndexInput, ScanInput, ScanOutput, SearchIndexInput };
 
 /**
  * The task table: every task the worker runs, with its input and output. A new task is one entry
