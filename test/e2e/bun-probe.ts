@@ -14,10 +14,10 @@ if (!packageDir || !doubleCli) {
 // The shipped JavaScript, typed by the sources it was built from.
 const load = <T>(path: string): Promise<T> => import(pathToFileURL(join(packageDir, 'dist', 'src', path)).href) as Promise<T>;
 
-const { createWorkerPool } = await load<typeof import('../../src/main/pool/worker-pool.js')>('main/worker-pool.js');
-const { createExtractionEngine } = await load<typeof import('../../src/main/compaction/extraction-engine.js')>('main/extraction-engine.js');
-const { createMaenifoldClient } = await load<typeof import('../../src/main/memory/cli/maenifold-client.js')>('main/maenifold-client.js');
-const { locateCli } = await load<typeof import('../../src/main/memory/cli/cli-locator.js')>('main/cli-locator.js');
+const { createWorkerPool } = await load<typeof import('../../src/main/pool/worker-pool.js')>('main/pool/worker-pool.js');
+const { createExtractionEngine } = await load<typeof import('../../src/main/compaction/extraction-engine.js')>('main/compaction/extraction-engine.js');
+const { createMaenifoldClient } = await load<typeof import('../../src/main/memory/cli/maenifold-client.js')>('main/memory/cli/maenifold-client.js');
+const { locateCli } = await load<typeof import('../../src/main/memory/cli/cli-locator.js')>('main/memory/cli/cli-locator.js');
 
 const pool = createWorkerPool({ threads: 2 });
 const ready = await pool.ready;
