@@ -7,14 +7,21 @@ import { fitContextEntries } from '../core/context/context-budget.js';
 import { analyzeUnits as runAnalyzeUnits } from './tasks/analyze-units.js';
 import { finalizeExtraction as runFinalizeExtraction } from './tasks/finalize-extraction.js';
 import { toTaskError } from '../core/task-error.js';
+import { inputProblem, TASK_INPUTS, type TaskInputSchema } from './task-inputs.js';
 import * as memoryFolder from './tasks/memory-folder.js';
 import type { IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, TaskName, TaskSignatures } from './protocol.js';
 
-function guarded<I, O>(validate: (input: unknown) => input is I, work: (input: I) => O): (input: unknown) => TaskResult<O> {
+/**
+ * A task that first checks its input against its schema: a wrong shape is refused as data, naming the
+ * field, and whatever the work throws becomes TASK_FAILED.
+ */
+function guarded<I, O>(schema: TaskInputSchema, work: (input: I) => O): (input: unknown) => TaskResult<O> {
   return (input) => {
-    if (!validate(input)) return { ok: false, error: { code: 'INVALID_INPUT', message: 'task input has the wrong shape' } };
+    const problem = inputProblem(schema, input);
+    if (problem !== null) return { ok: false, error: { code: 'INVALID_INPUT', message: `task input has the wrong shape: ${problem}` } };
     try {
-      return { ok: true, value: work(input) };
+      // The schema checked the shape the work relies on; the stages read every field defensively.
+      return { ok: true, value: work(input as I) };
     } catch (error) {
       return { ok: false, error: toTaskError(error, 'TASK_FAILED') };
     }
@@ -25,71 +32,29 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-const isAnalyzeInput = (input: unknown): input is AnalyzeInput =>
-  isObject(input) && Array.isArray(input['units']) && isObject(input['settings']);
-
-const isFinalizeInput = (input: unknown): input is FinalizeInput =>
-  isObject(input) &&
-  Array.isArray(input['sections']) &&
-  Array.isArray(input['decisions']) &&
-  Array.isArray(input['files']) &&
-  Array.isArray(input['signals']) &&
-  Array.isArray(input['notes']) &&
-  Array.isArray(input['terms']) &&
-  isObject(input['settings']);
-
 /** Task `analyzeUnits`: the per-message pass over one batch. */
-export const analyzeUnits: (input: unknown) => TaskResult<AnalyzeOutput> = guarded(isAnalyzeInput, runAnalyzeUnits);
+export const analyzeUnits = guarded<AnalyzeInput, AnalyzeOutput>(TASK_INPUTS.analyzeUnits, runAnalyzeUnits);
 
 /** Task `finalizeExtraction`: concepts, merged lists and the preservation context. */
-export const finalizeExtraction: (input: unknown) => TaskResult<FinalizeOutput> = guarded(
-  isFinalizeInput,
-  runFinalizeExtraction,
-);
-
-const isContextFitInput = (input: unknown): input is ContextFitInput =>
-  isObject(input) &&
-  typeof input['heading'] === 'string' &&
-  Array.isArray(input['entries']) &&
-  input['entries'].every((entry) => typeof entry === 'string') &&
-  typeof input['entryBudget'] === 'number' &&
-  typeof input['totalBudget'] === 'number' &&
-  (input['encoding'] === 'o200k_base' || input['encoding'] === 'cl100k_base') &&
-  (input['separator'] === undefined || typeof input['separator'] === 'string');
+export const finalizeExtraction = guarded<FinalizeInput, FinalizeOutput>(TASK_INPUTS.finalizeExtraction, runFinalizeExtraction);
 
 /** Task `fitContext`: per-concept entries fitted to exact token budgets. */
-export const fitContext: (input: unknown) => TaskResult<ContextFit> = guarded(isContextFitInput, fitContextEntries);
-
-const hasString = (input: Record<string, unknown>, key: string): boolean => typeof input[key] === 'string' && input[key] !== '';
+export const fitContext = guarded<ContextFitInput, ContextFit>(TASK_INPUTS.fitContext, fitContextEntries);
 
 /** Task `scanMemoryFolder`: stamps of every markdown file under the memory folder. */
-export const scanMemoryFolder = guarded((input: unknown): input is ScanInput => isObject(input) && hasString(input, 'memoryDir'), memoryFolder.scanMemoryFolder);
+export const scanMemoryFolder = guarded<ScanInput, ReturnType<typeof memoryFolder.scanMemoryFolder>>(TASK_INPUTS.scanMemoryFolder, memoryFolder.scanMemoryFolder);
 
 /** Task `indexMemoryFiles`: reads and indexes a batch of files. */
-export const indexMemoryFiles = guarded(
-  (input: unknown): input is IndexFilesInput =>
-    isObject(input) && hasString(input, 'memoryDir') && Array.isArray(input['uris']) && input['uris'].every((uri) => typeof uri === 'string' && uri.startsWith('memory://') && !uri.split('/').includes('..')),
-  memoryFolder.indexMemoryFiles,
-);
+export const indexMemoryFiles = guarded<IndexFilesInput, ReturnType<typeof memoryFolder.indexMemoryFiles>>(TASK_INPUTS.indexMemoryFiles, memoryFolder.indexMemoryFiles);
 
 /** Task `loadMemoryIndex`: the on-disk index cache, validated. */
-export const loadMemoryIndex = guarded(
-  (input: unknown): input is LoadIndexInput => isObject(input) && hasString(input, 'file') && hasString(input, 'memoryDir'),
-  memoryFolder.loadMemoryIndex,
-);
+export const loadMemoryIndex = guarded<LoadIndexInput, ReturnType<typeof memoryFolder.loadMemoryIndex>>(TASK_INPUTS.loadMemoryIndex, memoryFolder.loadMemoryIndex);
 
 /** Task `saveMemoryIndex`: writes the index cache atomically. */
-export const saveMemoryIndex = guarded(
-  (input: unknown): input is SaveIndexInput => isObject(input) && hasString(input, 'file') && hasString(input, 'memoryDir') && Array.isArray(input['entries']),
-  memoryFolder.saveMemoryIndex,
-);
+export const saveMemoryIndex = guarded<SaveIndexInput, number>(TASK_INPUTS.saveMemoryIndex, memoryFolder.saveMemoryIndex);
 
 /** Task `searchMemoryIndex`: ranks indexed files for a query. */
-export const searchMemoryIndex = guarded(
-  (input: unknown): input is SearchIndexInput =>
-    isObject(input) && Array.isArray(input['entries']) && typeof input['query'] === 'string' && Number.isInteger(input['pageSize']),
-  memoryFolder.searchMemoryIndex,
-);
+export const searchMemoryIndex = guarded<SearchIndexInput, ReturnType<typeof memoryFolder.searchMemoryIndex>>(TASK_INPUTS.searchMemoryIndex, memoryFolder.searchMemoryIndex);
 
 /** Task `warmUp`: runs every stage once on a small text so the first real task is not the one paying for JIT. */
 export function warmUp(): TaskResult<number> {

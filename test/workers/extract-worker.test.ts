@@ -15,8 +15,12 @@ describe('runTask', () => {
     }
   });
 
-  it('should reject a known task given the wrong input as data', () => {
-    expect(runTask({ name: 'analyzeUnits', input: { units: 'not a list' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  it('should reject a known task given the wrong input as data, naming the field', () => {
+    const result = runTask({ name: 'analyzeUnits', input: { units: 'not a list', settings: {} } });
+    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(!result.ok && result.error.message).toContain('units: expected Array');
+    const escape = runTask({ name: 'indexMemoryFiles', input: { memoryDir: '/m', uris: ['memory://notes/../../etc/passwd'] } });
+    expect(!escape.ok && escape.error.message).toContain('uris.0');
   });
 });
 

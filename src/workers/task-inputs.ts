@@ -1,0 +1,54 @@
+/**
+ * The shape each task's input must have, checked where it arrives in the
+ * worker. Shallow on purpose: a batch of a 10 MB session is checked for its
+ * lists and settings, not walked item by item; the stages read every field
+ * defensively. A refusal names the first field that is wrong.
+ */
+import * as v from 'valibot';
+
+const nonEmpty = v.pipe(v.string(), v.minLength(1));
+const list = v.array(v.unknown());
+const settings = v.looseObject({});
+
+/** A memory URI under the memory folder: no step out of it. */
+const memoryUri = v.pipe(
+  v.string(),
+  v.startsWith('memory://'),
+  v.check((uri) => !uri.split('/').includes('..'), 'a memory URI without ".." segments'),
+);
+
+/** Input schemas by task (warmUp takes none). */
+export const TASK_INPUTS = {
+  analyzeUnits: v.looseObject({ units: list, settings }),
+  finalizeExtraction: v.looseObject({ sections: list, decisions: list, files: list, signals: list, notes: list, terms: list, settings }),
+  fitContext: v.looseObject({
+    heading: v.string(),
+    entries: v.array(v.string()),
+    entryBudget: v.number(),
+    totalBudget: v.number(),
+    encoding: v.picklist(['o200k_base', 'cl100k_base']),
+    separator: v.optional(v.string()),
+  }),
+  scanMemoryFolder: v.looseObject({ memoryDir: nonEmpty }),
+  indexMemoryFiles: v.looseObject({ memoryDir: nonEmpty, uris: v.array(memoryUri) }),
+  loadMemoryIndex: v.looseObject({ file: nonEmpty, memoryDir: nonEmpty }),
+  saveMemoryIndex: v.looseObject({ file: nonEmpty, memoryDir: nonEmpty, entries: list }),
+  searchMemoryIndex: v.looseObject({ entries: list, query: v.string(), pageSize: v.pipe(v.number(), v.integer()) }),
+} as const;
+
+/** A schema of {@link TASK_INPUTS}. */
+export type TaskInputSchema = (typeof TASK_INPUTS)[keyof typeof TASK_INPUTS];
+
+/**
+ * Why an input does not fit its schema, in one line (`units: expected Array, got string`), or `null` when it fits.
+ *
+ * @param schema - the task's input schema.
+ * @param input - what the task received.
+ */
+export function inputProblem(schema: TaskInputSchema, input: unknown): string | null {
+  const result = v.safeParse(schema, input, { abortEarly: true });
+  if (result.success) return null;
+  const issue = result.issues[0];
+  const key = v.getDotPath(issue) ?? 'input';
+  return `${key}: expected ${issue.expected ?? issue.message}, got ${issue.received}`.slice(0, 300);
+}
