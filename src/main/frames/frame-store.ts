@@ -9,6 +9,7 @@
  * tree starts empty; frames without the expected shape are dropped and logged.
  */
 import { createHash } from 'node:crypto';
+import * as v from 'valibot';
 import { basename, dirname, join } from 'node:path';
 import { emptyTree, FRAME_OUTCOMES, type Frame, type FrameTree } from './frame-state.js';
 import { writeFileAtomically } from '../../io/atomic-file.js';
@@ -28,21 +29,20 @@ export interface FrameStore {
 /** How long a tree read from disk is used as it is. */
 const FRESH_MS = 1_000;
 
-const STATUSES = new Set(['in_progress', 'completing', 'completed', 'failed', 'blocked']);
+/** A frame as the file must hold it; anything else in the file is damage. */
+const FRAME = v.looseObject({
+  sessionID: v.string(),
+  parentID: v.nullable(v.string()),
+  goal: v.string(),
+  successCriteria: v.string(),
+  status: v.picklist(['in_progress', 'completing', 'completed', 'failed', 'blocked']),
+  outcome: v.optional(v.picklist(FRAME_OUTCOMES)),
+  artifacts: v.array(v.string()),
+  createdAt: v.string(),
+});
 
 function isFrame(value: unknown): value is Frame {
-  const frame = value as Frame;
-  return (
-    typeof frame?.sessionID === 'string' &&
-    (frame.parentID === null || typeof frame.parentID === 'string') &&
-    typeof frame.goal === 'string' &&
-    typeof frame.successCriteria === 'string' &&
-    STATUSES.has(frame.status) &&
-    (frame.outcome === undefined || FRAME_OUTCOMES.includes(frame.outcome)) &&
-    Array.isArray(frame.artifacts) &&
-    frame.artifacts.every((path) => typeof path === 'string') &&
-    typeof frame.createdAt === 'string'
-  );
+  return v.is(FRAME, value);
 }
 
 /**

@@ -10,6 +10,7 @@
  * again. Every step has a deadline.
  */
 import { join } from 'node:path';
+import * as v from 'valibot';
 import { writeFileAtomically } from '../../../io/atomic-file.js';
 import { throwIfAborted, withFileLock, type LockTiming } from '../../shared/file-lock.js';
 import { keepAside, readStateText } from '../../shared/state-file.js';
@@ -62,17 +63,23 @@ export interface ChainStoreSettings {
   now?: () => number;
 }
 
-function isInFlight(value: unknown): value is ChainInFlight {
-  const flight = value as ChainInFlight;
-  return typeof flight?.key === 'string' && (flight.sessionId === null || typeof flight.sessionId === 'string') && Number.isInteger(flight.thoughtNumber) && Number.isFinite(flight.at);
-}
+/** A thought recorded as being sent. */
+const IN_FLIGHT = v.looseObject({
+  key: v.string(),
+  sessionId: v.nullable(v.string()),
+  thoughtNumber: v.pipe(v.number(), v.integer()),
+  at: v.pipe(v.number(), v.finite()),
+});
+const RECENT_KEYS = v.optional(v.array(v.string()));
+
+/** A project's record: a chain (a thought may be in flight), or only a thought in flight before the first one answered. */
+const RECORD = v.union([
+  v.looseObject({ sessionId: v.string(), thoughtNumber: v.pipe(v.number(), v.integer(), v.minValue(0)), inFlight: v.optional(IN_FLIGHT), recentKeys: RECENT_KEYS }),
+  v.looseObject({ sessionId: v.optional(v.undefined()), inFlight: IN_FLIGHT, recentKeys: RECENT_KEYS }),
+]);
 
 function isRecord(value: unknown): value is ChainRecord {
-  const state = value as ChainState;
-  if (state?.inFlight !== undefined && !isInFlight(state.inFlight)) return false;
-  if (state?.recentKeys !== undefined && !(Array.isArray(state.recentKeys) && state.recentKeys.every((key) => typeof key === 'string'))) return false;
-  if (state?.sessionId === undefined) return state?.inFlight !== undefined;
-  return typeof state.sessionId === 'string' && Number.isInteger(state.thoughtNumber) && state.thoughtNumber >= 0;
+  return v.is(RECORD, value);
 }
 
 const asState = (record: ChainRecord | null | undefined): ChainState | null => (record && typeof record.sessionId === 'string' ? (record as ChainState) : null);

@@ -10,6 +10,7 @@
  * entry at once. A claim whose process died goes back to pending.
  */
 import { randomBytes } from 'node:crypto';
+import * as v from 'valibot';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomically } from '../../../io/atomic-file.js';
@@ -80,19 +81,19 @@ function keyOf(name: string): string {
   return name.slice(16, name.indexOf('.json'));
 }
 
+/** An entry as its file must hold it. */
+const ENTRY = v.looseObject({
+  key: v.pipe(v.string(), v.regex(HEX_KEY)),
+  kind: v.picklist(['note', 'thought']),
+  payload: v.looseObject({}),
+  project: v.string(),
+  createdAt: v.pipe(v.number(), v.finite()),
+  attempts: v.pipe(v.number(), v.finite()),
+  nextAttemptAt: v.pipe(v.number(), v.finite()),
+});
+
 function isEntry(value: unknown): value is OutboxEntry {
-  const entry = value as OutboxEntry;
-  return (
-    typeof entry?.key === 'string' &&
-    HEX_KEY.test(entry.key) &&
-    (entry.kind === 'note' || entry.kind === 'thought') &&
-    typeof entry.payload === 'object' &&
-    entry.payload !== null &&
-    typeof entry.project === 'string' &&
-    Number.isFinite(entry.createdAt) &&
-    Number.isFinite(entry.attempts) &&
-    Number.isFinite(entry.nextAttemptAt)
-  );
+  return v.is(ENTRY, value);
 }
 
 /** Claims this process holds, across every outbox instance of the process. */
