@@ -5,6 +5,7 @@
  * and tool names, headings and identifiers stay English.
  */
 import { CUE_LANGUAGES, ENGLISH, TABLES, type CueKind } from './cue-tables.js';
+import { CueTrie, type CueShape } from './cue-scan.js';
 
 export { CUE_LANGUAGES, type CueKind } from './cue-tables.js';
 
@@ -24,10 +25,9 @@ const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{N}_]|[\\p{L}\\p{N}][.\\-/])';
 const NOT_WORD_AFTER = '(?![\\p{L}\\p{N}_]|[.\\-/][\\p{L}\\p{N}])';
 
 /**
- * A cue matcher: the exact expression behind a cheap filter. The exact one opens with a look-behind,
- * which V8 must try at every position of the text; the filter is the same alternation of literals
- * without the word-edge assertions, which V8 scans for their first letters. Any exact match is also a
- * filter match, so texts the filter rejects (most of them) never meet the exact expression.
+ * A cue matcher. `test` reads the text once for every kind of its language (see `cue-scan.ts`); the
+ * exact expression, with the same word-edge rules, serves `exec` and the rare text whose lowercase
+ * form has another length.
  */
 export interface CueMatcher {
   /** Whether some cue occurs in the text as a whole word (CJK cues anywhere). */
@@ -36,66 +36,87 @@ export interface CueMatcher {
   exec(text: string): RegExpExecArray | null;
 }
 
-/** Letters that case-fold to another only under the `u` flag. */
-const UNICODE_ONLY_FOLDS = '[\\u017f\\u212a\\u212b\\u1e9e\\u0130\\u0131\\u03c2\\u1fbe\\u00b5]';
-
-class FilteredMatcher implements CueMatcher {
+class ScannedMatcher implements CueMatcher {
   constructor(
-    private readonly filter: RegExp,
+    private readonly trie: CueTrie,
+    private readonly bit: number,
     private readonly exact: RegExp,
   ) {}
 
   test(text: string): boolean {
-    return this.filter.test(text) && this.exact.test(text);
+    const kinds = this.trie.scan(text);
+    return kinds === null ? this.exact.test(text) : (kinds & this.bit) !== 0;
   }
 
   exec(text: string): RegExpExecArray | null {
-    return this.filter.test(text) ? this.exact.exec(text) : null;
+    return this.test(text) ? this.exact.exec(text) : null;
   }
 }
 
+function shapeOf(cue: string): CueShape {
+  if (SPACELESS.test(cue) || !/[\p{L}\p{N}]/u.test(cue)) return 'anywhere';
+  return cue.endsWith('*') ? 'prefix' : 'whole';
+}
+
 /**
- * One matcher of literal alternatives: no nesting, so no backtracking beyond the longest cue.
+ * The exact expression of a cue list, the reference the scan agrees with: literal alternatives, no
+ * nesting, so no backtracking beyond the longest cue.
  *
- * @param cues - literal phrases; a trailing `*` makes one a prefix, CJK ones match anywhere.
+ * @param cues - as for {@link compile}.
  */
-export function compile(cues: readonly string[]): CueMatcher {
+export function exactExpression(cues: readonly string[]): RegExp {
   const whole: string[] = [];
   const prefix: string[] = [];
   const anywhere: string[] = [];
   // Longest first, so "instead of" wins over "instead" in the match text.
   for (const cue of [...new Set(cues)].sort((a, b) => b.length - a.length)) {
-    if (SPACELESS.test(cue) || !/[\p{L}\p{N}]/u.test(cue)) anywhere.push(escape(cue));
-    else if (cue.endsWith('*')) prefix.push(escape(cue.slice(0, -1)));
+    const shape = shapeOf(cue);
+    if (shape === 'anywhere') anywhere.push(escape(cue));
+    else if (shape === 'prefix') prefix.push(escape(cue.slice(0, -1)));
     else whole.push(escape(cue));
   }
   const parts: string[] = [];
   if (whole.length > 0) parts.push(`${NOT_WORD_BEFORE}(?:${whole.join('|')})${NOT_WORD_AFTER}`);
   if (prefix.length > 0) parts.push(`${NOT_WORD_BEFORE}(?:${prefix.join('|')})`);
   if (anywhere.length > 0) parts.push(`(?:${anywhere.join('|')})`);
-  if (parts.length === 0) return new FilteredMatcher(/(?!)/, /(?!)/);
-  // Without the `u` flag V8 scans about twice as fast. Its case-insensitive matching differs from the
-  // exact one's only for a few letters (long s, Kelvin and Ångström signs, capital sharp s, dotted and
-  // dotless i): a text holding one of them always goes on to the exact expression.
-  const literals = [...whole, ...prefix, ...anywhere, UNICODE_ONLY_FOLDS];
-  return new FilteredMatcher(new RegExp(literals.join('|'), 'i'), new RegExp(parts.join('|'), 'iu'));
+  return parts.length > 0 ? new RegExp(parts.join('|'), 'iu') : /(?!)/;
+}
+
+function trieEntries(cues: readonly string[], bit: number): Array<{ literal: string; bit: number; shape: CueShape }> {
+  return [...new Set(cues)].map((cue) => {
+    const shape = shapeOf(cue);
+    return { literal: shape === 'prefix' ? cue.slice(0, -1) : cue, bit, shape };
+  });
+}
+
+/**
+ * One matcher of a cue list.
+ *
+ * @param cues - literal phrases; a trailing `*` makes one a prefix, CJK ones match anywhere.
+ */
+export function compile(cues: readonly string[]): CueMatcher {
+  return new ScannedMatcher(new CueTrie(trieEntries(cues, 1)), 1, exactExpression(cues));
 }
 
 /** Matchers for one language: its cues and the English ones. */
 export type CueMatchers = Readonly<Record<CueKind, CueMatcher>>;
 
+/** Matchers of every kind that share one trie, so a text is read once for all of them. */
+function matchersOf(cuesOf: (kind: CueKind) => readonly string[]): CueMatchers {
+  const trie = new CueTrie(KINDS.flatMap((kind, index) => trieEntries(cuesOf(kind), 1 << index)));
+  const entries = KINDS.map((kind, index): [CueKind, CueMatcher] => [kind, new ScannedMatcher(trie, 1 << index, exactExpression(cuesOf(kind)))]);
+  return Object.freeze(Object.fromEntries(entries) as Record<CueKind, CueMatcher>);
+}
+
 function matchersFor(language: string): CueMatchers {
   const own = language === 'eng' ? undefined : TABLES[language];
-  const entries = KINDS.map((kind) => [kind, compile([...ENGLISH[kind], ...(own?.[kind] ?? [])])] as const);
-  return Object.freeze(Object.fromEntries(entries) as Record<CueKind, CueMatcher>);
+  return matchersOf((kind) => [...ENGLISH[kind], ...(own?.[kind] ?? [])]);
 }
 
 const MATCHERS: ReadonlyMap<string, CueMatchers> = new Map(CUE_LANGUAGES.map((language) => [language, matchersFor(language)]));
 
 /** Every language's cues at once, for a message whose language a few words cannot tell apart from its neighbours. */
-const ALL_MATCHERS: CueMatchers = Object.freeze(
-  Object.fromEntries(KINDS.map((kind) => [kind, compile(Object.values(TABLES).flatMap((table) => [...table[kind]]))])) as Record<CueKind, CueMatcher>,
-);
+const ALL_MATCHERS: CueMatchers = matchersOf((kind) => Object.values(TABLES).flatMap((table) => [...table[kind]]));
 
 /** Characters up to which a message counts as short: too few to tell Spanish from Portuguese or Italian. */
 export const SHORT_MESSAGE_CHARS = 600;

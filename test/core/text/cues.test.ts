@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CUE_LANGUAGES, cuesFor } from '../../../src/core/text/cues.js';
+import { compile, CUE_LANGUAGES, cuesFor, exactExpression } from '../../../src/core/text/cues.js';
+import { createPrng } from '../../../src/synth/prng.js';
 
 describe('cuesFor', () => {
   it('should have cue sets for English, Spanish, German, French, Portuguese, Chinese and Japanese', () => {
@@ -39,5 +40,32 @@ describe('cuesFor', () => {
     const line = 'chang replac switc instea rathe '.repeat(200_000);
     const cues = cuesFor('spa');
     for (const kind of ['change', 'weakChange', 'problem', 'next', 'hedge'] as const) expect(cues[kind].test(line)).toBe(false);
+  });
+});
+
+describe('compile', () => {
+  const CUES = ['instead of', 'replaced', 'fix', 'congel*', 'ya no', '→', '修复', 'não resolvido', 'débloqué', 'straße'];
+  const PIECES = [
+    'instead of', 'Instead Of', 'INSTEAD  of', 'replaced', 'Replaced', 'replacedX', 'fix', 'FIX', 'fixes', 'prefix', 'fix_', '_fix',
+    'congela', 'Congelado', 'descongela', 'ya no', 'YA NO', '→', '修复', 'não resolvido', 'NÃO RESOLVIDO', 'débloqué', 'DÉBLOQUÉ',
+    'straße', 'STRASSE', 'ẞtraße', 'İ', 'ı', 'ſ', '😀', '𝐀', 'a', 'Z', '9', '_', '.', '-', '/', ' ', '\n', '(', ')', '`', ':', 'é', '中',
+  ];
+
+  it('should find in a text exactly what its reference expression finds', () => {
+    const matcher = compile(CUES);
+    const reference = exactExpression(CUES);
+    const random = createPrng(42);
+    for (let sample = 0; sample < 20_000; sample++) {
+      let text = '';
+      const length = 1 + Math.floor(random() * 6);
+      for (let piece = 0; piece < length; piece++) text += PIECES[Math.floor(random() * PIECES.length)];
+      expect(matcher.test(text), text).toBe(reference.test(text));
+    }
+  });
+
+  it('should give the same first cue as the reference from exec', () => {
+    const matcher = compile(CUES);
+    expect(matcher.exec('we replaced it, instead of patching')?.[0]).toBe('replaced');
+    expect(matcher.exec('the prefix stays')).toBeNull();
   });
 });
