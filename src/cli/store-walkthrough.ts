@@ -11,7 +11,7 @@ import { createOutbox } from '../main/memory/delivery/outbox.js';
 import { createChainStore } from '../main/memory/delivery/chain-store.js';
 import { createLogger } from '../main/shared/logger.js';
 import { buildCompactionNote } from '../main/compaction/compaction-note.js';
-import { buildSummaryThought } from '../main/summaries/summary-persistence.js';
+import { buildSummaryThought } from '../core/memory/summary-thought.js';
 import { createSessionStart } from '../main/graph/session-start.js';
 import { resolvePluginOptions } from '../main/shared/plugin-options.js';
 import { createBackgroundWork } from '../main/shared/background-work.js';

@@ -7,9 +7,10 @@ import { fitContextEntries } from '../core/context/context-budget.js';
 import { analyzeUnits as runAnalyzeUnits } from './tasks/analyze-units.js';
 import { finalizeExtraction as runFinalizeExtraction } from './tasks/finalize-extraction.js';
 import { toTaskError } from '../core/task-error.js';
+import { buildSummaryThought } from '../core/memory/summary-thought.js';
 import { inputProblem, TASK_INPUTS, type TaskInputSchema } from './task-inputs.js';
 import * as memoryFolder from './tasks/memory-folder.js';
-import type { IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, TaskName, TaskSignatures } from './protocol.js';
+import type { IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, SummaryThoughtInput, TaskName, TaskSignatures } from './protocol.js';
 
 /**
  * A task that first checks its input against its schema: a wrong shape is refused as data, naming the
@@ -56,6 +57,11 @@ export const saveMemoryIndex = guarded<SaveIndexInput, number>(TASK_INPUTS.saveM
 /** Task `searchMemoryIndex`: ranks indexed files for a query. */
 export const searchMemoryIndex = guarded<SearchIndexInput, ReturnType<typeof memoryFolder.searchMemoryIndex>>(TASK_INPUTS.searchMemoryIndex, memoryFolder.searchMemoryIndex);
 
+/** Task `summaryThought`: a compaction summary as the response of a thought, sanitized, redacted and capped. */
+export const summaryThought = guarded<SummaryThoughtInput, string>(TASK_INPUTS.summaryThought, (input) =>
+  buildSummaryThought(input.project, input.sessionID, input.summary, input.maxChars),
+);
+
 /** Task `warmUp`: runs every stage once on a small text so the first real task is not the one paying for JIT. */
 export function warmUp(): TaskResult<number> {
   const text = '## Plan\nWe decided to use [[SQLite]] for storage because it is simple.\n\n```ts\nconst x = 1;\n```\n';
@@ -100,6 +106,7 @@ export const TASKS: { readonly [N in TaskName]: (input: unknown) => TaskResult<T
   loadMemoryIndex,
   saveMemoryIndex,
   searchMemoryIndex,
+  summaryThought,
 };
 
 function isTaskName(name: unknown): name is TaskName {

@@ -46,6 +46,16 @@ export interface TaskSignatures {
   loadMemoryIndex: { input: LoadIndexInput; output: LoadIndexOutput };
   saveMemoryIndex: { input: SaveIndexInput; output: number };
   searchMemoryIndex: { input: SearchIndexInput; output: SearchAnswer };
+  summaryThought: { input: SummaryThoughtInput; output: string };
+}
+
+/** Input of `summaryThought`: a compaction summary and where it goes. */
+export interface SummaryThoughtInput {
+  project: string;
+  sessionID: string;
+  summary: string;
+  /** Cap on the summary's characters. */
+  maxChars: number;
 }
 
 /** Names of the tasks. */

@@ -34,6 +34,7 @@ export const TASK_INPUTS = {
   loadMemoryIndex: v.looseObject({ file: nonEmpty, memoryDir: nonEmpty }),
   saveMemoryIndex: v.looseObject({ file: nonEmpty, memoryDir: nonEmpty, entries: list }),
   searchMemoryIndex: v.looseObject({ entries: list, query: v.string(), pageSize: v.pipe(v.number(), v.integer()) }),
+  summaryThought: v.looseObject({ project: v.string(), sessionID: v.string(), summary: v.string(), maxChars: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
 } as const;
 
 /** A schema of {@link TASK_INPUTS}. */

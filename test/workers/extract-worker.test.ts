@@ -27,7 +27,7 @@ describe('runTask', () => {
 describe('TASKS', () => {
   it('should hold every task of the protocol once', () => {
     expect(Object.keys(TASKS).sort()).toEqual([
-      'analyzeUnits', 'finalizeExtraction', 'fitContext', 'indexMemoryFiles', 'loadMemoryIndex', 'saveMemoryIndex', 'scanMemoryFolder', 'searchMemoryIndex', 'warmUp',
+      'analyzeUnits', 'finalizeExtraction', 'fitContext', 'indexMemoryFiles', 'loadMemoryIndex', 'saveMemoryIndex', 'scanMemoryFolder', 'searchMemoryIndex', 'summaryThought', 'warmUp',
     ]);
   });
 });

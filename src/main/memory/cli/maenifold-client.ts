@@ -8,6 +8,7 @@
  */
 import type { CliLocation } from './cli-locator.js';
 import { runProcess, type ProcessOutcome } from './process-runner.js';
+import { MAX_ARGUMENT_BYTES } from '../../../core/memory/summary-thought.js';
 
 /** Tools that print the JSON envelope when given `--json`. */
 export type JsonTool = 'WriteMemory' | 'ReadMemory' | 'DeleteMemory' | 'SequentialThinking' | 'SearchMemories';
@@ -67,7 +68,7 @@ export interface MaenifoldClient extends MemoryStore {
 }
 
 /** Linux caps one argv element at 128 KiB including its terminating NUL, counted in bytes. */
-export const MAX_PAYLOAD_BYTES = 128 * 1024 - 1;
+export const MAX_PAYLOAD_BYTES = MAX_ARGUMENT_BYTES;
 
 /** What the CLI may print before the call is stopped. @default 4 MiB */
 export const MAX_STDOUT_BYTES = 4 * 1024 * 1024;
