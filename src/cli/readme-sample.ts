@@ -1,0 +1,90 @@
+/**
+ * `npm run readme:sample`: runs the Quick start's command (`npm start`, the
+ * generated demo) and writes the excerpt of its output the README quotes
+ * between its `quick-start-output` markers, so the sample is what the command
+ * prints, not what someone typed. A test compares the two on every run.
+ */
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+/** The markers around the quoted output in the README. */
+export const BEGIN_MARKER = '<!-- quick-start-output:begin -->';
+export const END_MARKER = '<!-- quick-start-output:end -->';
+
+/** Lines of a section the excerpt keeps, after its heading. */
+const SECTION_LINES: Readonly<Record<string, number>> = { Concepts: 2, Decisions: 6, 'Preservation context': 8 };
+
+/**
+ * The part of `npm start`'s output the README quotes: the summary lines, then the first lines of the
+ * concepts, decisions and preservation-context sections, `…` where lines are left out. Only parts that
+ * do not change from run to run (no temporary folder, timestamp or timing).
+ *
+ * @param output - the whole standard output of `npm start --silent`.
+ */
+export function quickStartExcerpt(output: string): string {
+  const lines = output.replace(/\r\n/g, '\n').split('\n');
+  const kept: string[] = [];
+  const head = lines.findIndex((line) => line.startsWith('── '));
+  kept.push(...lines.slice(0, head === -1 ? 3 : head).filter((line, index, all) => line !== '' || index < all.length - 1));
+  for (const [title, count] of Object.entries(SECTION_LINES)) {
+    const at = lines.findIndex((line) => line.startsWith(`── ${title}`));
+    if (at === -1) continue;
+    // At most `count` lines of the section, never into the next one.
+    const body: string[] = [];
+    for (const line of lines.slice(at + 1, at + 1 + count)) {
+      if (line.startsWith('── ') || line.startsWith('== ')) break;
+      body.push(line);
+    }
+    while (body.at(-1) === '') body.pop();
+    kept.push('', lines[at] as string, ...body, '…');
+  }
+  return kept.join('\n');
+}
+
+/**
+ * The README with `excerpt` between its markers.
+ *
+ * @param readme - the README's text.
+ * @param excerpt - from {@link quickStartExcerpt}.
+ */
+export function withExcerpt(readme: string, excerpt: string): string {
+  const begin = readme.indexOf(BEGIN_MARKER);
+  const end = readme.indexOf(END_MARKER);
+  if (begin === -1 || end < begin) throw new Error(`the README has no ${BEGIN_MARKER} … ${END_MARKER} block`);
+  return `${readme.slice(0, begin + BEGIN_MARKER.length)}\n\`\`\`\n${excerpt}\n\`\`\`\n${readme.slice(end)}`;
+}
+
+/** The quoted block as the README holds it now. */
+export function currentExcerpt(readme: string): string | null {
+  const begin = readme.indexOf(BEGIN_MARKER);
+  const end = readme.indexOf(END_MARKER);
+  if (begin === -1 || end < begin) return null;
+  return readme.slice(begin + BEGIN_MARKER.length, end).trim().replace(/^```\n/, '').replace(/\n```$/, '');
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs the demo exactly as the Quick start says and returns its standard output. */
+export async function runQuickStart(): Promise<string> {
+  const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
+  const { stdout } = await promisify(execFile)(tsx, [join(ROOT, 'src', 'cli', 'preview.ts')], { cwd: ROOT, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 });
+  return stdout;
+}
+
+async function main(): Promise<void> {
+  const file = join(ROOT, 'README.md');
+  const readme = await readFile(file, 'utf8');
+  const excerpt = quickStartExcerpt(await runQuickStart());
+  await writeFile(file, withExcerpt(readme, excerpt));
+  process.stdout.write(`README.md: Quick start sample written (${excerpt.split('\n').length} lines)\n`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`readme:sample: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}
