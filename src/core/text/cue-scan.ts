@@ -11,15 +11,23 @@
 /** How a cue matches: as a whole word, as a word's start (`congel*`), or anywhere (CJK, symbols). */
 export type CueShape = 'whole' | 'prefix' | 'anywhere';
 
-interface TrieNode {
-  children: Map<number, TrieNode>;
-  /** Kinds (bits) that end here, by shape. */
-  whole: number;
-  prefix: number;
-  anywhere: number;
+/** Texts up to this length are remembered between scans. */
+const MEMO_CHARS = 4_096;
+
+/** Lowercase forms of non-ASCII code units, as met; -1 where one lowercases to more than one unit. */
+const LOWER = new Map<number, number>();
+
+function lowerCode(code: number): number {
+  if (code < 0x80) return code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
+  let lower = LOWER.get(code);
+  if (lower === undefined) {
+    const folded = String.fromCharCode(code).toLowerCase();
+    lower = folded.length === 1 ? folded.charCodeAt(0) : -1;
+    if (LOWER.size < 65_536) LOWER.set(code, lower);
+  }
+  return lower;
 }
 
-const node = (): TrieNode => ({ children: new Map(), whole: 0, prefix: 0, anywhere: 0 });
 
 const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
 
@@ -58,9 +66,17 @@ function endsWord(text: string, at: number): boolean {
   return true;
 }
 
-/** Cues of several kinds in one trie; {@link CueTrie.scan} gives the kinds a text holds as bits. */
+/**
+ * Cues of several kinds in one trie; {@link CueTrie.scan} gives the kinds a text holds as bits. Compact:
+ * one map of edges keyed by node and character, and the kinds ending at each node in typed arrays, so a
+ * worker with a bounded heap holds every language's cues in well under a megabyte.
+ */
 export class CueTrie {
-  readonly #root = node();
+  /** `node * 65536 + code unit` → child node; node 0 is the root. */
+  readonly #edges = new Map<number, number>();
+  #whole: Uint32Array;
+  #prefix: Uint32Array;
+  #anywhere: Uint32Array;
   #lastText: string | null = null;
   #lastKinds = 0;
 
@@ -68,54 +84,78 @@ export class CueTrie {
    * @param cues - each literal with its kind's bit and its shape; letters are matched case-insensitively.
    */
   constructor(cues: ReadonlyArray<{ literal: string; bit: number; shape: CueShape }>) {
+    const whole: number[] = [0];
+    const prefix: number[] = [0];
+    const anywhere: number[] = [0];
     for (const { literal, bit, shape } of cues) {
-      let at = this.#root;
+      let at = 0;
       const lower = literal.toLowerCase();
       for (let index = 0; index < lower.length; index++) {
-        const code = lower.charCodeAt(index);
-        let next = at.children.get(code);
-        if (!next) at.children.set(code, (next = node()));
+        const key = at * 0x10000 + lower.charCodeAt(index);
+        let next = this.#edges.get(key);
+        if (next === undefined) {
+          next = whole.length;
+          whole.push(0);
+          prefix.push(0);
+          anywhere.push(0);
+          this.#edges.set(key, next);
+        }
         at = next;
       }
-      at[shape] |= bit;
+      if (shape === 'whole') whole[at] = (whole[at] as number) | bit;
+      else if (shape === 'prefix') prefix[at] = (prefix[at] as number) | bit;
+      else anywhere[at] = (anywhere[at] as number) | bit;
     }
+    this.#whole = Uint32Array.from(whole);
+    this.#prefix = Uint32Array.from(prefix);
+    this.#anywhere = Uint32Array.from(anywhere);
   }
 
   /**
-   * The kinds whose cues the text holds, as bits; `null` when lowercasing changes the text's length
-   * (a few letters such as `İ`), where positions could not be checked on the original text.
+   * The kinds whose cues the text holds, as bits; `null` when a letter of the text lowercases to more
+   * than one character (a few such as `İ`), where the caller asks its exact expression instead.
+   * Letters are lowercased one at a time: the text is never copied, whatever its size.
    *
    * @param text - any text.
    */
   scan(text: string): number | null {
-    // The same text is asked for several kinds in a row (a change verb, then a hedge, then a reason).
+    // The same short text is asked for several kinds in a row (a change verb, then a hedge, then a reason).
     if (text === this.#lastText) return this.#lastKinds;
-    const lower = text.toLowerCase();
-    if (lower.length !== text.length) return null;
     let kinds = 0;
-    for (let start = 0; start < lower.length; start++) {
-      let at = this.#root.children.get(lower.charCodeAt(start));
-      if (!at) continue;
+    const edges = this.#edges;
+    for (let start = 0; start < text.length; start++) {
+      const first = lowerCode(text.charCodeAt(start));
+      if (first === -1) return null;
+      let at = edges.get(first);
+      if (at === undefined) continue;
       let startChecked: boolean | null = null;
       let end = start + 1;
       for (;;) {
-        if (at.anywhere) kinds |= at.anywhere;
-        if (at.whole | at.prefix) {
+        kinds |= this.#anywhere[at] as number;
+        const whole = this.#whole[at] as number;
+        const prefix = this.#prefix[at] as number;
+        if (whole | prefix) {
           startChecked ??= startsWord(text, start);
           if (startChecked) {
-            kinds |= at.prefix;
-            if (at.whole && endsWord(text, end)) kinds |= at.whole;
+            kinds |= prefix;
+            if (whole && endsWord(text, end)) kinds |= whole;
           }
         }
-        if (end >= lower.length) break;
-        const next: TrieNode | undefined = at.children.get(lower.charCodeAt(end));
-        if (!next) break;
+        if (end >= text.length) break;
+        const code = lowerCode(text.charCodeAt(end));
+        if (code === -1) return null;
+        const next = edges.get(at * 0x10000 + code);
+        if (next === undefined) break;
         at = next;
         end++;
       }
     }
-    this.#lastText = text;
-    this.#lastKinds = kinds;
+    // Only short texts are remembered, and as a copy: a short text is often a slice of a message, and
+    // holding the slice would hold the whole message (megabytes, in a worker with a bounded heap).
+    if (text.length <= MEMO_CHARS) {
+      this.#lastText = `\u0000${text}`.slice(1);
+      this.#lastKinds = kinds;
+    }
     return kinds;
   }
 }
