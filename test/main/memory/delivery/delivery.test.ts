@@ -162,7 +162,7 @@ describe('delivery through failures', () => {
   it('should write a summary to disk while an earlier delivery is still waiting for the CLI', async () => {
     const r = await rig();
     const gate = join(r.stateDir, 'gate');
-    const gated = await script(r, 'gated', `while [ ! -f "${gate}" ]; do sleep 0.05; done\nexec "${r.double.cliPath}" "$@"`);
+    const gated = await script(r, 'gated', `while [ ! -f "${gate}" ] && [ -d "${r.stateDir}" ]; do sleep 0.05; done\nexec "${r.double.cliPath}" "$@"`);
     const delivery = r.delivery({}, gated);
     const first = delivery.submitNote('demo', note);
     await waitFor(async () => (await pending(r.stateDir).catch(() => [])).some((name) => name.includes('.claim-')), 'the note to be claimed');
@@ -259,7 +259,7 @@ describe('delivery across a killed process', () => {
     // which it does only after the sender is dead, so the sender never learns the outcome.
     const gate = join(r.stateDir, 'gate');
     const held = join(r.stateDir, 'held-maenifold');
-    await writeFile(held, `#!/bin/sh\nout=$("${r.double.cliPath}" "$@")\nwhile [ ! -f "${gate}" ]; do sleep 0.02; done\nprintf '%s\\n' "$out"\n`);
+    await writeFile(held, `#!/bin/sh\nout=$("${r.double.cliPath}" "$@")\nwhile [ ! -f "${gate}" ] && [ -d "${r.stateDir}" ]; do sleep 0.02; done\nprintf '%s\\n' "$out"\n`);
     await chmod(held, 0o755);
     const sender = startSender(r, held);
     await waitFor(async () => (await r.double.calls()).some((call) => call.tool === 'SequentialThinking'), 'the call to reach the CLI');
@@ -283,7 +283,8 @@ describe('delivery across a killed process', () => {
     const r = await rig();
     // The wrapper waits for a gate the test never opens: the CLI is not reached before the kill.
     const late = join(r.stateDir, 'late-maenifold');
-    await writeFile(late, `#!/bin/sh\nwhile [ ! -f "${join(r.stateDir, 'never')}" ]; do sleep 0.02; done\nexec "${r.double.cliPath}" "$@"\n`);
+    // It also gives up once the test's folder is gone: it runs in a process group of its own, which the kill does not reach.
+    await writeFile(late, `#!/bin/sh\nwhile [ ! -f "${join(r.stateDir, 'never')}" ] && [ -d "${r.stateDir}" ]; do sleep 0.02; done\n[ -f "${join(r.stateDir, 'never')}" ] || exit 1\nexec "${r.double.cliPath}" "$@"\n`);
     await chmod(late, 0o755);
     const sender = startSender(r, late);
     await waitFor(async () => (await chainRecord(r))?.inFlight !== undefined, 'the thought to be in flight');
