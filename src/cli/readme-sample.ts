@@ -4,11 +4,10 @@
  * between its `quick-start-output` markers, so the sample is what the command
  * prints, not what someone typed. A test compares the two on every run.
  */
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { runProcess } from '../main/memory/cli/process-runner.js';
 
 /** The markers around the quoted output in the README. */
 export const BEGIN_MARKER = '<!-- quick-start-output:begin -->';
@@ -70,8 +69,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Runs the demo exactly as the Quick start says and returns its standard output. */
 export async function runQuickStart(): Promise<string> {
   const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
-  const { stdout } = await promisify(execFile)(tsx, [join(ROOT, 'src', 'cli', 'preview.ts')], { cwd: ROOT, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 });
-  return stdout;
+  // The project's one way to start a process: an argv array, a deadline, bounded output.
+  const run = await runProcess(tsx, [join(ROOT, 'src', 'cli', 'preview.ts')], { timeoutMs: 180_000, maxStdoutBytes: 16 * 1024 * 1024 });
+  if (run.kind !== 'exited' || run.code !== 0) throw new Error(`npm start did not finish cleanly: ${run.kind === 'exited' ? `exit ${run.code}: ${run.stderr.trim().slice(0, 300)}` : run.kind}`);
+  return run.stdout;
 }
 
 async function main(): Promise<void> {
