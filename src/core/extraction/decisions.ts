@@ -106,6 +106,11 @@ export interface DecisionOptions {
    * @default 50
    */
   max: number;
+  /**
+   * The families read; the others are skipped (a caller that drops them anyway saves their scan).
+   * @default every family
+   */
+  families?: ReadonlySet<DecisionFamily>;
 }
 
 /**
@@ -118,12 +123,13 @@ export interface DecisionOptions {
 export function extractDecisions(text: string, options: Partial<DecisionOptions> = {}): Decision[] {
   const max = options.max ?? 50;
   const decisions: Decision[] = [];
-  if (max <= 0) return decisions;
+  const families = options.families ? FAMILIES.filter((family) => options.families?.has(family.family)) : FAMILIES;
+  if (max <= 0 || families.length === 0) return decisions;
   const seen = new Set<string>();
   const prose = text.includes('```') || text.includes('~~~') ? stripFencedCode(text) : text;
   for (const sentence of splitSentences(prose)) {
     const skipped = new Set<DecisionFamily>();
-    for (const family of FAMILIES) {
+    for (const family of families) {
       if (skipped.has(family.family)) continue;
       const match = family.pattern.exec(sentence);
       if (!match) continue;

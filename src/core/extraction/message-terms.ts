@@ -10,6 +10,7 @@ import { capChars, stripFencedCode } from '../text/sections.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { keyphrasesOf } from './keyphrases.js';
 import { importedPackages, namedInProse, programsRun, toolServer, type NameShape } from './named-technologies.js';
+import { LRUCache } from 'lru-cache';
 import { ENGLISH_STOP_WORDS, GENERIC_ACRONYMS, GENERIC_FILE_STEMS, GENERIC_TERMS } from '../text/generic-words.js';
 
 /** Caps of {@link termsOfMessage}. */
@@ -83,6 +84,18 @@ export function isGenericConcept(name: string): boolean {
  * @param path - a working-set path.
  */
 export function fileTopic(path: string): string | null {
+  // A session touches the same files again and again: each path is read once.
+  const known = topicCache.get(path);
+  if (known !== undefined) return known === '' ? null : known;
+  const topic = topicOfPath(path);
+  topicCache.set(path, topic ?? '');
+  return topic;
+}
+
+/** Paths whose topic is remembered ('' for none). */
+const topicCache = new LRUCache<string, string>({ max: 1_024 });
+
+function topicOfPath(path: string): string | null {
   const segments = path.split('/').filter((segment) => segment.length > 0 && segment !== '.' && segment !== '..');
   for (let index = segments.length - 1, tries = 0; index >= 0 && tries < 2; index--, tries++) {
     const segment = segments[index] ?? '';

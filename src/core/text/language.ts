@@ -25,7 +25,11 @@ const NOT_PROSE_WORD = /[`/\\_=<>{}()[\]]|\.\w|^https?:/;
 
 /** English function words: common enough that plain English prose is told apart without a trigram model. */
 const ENGLISH_WORDS: ReadonlySet<string> = new Set(
-  'the to and of is in for it this that with on be are was not you we i can as if or at by from will'.split(' '),
+  [
+    'the to and of is in for it this that with on be are was not you we i can as if or at by from will',
+    // Words no other detected language writes: English prose full of names and code still reaches the share.
+    "because have has into but then now should would must which what when there they them these those been were does did it's don't let's",
+  ].join(' ').split(' '),
 );
 /** Share of English function words from which a text is English. */
 const ENGLISH_SHARE = 0.2;

@@ -16,7 +16,7 @@ import { termsOfMessage } from '../../core/extraction/message-terms.js';
 import { detectLanguage } from '../../core/text/language.js';
 import { cuesFor, decisionCuesFor } from '../../core/text/cues.js';
 import { proseItems } from '../../core/extraction/prose-items.js';
-import { DECISION_THRESHOLD, isReport, proseDecisions, seedDecisionScore } from '../../core/extraction/prose-decisions.js';
+import { DECISION_THRESHOLD, isReport, proseDecisions, seedDecisionScore, seedFamiliesWorthReading } from '../../core/extraction/prose-decisions.js';
 import { deletionDecision, versionControlDecision } from '../../core/extraction/work-decisions.js';
 import { assistantNotes, emptyReplyNote, isPastedDocument, userNotes } from '../../core/extraction/prose-notes.js';
 import { todoNotes } from '../../core/extraction/todos.js';
@@ -84,7 +84,8 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
   const decisions = timed(timings, 'decisions', () => {
     // The seed's patterns stay one source, ranked by how much each family is worth; a pasted template is no one's decision.
     const pasted = unit.role === 'user' && isPastedDocument(text);
-    const seed = extractDecisions(text, { max: settings.maxDecisionsPerUnit })
+    const families = seedFamiliesWorthReading(unit.role, text.includes('[['), pasted);
+    const seed = extractDecisions(text, { max: settings.maxDecisionsPerUnit, families })
       .map((decision) => ({ ...decision, score: seedDecisionScore(decision, unit.role, pasted) }))
       .filter((decision) => decision.score >= DECISION_THRESHOLD);
     const prose = unit.role === 'assistant'

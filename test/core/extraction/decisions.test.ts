@@ -44,6 +44,13 @@ describe('extractDecisions', () => {
     expect(decisions.every((decision) => decision.context.length <= 200)).toBe(true);
   });
 
+  it('should read only the families asked for, and count max among them', () => {
+    const text = 'Because the cache was cold we waited. Because the index was stale we rebuilt it. We decided to use SQLite for the index.';
+    expect(extractDecisions(text, { max: 2 }).map((decision) => decision.family)).toEqual(['rationale', 'rationale']);
+    expect(extractDecisions(text, { max: 2, families: new Set(['explicit', 'rejection']) }).map((decision) => decision.text)).toEqual(['use SQLite for the index']);
+    expect(extractDecisions(text, { families: new Set() })).toEqual([]);
+  });
+
   it('should respect max', () => {
     const text = Array.from({ length: 20 }, (_, index) => `We decided to ship feature number ${index}.`).join(' ');
     expect(extractDecisions(text, { max: 3 })).toHaveLength(3);

@@ -73,6 +73,13 @@ describe('termsOfMessage', () => {
 });
 
 describe('fileTopic', () => {
+  it('should give the same topic for a path asked again', () => {
+    expect(fileTopic('src/session/SessionManager.ts')).toBe('session-manager');
+    expect(fileTopic('src/session/SessionManager.ts')).toBe('session-manager');
+    expect(fileTopic('src/index.ts')).toBeNull();
+    expect(fileTopic('src/index.ts')).toBeNull();
+  });
+
   it("should name a file's topic by its stem, or by its folder when the stem is generic", () => {
     expect(fileTopic('src/app/theme-toggle/theme-toggle.component.ts')).toBe('theme-toggle');
     expect(fileTopic('churros/widgets/popup_manager.py')).toBe('popup-manager');

@@ -9,6 +9,14 @@ describe('detectLanguage', () => {
     expect(detectLanguage('登录页面在提交表单之后一直卡住，控制台里出现了很多网络请求失败的错误信息。')).toBe('cmn');
   });
 
+  it('should tell English full of names from its neighbours by words only English writes', () => {
+    expect(detectLanguage("Let's go with SQLite. I chose Redis over Postgres because writes must stay ordered.")).toBe('eng');
+    expect(detectLanguage('Ik heb de cache over de workers verdeeld zodat de server sneller start en minder geheugen gebruikt.')).toBe('nld');
+    expect(detectLanguage("J'ai déplacé la logique de reprise dans le worker de la file pour que le gestionnaire reste petit.")).toBe('fra');
+    expect(detectLanguage('Movi a lógica de repetição para o worker da fila para que o handler continue pequeno e fácil de testar.')).toBe('por');
+    expect(detectLanguage('Ich habe die Logik in den Worker verschoben, also bleibt der Handler klein und man kann ihn testen.')).toBe('deu');
+  });
+
   it('should answer und for short messages', () => {
     expect(detectLanguage('continua')).toBe('und');
     expect(detectLanguage('ok, go')).toBe('und');
