@@ -17,7 +17,8 @@ import { captureSummary } from './frame-state.js';
 import type { FrameStore } from './frame-store.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
 import type { Logger } from '../shared/logger.js';
-import type { HostClient } from '../shared/host-client.js';
+import { HOST_READ_DEADLINE_MS, type HostClient } from '../shared/host-client.js';
+import { withDeadline } from '../shared/deadline.js';
 import type { BackgroundWork } from '../shared/background-work.js';
 
 /** A model as the SDK names it. */
@@ -62,47 +63,89 @@ export interface FrameLifecycleDeps {
   background: BackgroundWork;
 }
 
+/** How long the background work of a popped frame waits for each host call and store step. */
+export interface FrameLifecycleDeadlines {
+  /** A message list or a frame store step. @default HOST_READ_DEADLINE_MS */
+  stepMs: number;
+  /**
+   * The host's compaction of the frame's session: a model call over the whole
+   * frame, so minutes. Past it the plugin only stops waiting: when the
+   * compaction ends, `session.compacted` still captures its summary.
+   * @default 300000
+   */
+  summarizeMs: number;
+}
+
+/** The deadlines the plugin uses. */
+export const FRAME_LIFECYCLE_DEADLINES: Readonly<FrameLifecycleDeadlines> = Object.freeze({ stepMs: HOST_READ_DEADLINE_MS, summarizeMs: 300_000 });
+
+/** A step of the background work that did not answer in time. */
+class StepTimeout extends Error {}
+
 /**
  * @param context - the parts of the plugin it uses.
  * @param store - the project's frames.
+ * @param deadlines - see {@link FrameLifecycleDeadlines}.
  */
-export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameStore): FrameLifecycle {
+export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameStore, deadlines: FrameLifecycleDeadlines = FRAME_LIFECYCLE_DEADLINES): FrameLifecycle {
   const { host, background, options } = context;
   const logger = context.logger.with({ hook: 'frames' });
   const waitingForIdle = new Set<string>();
   const now = (): string => new Date().toISOString();
 
+  /** Awaits a host call or store step within `ms`; throws {@link StepTimeout} past it (the work itself is not cancelled). */
+  async function step<T>(work: () => Promise<T>, what: string, ms = deadlines.stepMs): Promise<T> {
+    const done = await withDeadline(Promise.resolve().then(work), ms);
+    if (done.done) return done.value;
+    if (done.reason === 'failed') throw done.error;
+    throw new StepTimeout(`${what} did not answer within ${ms} ms`);
+  }
+
   async function summarize(frameID: string): Promise<void> {
-    const listed = await host.session.messages({ path: { id: frameID } });
-    const model = Array.isArray(listed?.data) ? lastModelOf(listed.data) : null;
-    if (!model || !host.session.summarize) {
-      // Nothing was said in the frame (or the host cannot compact): goal and results stand for it.
-      await store.update((tree) => captureSummary(tree, { sessionID: frameID, summary: null, now: now() }));
-      logger.info(`frames: frame ${frameID} ${model ? 'cannot be compacted by this host' : 'has no model turn to compact'}; finished without a summary`);
-      return;
-    }
-    logger.info(`frames: compacting frame ${frameID} with ${model.providerID}/${model.modelID}`);
-    const answered = await host.session.summarize({ path: { id: frameID }, body: model });
-    if (answered?.error) {
-      logger.warn(`frames: compaction of frame ${frameID} failed (${String((answered.error as { message?: unknown })?.message ?? JSON.stringify(answered.error))}); it stays completing, flame_pop again retries`);
+    let asked = false;
+    try {
+      const listed = await step(() => host.session.messages({ path: { id: frameID } }), "the host's message list");
+      const model = Array.isArray(listed?.data) ? lastModelOf(listed.data) : null;
+      if (!model || !host.session.summarize) {
+        // Nothing was said in the frame (or the host cannot compact): goal and results stand for it.
+        await step(() => store.update((tree) => captureSummary(tree, { sessionID: frameID, summary: null, now: now() })), 'the frame store');
+        logger.info(`frames: frame ${frameID} ${model ? 'cannot be compacted by this host' : 'has no model turn to compact'}; finished without a summary`);
+        return;
+      }
+      logger.info(`frames: compacting frame ${frameID} with ${model.providerID}/${model.modelID}`);
+      asked = true;
+      // Called on the session object: an SDK method may need its `this`.
+      const answered = await step(() => Promise.resolve(host.session.summarize?.({ path: { id: frameID }, body: model })), "the host's compaction", deadlines.summarizeMs);
+      if (answered?.error) {
+        logger.warn(`frames: compaction of frame ${frameID} failed (${String((answered.error as { message?: unknown })?.message ?? JSON.stringify(answered.error))}); it stays completing, flame_pop again retries`);
+      }
+    } catch (error) {
+      // The frame is left completing: flame_pop accepts a completing frame and starts again.
+      // The host may still be compacting: its session.compacted event then captures the summary.
+      const late = asked && error instanceof StepTimeout ? '; if the compaction still ends, its summary is captured' : '';
+      logger.warn(`frames: compaction of frame ${frameID} stopped: ${(error as Error)?.message ?? String(error)}${late}; it stays completing, flame_pop again retries`);
     }
   }
 
   async function capture(frameID: string): Promise<void> {
-    const frame = (await store.read()).frames[frameID];
-    if (!frame) return;
-    if (frame.status !== 'completing') {
-      // An overflow: the summary continues the frame, it does not close it.
-      logger.info(`frames: frame ${frameID} compacted while ${frame.status}; it stays ${frame.status}`);
-      return;
+    try {
+      const frame = (await step(() => store.read(), 'the frame store')).frames[frameID];
+      if (!frame) return;
+      if (frame.status !== 'completing') {
+        // An overflow: the summary continues the frame, it does not close it.
+        logger.info(`frames: frame ${frameID} compacted while ${frame.status}; it stays ${frame.status}`);
+        return;
+      }
+      const listed = await step(() => host.session.messages({ path: { id: frameID } }), "the host's message list");
+      const found = Array.isArray(listed?.data) ? lastSummaryText(listed.data) : null;
+      // The summary is injected into other sessions' system text: clean, without secrets, capped.
+      const summary = found ? capChars(redactSecrets(sanitizeText(found)).text, options.summaryMaxChars) : null;
+      const changed = await step(() => store.update((tree) => captureSummary(tree, { sessionID: frameID, summary, now: now() })), 'the frame store');
+      if (changed.ok) logger.info(`frames: frame ${frameID} ${changed.frame.status}; summary of ${summary?.length ?? 0} chars for frame ${changed.frame.parentID}`);
+      else logger.info(`frames: summary of ${frameID} not captured: ${changed.reason}`);
+    } catch (error) {
+      logger.warn(`frames: summary of ${frameID} not captured: ${(error as Error)?.message ?? String(error)}; a completing frame stays completing, flame_pop again retries`);
     }
-    const listed = await host.session.messages({ path: { id: frameID } });
-    const found = Array.isArray(listed?.data) ? lastSummaryText(listed.data) : null;
-    // The summary is injected into other sessions' system text: clean, without secrets, capped.
-    const summary = found ? capChars(redactSecrets(sanitizeText(found)).text, options.summaryMaxChars) : null;
-    const changed = await store.update((tree) => captureSummary(tree, { sessionID: frameID, summary, now: now() }));
-    if (changed.ok) logger.info(`frames: frame ${frameID} ${changed.frame.status}; summary of ${summary?.length ?? 0} chars for frame ${changed.frame.parentID}`);
-    else logger.info(`frames: summary of ${frameID} not captured: ${changed.reason}`);
   }
 
   return {

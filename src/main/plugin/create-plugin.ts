@@ -30,6 +30,12 @@ import { createRuleSet, ruleFolders } from '../rules/rules.js';
 import { createRulesInjection } from '../rules/rules-injection.js';
 import type { PluginContext } from './plugin-context.js';
 import { createFrames } from '../frames/frames.js';
+import { hookBudgets } from './hook-budgets.js';
+import { withDeadline } from '../shared/deadline.js';
+import { COMPACTING_SCRATCH, NO_OUTPUT, runPartsWithin, SYSTEM_SCRATCH, TOOL_RESULT_SCRATCH, type HookPart, type OutputScratch } from '../shared/hook-parts.js';
+
+/** How long shutdown waits for each of the file store, the pool and the log after background work. */
+export const SHUTDOWN_STEP_MS = 5_000;
 
 /** What OpenCode passes to a plugin (the parts used here). */
 export interface PluginInput {
@@ -56,7 +62,7 @@ export interface MaenifoldPlugin {
   logger: Logger;
   background: BackgroundWork;
   pool: WorkerPool | null;
-  /** Waits for background work, then stops the pool. */
+  /** Waits for background work (at most `persistTimeoutMs`), then stops the file store and the pool; each step bounded. */
   dispose(): Promise<void>;
 }
 
@@ -136,36 +142,54 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       else logger.warn(`worker pool unavailable (${ready.error.message}); small inputs run inline, large ones are skipped`);
       if (options.sessionStart && cli.available) sessionStart.prepare();
     });
+    const budgets = hookBudgets(options);
+    const within = <I, O>(hook: string, budgetMs: number, scratch: OutputScratch<O>, parts: (HookPart<I, O> | null)[]) => {
+      const present = parts.filter((part): part is HookPart<I, O> => part !== null);
+      return async (input: I, output: O): Promise<void> => {
+        await runPartsWithin(input, output, present, { hook, budgetMs, logger, scratch });
+      };
+    };
+    type EventInput = Parameters<NonNullable<MaenifoldHooks['event']>>[0];
+    const event = within<EventInput, undefined>('event', budgets.event, NO_OUTPUT, [
+      {
+        name: 'working set',
+        run(input) {
+          // A deleted session's working set goes with it.
+          const { type, properties } = input?.event ?? { type: '' };
+          if (type !== 'session.deleted') return;
+          const info = properties?.['info'] as { id?: unknown } | undefined;
+          if (typeof info?.id === 'string') context.workingSet.forget(info.id);
+        },
+      },
+      { name: 'summaries', run: (input) => summaries(input) },
+      frames ? { name: 'frames', run: (input) => frames.event(input) } : null,
+    ]);
     return {
       hooks: {
-        async event(input) {
-          const { type, properties } = input?.event ?? { type: '' };
-          // A deleted session's working set goes with it.
-          if (type === 'session.deleted') {
-            const info = properties?.['info'] as { id?: unknown } | undefined;
-            if (typeof info?.id === 'string') context.workingSet.forget(info.id);
-          }
-          await summaries(input);
-          await frames?.event(input);
-        },
-        async 'experimental.chat.system.transform'(input, output) {
-          await sessionStart.hook(input, output);
-          await rulesInjection(input, output);
-          await frames?.systemTransform(input, output);
-        },
+        event: (input) => event(input, undefined),
+        'experimental.chat.system.transform': within('experimental.chat.system.transform', budgets.systemTransform, SYSTEM_SCRATCH, [
+          { name: 'session start', run: sessionStart.hook },
+          { name: 'rules', run: rulesInjection },
+          frames ? { name: 'frames', run: frames.systemTransform } : null,
+        ]),
         'tool.execute.before': createTaskAugmentation(context),
-        async 'tool.execute.after'(input, output) {
-          try {
-            context.workingSet.record(input?.sessionID ?? '', input?.tool, input?.args);
-          } catch (error) {
-            logger.error(`working set: could not record ${String(input?.tool)}: ${(error as Error)?.message ?? String(error)}`);
-          }
-          await confession(input, output);
-        },
-        async 'experimental.session.compacting'(input, output) {
-          await compaction(input, output);
-          await frames?.compacting(input, output);
-        },
+        'tool.execute.after': within('tool.execute.after', budgets.toolAfter, TOOL_RESULT_SCRATCH, [
+          {
+            name: 'working set',
+            run(input: Parameters<typeof confession>[0]) {
+              try {
+                context.workingSet.record(input?.sessionID ?? '', input?.tool, input?.args);
+              } catch (error) {
+                logger.error(`working set: could not record ${String(input?.tool)}: ${(error as Error)?.message ?? String(error)}`);
+              }
+            },
+          },
+          { name: 'confession', run: confession },
+        ]),
+        'experimental.session.compacting': within('experimental.session.compacting', budgets.compacting, COMPACTING_SCRATCH, [
+          { name: 'compaction', run: compaction },
+          frames ? { name: 'frames', run: frames.compacting } : null,
+        ]),
         ...(frames?.tools ? { tool: frames.tools } : {}),
       },
       options,
@@ -173,10 +197,21 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       background,
       pool,
       async dispose() {
-        await background.idle();
-        await files?.close();
-        await pool.destroy();
-        await logger.flush();
+        // A background job may wait on a host or disk that never answers: shutdown stops waiting for it.
+        // What was not delivered by then stays in the outbox for the next start.
+        const idle = await withDeadline(background.idle(), options.persistTimeoutMs);
+        if (!idle.done) {
+          logger.warn(`shutdown: stopped waiting for background work after ${options.persistTimeoutMs} ms; still running: ${background.pendingLabels().join(', ') || 'none'}`);
+        }
+        for (const [what, step] of [
+          ['file store index', () => files?.close()],
+          ['worker pool', () => pool.destroy()],
+        ] as const) {
+          const done = await withDeadline(Promise.resolve().then(step), SHUTDOWN_STEP_MS);
+          if (!done.done) logger.warn(`shutdown: ${what} ${done.reason === 'timeout' ? `did not stop within ${SHUTDOWN_STEP_MS} ms` : `failed to stop: ${(done.error as Error)?.message ?? String(done.error)}`}`);
+        }
+        // Last: the host may never take the lines.
+        await withDeadline(logger.flush(), SHUTDOWN_STEP_MS);
       },
     };
   } catch (error) {

@@ -11,13 +11,15 @@ export interface BackgroundWork {
   /** Resolves when everything started so far has settled. */
   idle(): Promise<void>;
   readonly pending: number;
+  /** The labels of the work still running, in the order it started (for a shutdown that stops waiting). */
+  pendingLabels(): string[];
 }
 
 /**
  * @param onError - told about each failed piece of work.
  */
 export function createBackgroundWork(onError: (label: string, error: unknown) => void): BackgroundWork {
-  const pending = new Set<Promise<void>>();
+  const pending = new Map<Promise<void>, string>();
   return {
     run(label, work) {
       let tracked: Promise<void>;
@@ -31,13 +33,14 @@ export function createBackgroundWork(onError: (label: string, error: unknown) =>
         return;
       }
       const settled = tracked.finally(() => pending.delete(settled));
-      pending.add(settled);
+      pending.set(settled, label);
     },
     async idle() {
-      while (pending.size > 0) await Promise.all([...pending]);
+      while (pending.size > 0) await Promise.all([...pending.keys()]);
     },
     get pending() {
       return pending.size;
     },
+    pendingLabels: () => [...pending.values()],
   };
 }

@@ -5,6 +5,13 @@
  */
 import type { LogClient } from './logger.js';
 
+/**
+ * How long background work waits for the host to list a session's messages
+ * (the compacting hook has its own budget for it). A list took ~40 ms in
+ * tests; a host that has not answered in 10 s is not going to soon.
+ */
+export const HOST_READ_DEADLINE_MS = 10_000;
+
 /** An SDK call's result. */
 export interface SdkResult<T> {
   data?: T;

@@ -12,7 +12,8 @@ import type { PluginOptions } from '../shared/plugin-options.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { Logger } from '../shared/logger.js';
 import type { MemoryStore } from '../memory/cli/maenifold-client.js';
-import type { HostClient } from '../shared/host-client.js';
+import { HOST_READ_DEADLINE_MS, type HostClient } from '../shared/host-client.js';
+import { withDeadline } from '../shared/deadline.js';
 import type { BackgroundWork } from '../shared/background-work.js';
 import type { Delivery } from '../memory/delivery/delivery.js';
 
@@ -59,7 +60,14 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
   const logger = context.logger.with({ hook: 'summary' });
 
   async function persist(sessionID: string): Promise<void> {
-    const listed = await host.session.messages({ path: { id: sessionID } });
+    const read = await withDeadline(Promise.resolve().then(() => host.session.messages({ path: { id: sessionID } })), HOST_READ_DEADLINE_MS);
+    if (!read.done) {
+      // A host that never answers must not keep this work (and shutdown) waiting.
+      const why = read.reason === 'timeout' ? `did not answer within ${HOST_READ_DEADLINE_MS} ms` : `failed: ${(read.error as Error)?.message ?? String(read.error)}`;
+      logger.warn(`summary: session ${sessionID}: the host's message list ${why}; this summary is not persisted`);
+      return;
+    }
+    const listed = read.value;
     const summary = Array.isArray(listed?.data) ? lastSummaryText(listed.data) : null;
     if (!summary) {
       logger.info(`summary: session ${sessionID} has no compaction summary to persist`);

@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { lastModelOf } from '../../../src/main/frames/frame-lifecycle.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createFrameLifecycle, lastModelOf } from '../../../src/main/frames/frame-lifecycle.js';
+import { emptyTree, type FrameTree } from '../../../src/main/frames/frame-state.js';
+import type { FrameStore } from '../../../src/main/frames/frame-store.js';
+import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
+import { createLogger } from '../../../src/main/shared/logger.js';
+import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
+import { createFakeHost, message, type FakeHost } from '../../support/fake-host.js';
 import { loadToolHelper, toolHelperCandidates } from '../../../src/main/frames/tool-helper.js';
 import { instructionsFor } from '../../../src/main/frames/frame-compaction.js';
 import type { Frame } from '../../../src/main/frames/frame-state.js';
@@ -35,4 +41,91 @@ describe('loadToolHelper', () => {
     expect(loaded.ok && typeof loaded.tool.schema.string).toBe('function');
   });
 
+});
+
+/** A tree in memory with one frame `ses_child` completing under `ses_root`. */
+function memoryStore(): FrameStore & { tree: FrameTree } {
+  const tree = emptyTree();
+  const at = '2026-01-01T00:00:00.000Z';
+  tree.frames['ses_root'] = { sessionID: 'ses_root', parentID: null, goal: '', successCriteria: '', status: 'in_progress', artifacts: [], createdAt: at, updatedAt: at };
+  tree.frames['ses_child'] = { sessionID: 'ses_child', parentID: 'ses_root', goal: 'Add a cache', successCriteria: '', status: 'completing', outcome: 'completed', artifacts: [], createdAt: at, updatedAt: at };
+  return { tree, file: 'memory', read: async () => tree, update: async (change) => change(tree) };
+}
+
+describe('createFrameLifecycle', () => {
+  const deadlines = { stepMs: 1_000, summarizeMs: 5_000 };
+  const never = () => new Promise<never>(() => undefined);
+
+  function lifecycleWith(host: FakeHost, store: FrameStore) {
+    const background = createBackgroundWork(() => undefined);
+    const logger = createLogger(host.client);
+    const { options } = resolvePluginOptions({}, {});
+    const lifecycle = createFrameLifecycle({ options, logger, host: host.client, background }, store, deadlines);
+    let idle = false;
+    return {
+      lifecycle,
+      logger,
+      /** Starts waiting for the background work; `settled()` says whether it has. */
+      waitIdle() {
+        void background.idle().then(() => (idle = true));
+        return () => idle;
+      },
+    };
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("should give up capturing a summary when the host's message list never answers, and leave the frame completing", async () => {
+    vi.useFakeTimers();
+    const host = createFakeHost();
+    host.client.session.messages = never;
+    const store = memoryStore();
+    const { lifecycle, logger, waitIdle } = lifecycleWith(host, store);
+    await lifecycle.event({ event: { type: 'session.compacted', properties: { sessionID: 'ses_child' } } });
+    const settled = waitIdle();
+    await vi.advanceTimersByTimeAsync(deadlines.stepMs - 1);
+    expect(settled()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(settled()).toBe(true);
+    expect(store.tree.frames['ses_child']?.status).toBe('completing');
+    await logger.flush();
+    expect(host.logs.map((line) => line.message)).toEqual([
+      "frames: summary of ses_child not captured: the host's message list did not answer within 1000 ms; a completing frame stays completing, flame_pop again retries",
+    ]);
+  });
+
+  it("should give up a popped frame's compaction when the message list or the compaction never answers, and leave it completing", async () => {
+    vi.useFakeTimers();
+    const host = createFakeHost();
+    const store = memoryStore();
+    host.client.session.messages = never;
+    const listing = lifecycleWith(host, store);
+    listing.lifecycle.compact('ses_child', 'ses_root');
+    const listed = listing.waitIdle();
+    await vi.advanceTimersByTimeAsync(deadlines.stepMs);
+    expect(listed()).toBe(true);
+
+    const compacting = createFakeHost();
+    compacting.setMessages('ses_child', [message('m1', 'assistant', 'done', { providerID: 'fake', modelID: 'm' })]);
+    compacting.client.session.summarize = never;
+    const summarizing = lifecycleWith(compacting, store);
+    summarizing.lifecycle.compact('ses_child', 'ses_root');
+    const summarized = summarizing.waitIdle();
+    await vi.advanceTimersByTimeAsync(deadlines.summarizeMs - 1);
+    expect(summarized()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(summarized()).toBe(true);
+
+    expect(store.tree.frames['ses_child']?.status).toBe('completing');
+    await listing.logger.flush();
+    await summarizing.logger.flush();
+    expect(host.linesWith('frames:').map((line) => line.message)).toEqual([
+      "frames: compaction of frame ses_child stopped: the host's message list did not answer within 1000 ms; it stays completing, flame_pop again retries",
+    ]);
+    expect(compacting.linesWith('stopped').map((line) => line.message)).toEqual([
+      "frames: compaction of frame ses_child stopped: the host's compaction did not answer within 5000 ms; if the compaction still ends, its summary is captured; it stays completing, flame_pop again retries",
+    ]);
+  });
 });

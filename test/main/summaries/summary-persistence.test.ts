@@ -1,9 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
-import { message } from '../../support/fake-host.js';
-import { buildSummaryThought, lastSummaryText } from '../../../src/main/summaries/summary-persistence.js';
+import { createFakeHost, message } from '../../support/fake-host.js';
+import { buildSummaryThought, createSummaryPersistence, lastSummaryText, type SummaryPersistenceDeps } from '../../../src/main/summaries/summary-persistence.js';
+import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
+import { createLogger } from '../../../src/main/shared/logger.js';
+import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
+import { HOST_READ_DEADLINE_MS } from '../../../src/main/shared/host-client.js';
 import { MAX_PAYLOAD_BYTES } from '../../../src/main/memory/cli/maenifold-client.js';
 
 let harness: Harness | undefined;
@@ -110,5 +114,33 @@ describe('summary persistence', () => {
     await harness.plugin.hooks.event?.({ event: { type: 'session.idle', properties: { sessionID: 'ses_e' } } });
     await fire(harness, 'ses_e');
     expect(await thinking(harness)).toEqual([]);
+  });
+});
+
+describe('createSummaryPersistence', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("should give up a summary when the host's message list never answers, so background work ends", async () => {
+    vi.useFakeTimers();
+    const host = createFakeHost();
+    host.client.session.messages = () => new Promise<never>(() => undefined);
+    const background = createBackgroundWork(() => undefined);
+    const logger = createLogger(host.client);
+    // Nothing past the message list is reached: the store, runner and delivery are never called.
+    const unused = {} as never;
+    const context: SummaryPersistenceDeps = { options: resolvePluginOptions({}, {}).options, logger, cli: { available: true } as never, runner: unused, host: host.client, project: 'acme', background, delivery: unused };
+    await createSummaryPersistence(context)({ event: { type: 'session.compacted', properties: { sessionID: 'ses_1' } } });
+    let idle = false;
+    void background.idle().then(() => (idle = true));
+    await vi.advanceTimersByTimeAsync(HOST_READ_DEADLINE_MS - 1);
+    expect(idle).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(idle).toBe(true);
+    await logger.flush();
+    expect(host.logs.map((line) => line.message)).toEqual([
+      `summary: session ses_1: the host's message list did not answer within ${HOST_READ_DEADLINE_MS} ms; this summary is not persisted`,
+    ]);
   });
 });
