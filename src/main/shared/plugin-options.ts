@@ -2,8 +2,9 @@
  * The plugin's options: from the `[spec, options]` tuple in `opencode.json`
  * and from `MAENIFOLD_*` environment variables, validated once per key: a
  * valid variable wins, else a valid tuple value, else the default. A bad value
- * is reported with its key, what was expected and the value used instead: a
- * typo in a config file or the environment never stops a session.
+ * is reported with its key, what was expected and the value used instead, also
+ * when a valid variable overrides it: a typo in a config file or the
+ * environment never stops a session, and never hides behind another source.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -224,23 +225,25 @@ export function resolvePluginOptions(raw: unknown, env: NodeJS.ProcessEnv = proc
     const candidates: [string, unknown][] = [];
     if (fromVariable !== undefined && fromVariable !== '') candidates.push([variable, fromEnv(fromVariable, kind)]);
     if (input[key] !== undefined) candidates.push([key, input[key]]);
+    // Every source is checked, the overridden one too: a bad opencode.json value hidden by a
+    // valid variable would come back, unannounced, once the variable is unset.
     const rejected: OptionIssue[] = [];
+    let winner: [string, unknown] | undefined;
     for (const [source, value] of candidates) {
       const issue = check(source, value, kind);
-      if (!issue) {
-        resolved[key] = value;
-        issues.push(...rejected.map((bad) => ({ ...bad, used: { value, from: source === key ? 'opencode.json' : source } })));
-        rejected.length = 0;
-        break;
-      }
-      rejected.push(issue);
+      if (issue) rejected.push(issue);
+      else winner ??= [source, value];
     }
-    issues.push(...rejected.map((bad) => ({ ...bad, used: { value: resolved[key], from: 'the default' } })));
+    if (winner) resolved[key] = winner[1];
+    const used = winner ? { value: winner[1], from: winner[0] === key ? 'opencode.json' : winner[0] } : { value: resolved[key], from: 'the default' };
+    issues.push(...rejected.map((bad) => ({ ...bad, used })));
   }
-  const stateDir = env['MAENIFOLD_STATE_DIR'] || input['stateDir'];
-  resolved['stateDir'] = typeof stateDir === 'string' && stateDir ? stateDir : defaultStateDir(env);
+  const stateDirVariable = env['MAENIFOLD_STATE_DIR'];
+  const stateDir = input['stateDir'];
+  resolved['stateDir'] = stateDirVariable || (typeof stateDir === 'string' && stateDir ? stateDir : defaultStateDir(env));
   if (stateDir !== undefined && typeof stateDir !== 'string') {
-    issues.push({ key: 'stateDir', expected: 'a path', actual: stateDir, used: { value: resolved['stateDir'], from: 'the default' } });
+    const from = stateDirVariable ? 'MAENIFOLD_STATE_DIR' : 'the default';
+    issues.push({ key: 'stateDir', expected: 'a path', actual: stateDir, used: { value: resolved['stateDir'], from } });
   }
   const pool = resolvePoolOptions(input['pool']);
   issues.push(...pool.issues);

@@ -1,3 +1,6 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createLogger, LOG_SERVICE } from '../../../src/main/shared/logger.js';
 import { createFakeHost, message } from '../../support/fake-host.js';
@@ -40,5 +43,36 @@ describe('createLogger', () => {
     } finally {
       await harness.close();
     }
+  });
+});
+
+/** The literal start of every message the plugin's code logs, and the labels of its background work. */
+async function loggedStarts(): Promise<{ starts: string[]; labels: string[] }> {
+  const root = fileURLToPath(new URL('../../../src/main/', import.meta.url));
+  const files = (await readdir(root, { recursive: true })).filter((name) => name.endsWith('.ts'));
+  const starts: string[] = [];
+  const labels: string[] = [];
+  for (const file of files) {
+    const text = await readFile(join(root, file), 'utf8');
+    for (const found of text.matchAll(/(?:\.(?:debug|info|warn|error)|warnOnce)\(\s*[`'"]([^`'"$]*)/g)) starts.push(found[1] as string);
+    for (const found of text.matchAll(/background\.run\(\s*'([^']+)'/g)) labels.push(found[1] as string);
+  }
+  return { starts, labels };
+}
+
+describe('the grep of the README\'s "Reading the log"', () => {
+  it('should find every line the plugin logs', async () => {
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const pattern = /^grep -E '([^']+)'/m.exec(readme)?.[1];
+    expect(pattern, 'the grep command of "Reading the log"').toBeDefined();
+    const grep = new RegExp(pattern as string);
+    const { starts, labels } = await loggedStarts();
+    const messages = [
+      ...starts.filter((start) => start !== ''),
+      ...labels.map((label) => `${label}: background work failed: `),
+      'option compactionTokens: expected an integer from 50 to 20000',
+    ];
+    expect(messages.length).toBeGreaterThan(50);
+    expect(messages.filter((message) => !grep.test(`message="${message}`))).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PLUGIN_OPTIONS, describeOptionIssue, envName, resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
 
@@ -49,6 +50,25 @@ describe('resolvePluginOptions', () => {
     expect(describeOptionIssue(issues[0]!)).toBe(
       'option MAENIFOLD_COMPACTION_TOKENS: expected an integer from 50 to 20000, got "lots"; using 800 (opencode.json)',
     );
+  });
+
+  it('should report a bad opencode.json value that a valid variable overrides', () => {
+    const { options, issues } = resolvePluginOptions({ compactionTokens: 'lots', stateDir: 5 }, { MAENIFOLD_COMPACTION_TOKENS: '900', MAENIFOLD_STATE_DIR: '/state' });
+    expect(options.compactionTokens).toBe(900);
+    expect(options.stateDir).toBe('/state');
+    expect(issues.map(describeOptionIssue)).toEqual([
+      'option compactionTokens: expected an integer from 50 to 20000, got "lots"; using 900 (MAENIFOLD_COMPACTION_TOKENS)',
+      'option stateDir: expected a path, got 5; using "/state" (MAENIFOLD_STATE_DIR)',
+    ]);
+  });
+
+  it('should print, word for word, every option warning the README quotes', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const quoted = [...readme.matchAll(/`(option [\w.]+: expected [^`]*)`/g)].map((match) => match[1]);
+    expect(quoted.length).toBeGreaterThan(0);
+    // The README's example: a bad variable beside a valid opencode.json value, and a misspelt key.
+    const { issues } = resolvePluginOptions({ compactionTokens: 800, compactionTokenz: 900 }, { MAENIFOLD_COMPACTION_TOKENS: 'lots' });
+    for (const line of quoted) expect(issues.map(describeOptionIssue)).toContain(line);
   });
 
   it('should fall back to the default, and say so with its value, when both sources are bad', () => {
