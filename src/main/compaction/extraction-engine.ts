@@ -122,6 +122,9 @@ export function createExtractionEngine(
     let batchChars = 0;
     let cachedUnits = 0;
     let inputChars = 0;
+    /** Keys sent for analysis in this call, by slot: a message listed again (a host that repeats an entry) waits for the first. */
+    const sent = new Map<string, number>();
+    const repeats: { slot: number; of: number; order: number }[] = [];
     const dispatch = async (work: { unit: AnalysisUnit; slot: number }[]): Promise<TaskResult<unknown>> => {
       const result = await runner.run('analyzeUnits', { units: work.map((item) => item.unit), settings: analysisSettings }, { signal: controls.signal });
       if (!result.ok) return result;
@@ -140,9 +143,15 @@ export function createExtractionEngine(
         await nextTurn();
         sliceStart = performance.now();
       }
-      const unit = messageToUnit(messages[order], order, (key) => cache.has(key));
+      const unit = messageToUnit(messages[order], order, (key) => cache.has(key) || sent.has(key));
       if (!unit) continue;
       const slot = unitCount++;
+      const first = unit.key === null ? undefined : sent.get(unit.key);
+      if (first !== undefined) {
+        repeats.push({ slot, of: first, order: unit.order });
+        cachedUnits++;
+        continue;
+      }
       const cached = unit.key === null ? undefined : cache.get(unit.key);
       inputChars += cached ? cached.chars : unit.text.length;
       if (cached) {
@@ -151,6 +160,7 @@ export function createExtractionEngine(
         cachedUnits++;
         continue;
       }
+      if (unit.key !== null) sent.set(unit.key, slot);
       batch.push({ unit, slot });
       batchChars += unitChars(unit);
       if (batchChars >= settings.batchChars) {
@@ -168,6 +178,12 @@ export function createExtractionEngine(
     hookThreadMs += performance.now() - sliceStart;
     const failure = (await Promise.all(pending)).find((result) => !result.ok);
     if (failure && !failure.ok) return failure;
+    for (const { slot, of, order } of repeats) {
+      const analysis = analyses[of];
+      if (!analysis) continue;
+      analyses[slot] = analysis.order === order ? analysis : { ...analysis, order };
+      inputChars += analysis.chars;
+    }
 
     sliceStart = performance.now();
     const ordered = analyses.filter((analysis): analysis is UnitAnalysis => analysis !== undefined);

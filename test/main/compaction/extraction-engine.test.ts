@@ -87,6 +87,30 @@ describe('createExtractionEngine', () => {
     expect(incremental).toEqual(full);
   });
 
+  it('should analyze a message the host lists many times once, and agree with a run from the cache', async () => {
+    let analyzed = 0;
+    const counting: TaskRunner = {
+      run: (name, input, options) => {
+        if (name === 'analyzeUnits') analyzed += (input as { units: unknown[] }).units.length;
+        return inline.run(name, input, options);
+      },
+    };
+    const same = message('same', 'assistant', '## Same\nWe decided to keep [[Redis]] because the host sent it again.');
+    const listed = [conversation[0], ...new Array<unknown>(5_000).fill(same)];
+    const engine = createExtractionEngine(counting);
+    const first = await engine.extract(listed);
+    expect(analyzed).toBe(2);
+    const warm = await engine.extract(listed);
+    expect(analyzed).toBe(2);
+    expect(first.ok && warm.ok).toBe(true);
+    if (!first.ok || !warm.ok) return;
+    expect(first.value.stats.units).toBe(5_001);
+    expect(first.value.stats.cachedUnits).toBe(4_999);
+    const { timings: _a, stats: _b, ...cold } = first.value;
+    const { timings: _c, stats: _d, ...cached } = warm.value;
+    expect(cold).toEqual(cached);
+  });
+
   it('should keep every preservation context within its exact budget', async () => {
     const session = generateSession({ seed: 2, targetBytes: 150 * 1024 });
     for (const budget of [40, 120, 500]) {
