@@ -9,7 +9,8 @@ import { scanHeadings, selectBoundarySections } from '../src/core/text/sections.
 import { proseBlocks } from '../src/core/text/markdown.js';
 import { countConcepts, findWikiLinks } from '../src/core/extraction/concepts.js';
 import { extractDecisions } from '../src/core/extraction/decisions.js';
-import { countTokens, truncateToTokens } from '../src/core/text/tokens.js';
+import { truncateToTokens } from '../src/core/text/token-truncation.js';
+import { countTokens } from '../src/core/text/tokens.js';
 import { transcriptOf } from './naive-extraction.js';
 
 /**

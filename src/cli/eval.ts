@@ -9,7 +9,8 @@ import { createWorkerPool } from '../main/pool/worker-pool.js';
 import { DEFAULT_PLUGIN_OPTIONS } from '../main/shared/plugin-options.js';
 import { loadCorpus } from '../eval/corpus.js';
 import { runEval, type EvalReport, type SessionRun } from '../eval/run-eval.js';
-import type { Metrics, SessionScore } from '../eval/score.js';
+import type { Metrics } from '../eval/pooled-metrics.js';
+import type { SessionScore } from '../eval/score.js';
 import { parseCliArgs, progressLine, runCli, UsageError, userPath } from './run-cli.js';
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

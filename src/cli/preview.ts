@@ -14,7 +14,8 @@ import { formatWalkthrough, runStoreWalkthrough, type Walkthrough } from './stor
 import { createWorkerPool } from '../main/pool/worker-pool.js';
 import { createExtractionEngine, type Extraction } from '../main/compaction/extraction-engine.js';
 import { messagesOf } from '../main/compaction/session-units.js';
-import { generateSession, parseSize } from '../synth/session-generator.js';
+import { generateSession } from '../synth/session-generator.js';
+import { parseSize } from '../synth/session-size.js';
 import { formatExtraction } from './format-extraction.js';
 import { asUsageError, parseCliArgs, progressLine, runCli, UsageError, userPath } from './run-cli.js';
 

@@ -3,7 +3,8 @@
  * to try the plugin or the preview on a session of any size.
  */
 import { isAbsolute } from 'node:path';
-import { DEFAULT_PROJECT_ROOT, generateSession, parseSize } from '../synth/session-generator.js';
+import { DEFAULT_PROJECT_ROOT, generateSession } from '../synth/session-generator.js';
+import { parseSize } from '../synth/session-size.js';
 import type { SessionExport } from '../core/session-types.js';
 import { asUsageError, parseCliArgs, runCli, UsageError } from './run-cli.js';
 

@@ -12,7 +12,8 @@ import type { TaskRunner } from '../main/pool/task-runner.js';
 import { countTokens } from '../core/text/tokens.js';
 import { seedBaseline, tailBaseline } from './baselines.js';
 import type { CorpusEntry } from './corpus.js';
-import { pooledMetrics, scoreSession, type Metrics, type ScoredOutput, type SessionScore } from './score.js';
+import { pooledMetrics, type Metrics } from './pooled-metrics.js';
+import { scoreSession, type ScoredOutput, type SessionScore } from './score.js';
 
 /** The object `npm run eval -- --json` prints. */
 export interface EvalReport {

@@ -2,8 +2,10 @@
  * Scores what an extraction kept from a session against a hand-written truth
  * (the definitions of the real-sessions corpus README): case-insensitive
  * substring matching after NFKC, `a|b` alternatives, every keyword group of a
- * truth item matching one extracted item, rates pooled over sessions.
+ * truth item matching one extracted item. How text is compared is in
+ * `truth-match.ts`; the rates pooled over sessions in `pooled-metrics.ts`.
  */
+import { allGroupsMatch, contextWithoutFiles, normalizeForMatch, pathForMatch } from './truth-match.js';
 
 /** A truth item: what a careful reader keeps, and the keyword groups that recognise it. */
 export interface TruthItem {
@@ -63,63 +65,15 @@ export interface SessionScore {
   noise: string[];
 }
 
-/** The pooled rates `npm run eval` reports. */
-export interface Metrics {
-  decision_recall: number;
-  decision_precision: number;
-  file_recall: number;
-  problem_recall: number;
-  next_recall: number;
-  topic_concept_rate: number;
-}
-
 /** The largest preservation context a run may keep and still count. */
 export const MAX_CONTEXT_BUDGET = 500;
 
-/** Text as compared: NFKC, lower case. */
-export function normalizeForMatch(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
-}
-
 /**
- * Whether one keyword group occurs in `text`.
+ * Counts with the truth's totals and no hits yet.
  *
- * @param group - alternatives separated by `|`; empty alternatives never match.
- * @param text - already normalized with {@link normalizeForMatch}.
+ * @param truth - the session's ground truth; an empty one gives all zeros.
  */
-export function groupMatches(group: string, text: string): boolean {
-  return group.split('|').some((alternative) => alternative.length > 0 && text.includes(normalizeForMatch(alternative)));
-}
-
-/** Whether every group occurs in `text` (normalized). */
-export function allGroupsMatch(groups: readonly string[], text: string): boolean {
-  return groups.every((group) => groupMatches(group, text));
-}
-
-const SECTION_HEADING = /^#{2,4} /;
-const FILES_HEADING = /working set|files/i;
-
-/**
- * The preservation context without its working-set / files sections, normalized: paths listed
- * there would otherwise match keywords the context never says anything about.
- *
- * @param text - the context as injected.
- */
-export function contextWithoutFiles(text: string): string {
-  const kept: string[] = [];
-  let skipping = false;
-  for (const line of text.split('\n')) {
-    if (SECTION_HEADING.test(line)) skipping = FILES_HEADING.test(line);
-    if (!skipping) kept.push(line);
-  }
-  return normalizeForMatch(kept.join('\n'));
-}
-
-function pathForMatch(path: string): string {
-  return normalizeForMatch(path).replaceAll('\\', '/');
-}
-
-function emptyCounts(truth: Truth): Counts {
+export function emptyCounts(truth: Truth): Counts {
   return {
     decisionTruth: truth.decisions.length,
     decisionHits: 0,
@@ -227,30 +181,3 @@ export function scoreSession(truth: Truth, output: ScoredOutput | null, reason?:
   };
 }
 
-/** Sums the counts of several sessions. */
-export function poolCounts(scores: readonly SessionScore[]): Counts {
-  const total: Counts = emptyCounts({ session: '', decisions: [], files: [], problems: [], topics: [], next: [] });
-  for (const { counts } of scores) {
-    for (const key of Object.keys(total) as (keyof Counts)[]) total[key] += counts[key];
-  }
-  return total;
-}
-
-const rate = (hits: number, total: number): number => (total > 0 ? hits / total : 0);
-
-/**
- * Pooled rates: sum of hits over sum of items across sessions (a rate with nothing to count is 0).
- *
- * @param scores - the sessions' scores, failed ones included.
- */
-export function pooledMetrics(scores: readonly SessionScore[]): Metrics {
-  const total = poolCounts(scores);
-  return {
-    decision_recall: rate(total.decisionHits, total.decisionTruth),
-    decision_precision: rate(total.decisionsReal, total.decisionsExtracted),
-    file_recall: rate(total.fileHits, total.fileTruth),
-    problem_recall: rate(total.problemHits, total.problemTruth),
-    next_recall: rate(total.nextHits, total.nextTruth),
-    topic_concept_rate: rate(total.topicHits, total.topicTruth),
-  };
-}

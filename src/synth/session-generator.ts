@@ -10,115 +10,21 @@
  */
 import type { SessionExport, SessionMessage, SessionPart, TextPart } from '../core/session-types.js';
 import { createPrng } from './prng.js';
-import { absolutePath, between, chance, counterOf, nextId, randomSuffix, styled, type Generator, type SessionStyle } from './session-content.js';
+import { counterOf, randomSuffix, type Generator, type SessionStyle } from './session-content.js';
 import { OTHER_LANGUAGES, type SessionLanguage } from './session-languages.js';
-import { priorSummaryText } from './session-phenomena.js';
-import { assistantText, failThenPass, paragraph, plainText, toolCall, userText } from './session-templates.js';
+import { nextMessage } from './session-messages.js';
+import { plainText } from './session-text.js';
 
 /** Where generated tool calls work when no project root is given. */
 export const DEFAULT_PROJECT_ROOT = '/home/user/project';
-
-/** The largest size {@link parseSize} accepts: 1 GB. */
-export const MAX_SIZE_BYTES = 1024 ** 3;
 
 /** Below this many bytes left, a message is not worth generating: filler takes the rest. */
 const FILLER_MIN_BYTES = 2_048;
 /** Fresh messages tried when one does not fit, before settling for filler. */
 const FIT_ATTEMPTS = 8;
-/** Chance that the user's turn is instead an automatic compaction, once the session has some length. */
-const COMPACTION_CHANCE = 0.03;
-/** Messages before the first compaction may happen. */
-const COMPACTION_AFTER_MESSAGES = 12;
-/** Chance that a tool step is a build or test run that fails, a fix, and the run passing. */
-const FAIL_THEN_PASS_CHANCE = 0.12;
 /** Share of sessions that write no `[[link]]`, and share held in another language than English. */
 const LINKLESS_SHARE = 0.25;
 const OTHER_LANGUAGE_SHARE = 0.4;
-
-// ---- Messages ---------------------------------------------------------------
-
-function withIds(gen: Generator, messageID: string, parts: readonly SessionPart[]): SessionPart[] {
-  return parts.map((part) => ({ ...part, id: nextId(gen, 'prt'), sessionID: gen.sessionID, messageID }));
-}
-
-function userMessage(gen: Generator, text: string): SessionMessage {
-  const id = nextId(gen, 'msg');
-  const created = (gen.clock += between(gen, 5_000, 120_000));
-  const parts: SessionPart[] = [{ type: 'text', text: styled(gen, text) }];
-  // OpenCode records some tool results as synthetic user text; extraction must skip it.
-  if (chance(gen, 0.04)) parts.push({ type: 'text', synthetic: true, text: `Called the Read tool with the following input: {"filePath":"${absolutePath(gen)}"}` });
-  gen.turnParent = id;
-  gen.toolStepsLeft = between(gen, 0, 3);
-  return {
-    info: { role: 'user', time: { created }, agent: 'build', model: { providerID: 'anthropic', modelID: 'claude-sonnet-4-5' }, id, sessionID: gen.sessionID },
-    parts: withIds(gen, id, parts),
-  };
-}
-
-function assistantMessage(gen: Generator, finalText: string | null): SessionMessage {
-  const id = nextId(gen, 'msg');
-  const created = (gen.clock += between(gen, 200, 5_000));
-  const usesTools = finalText === null && gen.toolStepsLeft > 0;
-  const body: SessionPart[] = [{ type: 'step-start' }];
-  if (usesTools) {
-    gen.toolStepsLeft -= 1;
-    if (chance(gen, 0.6)) body.push({ type: 'text', text: styled(gen, paragraph(gen)) });
-    if (chance(gen, FAIL_THEN_PASS_CHANCE)) body.push(...failThenPass(gen));
-    else body.push(...Array.from({ length: between(gen, 1, 4) }, () => toolCall(gen)));
-  } else {
-    body.push({ type: 'text', text: finalText ?? styled(gen, assistantText(gen)) });
-  }
-  const input = between(gen, 2_000, 90_000);
-  const output = between(gen, 50, 4_000);
-  const tokens = { total: input + output, input, output, reasoning: 0, cache: { write: 0, read: between(gen, 0, input) } };
-  const finish = usesTools ? 'tool-calls' : 'stop';
-  body.push({ type: 'step-finish', reason: finish, tokens, cost: 0 });
-  const parentID = gen.turnParent ?? '';
-  if (!usesTools) gen.turnParent = null;
-  return {
-    info: {
-      parentID, role: 'assistant', mode: 'build', agent: 'build', path: { cwd: gen.projectRoot, root: gen.projectRoot },
-      cost: 0, tokens, modelID: 'claude-sonnet-4-5', providerID: 'anthropic',
-      time: { created, completed: (gen.clock += between(gen, 500, 60_000)) }, finish, id, sessionID: gen.sessionID,
-    },
-    parts: withIds(gen, id, body),
-  };
-}
-
-/** The user-side message of an automatic compaction: a `compaction` part, answered by the summary. */
-function compactionMessage(gen: Generator): SessionMessage {
-  const id = nextId(gen, 'msg');
-  const created = (gen.clock += between(gen, 1_000, 30_000));
-  gen.turnParent = id;
-  gen.summaryNext = true;
-  return { info: { role: 'user', time: { created }, id, sessionID: gen.sessionID }, parts: withIds(gen, id, [{ type: 'compaction', auto: true }]) };
-}
-
-/** The summary a compaction left (`summary: true`), which the rest of the session continues from. */
-function summaryMessage(gen: Generator, fillerText: string | null): SessionMessage {
-  const id = nextId(gen, 'msg');
-  const created = (gen.clock += between(gen, 200, 2_000));
-  const text = fillerText ?? styled(gen, priorSummaryText(gen, gen.style.language));
-  const parentID = gen.turnParent ?? '';
-  gen.turnParent = null;
-  gen.summaryNext = false;
-  return {
-    info: {
-      parentID, role: 'assistant', mode: 'compaction', agent: 'compaction', summary: true, modelID: 'claude-sonnet-4-5', providerID: 'anthropic',
-      time: { created, completed: (gen.clock += between(gen, 5_000, 40_000)) }, finish: 'stop', id, sessionID: gen.sessionID,
-    },
-    parts: withIds(gen, id, [{ type: 'step-start' }, { type: 'text', text }, { type: 'step-finish', reason: 'stop', cost: 0 }]),
-  };
-}
-
-function nextMessage(gen: Generator, fillerText: string | null = null): SessionMessage {
-  if (gen.summaryNext) return summaryMessage(gen, fillerText);
-  if (gen.turnParent === null) {
-    if (fillerText === null && gen.nextMessage > COMPACTION_AFTER_MESSAGES && chance(gen, COMPACTION_CHANCE)) return compactionMessage(gen);
-    return userMessage(gen, fillerText ?? userText(gen));
-  }
-  return assistantMessage(gen, fillerText);
-}
 
 function isTextPart(part: SessionPart): part is TextPart {
   return part.type === 'text' && typeof part['text'] === 'string';
@@ -261,25 +167,4 @@ export function growSession(session: SessionExport, extraBytes: number, seed: nu
   const time = session.info['time'];
   const info = typeof time === 'object' && time !== null ? { ...session.info, time: { ...time, updated: gen.clock } } : { ...session.info };
   return { info, messages };
-}
-
-const SIZE_PATTERN = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(b|kb|mb|gb)?\s*$/i;
-const UNIT_BYTES: Readonly<Record<string, number>> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
-
-/**
- * Reads a size such as `100KB`, `1.5 MB` or `512` (bytes); units are powers
- * of 1024 and case-insensitive.
- *
- * @param text - the size as typed.
- * @returns whole bytes, from 1 to {@link MAX_SIZE_BYTES}.
- * @throws Error with a one-line message for anything else.
- */
-export function parseSize(text: string): number {
-  const quoted = JSON.stringify(text);
-  const match = SIZE_PATTERN.exec(text);
-  if (!match) throw new Error(`invalid size ${quoted}: expected a number with an optional unit, e.g. 100KB or 10MB`);
-  const bytes = Math.round(Number(match[1]) * (UNIT_BYTES[(match[2] ?? 'b').toLowerCase()] ?? 1));
-  if (bytes <= 0) throw new Error(`invalid size ${quoted}: must be more than 0 bytes, e.g. 100KB or 10MB`);
-  if (bytes > MAX_SIZE_BYTES) throw new Error(`invalid size ${quoted}: must be at most 1GB`);
-  return bytes;
 }

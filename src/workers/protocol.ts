@@ -10,7 +10,7 @@ import type { Decision } from '../core/extraction/decisions.js';
 import type { Observation } from '../core/extraction/observations.js';
 import type { TokenEncoding } from '../core/text/tokens.js';
 import type { ConceptCount } from '../core/extraction/concepts.js';
-import type { CompactionStrategy } from '../core/context/compaction-budget.js';
+import type { CompactionStrategy } from '../core/context/compaction-strategy.js';
 import type { FileTouch, TermHit, ToolCallView } from '../core/extraction/touches.js';
 export type { FileTouch, TermHit, ToolCallView } from '../core/extraction/touches.js';
 export type { TaskError, TaskErrorCode, TaskResult } from '../core/task-error.js';

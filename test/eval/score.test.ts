@@ -1,87 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  allGroupsMatch,
-  contextWithoutFiles,
-  groupMatches,
-  normalizeForMatch,
-  pooledMetrics,
-  scoreSession,
-  type ScoredOutput,
-  type Truth,
-} from '../../src/eval/score.js';
-
-const truth: Truth = {
-  session: 'cache-fix',
-  decisions: [
-    { text: 'replace the unbounded Map cache with an LRU capped at 500 entries', keywords: ['lru', '500'] },
-    { text: 'keep the retry loop but lower it to three attempts', keywords: ['retry|retries', 'three|3 attempts'] },
-  ],
-  files: ['src/cache.ts', 'test/cache.test.ts'],
-  problems: [{ text: 'heap grows until the worker is killed', keywords: ['heap|out of memory', 'killed|oom'] }],
-  topics: ['lru cache|caching', 'memory leak'],
-  next: [{ text: 'benchmark the new cache under load', keywords: ['benchmark', 'cache'] }],
-};
-
-function output(overrides: Partial<ScoredOutput> = {}): ScoredOutput {
-  return {
-    decisions: [],
-    files: [],
-    observations: [],
-    concepts: [],
-    context: { text: '', tokens: 0, budget: 500 },
-    ...overrides,
-  };
-}
-
-describe('normalizeForMatch', () => {
-  it('should apply NFKC and lower case', () => {
-    expect(normalizeForMatch('ＬＲＵ ﬁle Café')).toBe('lru file café');
-  });
-});
-
-describe('groupMatches', () => {
-  it('should match when any alternative occurs as a substring, case-insensitively', () => {
-    expect(groupMatches('heap|out of memory', 'the process ran out of memory')).toBe(true);
-    expect(groupMatches('HEAP', 'heapdump written')).toBe(true);
-    expect(groupMatches('heap|oom', 'nothing relevant')).toBe(false);
-  });
-
-  it('should never match through an empty alternative', () => {
-    expect(groupMatches('zzz|', 'any text')).toBe(false);
-  });
-
-  it('should compare alternatives after NFKC', () => {
-    expect(groupMatches('ＬＲＵ', 'an lru cache')).toBe(true);
-  });
-});
-
-describe('allGroupsMatch', () => {
-  it('should need every group', () => {
-    expect(allGroupsMatch(['lru', '500'], 'an lru of 500 entries')).toBe(true);
-    expect(allGroupsMatch(['lru', '500'], 'an lru of 400 entries')).toBe(false);
-  });
-});
-
-describe('contextWithoutFiles', () => {
-  it('should drop working-set and files sections and keep the sections after them', () => {
-    const text = [
-      '## Session knowledge to preserve',
-      '### Decisions',
-      '- Switched to an LRU',
-      '### Working set',
-      '- src/lru-500.ts',
-      '#### Files touched',
-      '- src/other.ts',
-      '### Open problems',
-      '- heap keeps growing',
-    ].join('\n');
-    const kept = contextWithoutFiles(text);
-    expect(kept).toContain('switched to an lru');
-    expect(kept).toContain('heap keeps growing');
-    expect(kept).not.toContain('lru-500');
-    expect(kept).not.toContain('other.ts');
-  });
-});
+import { scoreSession } from '../../src/eval/score.js';
+import { output, truth } from '../fixtures/eval/cache-fix.js';
 
 describe('scoreSession', () => {
   it('should recall a decision only when all its groups match one extracted decision', () => {
@@ -158,21 +77,5 @@ describe('scoreSession', () => {
     expect(wide.ok).toBe(false);
     expect(wide.counts.decisionHits).toBe(0);
     expect(scoreSession(truth, output({ ...full, context: { text: 'x', tokens: 300, budget: 300 } })).ok).toBe(true);
-  });
-});
-
-describe('pooledMetrics', () => {
-  it('should pool hits over items across sessions, not average the rates', () => {
-    const small: Truth = { session: 'small', decisions: [], files: ['a.ts'], problems: [], topics: [], next: [] };
-    const scores = [
-      scoreSession(small, output({ files: ['a.ts'] })),
-      scoreSession(truth, output({ files: ['src/cache.ts'] })),
-      scoreSession(truth, null),
-    ];
-    const metrics = pooledMetrics(scores);
-    // 1/1, 1/2 and 0/2: pooled 2/5, where a mean of rates would give 0.5.
-    expect(metrics.file_recall).toBeCloseTo(2 / 5);
-    expect(metrics.decision_precision).toBe(0);
-    expect(Object.keys(metrics).sort()).toEqual(['decision_precision', 'decision_recall', 'file_recall', 'next_recall', 'problem_recall', 'topic_concept_rate']);
   });
 });

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PROJECT_ROOT, generateSession, growSession, parseSize, sessionStyle } from '../../src/synth/session-generator.js';
+import { DEFAULT_PROJECT_ROOT, generateSession, growSession, sessionStyle } from '../../src/synth/session-generator.js';
 import { messageToUnit } from '../../src/main/compaction/session-units.js';
 import type { SessionExport, SessionPart, ToolPart } from '../../src/core/session-types.js';
 
@@ -218,31 +218,6 @@ describe('growSession', () => {
 
   it('should be deterministic for a seed', () => {
     expect(growSession(session, 20 * KB, 4)).toEqual(growSession(session, 20 * KB, 4));
-  });
-});
-
-describe('parseSize', () => {
-  it.each([
-    ['512', 512],
-    ['2kb', 2 * KB],
-    ['100KB', 100 * KB],
-    ['1MB', MB],
-    ['10mb', 10 * MB],
-    ['1.5MB', 1.5 * MB],
-    ['64 KB', 64 * KB],
-    ['3B', 3],
-    ['1GB', 1024 ** 3],
-  ])('should read %s as %i bytes', (text, bytes) => {
-    expect(parseSize(text)).toBe(bytes);
-  });
-
-  it.each(['abc', '', 'MB', '10 TB', '1e3', '0', '0KB', '-5MB', '2GB', '1.1GB'])('should reject %j with a one-line message', (text) => {
-    expect(() => parseSize(text)).toThrow(/^invalid size "/);
-    try {
-      parseSize(text);
-    } catch (error) {
-      expect((error as Error).message).not.toContain('\n');
-    }
   });
 });
 

@@ -3,35 +3,10 @@
  * (seed 003): the most relevant are kept, the rest dropped or summarized in
  * one line. Every count is exact, taken on the text as it will be sent.
  */
-import { calculateRelevanceScore, observationTopics, type Observation, type ObservationType } from '../extraction/observations.js';
+import { calculateRelevanceScore, observationTopics, type Observation } from '../extraction/observations.js';
 import { countTokens, isWithinTokens, type TokenEncoding } from '../text/tokens.js';
-
-/** How to shrink observations that exceed their budget. */
-export interface CompactionStrategy {
-  /** `conservative` never drops `preserveTypes` while others remain; `aggressive` drops by score alone and summarizes. */
-  mode: 'conservative' | 'aggressive';
-  /** Exact token budget of the rendered observations (and the summary line, if any). */
-  targetTokenCount: number;
-  /** Types kept before any other in `conservative` mode; ignored in `aggressive` mode. */
-  preserveTypes: readonly ObservationType[];
-}
-
-/**
- * Keeps decisions, open problems, work in progress and warnings (seed 003's three, and what the
- * continuation starts from); drops other types first. No summary.
- */
-export const CONSERVATIVE_STRATEGY: Readonly<CompactionStrategy> = Object.freeze({
-  mode: 'conservative',
-  targetTokenCount: 1_000,
-  preserveTypes: Object.freeze<ObservationType[]>(['decision', 'problem', 'next', 'warning']),
-});
-
-/** Drops the lowest-scored observations of any type and summarizes them in one line. */
-export const AGGRESSIVE_STRATEGY: Readonly<CompactionStrategy> = Object.freeze({
-  mode: 'aggressive',
-  targetTokenCount: 1_000,
-  preserveTypes: Object.freeze<ObservationType[]>([]),
-});
+import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY, resolveStrategy, type CompactionStrategy } from './compaction-strategy.js';
+import { formatSummary, moveTopics, type TopicCounts } from './dropped-summary.js';
 
 /** What {@link handleSessionCompacting} returns. Plain data. */
 export interface CompactionResult {
@@ -64,54 +39,6 @@ const JOIN_SAVING = 1;
  */
 export function renderObservation(observation: Observation): string {
   return `- [${observation.type}] ${observation.text}`;
-}
-
-/** How many dropped observations name each topic. */
-type TopicCounts = Map<string, number>;
-
-function moveTopics(counts: TopicCounts, topics: readonly string[], delta: 1 | -1): void {
-  for (const topic of topics) {
-    const count = (counts.get(topic) ?? 0) + delta;
-    if (count > 0) counts.set(topic, count);
-    else counts.delete(topic);
-  }
-}
-
-/** The `limit` most frequent topics, ties alphabetical; a bounded selection, not a full sort. */
-function topTopics(counts: TopicCounts, limit: number): string[] {
-  const best: Array<[string, number]> = [];
-  const ranksBefore = (a: [string, number], b: [string, number]): boolean => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
-  if (limit <= 0) return [];
-  for (const entry of counts) {
-    const worst = best[best.length - 1];
-    if (best.length === limit && worst !== undefined && !ranksBefore(entry, worst)) continue;
-    let at = best.length;
-    while (at > 0 && ranksBefore(entry, best[at - 1]!)) at--;
-    best.splice(at, 0, entry);
-    if (best.length > limit) best.pop();
-  }
-  return best.map(([topic]) => topic);
-}
-
-function formatSummary(removed: number, counts: TopicCounts, maxTopics: number): string {
-  const topics = topTopics(counts, maxTopics);
-  const head = `[${removed}] older observations summarized`;
-  return topics.length === 0 ? head : `${head}: ${topics.join(', ')}`;
-}
-
-function resolveStrategy(partial: Partial<CompactionStrategy>): CompactionStrategy {
-  const mode = partial.mode ?? CONSERVATIVE_STRATEGY.mode;
-  if (mode !== 'conservative' && mode !== 'aggressive') {
-    throw new TypeError(`strategy.mode must be 'conservative' or 'aggressive', got ${String(mode)}`);
-  }
-  const defaults = mode === 'aggressive' ? AGGRESSIVE_STRATEGY : CONSERVATIVE_STRATEGY;
-  const targetTokenCount = partial.targetTokenCount ?? defaults.targetTokenCount;
-  if (!Number.isInteger(targetTokenCount) || targetTokenCount < 0) {
-    throw new RangeError(`strategy.targetTokenCount must be a non-negative integer, got ${String(targetTokenCount)}`);
-  }
-  const preserveTypes = partial.preserveTypes ?? defaults.preserveTypes;
-  if (!Array.isArray(preserveTypes)) throw new TypeError('strategy.preserveTypes must be an array of observation types');
-  return { mode, targetTokenCount, preserveTypes };
 }
 
 /** Indices from most to least worth keeping: preserved types first (conservative), then score, recency, position. */

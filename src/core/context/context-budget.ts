@@ -8,7 +8,9 @@
  * no secret reaches a prompt.
  */
 import { redactSecrets } from '../text/secrets.js';
-import { fitLines, truncateToTokens, type TokenEncoding } from '../text/tokens.js';
+import { fitLines } from '../text/fit-lines.js';
+import { truncateToTokens } from '../text/token-truncation.js';
+import type { TokenEncoding } from '../text/tokens.js';
 
 /** Input of {@link fitContextEntries}. */
 export interface ContextFitInput {

@@ -8,7 +8,9 @@
  * entry appears twice.
  */
 import type { Observation, ObservationType } from '../extraction/observations.js';
-import { countTokens, fitLines, isWithinTokens, truncateToTokens, type TokenEncoding } from '../text/tokens.js';
+import { fitLines } from '../text/fit-lines.js';
+import { truncateToTokens } from '../text/token-truncation.js';
+import { countTokens, isWithinTokens, type TokenEncoding } from '../text/tokens.js';
 
 /** Groups in order of value; the budget cuts from the end. */
 export const CONTEXT_GROUPS: ReadonlyArray<{ type: ObservationType; heading: string }> = [

@@ -1,13 +1,16 @@
 /**
- * Matchers for the cue words of `cue-tables.ts`, by language. The matchers
+ * Matchers for the cue words of `cue-tables/`, by language. The matchers
  * are alternations of literals, so a scan costs time linear in the text
  * whatever it holds. English cues always apply: code sessions mix languages,
  * and tool names, headings and identifiers stay English.
  */
-import { CUE_LANGUAGES, ENGLISH, TABLES, type CueKind } from './cue-tables.js';
+import type { CueKind } from './cue-kinds.js';
+import { CUE_LANGUAGES, TABLES } from './cue-tables.js';
+import { ENGLISH } from './cue-tables/english.js';
 import { CueTrie, type CueShape } from './cue-scan.js';
 
-export { CUE_LANGUAGES, type CueKind } from './cue-tables.js';
+export type { CueKind } from './cue-kinds.js';
+export { CUE_LANGUAGES } from './cue-tables.js';
 
 const KINDS: readonly CueKind[] = [
   'change', 'weakChange', 'summaryHeading', 'decisionHeading', 'problemHeading', 'nextHeading', 'planHeading', 'problem',

@@ -24,7 +24,7 @@ import type { Delivery } from '../memory/delivery/delivery.js';
 import type { WorkingSetTracker } from './working-set-tracker.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
 import type { ExtractionSettings } from './extraction-settings.js';
-import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../../core/context/compaction-budget.js';
+import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../../core/context/compaction-strategy.js';
 
 /** Heading of the working-context block. */
 export const WORKING_CONTEXT_HEADING = '## Working context\nFiles this session was working on; keep their paths in the summary.';

@@ -2,7 +2,7 @@
  * Settings of one extraction, with the defaults the hooks use.
  */
 import type { TokenEncoding } from '../../core/text/tokens.js';
-import { CONSERVATIVE_STRATEGY, type CompactionStrategy } from '../../core/context/compaction-budget.js';
+import { CONSERVATIVE_STRATEGY, type CompactionStrategy } from '../../core/context/compaction-strategy.js';
 
 /** Everything that shapes an extraction. */
 export interface ExtractionSettings {

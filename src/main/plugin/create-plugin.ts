@@ -4,7 +4,8 @@
  * host: a plugin that fails to start logs why and returns no hooks.
  */
 import { basename } from 'node:path';
-import { describeOptionIssue, resolvePluginOptions, type PluginOptions } from '../shared/plugin-options.js';
+import { describeOptionIssue } from '../shared/option-issues.js';
+import { resolvePluginOptions, type PluginOptions } from '../shared/plugin-options.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { locateCli } from '../memory/cli/cli-locator.js';
 import { createMaenifoldClient, type MemoryStore } from '../memory/cli/maenifold-client.js';

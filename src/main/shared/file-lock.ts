@@ -40,11 +40,20 @@ export interface LockTiming {
 
 const queues = new Map<string, Promise<unknown>>();
 
-function within<T>(work: Promise<T>, ms: number, onLate: () => void): Promise<T> {
+/**
+ * `work`'s outcome, or a `STATE_TIMEOUT` {@link StateLockError} once `ms` have passed. The work is not
+ * stopped: `onLate` is where the caller arranges that.
+ *
+ * @param work - the step to wait for.
+ * @param ms - how long to wait.
+ * @param lateMessage - the message of the timeout error.
+ * @param onLate - called when the time runs out, before the rejection.
+ */
+export function settleWithin<T>(work: Promise<T>, ms: number, lateMessage: string, onLate: () => void = () => undefined): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       onLate();
-      reject(new StateLockError('STATE_TIMEOUT', `state step did not finish within ${ms} ms`));
+      reject(new StateLockError('STATE_TIMEOUT', lateMessage));
     }, ms);
     timer.unref?.();
     work.then(
@@ -58,6 +67,10 @@ function within<T>(work: Promise<T>, ms: number, onLate: () => void): Promise<T>
       },
     );
   });
+}
+
+function within<T>(work: Promise<T>, ms: number, onLate: () => void): Promise<T> {
+  return settleWithin(work, ms, `state step did not finish within ${ms} ms`, onLate);
 }
 
 async function acquire(lockPath: string, timing: Required<LockTiming>, signal: AbortSignal): Promise<() => Promise<void>> {

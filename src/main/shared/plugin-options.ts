@@ -9,6 +9,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { resolvePoolOptions, type OptionIssue, type ResolvedPoolOptions } from '../pool/pool-options.js';
+import { checkOptionValue, envName, readVariable, type OptionKind } from './option-kinds.js';
 
 /** Every option after defaults and validation. */
 export interface PluginOptions {
@@ -92,9 +93,7 @@ export interface PluginOptions {
   pool: ResolvedPoolOptions;
 }
 
-type Kind = { type: 'boolean' } | { type: 'integer'; min: number; max: number } | { type: 'string' } | { type: 'enum'; values: readonly string[] };
-
-const SPECS: Readonly<Record<Exclude<keyof PluginOptions, 'pool' | 'stateDir'>, Kind>> = {
+const SPECS: Readonly<Record<Exclude<keyof PluginOptions, 'pool' | 'stateDir'>, OptionKind>> = {
   enabled: { type: 'boolean' },
   cli: { type: 'string' },
   store: { type: 'enum', values: ['auto', 'maenifold', 'files'] },
@@ -168,39 +167,6 @@ export const DEFAULT_PLUGIN_OPTIONS: Readonly<Omit<PluginOptions, 'pool' | 'stat
   persistTimeoutMs: 30_000,
 });
 
-/** `compactionDeadlineMs` → `MAENIFOLD_COMPACTION_DEADLINE_MS`. */
-export function envName(key: string): string {
-  return `MAENIFOLD_${key.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
-}
-
-function fromEnv(raw: string, kind: Kind): unknown {
-  const text = raw.trim();
-  if (kind.type === 'boolean') {
-    if (/^(1|true|yes|on)$/i.test(text)) return true;
-    if (/^(0|false|no|off)$/i.test(text)) return false;
-    return raw;
-  }
-  if (kind.type === 'integer') return /^-?\d+$/.test(text) ? Number(text) : raw;
-  return raw;
-}
-
-function check(key: string, value: unknown, kind: Kind): OptionIssue | null {
-  switch (kind.type) {
-    case 'boolean':
-      return typeof value === 'boolean' ? null : { key, expected: 'true or false', actual: value };
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value) && value >= kind.min && value <= kind.max
-        ? null
-        : { key, expected: `an integer from ${kind.min} to ${kind.max}`, actual: value };
-    case 'string':
-      return typeof value === 'string' ? null : { key, expected: 'a string', actual: value };
-    case 'enum':
-      return typeof value === 'string' && kind.values.includes(value)
-        ? null
-        : { key, expected: `one of ${kind.values.join(', ')}`, actual: value };
-  }
-}
-
 /**
  * Resolves options. Never throws.
  *
@@ -218,19 +184,19 @@ export function resolvePluginOptions(raw: unknown, env: NodeJS.ProcessEnv = proc
     if (!known.has(key)) issues.push({ key, expected: 'a known option (see the README)', actual: input[key] });
   }
   const resolved: Record<string, unknown> = { ...DEFAULT_PLUGIN_OPTIONS };
-  for (const [key, kind] of Object.entries(SPECS) as [keyof typeof SPECS, Kind][]) {
+  for (const [key, kind] of Object.entries(SPECS) as [keyof typeof SPECS, OptionKind][]) {
     // MAENIFOLD_CLI is read where the CLI is looked up, so the log can say where it came from.
     const variable = envName(key);
     const fromVariable = key === 'cli' ? undefined : env[variable];
     const candidates: [string, unknown][] = [];
-    if (fromVariable !== undefined && fromVariable !== '') candidates.push([variable, fromEnv(fromVariable, kind)]);
+    if (fromVariable !== undefined && fromVariable !== '') candidates.push([variable, readVariable(fromVariable, kind)]);
     if (input[key] !== undefined) candidates.push([key, input[key]]);
     // Every source is checked, the overridden one too: a bad opencode.json value hidden by a
     // valid variable would come back, unannounced, once the variable is unset.
     const rejected: OptionIssue[] = [];
     let winner: [string, unknown] | undefined;
     for (const [source, value] of candidates) {
-      const issue = check(source, value, kind);
+      const issue = checkOptionValue(source, value, kind);
       if (issue) rejected.push(issue);
       else winner ??= [source, value];
     }
@@ -249,21 +215,4 @@ export function resolvePluginOptions(raw: unknown, env: NodeJS.ProcessEnv = proc
   issues.push(...pool.issues);
   resolved['pool'] = pool.options;
   return { options: resolved as unknown as PluginOptions, issues };
-}
-
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-  return JSON.stringify(value) ?? String(value);
-}
-
-/**
- * One log line for a rejected option: the key, what was expected, what was given, and what is used instead.
- *
- * @param issue - from {@link resolvePluginOptions}.
- */
-export function describeOptionIssue(issue: OptionIssue): string {
-  const given = `option ${issue.key}: expected ${issue.expected}, got ${shown(issue.actual)}`;
-  if (!issue.used) return `${given}; ignored`;
-  const value = typeof issue.used.value === 'string' && issue.used.value === 'the defaults' ? 'the defaults' : shown(issue.used.value);
-  return `${given}; using ${value} (${issue.used.from})`;
 }

@@ -9,7 +9,7 @@
 import { readFile, rename } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Logger } from './logger.js';
-import { StateLockError } from './file-lock.js';
+import { settleWithin, StateLockError } from './file-lock.js';
 
 const outstanding = new Map<string, Promise<string | null>>();
 
@@ -33,20 +33,7 @@ export async function readStateText(path: string, deadlineMs: number): Promise<s
     outstanding.delete(path);
   };
   reading.then(forget, forget);
-  return new Promise<string | null>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new StateLockError('STATE_TIMEOUT', `reading ${basename(path)} took more than ${deadlineMs} ms`)), deadlineMs);
-    timer.unref?.();
-    reading.then(
-      (text) => {
-        clearTimeout(timer);
-        resolve(text);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
+  return settleWithin(reading, deadlineMs, `reading ${basename(path)} took more than ${deadlineMs} ms`);
 }
 
 /** The name a damaged file is kept under. */

@@ -11,7 +11,7 @@ import {
 } from '../../../src/core/context/preservation-context.js';
 import type { Observation, ObservationType } from '../../../src/core/extraction/observations.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
-import { contextWithoutFiles } from '../../../src/eval/score.js';
+import { contextWithoutFiles } from '../../../src/eval/truth-match.js';
 
 let next = 0;
 const seen = (type: ObservationType, text: string): Observation => ({ id: `o${next++}`, type, text, order: next, frequency: 1 });

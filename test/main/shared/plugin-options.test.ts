@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLUGIN_OPTIONS, describeOptionIssue, envName, resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
+import { describeOptionIssue } from '../../../src/main/shared/option-issues.js';
+import { DEFAULT_PLUGIN_OPTIONS, resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
 
 describe('resolvePluginOptions', () => {
   it('should give the defaults for no options', () => {
@@ -62,14 +62,6 @@ describe('resolvePluginOptions', () => {
     ]);
   });
 
-  it('should print, word for word, every option warning the README quotes', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    const quoted = [...readme.matchAll(/`(option [\w.]+: expected [^`]*)`/g)].map((match) => match[1]);
-    expect(quoted.length).toBeGreaterThan(0);
-    // The README's example: a bad variable beside a valid opencode.json value, and a misspelt key.
-    const { issues } = resolvePluginOptions({ compactionTokens: 800, compactionTokenz: 900 }, { MAENIFOLD_COMPACTION_TOKENS: 'lots' });
-    for (const line of quoted) expect(issues.map(describeOptionIssue)).toContain(line);
-  });
 
   it('should fall back to the default, and say so with its value, when both sources are bad', () => {
     const { options, issues } = resolvePluginOptions({ compactionStrategy: 'wild' }, { MAENIFOLD_COMPACTION_STRATEGY: 'fast' });
@@ -78,23 +70,6 @@ describe('resolvePluginOptions', () => {
       'option MAENIFOLD_COMPACTION_STRATEGY: expected one of conservative, aggressive, got "fast"; using "conservative" (the default)',
       'option compactionStrategy: expected one of conservative, aggressive, got "wild"; using "conservative" (the default)',
     ]);
-  });
-
-  it('should say an unknown key is ignored, not that a default is used', () => {
-    const { issues } = resolvePluginOptions({ compactionTokenz: 900 }, {});
-    expect(issues.map(describeOptionIssue)).toEqual(['option compactionTokenz: expected a known option (see the README), got 900; ignored']);
-  });
-
-  it('should name the default a bad pool value falls back to', () => {
-    const { issues } = resolvePluginOptions({ pool: { maxQueue: 0 } }, {});
-    expect(issues.map(describeOptionIssue)).toEqual(['option pool.maxQueue: expected an integer from 1 to 100000, got 0; using 256 (the default)']);
-  });
-});
-
-describe('envName', () => {
-  it('should map option keys to variable names', () => {
-    expect(envName('compactionDeadlineMs')).toBe('MAENIFOLD_COMPACTION_DEADLINE_MS');
-    expect(envName('enabled')).toBe('MAENIFOLD_ENABLED');
   });
 
   it('should resolve the goal-frame options and reject bad budgets', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeUnit } from '../../../src/workers/tasks/analyze-units.js';
 import { finalizeExtraction } from '../../../src/workers/tasks/finalize-extraction.js';
 import type { AnalysisUnit } from '../../../src/workers/protocol.js';
-import { CONSERVATIVE_STRATEGY } from '../../../src/core/context/compaction-budget.js';
+import { CONSERVATIVE_STRATEGY } from '../../../src/core/context/compaction-strategy.js';
 
 const SETTINGS = { projectRoot: '/home/dev/shop', maxSectionChars: 2_000, maxDecisionsPerUnit: 10 };
 

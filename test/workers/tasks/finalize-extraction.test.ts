@@ -3,7 +3,7 @@ import { finalizeExtraction, mergeSignals, sessionRoot } from '../../../src/work
 import { signalsFromToolCall } from '../../../src/core/extraction/tool-signals.js';
 import type { FinalizeInput } from '../../../src/workers/protocol.js';
 import type { Observation } from '../../../src/core/extraction/observations.js';
-import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../../../src/core/context/compaction-budget.js';
+import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../../../src/core/context/compaction-strategy.js';
 import { DROPPED_HEADING } from '../../../src/core/context/preservation-context.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
 

@@ -1,0 +1,31 @@
+/**
+ * Portuguese cue words. One file a language, so that a language is added or tuned in
+ * one place; the kinds are in `cue-kinds.ts`.
+ */
+import type { CueTable } from '../cue-kinds.js';
+
+/** Portuguese cues, by kind. */
+export const PORTUGUESE: CueTable = {
+  goalHeading: ['objetivo', 'objetivos', 'tarefa', 'requisitos', 'contexto'],
+  purpose: ['para que', 'para não', 'para evitar', 'porque', 'pois', 'de modo que'],
+  instruction: ['adicionar', 'remover', 'substituir', 'corrigir', 'criar', 'alterar', 'mover', 'renomear', 'instalar', 'atualizar', 'usar'],
+  change: [
+    'alterei', 'alterado', 'alterar', 'mudei', 'mudado', 'mudar para', 'substituí', 'substituído', 'substituir', 'movi',
+    'movido', 'renomeei', 'renomeado', 'migrei', 'migrado', 'em vez de', 'ao invés de', 'decidi', 'decidimos',
+    'escolhi', 'optei', 'reescrevi', 'agora usa', 'mover', 'renomear', 'migrar',
+  ],
+  weakChange: [
+    'adicionei', 'adicionado', 'removi', 'removido', 'excluí', 'criei', 'criado', 'corrigi', 'corrigido',
+    'implementei', 'implementado', 'instalei', 'atualizei', 'atualizado', 'usa', 'usar', 'não mais', 'adicionar',
+    'remover', 'excluir', 'criar', 'corrigir', 'instalar', 'atualizar',
+  ],
+  summaryHeading: ['resumo', 'alterações', 'mudanças', 'solução', 'correções', 'concluído', 'feito', 'plano'],
+  decisionHeading: ['decisões', 'decisão', 'decisões principais'],
+  problemHeading: ['causa', 'causa raiz', 'problema', 'problemas', 'erros', 'diagnóstico'],
+  nextHeading: ['próximos passos', 'próximo passo', 'pendente', 'pendentes', 'a fazer', 'falta'],
+  planHeading: ['plano', 'proposta', 'passos'],
+  problem: ['erro*', 'trava*', 'congela*', 'não funciona', 'falha*', 'quebrado', 'quebrou', 'não consigo', 'exceção', 'somente leitura', 'inconsisten*'],
+  next: ['próximo', 'depois', 'quer que', 'deseja que', 'vou', 'falta', 'teste'],
+  minor: ['menor', 'opcional', 'não usado', 'comentário', 'duplicado', 'duplicada', 'redundante'],
+  hedge: ['poderia', 'talvez', 'alternativa*', 'opção'],
+};
