@@ -7,7 +7,7 @@
  */
 import type { Observation } from './observations.js';
 import { ORIGIN_WEIGHTS, type ProblemOrigin } from './prose-problems.js';
-import { PY_WARNING_KEY } from './problems.js';
+import { PY_WARNING_KEY } from './output-lines.js';
 
 /** Open problems kept at most: a session has a handful of real ones. */
 export const MAX_OPEN_PROBLEMS = 8;

@@ -10,6 +10,13 @@
  * an error waiting for its location): linear on any output.
  */
 import { capChars } from '../text/sections.js';
+import {
+  NOISE, PY_TRACEBACK, PY_FRAME, EXCEPTION, JS_FRAME, JAVA_FRAME, SUREFIRE_TEST, SUREFIRE_SUMMARY, MAVEN_LOCATED, TEST_FAIL, PYTEST_FAILED,
+  PYTEST_HEADER, PYTEST_E, GO_FAIL, GO_MESSAGE, TAP_NOT_OK, TSC, COMPILER, PY_WARNING, PY_WARNING_KEY, LIBRARY_PATH, GO_COMPILE,
+  RUST_OR_GENERIC, ARROW_LOCATION, BARE_LOCATION, ESLINT_FILE, ESLINT_ROW, MARKED, MODULE_NOT_FOUND, NPM_ERROR, NPM_SECURITY, AUDIT, SHELL,
+  HOST_TIMEOUT, LOG_LEVEL, CURL, GENERIC, NAME_ONLY, LEADING_MARKS, FAILED_SUMMARY, SUCCESS, keyOf, baseName,
+} from './output-lines.js';
+import { groupTestFailures, MAX_PROBLEM_CHARS } from './test-failure-groups.js';
 
 /** One problem or warning found in an output. */
 export interface MachineProblem {
@@ -31,75 +38,8 @@ export interface OutputReading {
 
 /** Characters of a line that are read. */
 const LINE_PREFIX_CHARS = 400;
-/** Longest problem line. */
-const MAX_PROBLEM_CHARS = 200;
 /** Lines a header waits for its message, or an error for its location. */
 const LOOKAHEAD_LINES = 6;
-
-// Report noise: checkmark lines, line-ending warnings, progress bars, hints, stack frames, maven chatter.
-const NOISE = new RegExp(
-  [
-    '^[✓✔√✗✕]', '^(?:warning: )?(?:in the working copy of .*, )?(?:LF|CRLF) will be replaced', '[█▓▒░■□]{3,}', '^\\d{1,3}%\\s*[|[]',
-    '^Please remove unnecessary stubbings', '^More info:', '^For more information', '^See https?://', '^\\.\\.\\. \\d+ more',
-    '^\\[ERROR\\] (?:Failures|Errors|Tests run|-> \\[Help|To see the full|Re-run Maven|For more information|\\s*$)',
-    '^\\[ERROR\\]\\s*$', '^npm (?:ERR!|error) (?:code|errno|syscall|path|A complete log|signal|command|Lifecycle|$)',
-    'must read (?:the )?file .*before', 'has been modified since (?:it was )?last read', 'Could not find oldString',
-  ].join('|'),
-  'i',
-);
-
-const PY_TRACEBACK = /^Traceback \(most recent call last\):/;
-const PY_FRAME = /^\s*File "([^"]+)", line (\d+)/;
-const EXCEPTION = /^(?:Uncaught |Caused by: |Exception in thread "[^"]*" )?((?:[a-z_][\w]*\.)*[A-Z_a-z]\w*(?:Error|Exception|Failure|Exit|Interrupt|Fault))(?::\s*(.*))?$/;
-const JS_FRAME = /^\s+at (?:.*? \()?((?:file:\/\/)?(?:\/|[A-Za-z]:[\\/]|\.{1,2}\/|[\w@-]+\/)[^():]+):(\d+)(?::\d+)?\)?$/;
-const JAVA_FRAME = /^\s+at [\w$.<>]+\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
-const SUREFIRE_TEST = /^\[ERROR\]\s+([\w.$]+)\s+(?:--|»)?\s*Time elapsed.*<<<\s*(?:FAILURE|ERROR)!/;
-const SUREFIRE_SUMMARY = /^\[ERROR\]\s{2,}([\w.$]+?)(?::\d+)?\s+(?:»\s*)?(\S.*)$/;
-const MAVEN_LOCATED = /^\[(ERROR|WARNING)\]\s+(\S+\.\w+):\[(\d+),\d+\]\s+(.+)$/;
-const MAVEN_LINE = /^\[ERROR\]\s+(.+)$/;
-const TEST_FAIL = /^(?:FAIL|×)\s+(\S+\.(?:test|spec)\.\w+|\S+\.\w+)\s+(?:>\s+(.+?))?(?:\s+\[.*\])?$/;
-const PYTEST_FAILED = /^(FAILED|ERROR)\s+(\S+?\.py(?:::\S+)?)(?:\s+-\s+(.+))?$/;
-const PYTEST_HEADER = /^_{3,}\s+(\S.*?)\s+_{3,}$/;
-const PYTEST_E = /^E\s{2,}(\S.*)$/;
-const GO_FAIL = /^--- FAIL: (\S+)/;
-const GO_MESSAGE = /^\s+(\S+_test\.go:\d+): (.+)$/;
-const TAP_NOT_OK = /^not ok \d+ (.+)$/;
-const TSC = /^(\S+?\.[cm]?[jt]sx?)(?:\((\d+),\d+\)|:(\d+):\d+)\s*[:-]\s*(error|warning) (TS\d+): (.+)$/;
-const COMPILER = /^(\S+?\.\w{1,6}):(\d+)(?::\d+)?:\s*(?:fatal )?(error|warning)(?:\[[\w-]+\])?:\s*(.+)$/;
-/** A Python warning as `warnings` prints it: `path/file.py:12: UserWarning: message`. */
-const PY_WARNING = /^(\S+?\.py):(\d+): ([A-Z]\w*Warning): (.+)$/;
-/** Key prefix of a Python warning; `lib:` follows it when an installed library warns about itself. */
-export const PY_WARNING_KEY = 'pywarning:';
-const LIBRARY_PATH = /site-packages|dist-packages|[\\/]lib[\\/]python/;
-const GO_COMPILE = /^(\S+?\.go):(\d+):\d+: (.+)$/;
-const RUST_OR_GENERIC = /^(error|warning)(\[E\d+\])?: (.+)$/;
-const ARROW_LOCATION = /^\s*(?:-->|[╭┌,]─*\[)\s*([^\]\s]+?:\d+(?::\d+)?)\]?\s*$/;
-const BARE_LOCATION = /^\s{2,}(\S+?\.\w{1,6}:\d+:\d+):?\s*$/;
-const ESLINT_FILE = /^(?:\/|[A-Za-z]:[\\/]|\.{0,2}\/?[\w@.-]+[\\/])\S*\.\w{1,6}$/;
-const ESLINT_ROW = /^\s+(\d+):\d+\s+(error|warning)\s+(.+?)(?:\s{2,}([\w@/-]+))?$/;
-const MARKED = /^(?:x|✘|×)\s+(?:\[ERROR\]\s+)?([A-Z'"].+)$/;
-const MODULE_NOT_FOUND = /^(?:Module not found|Type error|Syntax error|SyntaxError|Error): (.+)$/i;
-const NPM_ERROR = /^npm (?:ERR!|error) (.+)$/;
-const NPM_SECURITY = /^npm warn deprecated (.+(?:vulnerab|security).+)$/i;
-const AUDIT = /^(?:found )?\d+ (?:critical|high)(?: severity)? vulnerabilit/i;
-const SHELL = /command not found|: not found$|No such file or directory|Permission denied|Operation not permitted|cannot access '|is not recognized as (?:an internal|the name)|^[\w.+-]{1,40} not found$|^[\w.+-]{1,40}:? (?:is )?not (?:installed|available)\b/i;
-const HOST_TIMEOUT = /terminated (?:the )?command after exceeding timeout (\d+)\s*ms|Command timed out after/i;
-const LOG_LEVEL = /^(?:\d{4}-\d\d-\d\d[ T][\d:,.]+\s*(?:-\s*)?)?(?:[\w.]+\s+-\s+)?(ERROR|CRITICAL|FATAL|WARNING|WARN)\s*[:-]\s*(?:[\w.]+:)?\s*(.*)$/;
-const CURL = /^curl: \(\d+\) .+/;
-const GENERIC = /^(?:error|fatal|panic|FATAL|ERROR|FAILED)(?:\[\w+\])?:\s*(.+)$/;
-/** A message that is only a logger's or a module's name (`ERROR:yfinance:`) says nothing. */
-const NAME_ONLY = /^[\w.-]+:?$/;
-/** Status marks scripts print before a line (❌, ⚠️, 🔴): read the line without them. */
-const LEADING_MARKS = /^[\p{Extended_Pictographic}\uFE0F\u200D\s]+/u;
-const FAILED_SUMMARY = /BUILD FAILURE|Build failed|Failed to compile|failed to compile|Test Files\s+\d+ failed|Tests?:?\s+\d+ failed|\b\d+ failed\b|FAILED \(|exit(?:ed with)? code [1-9]|ELIFECYCLE|Command failed/;
-const SUCCESS = /BUILD SUCCESS|Compiled successfully|✓ Compiled|Build succeeded|Tests?:?\s+\d+ passed|\b\d+ passed\b|All \d* ?tests? passed|^ok\s+\S+|^PASS\b|Successfully (?:installed|built|compiled)|\bno (?:errors|issues|problems) found|\b0 errors?\b|syntax OK|: OK$|^OK\b/;
-
-/** A key that merges repeats: lowercase, numbers and quotes folded, whitespace collapsed. */
-function keyOf(text: string): string {
-  return text.toLowerCase().replace(/0x[0-9a-f]+/g, '#').replace(/\d+/g, '#').replace(/["'`]/g, '').replace(/\s+/g, ' ').trim().slice(0, 160);
-}
-
-const baseName = (path: string): string => path.replaceAll('\\', '/').replace(/^file:\/\//, '');
 
 interface Pending {
   text: string;
@@ -333,31 +273,4 @@ export function readOutput(output: string, options: { max?: number; strict?: boo
   const grouped = groupTestFailures(problems, messages).slice(0, max);
   const anyProblem = problems.some((problem) => problem.type === 'problem');
   return { problems: grouped, success: anyProblem || failed ? null : success, failed: failed || anyProblem };
-}
-
-/** Test failures with one message, from this many on, become one line naming the tests' files. */
-const GROUP_FROM = 3;
-
-/**
- * Many tests failing the same way (a suite-wide timeout, a missing fixture) are one problem: the
- * message once, with how many tests and which files, instead of a line per test eating the budget.
- */
-function groupTestFailures(problems: MachineProblem[], messages: ReadonlyMap<MachineProblem, string>): MachineProblem[] {
-  const byMessage = new Map<string, MachineProblem[]>();
-  for (const problem of problems) {
-    const message = messages.get(problem);
-    if (!problem.key.startsWith('test:') || !message) continue;
-    const members = byMessage.get(message);
-    if (members) members.push(problem);
-    else byMessage.set(message, [problem]);
-  }
-  const replaced = new Map<MachineProblem, MachineProblem | null>();
-  for (const [message, members] of byMessage) {
-    if (members.length < GROUP_FROM) continue;
-    const files = [...new Set(members.map((member) => /(\S+\.\w+)(?: >|::)/.exec(member.text)?.[1] ?? member.text.split(/[.:]/)[0] ?? ''))];
-    const text = capChars(`${message} in ${members.length} tests: ${files.join(', ')}`, MAX_PROBLEM_CHARS);
-    members.forEach((member, index) => replaced.set(member, index === 0 ? { type: 'problem', text, key: `tests:${keyOf(message)}` } : null));
-  }
-  if (replaced.size === 0) return problems;
-  return problems.map((problem) => (replaced.has(problem) ? replaced.get(problem) ?? null : problem)).filter((problem): problem is MachineProblem => problem !== null);
 }

@@ -9,8 +9,6 @@
  */
 import { MAX_COMMAND_CHARS, tokenize, type Token } from './shell-tokens.js';
 
-export { logicalLines, MAX_COMMAND_CHARS } from './shell-tokens.js';
-
 /** How a command touched a file; ranked by the working set (edited > written > deleted > run > read). */
 export type FileAction = 'edit' | 'write' | 'delete' | 'run' | 'read' | 'list' | 'cwd';
 
@@ -43,7 +41,7 @@ const REDIRECT_WRITE = new Set(['>', '>>', '>|', '&>', '&>>']);
 const PATH_SHAPE = /^(?:[A-Za-z]:[\\/]|~?[\\/.]|[\w@+-])[^\s"'`$<>|;&*?{}]*$/;
 const HAS_EXTENSION = /\.[A-Za-z0-9]{1,10}$/;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
-const ENV_ASSIGNMENT = /^(?:\$env:)?[A-Za-z_][A-Za-z0-9_]*=/;
+export const ENV_ASSIGNMENT = /^(?:\$env:)?[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** Whether an argument names a file or folder: not a flag, a URL, an assignment, a number or a bare word. */
 export function looksLikePath(arg: string, strict = false): boolean {
@@ -69,7 +67,7 @@ export function joinPath(dir: string | null, path: string): string {
 }
 
 /** The program's plain name: no folder, no `.exe`, lowercase. */
-function programName(word: string): string {
+export function programName(word: string): string {
   const base = word.replaceAll('\\', '/').split('/').pop() ?? word;
   return base.toLowerCase().replace(/\.(?:exe|cmd|bat|ps1)$/, '').replace(/^python\d(?:\.\d+)?$/, 'python3');
 }
@@ -226,65 +224,4 @@ export function shellTouches(command: string, workdir: string | null = null): Sh
     commandTouches(words, add, setCwd);
   }
   return touches;
-}
-
-/** Programs that set up a step rather than being the step a failure belongs to. */
-const SETUP = new Set(['cd', 'pushd', 'popd', 'set-location', 'echo', 'export', 'source', '.', 'set', 'which', 'printf', 'true', 'sleep', 'clear']);
-
-/**
- * A command line reduced to what identifies "the same command" across runs: the last step that is not
- * set-up (`cd`, `echo`, `export` …), without environment assignments, redirections, or what a pipe
- * feeds (`npx vitest run 2>&1 | tail -20` and `npx vitest run | grep FAIL` are the same run). Wrappers
- * stay: `timeout 60 npm test` failing for want of `timeout` is not settled by a clean `npm test`.
- *
- * @param command - the command as given to the shell tool.
- * @returns at most 160 characters, lowercase; '' when nothing is left.
- */
-export function commandKey(command: string): string {
-  let tokens: readonly Token[];
-  try {
-    tokens = tokenize(command);
-  } catch {
-    return '';
-  }
-  let key = '';
-  for (const words of firstCommandOfEachStep(tokens)) {
-    let index = 0;
-    while (index < words.length) {
-      const word = words[index] ?? '';
-      if (ENV_ASSIGNMENT.test(word) || word.startsWith('$env:') || word === '=') index++;
-      else break;
-    }
-    // PowerShell's `$env:X = "."` is a statement of its own: its value is not a program.
-    if (words[index - 1] === '=') continue;
-    const program = programName(words[index] ?? '');
-    if (!program || SETUP.has(program)) continue;
-    key = [program, ...words.slice(index + 1)].join(' ').toLowerCase().slice(0, 160);
-  }
-  return key;
-}
-
-/** The words of each `&&` / `;` step up to its first pipe, without redirections and their targets. */
-function firstCommandOfEachStep(tokens: readonly Token[]): string[][] {
-  const steps: string[][] = [[]];
-  let piped = false;
-  let redirectTarget = false;
-  for (const token of tokens) {
-    if (typeof token === 'string') {
-      if (redirectTarget) redirectTarget = false;
-      else if (!piped) steps[steps.length - 1]?.push(token);
-    } else if ('op' in token && token.op !== 'glob') {
-      if (['&&', '||', ';', '&', '(', ')'].includes(token.op)) {
-        steps.push([]);
-        piped = false;
-      } else if (token.op === '|' || token.op === '|&') piped = true;
-      else if (/[<>]/.test(token.op)) {
-        redirectTarget = true;
-        // `2>&1`: the descriptor before the redirection is not a word of the command.
-        const step = steps[steps.length - 1];
-        if (step && /^\d$/.test(step.at(-1) ?? '')) step.pop();
-      }
-    }
-  }
-  return steps.filter((step) => step.length > 0);
 }

@@ -10,7 +10,7 @@
 import type { Observation, ObservationType } from './observations.js';
 import { readOutput } from './problems.js';
 import { capChars } from '../text/sections.js';
-import { commandKey } from './shell.js';
+import { commandKey } from './command-key.js';
 
 /** How many signals one tool output may yield. */
 const MAX_SIGNALS_PER_OUTPUT = 8;

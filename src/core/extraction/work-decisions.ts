@@ -9,7 +9,7 @@
  */
 import { parse, type ParseEntry } from 'shell-quote';
 import type { Decision } from './decisions.js';
-import { logicalLines, MAX_COMMAND_CHARS } from './shell.js';
+import { logicalLines, MAX_COMMAND_CHARS } from './shell-tokens.js';
 import { shorten, MAX_DECISION_TEXT_CHARS, MAX_DECISION_CONTEXT_CHARS } from './prose-decisions.js';
 import { capChars } from '../text/sections.js';
 

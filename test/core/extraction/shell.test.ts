@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { commandKey, joinPath, logicalLines, looksLikePath, shellTouches } from '../../../src/core/extraction/shell.js';
+import { joinPath, looksLikePath, shellTouches } from '../../../src/core/extraction/shell.js';
+import { commandKey } from '../../../src/core/extraction/command-key.js';
 
 const touched = (command: string, workdir: string | null = null): string[] =>
   shellTouches(command, workdir).map((touch) => `${touch.action} ${touch.path}`);
@@ -69,25 +70,6 @@ describe('shellTouches', () => {
     expect(shellTouches(huge).length).toBeLessThanOrEqual(48);
     expect(shellTouches('"'.repeat(100_000))).toEqual([]);
     expect(shellTouches(`echo ${'$('.repeat(50_000)}`)).toEqual([]);
-  });
-});
-
-describe('logicalLines', () => {
-  it('should split at newlines outside quotes and drop comments', () => {
-    expect(logicalLines('a && b\n# note\npython -c "x\ny"\nc \\\n  d')).toEqual(['a && b', 'python -c "x\ny"', 'c   d']);
-  });
-});
-
-describe('commandKey', () => {
-  it('should identify a run whatever its cd, pipes and redirections', () => {
-    expect(commandKey('cd /srv/app && npx vitest run 2>&1 | tail -30')).toBe('npx vitest run');
-    expect(commandKey('npx vitest run > /tmp/out.txt; cat /tmp/out.txt')).toBe('cat /tmp/out.txt');
-    expect(commandKey('CI=1 npm test')).toBe('npm test');
-    expect(commandKey('$env:PYTHONPATH = "."; & ".venv\\Scripts\\python.exe" "tools\\report.py"')).toBe('python tools\\report.py');
-  });
-
-  it('should keep wrappers, which can be what failed', () => {
-    expect(commandKey('timeout 60 npm test')).toBe('timeout 60 npm test');
   });
 });
 

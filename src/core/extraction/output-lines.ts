@@ -1,0 +1,71 @@
+/**
+ * The shapes of the lines that compilers, type-checkers, linters, test
+ * runners, build tools, package managers and interpreters print, as
+ * `readOutput` (problems.ts) reads them. Every expression is anchored or
+ * bounded, so each line costs time linear in its (capped) length.
+ */
+
+// Report noise: checkmark lines, line-ending warnings, progress bars, hints, stack frames, maven chatter.
+export const NOISE = new RegExp(
+  [
+    '^[✓✔√✗✕]', '^(?:warning: )?(?:in the working copy of .*, )?(?:LF|CRLF) will be replaced', '[█▓▒░■□]{3,}', '^\\d{1,3}%\\s*[|[]',
+    '^Please remove unnecessary stubbings', '^More info:', '^For more information', '^See https?://', '^\\.\\.\\. \\d+ more',
+    '^\\[ERROR\\] (?:Failures|Errors|Tests run|-> \\[Help|To see the full|Re-run Maven|For more information|\\s*$)',
+    '^\\[ERROR\\]\\s*$', '^npm (?:ERR!|error) (?:code|errno|syscall|path|A complete log|signal|command|Lifecycle|$)',
+    'must read (?:the )?file .*before', 'has been modified since (?:it was )?last read', 'Could not find oldString',
+  ].join('|'),
+  'i',
+);
+
+export const PY_TRACEBACK = /^Traceback \(most recent call last\):/;
+export const PY_FRAME = /^\s*File "([^"]+)", line (\d+)/;
+export const EXCEPTION = /^(?:Uncaught |Caused by: |Exception in thread "[^"]*" )?((?:[a-z_][\w]*\.)*[A-Z_a-z]\w*(?:Error|Exception|Failure|Exit|Interrupt|Fault))(?::\s*(.*))?$/;
+export const JS_FRAME = /^\s+at (?:.*? \()?((?:file:\/\/)?(?:\/|[A-Za-z]:[\\/]|\.{1,2}\/|[\w@-]+\/)[^():]+):(\d+)(?::\d+)?\)?$/;
+export const JAVA_FRAME = /^\s+at [\w$.<>]+\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$/;
+export const SUREFIRE_TEST = /^\[ERROR\]\s+([\w.$]+)\s+(?:--|»)?\s*Time elapsed.*<<<\s*(?:FAILURE|ERROR)!/;
+export const SUREFIRE_SUMMARY = /^\[ERROR\]\s{2,}([\w.$]+?)(?::\d+)?\s+(?:»\s*)?(\S.*)$/;
+export const MAVEN_LOCATED = /^\[(ERROR|WARNING)\]\s+(\S+\.\w+):\[(\d+),\d+\]\s+(.+)$/;
+export const MAVEN_LINE = /^\[ERROR\]\s+(.+)$/;
+export const TEST_FAIL = /^(?:FAIL|×)\s+(\S+\.(?:test|spec)\.\w+|\S+\.\w+)\s+(?:>\s+(.+?))?(?:\s+\[.*\])?$/;
+export const PYTEST_FAILED = /^(FAILED|ERROR)\s+(\S+?\.py(?:::\S+)?)(?:\s+-\s+(.+))?$/;
+export const PYTEST_HEADER = /^_{3,}\s+(\S.*?)\s+_{3,}$/;
+export const PYTEST_E = /^E\s{2,}(\S.*)$/;
+export const GO_FAIL = /^--- FAIL: (\S+)/;
+export const GO_MESSAGE = /^\s+(\S+_test\.go:\d+): (.+)$/;
+export const TAP_NOT_OK = /^not ok \d+ (.+)$/;
+export const TSC = /^(\S+?\.[cm]?[jt]sx?)(?:\((\d+),\d+\)|:(\d+):\d+)\s*[:-]\s*(error|warning) (TS\d+): (.+)$/;
+export const COMPILER = /^(\S+?\.\w{1,6}):(\d+)(?::\d+)?:\s*(?:fatal )?(error|warning)(?:\[[\w-]+\])?:\s*(.+)$/;
+/** A Python warning as `warnings` prints it: `path/file.py:12: UserWarning: message`. */
+export const PY_WARNING = /^(\S+?\.py):(\d+): ([A-Z]\w*Warning): (.+)$/;
+/** Key prefix of a Python warning; `lib:` follows it when an installed library warns about itself. */
+export const PY_WARNING_KEY = 'pywarning:';
+export const LIBRARY_PATH = /site-packages|dist-packages|[\\/]lib[\\/]python/;
+export const GO_COMPILE = /^(\S+?\.go):(\d+):\d+: (.+)$/;
+export const RUST_OR_GENERIC = /^(error|warning)(\[E\d+\])?: (.+)$/;
+export const ARROW_LOCATION = /^\s*(?:-->|[╭┌,]─*\[)\s*([^\]\s]+?:\d+(?::\d+)?)\]?\s*$/;
+export const BARE_LOCATION = /^\s{2,}(\S+?\.\w{1,6}:\d+:\d+):?\s*$/;
+export const ESLINT_FILE = /^(?:\/|[A-Za-z]:[\\/]|\.{0,2}\/?[\w@.-]+[\\/])\S*\.\w{1,6}$/;
+export const ESLINT_ROW = /^\s+(\d+):\d+\s+(error|warning)\s+(.+?)(?:\s{2,}([\w@/-]+))?$/;
+export const MARKED = /^(?:x|✘|×)\s+(?:\[ERROR\]\s+)?([A-Z'"].+)$/;
+export const MODULE_NOT_FOUND = /^(?:Module not found|Type error|Syntax error|SyntaxError|Error): (.+)$/i;
+export const NPM_ERROR = /^npm (?:ERR!|error) (.+)$/;
+export const NPM_SECURITY = /^npm warn deprecated (.+(?:vulnerab|security).+)$/i;
+export const AUDIT = /^(?:found )?\d+ (?:critical|high)(?: severity)? vulnerabilit/i;
+export const SHELL = /command not found|: not found$|No such file or directory|Permission denied|Operation not permitted|cannot access '|is not recognized as (?:an internal|the name)|^[\w.+-]{1,40} not found$|^[\w.+-]{1,40}:? (?:is )?not (?:installed|available)\b/i;
+export const HOST_TIMEOUT = /terminated (?:the )?command after exceeding timeout (\d+)\s*ms|Command timed out after/i;
+export const LOG_LEVEL = /^(?:\d{4}-\d\d-\d\d[ T][\d:,.]+\s*(?:-\s*)?)?(?:[\w.]+\s+-\s+)?(ERROR|CRITICAL|FATAL|WARNING|WARN)\s*[:-]\s*(?:[\w.]+:)?\s*(.*)$/;
+export const CURL = /^curl: \(\d+\) .+/;
+export const GENERIC = /^(?:error|fatal|panic|FATAL|ERROR|FAILED)(?:\[\w+\])?:\s*(.+)$/;
+/** A message that is only a logger's or a module's name (`ERROR:yfinance:`) says nothing. */
+export const NAME_ONLY = /^[\w.-]+:?$/;
+/** Status marks scripts print before a line (❌, ⚠️, 🔴): read the line without them. */
+export const LEADING_MARKS = /^[\p{Extended_Pictographic}\uFE0F\u200D\s]+/u;
+export const FAILED_SUMMARY = /BUILD FAILURE|Build failed|Failed to compile|failed to compile|Test Files\s+\d+ failed|Tests?:?\s+\d+ failed|\b\d+ failed\b|FAILED \(|exit(?:ed with)? code [1-9]|ELIFECYCLE|Command failed/;
+export const SUCCESS = /BUILD SUCCESS|Compiled successfully|✓ Compiled|Build succeeded|Tests?:?\s+\d+ passed|\b\d+ passed\b|All \d* ?tests? passed|^ok\s+\S+|^PASS\b|Successfully (?:installed|built|compiled)|\bno (?:errors|issues|problems) found|\b0 errors?\b|syntax OK|: OK$|^OK\b/;
+
+/** A key that merges repeats: lowercase, numbers and quotes folded, whitespace collapsed. */
+export function keyOf(text: string): string {
+  return text.toLowerCase().replace(/0x[0-9a-f]+/g, '#').replace(/\d+/g, '#').replace(/["'`]/g, '').replace(/\s+/g, ' ').trim().slice(0, 160);
+}
+
+export const baseName = (path: string): string => path.replaceAll('\\', '/').replace(/^file:\/\//, '');

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { commandKey } from '../../../src/core/extraction/command-key.js';
+
+describe('commandKey', () => {
+  it('should identify a run whatever its cd, pipes and redirections', () => {
+    expect(commandKey('cd /srv/app && npx vitest run 2>&1 | tail -30')).toBe('npx vitest run');
+    expect(commandKey('npx vitest run > /tmp/out.txt; cat /tmp/out.txt')).toBe('cat /tmp/out.txt');
+    expect(commandKey('CI=1 npm test')).toBe('npm test');
+    expect(commandKey('$env:PYTHONPATH = "."; & ".venv\\Scripts\\python.exe" "tools\\report.py"')).toBe('python tools\\report.py');
+  });
+
+  it('should keep wrappers, which can be what failed', () => {
+    expect(commandKey('timeout 60 npm test')).toBe('timeout 60 npm test');
+  });
+});
