@@ -61,7 +61,9 @@ function percentile(sorted: readonly number[], share: number): number {
 }
 
 function median(values: readonly number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 0.5);
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Latencies of `GET /path`, one request at a time, until `stop()` answers true or a bound is reached. */
