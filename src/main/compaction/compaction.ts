@@ -11,6 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { withDeadline } from '../shared/deadline.js';
+import { readSessionMessages } from './session-reader.js';
 import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';
 import type { Extraction } from './extraction-engine.js';
@@ -124,7 +125,8 @@ export function createCompaction(context: CompactionDeps): Compacting {
       if (!options.compaction || typeof sessionID !== 'string' || !Array.isArray(output?.context)) return;
       output.context.push(TAGGING_GUIDELINES);
       const deadline = options.compactionDeadlineMs;
-      const fetched = await withDeadline(Promise.resolve(host.session.messages({ path: { id: sessionID } })), deadline);
+      // Page by page: no single step on the host's thread handles the whole session.
+      const fetched = await readSessionMessages(host, sessionID, deadline);
       if (!fetched.done) {
         logger.warn(`compaction: could not read session ${sessionID} (${fetched.reason}); guidelines only`);
         return;

@@ -16,12 +16,18 @@ export const HOST_READ_DEADLINE_MS = 10_000;
 export interface SdkResult<T> {
   data?: T;
   error?: unknown;
+  /** The HTTP response, whose headers carry paging cursors. */
+  response?: { headers?: { get(name: string): string | null } };
 }
 
 /** What the plugin calls on the host. */
 export interface HostClient extends LogClient {
   session: {
-    messages(options: { path: { id: string } }): Promise<SdkResult<unknown[]>>;
+    /**
+     * The session's messages, oldest first; with `limit`, the newest `limit` of them (older than the
+     * `before` cursor when given), and the next cursor in the `X-Next-Cursor` header.
+     */
+    messages(options: { path: { id: string }; query?: { limit?: number; before?: string } }): Promise<SdkResult<unknown[]>>;
     prompt(options: {
       path: { id: string };
       body: { parts: { type: 'text'; text: string }[]; noReply?: boolean; agent?: string };

@@ -1,0 +1,263 @@
+/**
+ * `npm run bench:host [-- --json] [--size 10MB] [--rounds N] [--interval-ms 5] [--tail-ms 1000]`:
+ * the stall the plugin adds to the real host. The pinned `opencode serve` runs on 127.0.0.1
+ * with the e2e suite's fake model, in its own HOME and XDG folders, twice: once with the packed
+ * plugin in the project and once without. Each time it imports the same synthetic session
+ * (`opencode import`), asks for a compaction (`POST /session/{id}/summarize`) and, while it runs
+ * and for `--tail-ms` after, requests `GET /path` one after another every `--interval-ms`,
+ * keeping the slowest answer. `real_host_added_stall_ms` is the slowest answer with the plugin
+ * less the slowest without (the median over rounds of each round's slowest). Target: ≤ 10 ms.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import { createProject, OPENCODE_CACHE_DIR, openCodeVersion, prepareRuntime, scratchDir } from '../test/e2e/runtime.js';
+import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../test/e2e/opencode-server.js';
+import { MODEL } from '../test/e2e/api.js';
+import { parseSize } from '../src/synth/session-generator.js';
+import { importableSession } from './real-host-session.js';
+
+/** The stall the issue allows the plugin to add. */
+const TARGET_MS = 10;
+/** Bounds of one measured compaction: probes, and how long it may take. */
+const MAX_PROBES = 200_000;
+const COMPACTION_TIMEOUT_MS = 300_000;
+/** A probe that takes this long is recorded as this long and the loop goes on. */
+const PROBE_TIMEOUT_MS = 30_000;
+/** Idle probing after the server is ready: the plugin's pool starts, and the idle worst is recorded. */
+const SETTLE_MS = 3_000;
+/** An answer slower than this counts toward `slow_total_ms`. */
+const SLOW_MS = 50;
+
+type Variant = 'without' | 'with';
+
+interface RoundFigures {
+  compaction_ms: number;
+  status: number;
+  probes: number;
+  worst_ms: number;
+  p99_ms: number;
+  p50_ms: number;
+  /** The five slowest answers. */
+  slowest_ms: number[];
+  /** Time spent in answers slower than {@link SLOW_MS}: how long the host was stalled in all. */
+  slow_total_ms: number;
+}
+
+interface VariantFigures {
+  rounds: RoundFigures[];
+  idle_worst_ms: number;
+  /** The plugin's own line about the compaction (messages read, time), when it logged one. */
+  plugin_log: string[];
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const round1 = (value: number): number => Math.round(value * 10) / 10;
+
+function percentile(sorted: readonly number[], share: number): number {
+  return sorted.length === 0 ? Number.NaN : (sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] as number);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Latencies of `GET /path`, one request at a time, until `stop()` answers true or a bound is reached. */
+async function probe(url: string, intervalMs: number, stop: () => boolean, maxMs: number): Promise<number[]> {
+  const latencies: number[] = [];
+  const end = performance.now() + maxMs;
+  while (!stop() && latencies.length < MAX_PROBES && performance.now() < end) {
+    const start = performance.now();
+    try {
+      const answer = await fetch(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+      await answer.arrayBuffer();
+    } catch {
+      // A probe that timed out or failed counts with the time it took.
+    }
+    latencies.push(performance.now() - start);
+    await sleep(intervalMs);
+  }
+  return latencies;
+}
+
+/** One compaction of `sessionID`, probed while it runs and for `tailMs` after. */
+async function measureCompaction(base: string, query: string, sessionID: string, intervalMs: number, tailMs: number): Promise<RoundFigures> {
+  let finishedAt = Number.POSITIVE_INFINITY;
+  const start = performance.now();
+  const summarized = fetch(`${base}/session/${sessionID}/summarize${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(MODEL),
+    signal: AbortSignal.timeout(COMPACTION_TIMEOUT_MS),
+  })
+    .then(async (answer) => (await answer.text(), answer.status))
+    .catch(() => 0)
+    .finally(() => (finishedAt = performance.now()));
+  const latencies = await probe(`${base}/path${query}`, intervalMs, () => performance.now() > finishedAt + tailMs, COMPACTION_TIMEOUT_MS + tailMs);
+  const status = await summarized;
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    compaction_ms: round1(finishedAt - start),
+    status,
+    probes: sorted.length,
+    worst_ms: round1(sorted.at(-1) ?? Number.NaN),
+    p99_ms: round1(percentile(sorted, 0.99)),
+    p50_ms: round1(percentile(sorted, 0.5)),
+    slowest_ms: sorted.slice(-5).reverse().map(round1),
+    slow_total_ms: round1(sorted.filter((ms) => ms > SLOW_MS).reduce((sum, ms) => sum + ms, 0)),
+  };
+}
+
+/** The fake model in a child process; resolves with its URL and a way to stop it. */
+async function startModel(): Promise<{ url: string; stop(): void }> {
+  const script = fileURLToPath(new URL('./real-host-model.ts', import.meta.url));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const stop = (): void => void (child.exitCode === null && child.signalCode === null && child.kill('SIGTERM'));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the fake model did not start within 30 s')), 30_000);
+    let printed = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      printed += chunk;
+      const line = printed.split('\n')[0];
+      if (printed.includes('\n') && line) (clearTimeout(timer), resolve(line.trim()));
+    });
+    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`the fake model exited with ${code}`))));
+  }).catch((error: unknown) => (stop(), Promise.reject(error)));
+  return { url, stop };
+}
+
+/** Everything to stop on the way out, newest first; run once whatever ends the bench. */
+const cleanups: (() => Promise<void> | void)[] = [];
+async function cleanUp(): Promise<void> {
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      await cleanup();
+    } catch {
+      // Best effort: the next one still runs.
+    }
+  }
+}
+
+async function measureVariant(variant: Variant, setup: { scratch: string; binary: string; template: string; modelUrl: string }, sessions: readonly { bytes: number; seed: number }[], intervalMs: number, tailMs: number, log: (text: string) => void): Promise<VariantFigures> {
+  const { scratch, binary, template, modelUrl } = setup;
+  // Folders of one length: the generated session's content depends on its project path.
+  const dir = await createProject(join(scratch, variant === 'with' ? 'plugged' : 'vanilla'), 'project', template, { pluginOptions: { store: 'files' }, modelUrl });
+  if (variant === 'without') {
+    const config = JSON.parse(await readFile(join(dir, 'opencode.json'), 'utf8')) as Record<string, unknown>;
+    delete config['plugin'];
+    await writeFile(join(dir, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
+  }
+  const env = await isolatedEnv(join(scratch, `host-${variant}`), { MAENIFOLD_ROOT: join(scratch, `memory-${variant}`), XDG_CACHE_HOME: OPENCODE_CACHE_DIR });
+  const ids: string[] = [];
+  for (const { bytes, seed } of sessions) {
+    const session = importableSession(bytes, seed, dir);
+    const file = join(scratch, `session-${variant}-${seed}.json`);
+    await writeFile(file, session.json);
+    log(`${variant}: importing a ${(session.json.length / 1024 ** 2).toFixed(1)} MB session of ${session.messages} messages …`);
+    await promisify(execFile)(binary, ['import', file], { cwd: dir, env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 });
+    await rm(file);
+    ids.push(session.id);
+  }
+  const server: OpenCodeServer = await startOpenCode(binary, dir, env);
+  cleanups.push(async () => void (await server.stop(5_000)));
+  try {
+    const query = `?directory=${encodeURIComponent(dir)}`;
+    // The first instance-scoped request loads the project, and with it the plugin.
+    const ready = await fetch(`${server.url}/config${query}`, { signal: AbortSignal.timeout(120_000) });
+    if (!ready.ok) throw new Error(`GET /config answered ${ready.status}`);
+    const settleEnd = performance.now() + SETTLE_MS;
+    const idle = await probe(`${server.url}/path${query}`, intervalMs, () => performance.now() > settleEnd, SETTLE_MS);
+    const rounds: RoundFigures[] = [];
+    for (const id of ids) {
+      log(`${variant}: compacting ${id} …`);
+      rounds.push(await measureCompaction(server.url, query, id, intervalMs, tailMs));
+    }
+    const pluginLog = server.output().split('\n').filter((line) => /message="?compaction: /.test(line)).map((line) => line.replace(/^.*message="?/, '').replace(/"?\s*$/, ''));
+    return { rounds, idle_worst_ms: round1(Math.max(...idle)), plugin_log: pluginLog };
+  } finally {
+    await server.stop(5_000);
+  }
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      json: { type: 'boolean', default: false },
+      size: { type: 'string', default: '10MB' },
+      rounds: { type: 'string', default: '1' },
+      'interval-ms': { type: 'string', default: '5' },
+      'tail-ms': { type: 'string', default: '1000' },
+    },
+  });
+  const bytes = parseSize(values.size);
+  const rounds = Number(values.rounds);
+  const intervalMs = Number(values['interval-ms']);
+  const tailMs = Number(values['tail-ms']);
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 10) throw new Error(`--rounds must be an integer from 1 to 10, got ${values.rounds}`);
+  if (!Number.isFinite(intervalMs) || intervalMs < 0 || intervalMs > 1_000) throw new Error(`--interval-ms must be 0 to 1000, got ${values['interval-ms']}`);
+  if (!Number.isFinite(tailMs) || tailMs < 0 || tailMs > 60_000) throw new Error(`--tail-ms must be 0 to 60000, got ${values['tail-ms']}`);
+  const log = (text: string): void => void process.stderr.write(`${text}\n`);
+  const scratch = await scratchDir();
+  cleanups.push(() => rm(scratch, { recursive: true, force: true }));
+  log('installing the pinned OpenCode and packing the plugin …');
+  const { binary, template } = await prepareRuntime(scratch);
+  const model = await startModel();
+  cleanups.push(() => model.stop());
+  const sessions = Array.from({ length: rounds }, (_, index) => ({ bytes, seed: index + 1 }));
+  const setup = { scratch, binary, template, modelUrl: model.url };
+  const without = await measureVariant('without', setup, sessions, intervalMs, tailMs, log);
+  const withPlugin = await measureVariant('with', setup, sessions, intervalMs, tailMs, log);
+  const worst = (figures: VariantFigures): number => round1(median(figures.rounds.map((entry) => entry.worst_ms)));
+  const compaction = (figures: VariantFigures): number => round1(median(figures.rounds.map((entry) => entry.compaction_ms)));
+  const report = {
+    opencode: await openCodeVersion(),
+    session_bytes: bytes,
+    rounds,
+    probe_interval_ms: intervalMs,
+    tail_ms: tailMs,
+    target_ms: TARGET_MS,
+    real_host_added_stall_ms: round1(worst(withPlugin) - worst(without)),
+    worst_ms_with: worst(withPlugin),
+    worst_ms_without: worst(without),
+    compaction_ms_with: compaction(withPlugin),
+    compaction_ms_without: compaction(without),
+    slow_total_ms_with: round1(median(withPlugin.rounds.map((entry) => entry.slow_total_ms))),
+    slow_total_ms_without: round1(median(without.rounds.map((entry) => entry.slow_total_ms))),
+    with: withPlugin,
+    without,
+  };
+  const failed = [...withPlugin.rounds, ...without.rounds].some((entry) => entry.status !== 200);
+  if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+  else {
+    console.table([
+      ...without.rounds.map((entry, index) => ({ plugin: 'without', round: index + 1, ...entry, slowest_ms: entry.slowest_ms.join(' '), idle_worst_ms: without.idle_worst_ms })),
+      ...withPlugin.rounds.map((entry, index) => ({ plugin: 'with', round: index + 1, ...entry, slowest_ms: entry.slowest_ms.join(' '), idle_worst_ms: withPlugin.idle_worst_ms })),
+    ]);
+    for (const line of withPlugin.plugin_log) console.log(`plugin: ${line}`);
+    console.log(`real_host_added_stall_ms: ${report.real_host_added_stall_ms} (target ≤ ${TARGET_MS} ms)`);
+  }
+  return failed ? 1 : 0;
+}
+
+let exiting = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    if (exiting) return;
+    exiting = true;
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+main()
+  .then(async (code) => {
+    await cleanUp();
+    process.exit(code);
+  })
+  .catch(async (error: unknown) => {
+    process.stderr.write(`bench:host failed: ${(error as Error)?.stack ?? String(error)}\n`);
+    await cleanUp();
+    process.exit(1);
+  });

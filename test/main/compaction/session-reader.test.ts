@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { readSessionMessages } from '../../../src/main/compaction/session-reader.js';
+import type { HostClient, SdkResult } from '../../../src/main/shared/host-client.js';
+
+type Query = { limit?: number; before?: string } | undefined;
+
+/** A host that pages like OpenCode 1.18.33: newest `limit` first, oldest first within a page, the older cursor in a header. */
+function pagingHost(count: number, overrides: { page?: (query: Query, call: number) => Promise<SdkResult<unknown[]>> | undefined } = {}) {
+  const all = Array.from({ length: count }, (_, index) => ({ info: { id: `msg_${String(index).padStart(5, '0')}` }, parts: [] }));
+  const calls: Query[] = [];
+  const headers = (cursor: string | undefined) => ({ get: (name: string) => (name.toLowerCase() === 'x-next-cursor' ? (cursor ?? null) : null) });
+  const client = {
+    app: { log: async () => ({ data: true }) },
+    session: {
+      async messages({ query }: { path: { id: string }; query?: Query }): Promise<SdkResult<unknown[]>> {
+        calls.push(query);
+        const scripted = overrides.page?.(query, calls.length);
+        if (scripted) return scripted;
+        if (!query?.limit) return { data: all };
+        const end = query.before === undefined ? all.length : Number(query.before);
+        const start = Math.max(0, end - query.limit);
+        return { data: all.slice(start, end), response: { headers: headers(start > 0 ? String(start) : undefined) } };
+      },
+      prompt: async () => ({ data: {} }),
+    },
+  } as unknown as HostClient;
+  return { client, calls, all };
+}
+
+describe('readSessionMessages', () => {
+  it('should read every page, oldest first, asking for the next older page by its cursor', async () => {
+    const host = pagingHost(250);
+    const read = await readSessionMessages(host.client, 'ses_a', 10_000, { pageSize: 100 });
+    expect(read).toEqual({ done: true, value: { data: host.all } });
+    expect(host.calls).toEqual([{ limit: 100 }, { limit: 100, before: '150' }, { limit: 100, before: '50' }]);
+  });
+
+  it('should let the host run other work between pages', async () => {
+    const order: string[] = [];
+    const host = pagingHost(300, {
+      page: (_query, call) => {
+        order.push(`page ${call}`);
+        setImmediate(() => order.push(`host work after page ${call}`));
+        return undefined;
+      },
+    });
+    await readSessionMessages(host.client, 'ses_a', 10_000, { pageSize: 100 });
+    expect(order.slice(0, 4)).toEqual(['page 1', 'host work after page 1', 'page 2', 'host work after page 2']);
+  });
+
+  it('should take one answer as the whole list when the host ignores the page size or the session fits in a page', async () => {
+    const ignoring = pagingHost(250);
+    ignoring.client.session.messages = async () => ({ data: ignoring.all });
+    expect(await readSessionMessages(ignoring.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: ignoring.all } });
+
+    const short = pagingHost(40);
+    expect(await readSessionMessages(short.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: short.all } });
+    expect(short.calls).toEqual([{ limit: 100 }]);
+  });
+
+  it('should read the whole list when a full page comes without a cursor', async () => {
+    const host = pagingHost(100, { page: (query) => (query?.limit ? Promise.resolve({ data: Array.from({ length: 100 }, () => ({})) }) : undefined) });
+    const read = await readSessionMessages(host.client, 'ses_a', 10_000, { pageSize: 100 });
+    expect(read).toEqual({ done: true, value: { data: host.all } });
+    expect(host.calls).toEqual([{ limit: 100 }, undefined]);
+  });
+
+  it('should fall back to the whole list when the paged read is refused or throws', async () => {
+    const refused = pagingHost(250, { page: (query) => (query?.limit ? Promise.resolve({ error: { message: 'unknown query parameter' } }) : undefined) });
+    expect(await readSessionMessages(refused.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: refused.all } });
+    expect(refused.calls).toEqual([{ limit: 100 }, undefined]);
+
+    const throwing = pagingHost(250, { page: (query) => (query?.limit ? Promise.reject(new Error('no route')) : undefined) });
+    expect(await readSessionMessages(throwing.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: throwing.all } });
+  });
+
+  it('should fall back to the whole list when a page fails mid-way, and pass on the host’s error when that fails too', async () => {
+    const midway = pagingHost(250, { page: (query) => (query?.before === '50' ? Promise.resolve({ error: { message: 'busy' } }) : undefined) });
+    expect(await readSessionMessages(midway.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: midway.all } });
+    expect(midway.calls).toEqual([{ limit: 100 }, { limit: 100, before: '150' }, { limit: 100, before: '50' }, undefined]);
+
+    const broken = pagingHost(250, { page: (query, call) => (call > 1 ? Promise.resolve({ error: { message: `failed ${query ? 'page' : 'list'}` } }) : undefined) });
+    expect(await readSessionMessages(broken.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { error: { message: 'failed list' } } });
+  });
+
+  it('should fall back to the whole list when the cursor does not move or the pages do not end', async () => {
+    const stuck = pagingHost(250, { page: (query) => (query?.limit ? Promise.resolve({ data: [{}], response: { headers: { get: () => 'same' } } }) : undefined) });
+    expect(await readSessionMessages(stuck.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: stuck.all } });
+    expect(stuck.calls).toHaveLength(3);
+
+    const endless = pagingHost(1_000);
+    expect(await readSessionMessages(endless.client, 'ses_a', 10_000, { pageSize: 10, maxPages: 5 })).toEqual({ done: true, value: { data: endless.all } });
+    expect(endless.calls).toHaveLength(6);
+  });
+
+  it('should give up at the deadline, pages and fallback together, when a page never comes', async () => {
+    const hanging = pagingHost(250, { page: (query) => (query?.before === '50' ? new Promise<never>(() => {}) : undefined) });
+    expect(await readSessionMessages(hanging.client, 'ses_a', 50, { pageSize: 100 })).toEqual({ done: false, reason: 'timeout' });
+    expect(hanging.calls).toHaveLength(3);
+  });
+});
