@@ -16,7 +16,7 @@ import { parseArgs, promisify } from 'node:util';
 import { createProject, OPENCODE_CACHE_DIR, openCodeVersion, prepareRuntime, scratchDir } from '../test/e2e/runtime.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../test/e2e/opencode-server.js';
 import { MODEL } from '../test/e2e/api.js';
-import { parseSize } from '../src/synth/session-generator.js';
+import { parseSize } from '../src/synth/session-size.js';
 import { importableSession } from './real-host-session.js';
 
 /** The stall the issue allows the plugin to add. */
