@@ -62,11 +62,11 @@ export async function benchFileStore(runner: TaskRunner, quick: boolean): Promis
         { beforeEach: async () => appendFile(changed, `\nTouched [[${commonConcept}]] again.\n`) },
       )
       .add('build-context, most common concept', async () => {
-        const result = await ready.callText('BuildContext', { conceptName: commonConcept, depth: 1, maxEntities: 5 }, { timeoutMs: 5_000 });
+        const result = await ready.related({ concept: commonConcept, depth: 1, maxEntities: 5 }, { timeoutMs: 5_000 });
         if (!result.ok) throw new Error(result.error.message);
       })
       .add('search, two terms', async () => {
-        const result = await ready.callJson('SearchMemories', { query: 'gateway sessions', pageSize: 5 }, { timeoutMs: 5_000 });
+        const result = await ready.search({ query: 'gateway sessions', pageSize: 5 }, { timeoutMs: 5_000 });
         if (!result.ok) throw new Error(result.error.message);
       });
     await bench.run();

@@ -9,7 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrng } from '../src/synth/prng.js';
-import { formatFrontmatter } from '../src/core/memory/memory-markdown.js';
+import { formatFrontmatter } from '../src/core/memory/memory-format.js';
 
 const WORDS = 'the cache layer stores sessions while the gateway routes each request to a worker pool that keeps state for later reads and writes under load'.split(' ');
 

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { createFileStore, type FileStore } from '../main/memory/files/file-store.js';
-import { sanitizeTitle, slugify } from '../core/memory/memory-markdown.js';
+import { memoryFilePath, noteLocation } from '../core/memory/memory-format.js';
 import { createDelivery } from '../main/memory/delivery/delivery.js';
 import { createOutbox } from '../main/memory/delivery/outbox.js';
 import { createChainStore } from '../main/memory/delivery/chain-store.js';
@@ -44,9 +44,9 @@ export async function runStoreWalkthrough(
   const start = Date.now();
   for (let index = 0; index < compactions; index++) {
     const note = buildCompactionNote(parts.project, parts.sessionID, parts.extraction, new Date(start + index * 1_000));
-    await delivery.submitNote(parts.project, { ...note });
-    const slug = slugify(sanitizeTitle(note.title));
-    notes.push({ uri: `memory://${note.folder}/${slug}`, file: join(store.memoryDir, note.folder, `${slug}.md`) });
+    await delivery.submitNote(parts.project, note);
+    const { uri } = noteLocation(note.folder, note.title);
+    notes.push({ uri, file: memoryFilePath(store.memoryDir, uri) });
     const summary = buildSummaryThought(parts.project, parts.sessionID, parts.extraction.context.text, 32_000);
     await delivery.submitThought({ project: parts.project, response: summary, source: `${parts.sessionID}:${index}` });
   }

@@ -29,9 +29,9 @@ const destroyMs = performance.now() - destroyStart;
 
 const env = { ...process.env };
 const client = createMaenifoldClient(locateCli(doubleCli, env), env);
-const listed = await client.callText('ListMemories', {}, { timeoutMs: 10_000 });
+const listed = await client.listNotes('', { timeoutMs: 10_000 });
 const hangStart = performance.now();
-const hung = createMaenifoldClient(locateCli(doubleCli, env), { ...env, MAENIFOLD_DOUBLE_FAULT: 'hang' }).callText('Sync', {}, { timeoutMs: 500 });
+const hung = createMaenifoldClient(locateCli(doubleCli, env), { ...env, MAENIFOLD_DOUBLE_FAULT: 'hang' }).listNotes('', { timeoutMs: 500 });
 const hang = await hung;
 const hangMs = performance.now() - hangStart;
 

@@ -15,7 +15,8 @@ import { createFileStore } from '../../src/main/memory/files/file-store.js';
 import { createInlineRunner } from '../../src/main/pool/inline-runner.js';
 import { locateCli } from '../../src/main/memory/cli/cli-locator.js';
 import { createLogger } from '../../src/main/shared/logger.js';
-import { createMaenifoldClient, type MemoryStore } from '../../src/main/memory/cli/maenifold-client.js';
+import { createMaenifoldClient } from '../../src/main/memory/cli/maenifold-client.js';
+import type { MemoryPort } from '../../src/main/memory/memory-port.js';
 import { createOutbox } from '../../src/main/memory/delivery/outbox.js';
 import { createPrng } from '../../src/synth/prng.js';
 import { createDoubleRoot } from './maenifold-double.js';
@@ -139,7 +140,7 @@ export async function runSoak(settings: SoakSettings): Promise<SoakResult> {
     }
     // The drain: a later start of the plugin, once every call of a dead process has settled.
     const logger = createLogger(undefined);
-    const store: MemoryStore =
+    const store: MemoryPort =
       settings.store === 'files'
         ? createFileStore({ root: double.root, stateDir, runner: await createInlineRunner(), logger })
         : createMaenifoldClient(locateCli(double.cliPath, process.env), { ...process.env, ...double.env });

@@ -4,7 +4,8 @@
  * sections, a lead for snippets, and the words a search matches. Pure: the
  * caller reads the file.
  */
-import { h2Sections, memoryConcepts, normalizeMemoryConcept, parseMemoryFile, type H2Section } from './memory-markdown.js';
+import { h2Sections, memoryConcepts, type H2Section } from './memory-markdown.js';
+import { normalizeMemoryConcept, parseMemoryFile } from './memory-format.js';
 
 /** What identifies a file's version on disk: an entry is trusted only while both match. */
 export interface FileStamp {

@@ -1,9 +1,9 @@
 /**
- * The three reads the hooks make, answered from index entries in the shapes
- * maenifold gives: SearchMemories' `data`, RecentActivity's and
- * BuildContext's text. Pure and synchronous.
+ * The three reads the hooks make, answered from index entries as data:
+ * search hits, recent files with their first and last sections, and the
+ * concepts related to one. Pure and synchronous.
  */
-import { formatMinute, normalizeMemoryConcept } from './memory-markdown.js';
+import type { ActivityItem, ActivitySection, RecentQuery, Relation, SearchHit } from './memory-answers.js';
 import type { MemoryIndexEntry } from './memory-index.js';
 
 const STOP_WORDS = new Set(
@@ -16,17 +16,6 @@ const STOP_WORDS = new Set(
 
 const SNIPPET_CHARS = 200;
 const ACTIVITY_SNIPPET_CHARS = 200;
-
-/** One search hit, as SearchMemories' `data.results[]`. */
-export interface SearchHit {
-  title: string;
-  /** `memory://` URI. */
-  path: string;
-  fusedScore: number;
-  textScore: number;
-  semanticScore: number;
-  snippet: string;
-}
 
 /** What a search needs of an entry. */
 export type SearchableEntry = Pick<MemoryIndexEntry, 'uri' | 'title' | 'concepts' | 'lead' | 'words' | 'mtimeMs'>;
@@ -84,14 +73,8 @@ export function searchEntries(entries: readonly SearchableEntry[], query: string
   return { ok: true, totalResults: scored.length, results: scored.slice(0, Math.max(0, pageSize)).map((item) => item.hit) };
 }
 
-/** Options of {@link recentActivityText}. */
-export interface ActivityQuery {
-  limit: number;
-  /** Only files modified within this many ms; `null` for all. */
-  spanMs: number | null;
-  filter: 'all' | 'thinking' | 'memory' | 'assumptions' | 'chat';
-  includeContent: boolean;
-}
+/** Options of {@link recentActivity}: the query, with the span as `null` for all. */
+export type ActivityQuery = Required<Omit<RecentQuery, 'withinMs'>> & { spanMs: number | null };
 
 function matchesFilter(uri: string, filter: ActivityQuery['filter']): boolean {
   const thinking = uri.startsWith('memory://thinking/');
@@ -109,55 +92,44 @@ function activitySnippet(content: string): string {
   return snippet.length > ACTIVITY_SNIPPET_CHARS ? `${snippet.slice(0, ACTIVITY_SNIPPET_CHARS - 3)}...` : snippet;
 }
 
-function activityBlock(entry: MemoryIndexEntry, includeContent: boolean): string[] {
+/** `yyyy-MM-dd HH:mm` in UTC, as RecentActivity prints times. */
+function formatMinute(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+function activityItem(entry: MemoryIndexEntry, includeContent: boolean): ActivityItem {
   const id = entry.uri.slice(entry.uri.lastIndexOf('/') + 1);
-  const thinking = entry.uri.startsWith('memory://thinking/');
-  const lines: string[] = [];
-  if (thinking) {
+  const modified = formatMinute(entry.mtimeMs);
+  let item: ActivityItem;
+  if (entry.uri.startsWith('memory://thinking/')) {
     const isThought = entry.uri.includes('/sequential/') || entry.thoughts > 0;
-    lines.push(`**${id}** (${isThought ? 'sequential' : 'workflow'})`, `  Modified: ${formatMinute(entry.mtimeMs)}`);
-    lines.push(isThought ? `  Thoughts: ${entry.thoughts}` : `  Steps: ${entry.sections}`, `  Status: ${entry.status}`);
+    item = { id, kind: isThought ? 'sequential' : 'workflow', modified, status: entry.status };
   } else {
-    lines.push(`**${id}** (memory)`, `  Modified: ${formatMinute(entry.mtimeMs)}`, `  Title: ${entry.title}`, `  Sections: ${entry.sections}`);
+    item = { id, kind: 'memory', modified, title: entry.title };
   }
   const { first, last } = entry;
-  if (first) {
-    if (includeContent) lines.push(`  First H2: ${first.heading}`, `  First H2 Content: ${first.content}`);
-    else lines.push(`  First: "${activitySnippet(first.content)}"`);
-  }
-  if (last) {
-    if (includeContent) lines.push(`  Last H2: ${last.heading}`, `  Last H2 Content: ${last.content}`);
-    else if (activitySnippet(last.content) !== activitySnippet(first?.content ?? '')) lines.push(`  Last: "${activitySnippet(last.content)}"`);
-  }
-  return lines;
+  const section = (found: { heading: string; content: string }): ActivitySection =>
+    includeContent ? { heading: found.heading, content: found.content } : { content: activitySnippet(found.content) };
+  if (first) item.first = section(first);
+  // As maenifold: a snippet equal to the first one is not repeated.
+  if (last && (includeContent || activitySnippet(last.content) !== activitySnippet(first?.content ?? ''))) item.last = section(last);
+  return item;
 }
 
 /**
- * RecentActivity's text: the newest files first, each with its first and last H2.
+ * RecentActivity: the newest files first, each with its first and last `## ` section.
  *
  * @param entries - the index.
  * @param query - see {@link ActivityQuery}.
  * @param now - the clock.
  */
-export function recentActivityText(entries: readonly MemoryIndexEntry[], query: ActivityQuery, now: number): string {
+export function recentActivity(entries: readonly MemoryIndexEntry[], query: ActivityQuery, now: number): ActivityItem[] {
   const cutoff = query.spanMs === null ? -Infinity : now - query.spanMs;
-  const selected = entries
+  return entries
     .filter((entry) => entry.mtimeMs >= cutoff && matchesFilter(entry.uri, query.filter))
     .sort((a, b) => b.mtimeMs - a.mtimeMs || a.uri.localeCompare(b.uri))
-    .slice(0, Math.max(0, query.limit));
-  if (selected.length === 0) return 'No recent activity found';
-  const lines = ['# Recent Activity', ''];
-  for (const entry of selected) lines.push(...activityBlock(entry, query.includeContent), '');
-  return lines.join('\n').trimEnd();
-}
-
-/** A related concept, the number of files it shares with the asked one, and the newest of them. */
-export interface RelatedConcept {
-  name: string;
-  /** Files that link both concepts. */
-  count: number;
-  /** Up to three of them, newest first. */
-  files: string[];
+    .slice(0, Math.max(0, query.limit))
+    .map((entry) => activityItem(entry, query.includeContent));
 }
 
 /** A file as {@link relatedConcepts} reads it: concepts as ids into a shared name table. */
@@ -177,7 +149,7 @@ export interface ConceptFile {
  * @param limit - relations returned.
  * @param blocked - ids left out of the graph (`.wikilink-filter.json`).
  */
-export function relatedConcepts(conceptId: number, files: readonly ConceptFile[], names: readonly string[], limit: number, blocked: ReadonlySet<number> = new Set()): RelatedConcept[] {
+export function relatedConcepts(conceptId: number, files: readonly ConceptFile[], names: readonly string[], limit: number, blocked: ReadonlySet<number> = new Set()): Relation[] {
   const counts = new Int32Array(names.length);
   const touched: number[] = [];
   for (const file of files) {
@@ -210,22 +182,5 @@ export function relatedConcepts(conceptId: number, files: readonly ConceptFile[]
       }
     }
   }
-  return shown.map(({ name, count, newest }) => ({ name, count, files: newest.map((file) => file.uri) }));
-}
-
-/**
- * BuildContext's text for the direct relations (the hooks ask for depth 1).
- *
- * @param conceptName - the concept as asked (normalized here).
- * @param related - from {@link relatedConcepts}.
- * @param maxEntities - relations shown.
- */
-export function buildContextText(conceptName: string, related: readonly RelatedConcept[], maxEntities: number): string {
-  const shown = related.slice(0, Math.max(0, maxEntities));
-  const lines = [`Context for CONCEPT: ${normalizeMemoryConcept(conceptName)}`, '', `Direct relations (${shown.length} CONCEPTS):`];
-  for (const relation of shown) {
-    lines.push(`  \u2022 ${relation.name} (co-occurs in ${relation.count} files)`);
-    if (relation.files.length > 0) lines.push(`    Files: ${relation.files.slice(0, 3).join(', ')}`);
-  }
-  return lines.join('\n');
+  return shown.map(({ name, count, newest }) => ({ name, cooccurrence: count, files: newest.map((file) => file.uri) }));
 }

@@ -6,7 +6,7 @@
 import { sanitizeText } from '../text/sanitize.js';
 import { redactSecrets } from '../text/secrets.js';
 import { capChars } from '../text/sections.js';
-import { normalizeConcept } from '../extraction/concepts.js';
+import { projectConcept } from './memory-format.js';
 
 /** Linux caps one argv element at 128 KiB including its terminating NUL, counted in bytes. */
 export const MAX_ARGUMENT_BYTES = 128 * 1024 - 1;
@@ -19,10 +19,10 @@ export const MAX_SUMMARY_PAYLOAD_CHARS = 50_000;
  * any code the summary may open), then the summary as it is.
  */
 export function buildSummaryThought(project: string, sessionID: string, summary: string, maxChars: number): string {
-  const projectConcept = normalizeConcept(project) || 'project';
+  const concept = projectConcept(project);
   // OpenCode ids share their first characters (a time prefix): only the whole id tells sessions apart.
   const session = sessionID.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 100) || 'unknown';
-  const header = `Compaction summary of session ${session} in [[${projectConcept}]] ([[compaction]]).`;
+  const header = `Compaction summary of session ${session} in [[${concept}]] ([[compaction]]).`;
   // The model may have copied a secret from the conversation into its summary.
   let body = capChars(redactSecrets(sanitizeText(summary)).text, maxChars);
   let response = `${header}\n\n${body}`;

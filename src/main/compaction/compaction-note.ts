@@ -4,12 +4,11 @@
  * whose links sit outside code so maenifold sees them.
  */
 import type { Extraction } from './extraction-engine.js';
-import { normalizeConcept } from '../../core/extraction/concepts.js';
+import { projectConcept, stripTitleCharacters } from '../../core/memory/memory-format.js';
+import type { NoteInput } from '../memory/memory-port.js';
 
-/** WriteMemory's payload. */
-export interface CompactionNote {
-  title: string;
-  content: string;
+/** WriteMemory's note: always in a folder, always tagged. */
+export interface CompactionNote extends NoteInput {
   folder: string;
   tags: string[];
 }
@@ -17,9 +16,6 @@ export interface CompactionNote {
 function pad(value: number, width = 2): string {
   return String(value).padStart(width, '0');
 }
-
-// maenifold strips these from titles (and ".."); control characters go too.
-const TITLE_STRIPPED = /[:|>\-[\]{}#&*!@`'$();"<>\\/\u0000-\u001f\u007f]|\.\./g;
 
 /** Words of the plugin itself: tags of every note, never links of one (they would join every note to every other). */
 export const PLUGIN_CONCEPTS: readonly string[] = Object.freeze(['compaction']);
@@ -32,7 +28,7 @@ export const PLUGIN_CONCEPTS: readonly string[] = Object.freeze(['compaction']);
  * @param project - the project's name.
  */
 export function isPluginConcept(concept: string, project: string): boolean {
-  return PLUGIN_CONCEPTS.includes(concept) || concept === (normalizeConcept(project) || 'project');
+  return PLUGIN_CONCEPTS.includes(concept) || concept === projectConcept(project);
 }
 
 /** Most entries a list of the note carries. */
@@ -65,11 +61,11 @@ export function buildCompactionNote(project: string, sessionID: string, extracti
   // OpenCode ids share their first characters (a time prefix): only the whole id tells sessions apart.
   const session = sessionID.replace(/[^A-Za-z0-9_-]/g, '').slice(0, MAX_SESSION_ID_CHARS) || 'unknown';
   // Digits and spaces only after the project name: nothing here is stripped, so the slug keeps the time.
-  const title = `Compaction ${project.replace(TITLE_STRIPPED, '').trim() || 'project'} ${stamp} ${session.replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`.slice(0, 180);
-  const projectConcept = normalizeConcept(project) || 'project';
+  const title = `Compaction ${stripTitleCharacters(project).trim() || 'project'} ${stamp} ${session.replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`.slice(0, 180);
+  const concept = projectConcept(project);
   const linked = extraction.concepts.map((concept) => concept.name).filter((name) => name && !isPluginConcept(name, project)).slice(0, 20);
   // maenifold refuses a note without a link: a session that named no topic is filed under its project.
-  const concepts = (linked.length > 0 ? linked : [projectConcept]).map((name) => `- [[${name}]]`);
+  const concepts = (linked.length > 0 ? linked : [concept]).map((name) => `- [[${name}]]`);
   const decisions = extraction.decisions.slice(0, MAX_LIST_ITEMS).map((decision) => listItem(`${decision.category}: ${decision.text}`));
   const problems = (extraction.observations ?? []).filter((observation) => observation.type === 'problem').slice(0, MAX_LIST_ITEMS).map((observation) => listItem(observation.text));
   const next = (extraction.next ?? []).slice(-MAX_LIST_ITEMS).map(listItem);
@@ -78,7 +74,7 @@ export function buildCompactionNote(project: string, sessionID: string, extracti
     '# Compaction Summary',
     '',
     `**Session**: ${session}`,
-    `**Project**: ${projectConcept}`,
+    `**Project**: ${concept}`,
     `**Timestamp**: ${now.toISOString()}`,
     '',
     '## Key Concepts',
@@ -100,5 +96,5 @@ export function buildCompactionNote(project: string, sessionID: string, extracti
     'This summary keeps what the session learned before its context was truncated. Use BuildContext on the concepts above to restore working memory.',
     '',
   ].join('\n');
-  return { title, content, folder: `sessions/compaction/${date}`, tags: ['compaction', 'session', projectConcept] };
+  return { title, content, folder: `sessions/compaction/${date}`, tags: ['compaction', 'session', concept] };
 }

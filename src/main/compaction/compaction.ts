@@ -16,7 +16,7 @@ import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';
 import type { Extraction } from './extraction-engine.js';
 import type { Logger } from '../shared/logger.js';
-import type { MemoryStore } from '../memory/cli/maenifold-client.js';
+import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { ExtractionEngine } from './extraction-engine.js';
 import type { HostClient } from '../shared/host-client.js';
@@ -74,7 +74,7 @@ export interface CompactionDeps {
   options: PluginOptions;
   logger: Logger;
   /** The memory store: the maenifold CLI or the built-in file store. */
-  cli: MemoryStore;
+  cli: MemoryPort;
   runner: TaskRunner;
   engine: ExtractionEngine;
   host: HostClient;
@@ -115,7 +115,7 @@ export function createCompaction(context: CompactionDeps): Compacting {
   async function writeNote(sessionID: string, extraction: Extraction): Promise<void> {
     if (!cli.available) return;
     // Through the outbox: a note that cannot be written now is retried later, never dropped.
-    await delivery.submitNote(project, { ...buildCompactionNote(project, sessionID, extraction, new Date()) });
+    await delivery.submitNote(project, buildCompactionNote(project, sessionID, extraction, new Date()));
   }
 
   return async (input, output) => {

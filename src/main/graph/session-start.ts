@@ -9,13 +9,13 @@
  */
 import { performance } from 'node:perf_hooks';
 import { fetchConceptContexts, fitConceptContexts } from './graph-context.js';
-import { linksByFrequency, linksOf, rankConcepts } from './wikilink-ranking.js';
+import { activityText, linksByFrequency, linksOf, rankConcepts, searchText } from './wikilink-ranking.js';
 import { isPluginConcept } from '../compaction/compaction-note.js';
 import { withDeadline } from '../shared/deadline.js';
 import { appendToSystem } from '../shared/system-text.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
 import type { Logger } from '../shared/logger.js';
-import type { MemoryStore } from '../memory/cli/maenifold-client.js';
+import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { BackgroundWork } from '../shared/background-work.js';
 
@@ -24,6 +24,9 @@ export const SESSION_CONTEXT_HEADING = '## Knowledge Graph Context';
 
 /** How long a built context is reused for new sessions. */
 export const CONTEXT_TTL_MS = 5 * 60_000;
+
+/** Recent activity looked at: the last day. */
+const RECENT_SPAN_MS = 86_400_000;
 
 /** Sessions remembered; the oldest is forgotten past this. */
 const MAX_SESSIONS = 1_000;
@@ -46,7 +49,7 @@ export interface SessionStartDeps {
   options: PluginOptions;
   logger: Logger;
   /** The memory store: the maenifold CLI or the built-in file store. */
-  cli: MemoryStore;
+  cli: MemoryPort;
   runner: TaskRunner;
   /** The project's name. */
   project: string;
@@ -73,24 +76,19 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
     const start = performance.now();
     const timing = { timeoutMs: options.contextTimeoutMs };
     const [search, recent] = await Promise.all([
-      cli.callJson('SearchMemories', { query: project, mode: 'Hybrid', pageSize: 5 }, timing, (text) =>
-        /^No memories found/i.test(text) ? { results: [] } : undefined,
-      ),
-      cli.callText('RecentActivity', { limit: 10, timespan: '1.00:00:00', includeContent: true }, timing),
+      cli.search({ query: project, mode: 'Hybrid', pageSize: 5 }, timing),
+      cli.recent({ limit: 10, withinMs: RECENT_SPAN_MS, includeContent: true }, timing),
     ]);
     let timedOut = (!search.ok && search.error.code === 'TIMEOUT') || (!recent.ok && recent.error.code === 'TIMEOUT');
     if (!search.ok) logger.warn(`session context: SearchMemories failed (${search.error.code}): ${search.error.message}`);
     if (!recent.ok) logger.warn(`session context: RecentActivity failed (${recent.error.code}): ${recent.error.message}`);
-    const hits = search.ok ? ((search.value as { results?: unknown } | null)?.results ?? []) : [];
-    const hitText = Array.isArray(hits)
-      ? hits.map((hit) => `${String((hit as { title?: unknown }).title ?? '')}\n${String((hit as { snippet?: unknown }).snippet ?? '')}`).join('\n')
-      : '';
+    const hitText = search.ok ? searchText(search.value) : '';
     const perConcept = options.sessionStartConceptTokens;
     const wanted = Math.max(1, Math.floor(options.sessionStartTokens / perConcept));
     // Twice what fits: some candidates will be empty or weak. The plugin's own words and the project's
     // name sit on every note (older notes link them): they would crowd out what the sessions were about.
     const topical = (concept: string): boolean => !isPluginConcept(concept, project);
-    const concepts = rankConcepts(linksOf(hitText).filter(topical), (recent.ok ? linksByFrequency(recent.value) : []).filter(topical), wanted * 2);
+    const concepts = rankConcepts(linksOf(hitText).filter(topical), (recent.ok ? linksByFrequency(activityText(recent.value)) : []).filter(topical), wanted * 2);
     const left = options.contextTotalTimeoutMs - (performance.now() - start);
     if (concepts.length === 0 || left <= 0) {
       timedOut ||= left <= 0;

@@ -7,7 +7,7 @@ import { linksOf } from './wikilink-ranking.js';
 import { withDeadline } from '../shared/deadline.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
 import type { Logger } from '../shared/logger.js';
-import type { MemoryStore } from '../memory/cli/maenifold-client.js';
+import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 
 /** The heading of the appended block. */
@@ -23,7 +23,7 @@ export interface TaskAugmentationDeps {
   options: PluginOptions;
   logger: Logger;
   /** The memory store: the maenifold CLI or the built-in file store. */
-  cli: MemoryStore;
+  cli: MemoryPort;
   runner: TaskRunner;
 }
 

@@ -3,8 +3,9 @@
  * search hits first, then those of recent activity by frequency.
  */
 import { findWikiLinks, normalizeConcept } from '../../core/extraction/concepts.js';
+import type { ActivityItem, SearchHit } from '../memory/memory-port.js';
 
-/** How much CLI text is scanned for links: enough for any real answer, bounded for a hostile one. */
+/** How much store text is scanned for links: enough for any real answer, bounded for a hostile one. */
 export const MAX_SCANNED_CHARS = 256 * 1024;
 
 /**
@@ -24,7 +25,7 @@ export function linksOf(text: string): string[] {
 /**
  * Links of `text` ordered by how often they occur (ties: first seen first).
  *
- * @param text - RecentActivity output.
+ * @param text - the text of recent activity ({@link activityText}).
  */
 export function linksByFrequency(text: string): string[] {
   const counts = new Map<string, number>();
@@ -44,4 +45,29 @@ export function linksByFrequency(text: string): string[] {
  */
 export function rankConcepts(projectLinks: readonly string[], recentLinks: readonly string[], max: number): string[] {
   return [...new Set([...projectLinks, ...recentLinks])].slice(0, max);
+}
+
+/**
+ * The text of search hits their links are read from: each hit's title, then its snippet.
+ *
+ * @param hits - SearchMemories' hits.
+ */
+export function searchText(hits: readonly SearchHit[]): string {
+  return hits.map((hit) => `${hit.title}\n${hit.snippet}`).join('\n');
+}
+
+/**
+ * The text of recent activity its links are read from, in the order
+ * RecentActivity prints it: each file's name, title or status, then its
+ * first and last sections.
+ *
+ * @param items - RecentActivity's files.
+ */
+export function activityText(items: readonly ActivityItem[]): string {
+  const parts: string[] = [];
+  for (const item of items) {
+    parts.push(item.id);
+    for (const field of [item.title, item.status, item.first?.heading, item.first?.content, item.last?.heading, item.last?.content]) if (field !== undefined) parts.push(field);
+  }
+  return parts.join('\n');
 }

@@ -8,7 +8,8 @@ import { describeOptionIssue } from '../shared/option-issues.js';
 import { resolvePluginOptions, type PluginOptions } from '../shared/plugin-options.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { locateCli } from '../memory/cli/cli-locator.js';
-import { createMaenifoldClient, type MemoryStore } from '../memory/cli/maenifold-client.js';
+import { createMaenifoldClient } from '../memory/cli/maenifold-client.js';
+import type { MemoryPort } from '../memory/memory-port.js';
 import { createFileStore, type FileStore } from '../memory/files/file-store.js';
 import { homedir } from 'node:os';
 import { createWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
@@ -91,7 +92,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const pool = createWorkerPool(options.pool);
     const runner = createFallbackRunner(pool, (name, reason) => logger.warn(`pool could not run ${name} (${reason}); ran it inline`));
     let files: FileStore | null = null;
-    let cli: MemoryStore;
+    let cli: MemoryPort;
     if (useFiles) {
       const root = env['MAENIFOLD_ROOT'] || join(env['HOME'] || homedir(), 'maenifold');
       files = createFileStore({ root, stateDir: options.stateDir, runner, logger });

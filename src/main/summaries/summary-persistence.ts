@@ -11,7 +11,7 @@ export { buildSummaryThought, MAX_SUMMARY_PAYLOAD_CHARS } from '../../core/memor
 import type { PluginOptions } from '../shared/plugin-options.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { Logger } from '../shared/logger.js';
-import type { MemoryStore } from '../memory/cli/maenifold-client.js';
+import type { MemoryPort } from '../memory/memory-port.js';
 import { HOST_READ_DEADLINE_MS, type HostClient } from '../shared/host-client.js';
 import { withDeadline } from '../shared/deadline.js';
 import type { BackgroundWork } from '../shared/background-work.js';
@@ -42,7 +42,7 @@ export interface SummaryPersistenceDeps {
   options: PluginOptions;
   logger: Logger;
   /** The memory store: the maenifold CLI or the built-in file store. */
-  cli: MemoryStore;
+  cli: MemoryPort;
   runner: TaskRunner;
   host: HostClient;
   /** The project's name. */

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicallySync } from '../../io/atomic-file.js';
 import { indexMemoryText, isMemoryIndexEntry, type FileStamp, type MemoryIndexEntry } from '../../core/memory/memory-index.js';
-import { normalizeMemoryConcept } from '../../core/memory/memory-markdown.js';
+import { memoryFilePath, parseWikiLinkFilter } from '../../core/memory/memory-format.js';
 import { searchEntries, type SearchAnswer } from '../../core/memory/memory-queries.js';
 
 /** Version of the cache format; a cache of another version is rebuilt. */
@@ -62,11 +62,6 @@ export interface SearchIndexInput {
   pageSize: number;
 }
 
-/** `<memoryDir>/a/b.md` for `memory://a/b`; the URIs come from the scan, so they stay inside. */
-export function pathOfUri(memoryDir: string, uri: string): string {
-  return `${join(memoryDir, ...uri.slice('memory://'.length).split('/'))}.md`;
-}
-
 /**
  * Stamps of the markdown files under `dir`, whose URI prefix is `prefix` (`memory://a/`): the prefix is
  * carried down the walk instead of each path being resolved and made relative again, per file.
@@ -100,13 +95,13 @@ function walk(dir: string, prefix: string, out: FileStamp[]): void {
  * @param memoryDir - the memory folder.
  */
 export function readWikiLinkFilter(memoryDir: string): Map<string, string> {
+  let text: string;
   try {
-    const parsed: unknown = JSON.parse(readFileSync(join(memoryDir, '.wikilink-filter.json'), 'utf8'));
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return new Map();
-    return new Map(Object.entries(parsed).map(([concept, reason]) => [normalizeMemoryConcept(concept), String(reason)]));
+    text = readFileSync(join(memoryDir, '.wikilink-filter.json'), 'utf8');
   } catch {
     return new Map();
   }
+  return parseWikiLinkFilter(text);
 }
 
 /** Task `scanMemoryFolder`. */
@@ -121,7 +116,8 @@ export function indexMemoryFiles(input: IndexFilesInput): IndexFilesOutput {
   const entries: MemoryIndexEntry[] = [];
   const missing: string[] = [];
   for (const uri of input.uris) {
-    const path = pathOfUri(input.memoryDir, uri);
+    // The URIs come from the scan, so they stay inside the folder.
+    const path = memoryFilePath(input.memoryDir, uri);
     try {
       // Stat before reading: a write in between shows as a newer mtime next scan, never as a stale entry trusted.
       const stat = statSync(path);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexMemoryText } from '../../../src/core/memory/memory-index.js';
-import { buildContextText, queryTerms, recentActivityText, relatedConcepts, searchEntries, type ConceptFile } from '../../../src/core/memory/memory-queries.js';
+import { queryTerms, recentActivity, relatedConcepts, searchEntries, type ConceptFile } from '../../../src/core/memory/memory-queries.js';
 
 const NOW = Date.parse('2026-03-04T10:05:00Z');
 const note = (uri: string, minutesAgo: number, text: string) => indexMemoryText({ uri, mtimeMs: NOW - minutesAgo * 60_000, size: text.length }, text);
@@ -35,38 +35,23 @@ describe('searchEntries', () => {
   });
 });
 
-describe('recentActivityText', () => {
-  it('should list files within the span, newest first, with the blocks maenifold prints', () => {
-    const text = recentActivityText(ENTRIES, { limit: 2, spanMs: 86_400_000, filter: 'all', includeContent: false }, NOW);
-    expect(text).toBe(
-      [
-        '# Recent Activity',
-        '',
-        '**redis-cache** (memory)',
-        '  Modified: 2026-03-04 10:04',
-        '  Title: Redis cache',
-        '  Sections: 2',
-        '  First: "[[redis]] backs the [[cache-layer]]."',
-        '  Last: "Eviction is LRU."',
-        '',
-        '**session-1-1** (sequential)',
-        '  Modified: 2026-03-04 10:03',
-        '  Thoughts: 1',
-        '  Status: completed',
-        '  First: "A [[redis]] summary."',
-      ].join('\n'),
-    );
+describe('recentActivity', () => {
+  it('should list files within the span, newest first, with what maenifold shows of each', () => {
+    const items = recentActivity(ENTRIES, { limit: 2, spanMs: 86_400_000, filter: 'all', includeContent: false }, NOW);
+    expect(items).toEqual([
+      { id: 'redis-cache', kind: 'memory', modified: '2026-03-04 10:04', title: 'Redis cache', first: { content: '[[redis]] backs the [[cache-layer]].' }, last: { content: 'Eviction is LRU.' } },
+      { id: 'session-1-1', kind: 'sequential', modified: '2026-03-04 10:03', status: 'completed', first: { content: 'A [[redis]] summary.' } },
+    ]);
   });
 
-  it('should filter by kind, print whole sections with includeContent, and say when nothing is recent', () => {
-    const thinking = recentActivityText(ENTRIES, { limit: 10, spanMs: null, filter: 'thinking', includeContent: true }, NOW);
-    expect(thinking).toContain('  First H2: Thought 0/1 [agent]\n  First H2 Content: A [[redis]] summary.');
-    expect(thinking).not.toContain('redis-cache');
-    expect(recentActivityText(ENTRIES, { limit: 10, spanMs: 1_000, filter: 'all', includeContent: false }, NOW)).toBe('No recent activity found');
+  it('should filter by kind, give whole sections with includeContent, and give none when nothing is recent', () => {
+    const thinking = recentActivity(ENTRIES, { limit: 10, spanMs: null, filter: 'thinking', includeContent: true }, NOW);
+    expect(thinking).toEqual([{ id: 'session-1-1', kind: 'sequential', modified: '2026-03-04 10:03', status: 'completed', first: { heading: 'Thought 0/1 [agent]', content: 'A [[redis]] summary.' } }]);
+    expect(recentActivity(ENTRIES, { limit: 10, spanMs: 1_000, filter: 'all', includeContent: false }, NOW)).toEqual([]);
   });
 });
 
-describe('relatedConcepts and buildContextText', () => {
+describe('relatedConcepts', () => {
   const names = ['redis', 'cache-layer', 'api-gateway', 'secret'];
   const files: ConceptFile[] = [
     { uri: 'memory://a', mtimeMs: 1, ids: Int32Array.from([0, 1]) },
@@ -77,25 +62,9 @@ describe('relatedConcepts and buildContextText', () => {
 
   it('should count shared files, strongest first, with the newest three files, and leave blocked concepts out', () => {
     expect(relatedConcepts(0, files, names, 5, new Set([3]))).toEqual([
-      { name: 'cache-layer', count: 4, files: ['memory://d', 'memory://b', 'memory://c'] },
-      { name: 'api-gateway', count: 1, files: ['memory://c'] },
+      { name: 'cache-layer', cooccurrence: 4, files: ['memory://d', 'memory://b', 'memory://c'] },
+      { name: 'api-gateway', cooccurrence: 1, files: ['memory://c'] },
     ]);
     expect(relatedConcepts(0, files, names, 1)).toHaveLength(1);
-  });
-
-  it("should print BuildContext's direct relations as maenifold does", () => {
-    const related = relatedConcepts(0, files, names, 5, new Set([3]));
-    expect(buildContextText('Redis', related, 5)).toBe(
-      [
-        'Context for CONCEPT: redis',
-        '',
-        'Direct relations (2 CONCEPTS):',
-        '  \u2022 cache-layer (co-occurs in 4 files)',
-        '    Files: memory://d, memory://b, memory://c',
-        '  \u2022 api-gateway (co-occurs in 1 files)',
-        '    Files: memory://c',
-      ].join('\n'),
-    );
-    expect(buildContextText('unknown', [], 5)).toBe('Context for CONCEPT: unknown\n\nDirect relations (0 CONCEPTS):');
   });
 });

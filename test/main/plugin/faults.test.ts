@@ -45,7 +45,7 @@ describe('a CLI that misbehaves', () => {
   it('should report a cut-off JSON envelope as unreadable output', async () => {
     const dir = await scratch();
     const partial = await script(dir, 'partial', `printf '{"success":true,"data":{"uri":"memory://x'`);
-    const result = await createMaenifoldClient(locateCli(partial, {})).callJson('WriteMemory', { title: 't', content: '[[a]]' }, { timeoutMs: 5_000 });
+    const result = await createMaenifoldClient(locateCli(partial, {})).writeNote({ title: 't', content: '[[a]]' }, { timeoutMs: 5_000 });
     expect(result).toMatchObject({ ok: false, error: { code: 'BAD_OUTPUT' } });
   });
 

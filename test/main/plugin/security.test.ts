@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildCompactionNote } from '../../../src/main/compaction/compaction-note.js';
 import { createChainStore } from '../../../src/main/memory/delivery/chain-store.js';
 import { createOutbox } from '../../../src/main/memory/delivery/outbox.js';
-import { sessionUri } from '../../../src/main/memory/delivery/delivery.js';
+import { sessionUri } from '../../../src/core/memory/memory-format.js';
 import { locateCli } from '../../../src/main/memory/cli/cli-locator.js';
 import { createMaenifoldClient } from '../../../src/main/memory/cli/maenifold-client.js';
 import type { Extraction } from '../../../src/main/compaction/extraction-engine.js';
@@ -61,7 +61,7 @@ describe('paths built from names the plugin does not control', () => {
     temporary.push(double.root);
     const cli = createMaenifoldClient(locateCli(double.cliPath, process.env), { ...process.env, ...double.env });
     for (const name of HOSTILE) {
-      const written = await cli.callJson('WriteMemory', { ...buildCompactionNote(name, name, extraction, new Date()) }, { timeoutMs: 10_000 });
+      const written = await cli.writeNote(buildCompactionNote(name, name, extraction, new Date()), { timeoutMs: 10_000 });
       expect(written.ok).toBe(true);
       const uri = (written as { value: { uri: string } }).value.uri;
       expect(uri).toMatch(/^memory:\/\/sessions\/compaction\/\d{4}\/\d{2}\/\d{2}\/[a-z0-9-]+$/);

@@ -1,114 +1,33 @@
 /**
- * The maenifold CLI as values: `maenifold --tool <Name> --payload <json> [--json]`.
- *
- * The CLI exits 0 for every handled outcome, errors included, so results are
- * classified from stdout alone: the one-line `--json` envelope for the tools
- * that print it, plain text (with `ERROR:` / `Error invoking` for errors) for
- * the rest. Nothing here throws.
+ * The memory port over the maenifold CLI: each operation is one tool call
+ * with maenifold's payload (keys in the order maenifold's own hooks send
+ * them), and its answer is parsed once, here, into the port's data
+ * (cli-answers.ts). Failures keep maenifold's code (`WIKILINK_REQUIRED`, …)
+ * for the outbox to tell a retry from a refusal. Nothing here throws.
  */
 import type { CliLocation } from './cli-locator.js';
-import { runProcess, type ProcessOutcome } from './process-runner.js';
-import { MAX_ARGUMENT_BYTES } from '../../../core/memory/summary-thought.js';
+import { createCliInvoker } from './cli-invoke.js';
+import { formatTimeSpan, parseBuildContext, parseListing, parseRecentActivity, readSearchHits, readStoredNote, readThoughtReceipt, readWrittenNote } from './cli-answers.js';
+import type { MemoryPort, MemoryResult } from '../memory-port.js';
 
-/** Tools that print the JSON envelope when given `--json`. */
-export type JsonTool = 'WriteMemory' | 'ReadMemory' | 'DeleteMemory' | 'SequentialThinking' | 'SearchMemories';
-/** Tools that always print text. */
-export type TextTool = 'BuildContext' | 'RecentActivity' | 'ListMemories' | 'Sync';
+export { MAX_PAYLOAD_BYTES, MAX_STDOUT_BYTES } from './cli-invoke.js';
 
-/** Why a call gave no result. */
-export type CliErrorCode =
-  | 'CLI_MISSING'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'TIMEOUT'
-  | 'OUTPUT_TOO_LARGE'
-  | 'SPAWN_FAILED'
-  | 'CRASHED'
-  | 'BAD_OUTPUT'
-  | 'TOOL_ERROR'
-  /** The file store could not read or write the disk (retryable). */
-  | 'IO_ERROR';
-
-/** A failed call; `toolCode` is maenifold's own code (`WIKILINK_REQUIRED`, …) when it gave one. */
-export interface CliError {
-  code: CliErrorCode;
-  message: string;
-  toolCode?: string;
-}
-
-/** A call's result as a value. */
-export type CliResult<T> = { ok: true; value: T } | { ok: false; error: CliError };
-
-/** Per-call limits. */
-export interface CallOptions {
-  timeoutMs: number;
-  signal?: AbortSignal;
-}
-
-/**
- * What the hooks and delivery call: maenifold's tools by name, with
- * maenifold's payloads and result shapes. The CLI client is one
- * implementation, the built-in file store (file-store.ts) the other.
- */
-export interface MemoryStore {
-  readonly available: boolean;
-  /**
-   * Counts the writes the store has taken, so a context built before one can be
-   * rebuilt; absent when the store cannot tell (the CLI's graph changes on Sync).
-   */
-  readonly revision?: () => number;
-  /** Calls a JSON tool and returns the envelope's `data`; plain-text answers come back as `TOOL_ERROR` unless `acceptText` maps them. */
-  callJson(tool: JsonTool, payload: Record<string, unknown>, options: CallOptions, acceptText?: (text: string) => unknown): Promise<CliResult<unknown>>;
-  /** Calls a text tool and returns its stdout. */
-  callText(tool: TextTool, payload: Record<string, unknown>, options: CallOptions): Promise<CliResult<string>>;
-}
-
-/** The CLI client. */
-export interface MaenifoldClient extends MemoryStore {
+/** The CLI adapter. */
+export interface MaenifoldClient extends MemoryPort {
   readonly location: CliLocation;
 }
 
-/** Linux caps one argv element at 128 KiB including its terminating NUL, counted in bytes. */
-export const MAX_PAYLOAD_BYTES = MAX_ARGUMENT_BYTES;
-
-/** What the CLI may print before the call is stopped. @default 4 MiB */
-export const MAX_STDOUT_BYTES = 4 * 1024 * 1024;
-
-const TEXT_ERROR = /^(?:ERROR:|Error invoking\b)/;
-
-function fail(code: CliErrorCode, message: string, toolCode?: string): { ok: false; error: CliError } {
-  return { ok: false, error: toolCode ? { code, message, toolCode } : { code, message } };
+function mapped<T, U>(result: MemoryResult<T>, read: (value: T) => U): MemoryResult<U> {
+  return result.ok ? { ok: true, value: read(result.value) } : result;
 }
 
-function processFailure(tool: string, outcome: Exclude<ProcessOutcome, { kind: 'exited' }>, timeoutMs: number): { ok: false; error: CliError } {
-  switch (outcome.kind) {
-    case 'timeout':
-      return fail('TIMEOUT', `${tool} did not answer within ${timeoutMs} ms and was stopped`);
-    case 'output-too-large':
-      return fail('OUTPUT_TOO_LARGE', `${tool} printed more than ${MAX_STDOUT_BYTES} bytes and was stopped`);
-    case 'spawn-failed':
-      return fail('SPAWN_FAILED', `could not start maenifold: ${outcome.message}`);
-  }
-}
-
-function firstLine(text: string): string {
-  const line = text.trim().split('\n', 1)[0] ?? '';
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-}
-
-function parseEnvelope(stdout: string): { success: boolean; data: unknown; error: { code?: unknown; message?: unknown } | null } | null {
-  // The envelope is one line; diagnostics, if any, go to stderr, but read defensively.
-  const lines = stdout.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('{'));
-  for (let index = lines.length - 1; index >= 0; index--) {
-    try {
-      const parsed: unknown = JSON.parse(lines[index] as string);
-      if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { success?: unknown }).success === 'boolean') {
-        return parsed as { success: boolean; data: unknown; error: { code?: unknown; message?: unknown } | null };
-      }
-    } catch {
-      // Not this line.
-    }
-  }
-  return null;
+/** A text answer that is not of the asked tool: it was not understood, so nothing of it is used. */
+function understood<T>(tool: string, result: MemoryResult<string>, read: (text: string) => T | null): MemoryResult<T> {
+  if (!result.ok) return result;
+  if (result.value === '') return { ok: false, error: { code: 'BAD_OUTPUT', message: `${tool} printed nothing` } };
+  const value = read(result.value);
+  if (value === null) return { ok: false, error: { code: 'BAD_OUTPUT', message: `${tool} printed no answer of its shape: ${result.value.split('\n', 1)[0]?.slice(0, 300) ?? ''}` } };
+  return { ok: true, value };
 }
 
 /**
@@ -116,60 +35,41 @@ function parseEnvelope(stdout: string): { success: boolean; data: unknown; error
  * @param env - environment of the CLI process (MAENIFOLD_ROOT and the like).
  */
 export function createMaenifoldClient(location: CliLocation, env: NodeJS.ProcessEnv = process.env): MaenifoldClient {
-  async function invoke(tool: string, payload: Record<string, unknown>, json: boolean, options: CallOptions): Promise<CliResult<string>> {
-    if (!location.found) return fail('CLI_MISSING', 'the maenifold CLI was not found');
-    let serialized: string;
-    try {
-      serialized = JSON.stringify(payload);
-    } catch (error) {
-      return fail('PAYLOAD_TOO_LARGE', `payload of ${tool} cannot be serialized: ${(error as Error).message}`);
-    }
-    const bytes = Buffer.byteLength(serialized, 'utf8');
-    if (bytes > MAX_PAYLOAD_BYTES) {
-      return fail('PAYLOAD_TOO_LARGE', `payload of ${tool} is ${bytes} bytes; one argument may hold ${MAX_PAYLOAD_BYTES}`);
-    }
-    const args = ['--tool', tool, '--payload', serialized, ...(json ? ['--json'] : [])];
-    const outcome = await runProcess(location.path, args, {
-      timeoutMs: options.timeoutMs,
-      maxStdoutBytes: MAX_STDOUT_BYTES,
-      env,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    if (outcome.kind !== 'exited') return processFailure(tool, outcome, options.timeoutMs);
-    if (outcome.code !== 0 && outcome.stdout.trim() === '') {
-      const why = outcome.signal ? `signal ${outcome.signal}` : `exit code ${outcome.code}`;
-      return fail('CRASHED', `${tool} crashed (${why}): ${firstLine(outcome.stderr) || 'no output'}`);
-    }
-    return { ok: true, value: outcome.stdout };
-  }
-
+  const cli = createCliInvoker(location, env);
   return {
     location,
     available: location.found,
-    async callJson(tool, payload, options, acceptText) {
-      const raw = await invoke(tool, payload, true, options);
-      if (!raw.ok) return raw;
-      const envelope = parseEnvelope(raw.value);
-      if (envelope) {
-        if (envelope.success) return { ok: true, value: envelope.data };
-        const code = typeof envelope.error?.code === 'string' ? envelope.error.code : 'UNKNOWN';
-        const message = typeof envelope.error?.message === 'string' ? envelope.error.message : 'no message';
-        return fail('TOOL_ERROR', `${tool} failed: ${code}: ${message}`, code);
-      }
-      const text = raw.value.trim();
-      if (TEXT_ERROR.test(text)) return fail('TOOL_ERROR', `${tool} failed: ${firstLine(text)}`);
-      if (acceptText) {
-        const mapped = acceptText(text);
-        if (mapped !== undefined) return { ok: true, value: mapped };
-      }
-      return fail('BAD_OUTPUT', `${tool} printed no JSON envelope: ${firstLine(text) || 'empty output'}`);
+    async writeNote(note, options) {
+      const { title, content, folder, tags } = note;
+      return mapped(await cli.callJson('WriteMemory', { title, content, folder, tags }, options), readWrittenNote);
     },
-    async callText(tool, payload, options) {
-      const raw = await invoke(tool, payload, false, options);
-      if (!raw.ok) return raw;
-      const text = raw.value.trim();
-      if (TEXT_ERROR.test(text)) return fail('TOOL_ERROR', `${tool} failed: ${firstLine(text)}`);
-      return { ok: true, value: text };
+    async appendThought(thought, options) {
+      const { response, thoughts, nextThoughtNeeded, conclusion, analysisType, sessionId, thoughtNumber, totalThoughts, cancel, agent } = thought;
+      const payload = { response, thoughts, nextThoughtNeeded, conclusion, analysisType, sessionId, thoughtNumber, totalThoughts, cancel, agent };
+      return mapped(await cli.callJson('SequentialThinking', payload, options), readThoughtReceipt);
+    },
+    async readNote(uri, options) {
+      return mapped(await cli.callJson('ReadMemory', { identifier: uri }, options), (data) => readStoredNote(data, uri));
+    },
+    async listNotes(folder, options) {
+      const listed = await cli.callText('ListMemories', { path: folder }, options);
+      return understood('ListMemories', listed, (text) => (/^No memories found/i.test(text) ? [] : parseListing(text)));
+    },
+    async search(query, options) {
+      const { query: text, mode, pageSize } = query;
+      // A folder with no notes is answered in plain text even with --json.
+      const found = await cli.callJson('SearchMemories', { query: text, mode, pageSize }, options, (answer) => (/^No memories found/i.test(answer) ? { results: [] } : undefined));
+      return mapped(found, readSearchHits);
+    },
+    async recent(query, options) {
+      const { limit, filter, withinMs, includeContent } = query;
+      const payload = { limit, filter, timespan: withinMs === undefined ? undefined : formatTimeSpan(withinMs), includeContent };
+      return mapped(await cli.callText('RecentActivity', payload, options), parseRecentActivity);
+    },
+    async related(query, options) {
+      const { concept, depth, maxEntities } = query;
+      const built = await cli.callText('BuildContext', { conceptName: concept, depth, maxEntities }, options);
+      return understood('BuildContext', built, parseBuildContext);
     },
   };
 }

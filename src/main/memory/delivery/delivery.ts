@@ -14,13 +14,11 @@ import { dirname, join } from 'node:path';
 import type { ChainStore } from './chain-store.js';
 import { withDeadline } from '../../shared/deadline.js';
 import type { LockTiming } from '../../shared/file-lock.js';
-import type { CliError, MemoryStore } from '../cli/maenifold-client.js';
+import type { MemoryError, MemoryPort, NoteInput } from '../memory-port.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Claim, Outbox, OutboxEntry } from './outbox.js';
 import { AMBIGUOUS, createThoughtDelivery, type ThoughtOutcome } from './thought-delivery.js';
 import pLimit from 'p-limit';
-
-export { sessionUri } from './thought-delivery.js';
 
 /** Retry delays: 30 s, 2 min, 8 min, 32 min, then hourly. */
 export function backoffMs(attempts: number): number {
@@ -47,7 +45,7 @@ const VALIDATION = new Set([
 ]);
 
 /** Whether a failure can never be fixed by sending again. */
-export function isPermanent(error: CliError): boolean {
+export function isPermanent(error: MemoryError): boolean {
   return error.code === 'PAYLOAD_TOO_LARGE' || (error.code === 'TOOL_ERROR' && VALIDATION.has(error.toolCode ?? ''));
 }
 
@@ -63,7 +61,7 @@ export interface ThoughtRequest {
 /** Delivers notes and thoughts. */
 export interface Delivery {
   /** Resolves once the note is on disk (or held in memory when the disk refuses) and a delivery attempt ended. */
-  submitNote(project: string, payload: Record<string, unknown>): Promise<void>;
+  submitNote(project: string, note: NoteInput): Promise<void>;
   submitThought(request: ThoughtRequest): Promise<void>;
   /** Sends every entry that is due. */
   flush(): Promise<void>;
@@ -73,7 +71,7 @@ export interface Delivery {
 
 /** What {@link createDelivery} is built from. */
 export interface DeliveryParts {
-  cli: MemoryStore;
+  cli: MemoryPort;
   outbox: Outbox;
   chains: ChainStore;
   logger: Logger;
@@ -89,8 +87,23 @@ export interface DeliveryParts {
   lockTiming?: LockTiming;
 }
 
-function describe(error: CliError): string {
+function describe(error: MemoryError): string {
   return `${error.code}${error.toolCode ? ` ${error.toolCode}` : ''}: ${error.message}`;
+}
+
+/**
+ * The note an outbox entry holds, as it was submitted (entries are plain
+ * JSON on disk): one whose fields are not of their types can never be
+ * written, and is refused as maenifold would refuse it.
+ *
+ * @param payload - the entry's payload.
+ */
+export function noteOf(payload: Record<string, unknown>): { ok: true; value: NoteInput } | { ok: false; error: MemoryError } {
+  const { title, content, folder, tags } = payload;
+  if (typeof title !== 'string' || typeof content !== 'string' || (folder !== undefined && typeof folder !== 'string') || (tags !== undefined && !Array.isArray(tags))) {
+    return { ok: false, error: { code: 'TOOL_ERROR', toolCode: 'INVALID_ARGUMENT', message: 'WriteMemory failed: INVALID_ARGUMENT: the stored note has no title and content of text' } };
+  }
+  return { ok: true, value: { title, content, ...(folder !== undefined ? { folder } : {}), ...(tags !== undefined ? { tags: tags.map(String) } : {}) } };
 }
 
 /**
@@ -153,11 +166,12 @@ export function createDelivery(parts: DeliveryParts): Delivery {
   }
 
   async function deliverNote(entry: OutboxEntry): Promise<ThoughtOutcome> {
+    const note = noteOf(entry.payload);
+    if (!note.ok) return { kind: 'failed', error: note.error };
     // Same title, same file: a second delivery of a note overwrites it with itself.
-    const written = await cli.callJson('WriteMemory', entry.payload, { timeoutMs });
+    const written = await cli.writeNote(note.value, { timeoutMs });
     if (!written.ok) return { kind: 'failed', error: written.error };
-    const uri = (written.value as { uri?: unknown } | null)?.uri;
-    logger.info(`compaction note written: ${typeof uri === 'string' ? uri : String(entry.payload['folder'])}${entry.attempts > 0 ? ` (after ${entry.attempts} retries)` : ''}`);
+    logger.info(`compaction note written: ${written.value.uri ?? String(note.value.folder)}${entry.attempts > 0 ? ` (after ${entry.attempts} retries)` : ''}`);
     return { kind: 'delivered' };
   }
 
@@ -224,8 +238,7 @@ export function createDelivery(parts: DeliveryParts): Delivery {
   }
 
   return {
-    submitNote: (project, payload) =>
-      submit({ key: idempotencyKey('note', String(payload['title']), String(payload['content'])), kind: 'note', payload, project }),
+    submitNote: (project, note) => submit({ key: idempotencyKey('note', note.title, note.content), kind: 'note', payload: { ...note }, project }),
     submitThought: (request) =>
       submit({ key: idempotencyKey('thought', request.project, request.source), kind: 'thought', payload: { response: request.response }, project: request.project }),
     flush: () => serially(flushDue),

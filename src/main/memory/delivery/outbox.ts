@@ -10,29 +10,14 @@
  * entry at once. A claim whose process died goes back to pending.
  */
 import { randomBytes } from 'node:crypto';
-import * as v from 'valibot';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomically } from '../../../io/atomic-file.js';
 import { keepAside, readStateText } from '../../shared/state-file.js';
 import type { Logger } from '../../shared/logger.js';
+import { CLAIMED, fileName, HEX_KEY, isEntry, keyOf, PENDING, type OutboxEntry } from './outbox-entry.js';
 
-/** What a pending write does. */
-export type OutboxKind = 'note' | 'thought';
-
-/** One pending write. */
-export interface OutboxEntry {
-  /** Idempotency key: the same write is never delivered as two. */
-  key: string;
-  kind: OutboxKind;
-  /** The tool payload (a note) or what a thought is built from. */
-  payload: Record<string, unknown>;
-  project: string;
-  createdAt: number;
-  attempts: number;
-  nextAttemptAt: number;
-  lastError?: string;
-}
+export type { OutboxEntry, OutboxKind } from './outbox-entry.js';
 
 /** An entry this process holds: no other process delivers it until it is released. */
 export interface Claim {
@@ -66,34 +51,6 @@ export interface OutboxSettings {
   readDeadlineMs?: number;
   /** A claim older than this goes back to pending even when its process seems alive. @default 600000 */
   claimTtlMs?: number;
-}
-
-const HEX_KEY = /^[0-9a-f]{16,64}$/;
-const PENDING = /^\d{15}-[0-9a-f]{16,64}\.json$/;
-const CLAIMED = /^(\d{15}-[0-9a-f]{16,64}\.json)\.claim-(\d+)-[0-9a-f]+$/;
-
-function fileName(entry: Pick<OutboxEntry, 'createdAt' | 'key'>): string {
-  // The key is hex: it cannot steer the path.
-  return `${String(entry.createdAt).padStart(15, '0')}-${entry.key}.json`;
-}
-
-function keyOf(name: string): string {
-  return name.slice(16, name.indexOf('.json'));
-}
-
-/** An entry as its file must hold it. */
-const ENTRY = v.looseObject({
-  key: v.pipe(v.string(), v.regex(HEX_KEY)),
-  kind: v.picklist(['note', 'thought']),
-  payload: v.looseObject({}),
-  project: v.string(),
-  createdAt: v.pipe(v.number(), v.finite()),
-  attempts: v.pipe(v.number(), v.finite()),
-  nextAttemptAt: v.pipe(v.number(), v.finite()),
-});
-
-function isEntry(value: unknown): value is OutboxEntry {
-  return v.is(ENTRY, value);
 }
 
 /** Claims this process holds, across every outbox instance of the process. */

@@ -12,38 +12,28 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { normalizeConcept } from '../../../core/extraction/concepts.js';
+import { projectConcept, sessionUri } from '../../../core/memory/memory-format.js';
 import type { ChainInFlight, ChainRecord, ChainState, ChainStore } from './chain-store.js';
 import { withFileLock, type LockTiming } from '../../shared/file-lock.js';
-import type { CliError, CliResult, MemoryStore } from '../cli/maenifold-client.js';
+import type { MemoryError, MemoryPort, MemoryResult, ThoughtInput, ThoughtReceipt } from '../memory-port.js';
 import type { Logger } from '../../shared/logger.js';
 import type { OutboxEntry } from './outbox.js';
 
 /** What became of one attempt. */
-export type ThoughtOutcome = { kind: 'delivered' } | { kind: 'postponed'; until: number } | { kind: 'failed'; error: CliError };
+export type ThoughtOutcome = { kind: 'delivered' } | { kind: 'postponed'; until: number } | { kind: 'failed'; error: MemoryError };
 
 /** Failures after which the call may still have landed. */
 export const AMBIGUOUS = new Set(['TIMEOUT', 'CRASHED', 'BAD_OUTPUT', 'OUTPUT_TOO_LARGE']);
 const RECENT_KEYS = 50;
 
-/** Where maenifold keeps a SequentialThinking session: under its creation date (UTC), read from the id. */
-export function sessionUri(sessionId: string): string | null {
-  const match = /^session-(\d{10,16})-\d+$/.exec(sessionId);
-  if (!match) return null;
-  const date = new Date(Number(match[1]));
-  if (Number.isNaN(date.getTime())) return null;
-  const pad = (value: number): string => String(value).padStart(2, '0');
-  return `memory://thinking/sequential/${date.getUTCFullYear()}/${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())}/${sessionId}`;
-}
-
 /** Whether maenifold refused a chain for a reason about its session id: the chain is started again. */
-export function isLostChain(error: CliError): boolean {
+export function isLostChain(error: MemoryError): boolean {
   return error.code === 'TOOL_ERROR' && /SESSION/.test(error.toolCode ?? '');
 }
 
 /** Settings of {@link createThoughtDelivery}. */
 export interface ThoughtDeliverySettings {
-  cli: MemoryStore;
+  cli: MemoryPort;
   chains: ChainStore;
   logger: Logger;
   /** Deadline of one CLI call. */
@@ -68,8 +58,8 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
   async function holdsKey(sessionId: string, key: string): Promise<boolean> {
     const uri = sessionUri(sessionId);
     if (!uri) return false;
-    const read = await cli.callJson('ReadMemory', { identifier: uri }, { timeoutMs });
-    return read.ok && JSON.stringify(read.value).includes(key);
+    const read = await cli.readNote(uri, { timeoutMs });
+    return read.ok && read.value.content.includes(key);
   }
 
   /** Where a thought in flight landed, if it did: the chain it was sent to, or a chain started for it. */
@@ -78,9 +68,9 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     // A new chain gets its id from maenifold: look among the sessions started that day since the call.
     const day = sessionUri(`session-${flight.at}-0`);
     if (!day) return null;
-    const listed = await cli.callText('ListMemories', { path: day.slice(0, day.lastIndexOf('/')) }, { timeoutMs });
+    const listed = await cli.listNotes(day.slice(0, day.lastIndexOf('/')), { timeoutMs });
     if (!listed.ok) return null;
-    const candidates = [...new Set(listed.value.match(/session-\d{10,16}-\d+/g) ?? [])].filter((id) => Number(id.split('-')[1]) >= flight.at - 60_000);
+    const candidates = [...new Set(listed.value.join('\n').match(/session-\d{10,16}-\d+/g) ?? [])].filter((id) => Number(id.split('-')[1]) >= flight.at - 60_000);
     for (const sessionId of candidates) if (await holdsKey(sessionId, flight.key)) return { sessionId, thoughtNumber: 0 };
     return null;
   }
@@ -92,21 +82,23 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     recentKeys: [...(record?.sessionId === sessionId ? (record.recentKeys ?? []) : []), key].slice(-RECENT_KEYS),
   });
 
-  async function send(entry: OutboxEntry, chain: ChainState | null): Promise<CliResult<unknown>> {
-    const project = normalizeConcept(entry.project) || 'project';
+  async function send(entry: OutboxEntry, response: string, chain: ChainState | null): Promise<MemoryResult<ThoughtReceipt>> {
+    const project = projectConcept(entry.project);
     const flight: ChainInFlight = { key: entry.key, sessionId: chain?.sessionId ?? null, thoughtNumber: chain ? chain.thoughtNumber + 1 : 0, at: now() };
     await chains.update(entry.project, (record) => ({ record: { ...(record ?? {}), inFlight: flight } as ChainRecord, result: undefined }));
     // Each thought closes the chain with a linked conclusion, so maenifold never marks it
     // abandoned; the next summary appends to the same session (maenifold allows that).
     const base = {
-      response: entry.payload['response'],
+      response,
       thoughts: `Delivery ${entry.key} of a [[compaction]] summary.`,
       nextThoughtNeeded: false,
       conclusion: `Latest [[compaction]] summary of [[${project}]] recorded.`,
       analysisType: 'retrospective',
     };
-    const payload = flight.sessionId ? { ...base, sessionId: flight.sessionId, thoughtNumber: flight.thoughtNumber, totalThoughts: flight.thoughtNumber + 1 } : { ...base, thoughtNumber: 0, totalThoughts: 1 };
-    const result = await cli.callJson('SequentialThinking', payload, { timeoutMs });
+    const thought: ThoughtInput = flight.sessionId
+      ? { ...base, sessionId: flight.sessionId, thoughtNumber: flight.thoughtNumber, totalThoughts: flight.thoughtNumber + 1 }
+      : { ...base, thoughtNumber: 0, totalThoughts: 1 };
+    const result = await cli.appendThought(thought, { timeoutMs });
     if (!result.ok) {
       // Refused: it did not land. Ambiguous: it may have, but the call is over (stopped at its deadline).
       const ambiguous = AMBIGUOUS.has(result.error.code);
@@ -121,6 +113,9 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
   }
 
   async function deliverLocked(entry: OutboxEntry): Promise<ThoughtOutcome> {
+    const response = entry.payload['response'];
+    // Entries are plain JSON on disk: one without a text response can never be delivered.
+    if (typeof response !== 'string') return { kind: 'failed', error: { code: 'TOOL_ERROR', toolCode: 'INVALID_ARGUMENT', message: 'SequentialThinking failed: INVALID_ARGUMENT: the stored thought has no response of text' } };
     let record = await chains.record(entry.project);
     if (record?.inFlight) {
       const flight = record.inFlight;
@@ -146,22 +141,21 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
       return { kind: 'delivered' };
     }
     const known = record && typeof record.sessionId === 'string' ? (record as ChainState) : null;
-    let result = await send(entry, known);
+    let result = await send(entry, response, known);
     if (!result.ok && known && isLostChain(result.error)) {
       logger.warn(`summary: chain ${known.sessionId} of ${entry.project} is gone (${result.error.toolCode}); starting a new one`);
       await chains.clear(entry.project);
-      result = await send(entry, null);
+      result = await send(entry, response, null);
     }
     if (!result.ok) return { kind: 'failed', error: result.error };
-    const data = result.value as { sessionId?: unknown; thoughtNumber?: unknown };
-    if (typeof data?.sessionId !== 'string' || typeof data.thoughtNumber !== 'number') {
+    const { sessionId, thoughtNumber } = result.value;
+    if (sessionId === null || thoughtNumber === null) {
       logger.warn('summary: SequentialThinking answered without a session id; chain not recorded');
       await chains.update(entry.project, () => ({ record: null, result: undefined }));
       return { kind: 'delivered' };
     }
-    const { sessionId, thoughtNumber } = data as { sessionId: string; thoughtNumber: number };
     await chains.update(entry.project, (current) => ({ record: recorded(current, sessionId, thoughtNumber, entry.key), result: undefined }));
-    logger.info(`summary: thought ${thoughtNumber} of chain ${sessionId} (${String(entry.payload['response']).length} chars)`);
+    logger.info(`summary: thought ${thoughtNumber} of chain ${sessionId} (${response.length} chars)`);
     return { kind: 'delivered' };
   }
 

@@ -10,15 +10,14 @@
 import { createHash, randomInt } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatFrontmatter, memoryConcepts, parseMemoryFile } from '../../../core/memory/memory-markdown.js';
+import { memoryConcepts } from '../../../core/memory/memory-markdown.js';
+import { formatFrontmatter, parseMemoryFile, SESSION_ID, sessionUri, type FrontmatterValue } from '../../../core/memory/memory-format.js';
+import type { ThoughtInput, ThoughtReceipt } from '../../../core/memory/memory-answers.js';
 import { writeFileAtomically } from '../../../io/atomic-file.js';
 import { throwIfAborted, withFileLock } from '../../shared/file-lock.js';
-import { integer, text, ToolError } from './file-store-args.js';
+import { ToolError } from './file-store-args.js';
 import { keepAside } from '../../shared/state-file.js';
 import type { Logger } from '../../shared/logger.js';
-
-/** maenifold's session ids: `session-<unix ms>-<digits>`. */
-export const SESSION_ID = /^session-(\d+)(?:-(\d+))?$/;
 
 /** What {@link createSequentialThinking} needs of the store. */
 export interface ThinkingSettings {
@@ -32,13 +31,6 @@ export interface ThinkingSettings {
   logger: Logger;
   /** Told after each write (the store counts them and refreshes its index). */
   onWrite(): void;
-}
-
-/** Where maenifold keeps a session: under the UTC date of the id. */
-export function thinkingUri(sessionId: string): string {
-  const date = new Date(Number(SESSION_ID.exec(sessionId)?.[1] ?? 0));
-  const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
-  return `memory://thinking/sequential/${pad(date.getUTCFullYear(), 4)}/${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())}/${sessionId}`;
 }
 
 function appendSection(body: string, heading: string, content: string): string {
@@ -56,32 +48,30 @@ async function exists(path: string): Promise<boolean> {
 
 /**
  * @param settings - see {@link ThinkingSettings}.
- * @returns the tool: a payload in, maenifold's `data` out; refusals are thrown as {@link ToolError}.
+ * @returns the tool: a thought in, where it landed out; refusals are thrown as {@link ToolError}.
  */
-export function createSequentialThinking(settings: ThinkingSettings): (payload: Record<string, unknown>) => Promise<unknown> {
+export function createSequentialThinking(settings: ThinkingSettings): (thought: ThoughtInput) => Promise<ThoughtReceipt> {
   const { now, agent } = settings;
   const iso = (): string => new Date(now()).toISOString();
-  const fileOf = (sessionId: string): string => settings.pathOf(thinkingUri(sessionId));
+  // An id whose time is no date has no file: it reads as missing.
+  const fileOf = (sessionId: string): string | null => {
+    const uri = sessionUri(sessionId);
+    return uri ? settings.pathOf(uri) : null;
+  };
 
-  async function readSession(sessionId: string): Promise<ReturnType<typeof parseMemoryFile>> {
-    const file = fileOf(sessionId);
+  async function readSession(sessionId: string, file: string): Promise<ReturnType<typeof parseMemoryFile>> {
     const parsed = parseMemoryFile(await readFile(file, 'utf8'));
     if (parsed.frontmatter['permalink'] === sessionId && parsed.frontmatter['type'] === 'sequential') return parsed;
     await keepAside(file, 'thought session', settings.logger, now);
     throw new ToolError('SESSION_MISSING', `Session ${sessionId} is damaged and was kept aside. Start with thoughtNumber=0.`);
   }
 
-  return async (payload) => {
-    const response = text(payload, 'response');
-    const thoughts = text(payload, 'thoughts');
-    const nextThoughtNeeded = payload['nextThoughtNeeded'] === true;
-    const thoughtNumber = integer(payload, 'thoughtNumber', 0);
-    const totalThoughts = integer(payload, 'totalThoughts', 0);
-    const sessionArg = text(payload, 'sessionId');
-    const cancel = payload['cancel'] === true;
-    const conclusion = text(payload, 'conclusion');
-    const analysisType = text(payload, 'analysisType');
-    const author = text(payload, 'agent') ?? agent;
+  return async (thought) => {
+    const { response, thoughts, nextThoughtNeeded, thoughtNumber, totalThoughts, conclusion, analysisType } = thought;
+    const sessionArg = thought.sessionId;
+    const cancel = thought.cancel === true;
+    const author = thought.agent ?? agent;
+    if (!Number.isInteger(thoughtNumber) || !Number.isInteger(totalThoughts)) throw new ToolError('INVALID_ARGUMENT', 'thoughtNumber and totalThoughts must be integers');
     if (thoughtNumber < 0 || totalThoughts < 0) throw new ToolError('INVALID_ARGUMENT', 'thoughtNumber and totalThoughts must be >= 0');
     if (!cancel && memoryConcepts(`${response ?? ''}\n\n${thoughts ?? ''}`).length === 0) {
       throw new ToolError('WIKILINK_REQUIRED', 'Must include [[concepts]] (WikiLinks outside code) in response or thoughts.');
@@ -92,8 +82,9 @@ export function createSequentialThinking(settings: ThinkingSettings): (payload: 
     const completing = !nextThoughtNeeded && !cancel;
     const lockName = sessionArg ?? `new-${now()}-${randomInt(0, 1_000_000)}`;
     const lock = join(settings.lockDir, `thinking-${createHash('sha256').update(lockName).digest('hex').slice(0, 24)}.lock`);
-    const { sessionId, status } = await withFileLock(lock, async (signal) => {
-      const present = sessionArg !== undefined && (await exists(fileOf(sessionArg)));
+    const { sessionId } = await withFileLock(lock, async (signal) => {
+      const sessionFile = sessionArg === undefined ? null : fileOf(sessionArg);
+      const present = sessionFile !== null && (await exists(sessionFile));
       if (sessionArg === undefined) {
         if (thoughtNumber !== 0) throw new ToolError('SESSION_MISSING', 'No sessionId given for a continuing thought. Start with thoughtNumber=0 and no sessionId.');
       } else if (thoughtNumber === 0 && present) {
@@ -110,14 +101,14 @@ export function createSequentialThinking(settings: ThinkingSettings): (payload: 
         throw new ToolError('CONCLUSION_WIKILINK_REQUIRED', 'Conclusion must include [[concepts]] for knowledge graph integration.');
       }
       let sessionId = sessionArg;
-      let frontmatter: Record<string, string | number | boolean | string[] | undefined>;
+      let frontmatter: Record<string, FrontmatterValue | undefined>;
       let body: string;
       if (sessionId === undefined) {
         sessionId = `session-${now()}-${String(randomInt(0, 100_000)).padStart(5, '0')}`;
         frontmatter = { title: `Sequential Thinking Session ${sessionId}`, permalink: sessionId, type: 'sequential', status: 'active', created: iso(), analysisType };
         body = '# Sequential Thinking Session\n';
       } else {
-        ({ frontmatter, body } = await readSession(sessionId));
+        ({ frontmatter, body } = await readSession(sessionId, sessionFile as string));
       }
       const stamp = iso().slice(0, 19).replace('T', ' ');
       if (!cancel && response !== undefined) {
@@ -136,14 +127,11 @@ export function createSequentialThinking(settings: ThinkingSettings): (payload: 
         status = 'active';
         frontmatter = { ...frontmatter, status };
       }
-      await writeFileAtomically(fileOf(sessionId), formatFrontmatter(frontmatter) + body, 0o644, () => throwIfAborted(signal));
+      // A new id is made from the clock, so it always has a file.
+      await writeFileAtomically(fileOf(sessionId) as string, formatFrontmatter(frontmatter) + body, 0o644, () => throwIfAborted(signal));
       settings.onWrite();
       return { sessionId, status };
     });
-    let message = thoughtNumber === 0 ? `Created session: ${sessionId}` : `Added thought ${thoughtNumber} to session: ${sessionId}`;
-    if (cancel) message += '\n\n❌ Thinking cancelled';
-    else if (completing) message += '\n\n✅ Thinking complete';
-    else message += `\n\n💭 Continue with thought ${thoughtNumber + 1}/${totalThoughts}`;
-    return { sessionId, thoughtNumber, totalThoughts, status, nextThoughtNeeded, message };
+    return { sessionId, thoughtNumber };
   };
 }

@@ -12,21 +12,9 @@ import { join } from 'node:path';
 import type { MemoryIndexEntry } from '../../../workers/protocol.js';
 import type { TaskRunner } from '../../pool/task-runner.js';
 import type { Logger } from '../../shared/logger.js';
+import { createIndexTables, type IndexSnapshot } from './index-tables.js';
 
-/** The index as the reads see it. */
-export interface IndexSnapshot {
-  entries: ReadonlyMap<string, MemoryIndexEntry>;
-  /** Concept → URIs of the files that link it. */
-  postings: ReadonlyMap<string, ReadonlySet<string>>;
-  /** Concepts of `.wikilink-filter.json`. */
-  blocked: ReadonlySet<string>;
-  /** Concept ids: every concept ever seen gets one, for counting in typed arrays. */
-  conceptIds: ReadonlyMap<string, number>;
-  /** Concept names by id. */
-  conceptNames: readonly string[];
-  /** Each file's concepts as ids. */
-  idsOf: ReadonlyMap<string, Int32Array>;
-}
+export type { IndexSnapshot } from './index-tables.js';
 
 /** What one refresh did. */
 export interface RefreshReport {
@@ -66,22 +54,6 @@ export interface FolderIndexSettings {
   persistDelayMs?: number;
 }
 
-function addPostings(postings: Map<string, Set<string>>, entry: MemoryIndexEntry): void {
-  for (const concept of entry.concepts) {
-    let files = postings.get(concept);
-    if (!files) postings.set(concept, (files = new Set()));
-    files.add(entry.uri);
-  }
-}
-
-function removePostings(postings: Map<string, Set<string>>, entry: MemoryIndexEntry): void {
-  for (const concept of entry.concepts) {
-    const files = postings.get(concept);
-    files?.delete(entry.uri);
-    if (files?.size === 0) postings.delete(concept);
-  }
-}
-
 /**
  * The cache file of a memory folder: one per folder, named by a hash of its path.
  *
@@ -101,8 +73,8 @@ export function createFolderIndex(settings: FolderIndexSettings): FolderIndex {
   const freshForMs = settings.freshForMs ?? 2_000;
   const persistDelayMs = settings.persistDelayMs ?? 2_000;
   const cacheFile = indexCacheFile(settings.stateDir, memoryDir);
-  const entries = new Map<string, MemoryIndexEntry>();
-  const postings = new Map<string, Set<string>>();
+  const tables = createIndexTables();
+  const { entries } = tables;
   let blocked = new Set<string>();
   let loaded = false;
   let stale = true;
@@ -112,34 +84,9 @@ export function createFolderIndex(settings: FolderIndexSettings): FolderIndex {
   let report: RefreshReport | null = null;
   let saveTimer: NodeJS.Timeout | null = null;
   let saving: Promise<void> = Promise.resolve();
-  const conceptIds = new Map<string, number>();
-  const conceptNames: string[] = [];
-  const idsOf = new Map<string, Int32Array>();
-  const snapshot = (): IndexSnapshot => ({ entries, postings, blocked, conceptIds, conceptNames, idsOf });
-  const idOf = (concept: string): number => {
-    let id = conceptIds.get(concept);
-    if (id === undefined) {
-      id = conceptNames.push(concept) - 1;
-      conceptIds.set(concept, id);
-    }
-    return id;
-  };
-
-  function put(entry: MemoryIndexEntry): void {
-    const old = entries.get(entry.uri);
-    if (old) removePostings(postings, old);
-    entries.set(entry.uri, entry);
-    idsOf.set(entry.uri, Int32Array.from(entry.concepts, idOf));
-    addPostings(postings, entry);
-  }
-
-  function drop(uri: string): void {
-    const old = entries.get(uri);
-    if (!old) return;
-    removePostings(postings, old);
-    entries.delete(uri);
-    idsOf.delete(uri);
-  }
+  const snapshot = (): IndexSnapshot => tables.snapshot(blocked);
+  const put = tables.put;
+  const drop = tables.drop;
 
   async function loadCache(): Promise<RefreshReport['cache']> {
     const result = await runner.run('loadMemoryIndex', { file: cacheFile, memoryDir });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locateCli } from '../../../../src/main/memory/cli/cli-locator.js';
 import { createMaenifoldClient, MAX_PAYLOAD_BYTES, type MaenifoldClient } from '../../../../src/main/memory/cli/maenifold-client.js';
 import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-double.js';
+import { sessionUri } from '../../../../src/core/memory/memory-format.js';
 
 let double: DoubleRoot;
 let client: MaenifoldClient;
@@ -32,40 +33,61 @@ describe('locateCli', () => {
 });
 
 describe('createMaenifoldClient', () => {
-  it('should return the envelope data of a JSON tool and write a real file', async () => {
-    const result = await client.callJson('WriteMemory', { title: 'Client check', content: 'About [[redis]] "quoted" and $(not run)', folder: 'checks' }, timing);
+  it('should write a note with the payload maenifold takes and return its URI', async () => {
+    const result = await client.writeNote({ title: 'Client check', content: 'About [[redis]] "quoted" and $(not run)', folder: 'checks' }, timing);
     expect(result.ok).toBe(true);
     const uri = (result as { value: { uri: string } }).value.uri;
     expect(uri).toMatch(/^memory:\/\/checks\//);
     const file = await readFile(join(double.root, 'memory', `${uri.slice('memory://'.length)}.md`), 'utf8');
     expect(file).toContain('"quoted" and $(not run)');
     const [call] = await double.calls();
-    expect(call).toMatchObject({ tool: 'WriteMemory', json: true });
+    expect(call).toMatchObject({ tool: 'WriteMemory', json: true, payload: { title: 'Client check', content: 'About [[redis]] "quoted" and $(not run)', folder: 'checks' } });
   });
 
-  it('should classify a tool error from the envelope, never from the exit code', async () => {
-    const result = await client.callJson('WriteMemory', { title: 'No links', content: 'only `[[in-code]]` here' }, timing);
+  it("should classify a tool error from the envelope, never from the exit code, keeping maenifold's code", async () => {
+    const result = await client.writeNote({ title: 'No links', content: 'only `[[in-code]]` here' }, timing);
     expect(result).toMatchObject({ ok: false, error: { code: 'TOOL_ERROR', toolCode: 'VALIDATION_ERROR' } });
+    const thought = await client.appendThought({ response: 'no links', nextThoughtNeeded: true, thoughtNumber: 0, totalThoughts: 1 }, timing);
+    expect(thought).toMatchObject({ ok: false, error: { code: 'TOOL_ERROR', toolCode: 'WIKILINK_REQUIRED' } });
   });
 
-  it('should return text tools as text and their ERROR lines as errors', async () => {
-    const built = await client.callText('BuildContext', { conceptName: 'redis', depth: 1, maxEntities: 3 }, timing);
-    expect(built.ok && built.value).toMatch(/^Context for CONCEPT: redis/);
-    const bad = await client.callText('RecentActivity', { limit: 5, timespan: 'yesterday' }, timing);
-    expect(bad).toMatchObject({ ok: false, error: { code: 'TOOL_ERROR' } });
+  it('should start and continue a thought session, read it back and find it in its folder', async () => {
+    const base = { nextThoughtNeeded: false, conclusion: 'Done with [[redis]].', analysisType: 'retrospective' };
+    const first = await client.appendThought({ ...base, response: 'First [[redis]] thought.', thoughts: 'Delivery abc.', thoughtNumber: 0, totalThoughts: 1 }, timing);
+    expect(first).toMatchObject({ ok: true, value: { thoughtNumber: 0 } });
+    const sessionId = first.ok ? (first.value.sessionId as string) : '';
+    const calls = await double.calls();
+    expect(Object.keys((calls.at(-1)?.payload ?? {}) as object)).toEqual(['response', 'thoughts', 'nextThoughtNeeded', 'conclusion', 'analysisType', 'thoughtNumber', 'totalThoughts']);
+    const uri = sessionUri(sessionId) as string;
+    const read = await client.readNote(uri, timing);
+    expect(read.ok && read.value.content).toContain('Delivery abc.');
+    const listed = await client.listNotes(uri.slice(0, uri.lastIndexOf('/')), timing);
+    expect(listed.ok && listed.value).toContain(uri);
   });
 
-  it('should map a plain-text answer of a JSON tool only when asked to', async () => {
-    const payload = { query: 'redis', mode: 'Hybrid', folder: 'nothing-here' };
-    expect(await client.callJson('SearchMemories', payload, timing)).toMatchObject({ ok: false, error: { code: 'BAD_OUTPUT' } });
-    const mapped = await client.callJson('SearchMemories', payload, timing, (text) => (/^No memories found/.test(text) ? { results: [] } : undefined));
-    expect(mapped).toEqual({ ok: true, value: { results: [] } });
+  it('should answer the reads as data parsed from what the tools print', async () => {
+    // The graph sees files only after Sync; seeding runs it.
+    await double.seed({ 'one.md': '# One\n\n[[redis]] and [[cache-layer]]' });
+    const related = await client.related({ concept: 'redis', depth: 1, maxEntities: 3 }, timing);
+    expect(related.ok && related.value.find((relation) => relation.name === 'cache-layer')).toMatchObject({ cooccurrence: 1 });
+    const recent = await client.recent({ limit: 5, withinMs: 86_400_000, includeContent: true }, timing);
+    expect(recent.ok && recent.value.map((item) => item.id)).toContain('one');
+    const calls = await double.calls();
+    expect(calls.find((call) => call.tool === 'RecentActivity')?.payload).toEqual({ limit: 5, timespan: '1.00:00:00', includeContent: true });
+    const search = await client.search({ query: 'redis', mode: 'Hybrid', pageSize: 5 }, timing);
+    expect(search.ok && search.value.map((hit) => hit.path)).toContain('memory://one');
+  });
+
+  it('should read "No memories found" as no hits, and an answer of no known shape as BAD_OUTPUT', async () => {
+    expect(await client.search({ query: 'redis', mode: 'Hybrid' }, timing)).toMatchObject({ ok: true });
+    const garbage = await withFault('garbage').related({ concept: 'redis' }, timing);
+    expect(garbage).toMatchObject({ ok: false });
   });
 
   it('should refuse a payload over the argv limit in UTF-8 bytes without spawning', async () => {
     const before = (await double.calls()).length;
     // 50,000 characters but 150,000 bytes.
-    const result = await client.callJson('WriteMemory', { title: 't', content: `[[a]] ${'€'.repeat(50_000)}` }, timing);
+    const result = await client.writeNote({ title: 't', content: `[[a]] ${'€'.repeat(50_000)}` }, timing);
     expect(result).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
     expect((await double.calls()).length).toBe(before);
     expect(MAX_PAYLOAD_BYTES).toBe(131_071);
@@ -74,15 +96,15 @@ describe('createMaenifoldClient', () => {
   it('should report a missing CLI as a value', async () => {
     const missing = createMaenifoldClient({ found: false, tried: [] });
     expect(missing.available).toBe(false);
-    expect(await missing.callText('Sync', {}, timing)).toMatchObject({ ok: false, error: { code: 'CLI_MISSING' } });
+    expect(await missing.listNotes('', timing)).toMatchObject({ ok: false, error: { code: 'CLI_MISSING' } });
   });
 
   it('should turn hangs, garbage, crashes and floods into error values', async () => {
     const [hang, garbage, crash, huge] = await Promise.all([
-      withFault('hang').callText('BuildContext', { conceptName: 'x' }, { timeoutMs: 800 }),
-      withFault('garbage').callJson('WriteMemory', { title: 't', content: '[[a]]' }, timing),
-      withFault('crash').callJson('SequentialThinking', { response: '[[a]]' }, timing),
-      withFault('huge').callText('ListMemories', {}, timing),
+      withFault('hang').related({ concept: 'x' }, { timeoutMs: 800 }),
+      withFault('garbage').writeNote({ title: 't', content: '[[a]]' }, timing),
+      withFault('crash').appendThought({ response: '[[a]]', nextThoughtNeeded: true, thoughtNumber: 0, totalThoughts: 1 }, timing),
+      withFault('huge').listNotes('', timing),
     ]);
     expect(hang).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
     expect(garbage).toMatchObject({ ok: false, error: { code: 'BAD_OUTPUT' } });

@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFileStore, type FileStore } from '../../../../src/main/memory/files/file-store.js';
 import { createInlineRunner } from '../../../../src/main/pool/inline-runner.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
-import { judgeBuildContext, parseBuildContext } from '../../../../src/main/graph/graph-context.js';
+import { judgeRelations } from '../../../../src/main/graph/graph-context.js';
+import { sanitizeTitle } from '../../../../src/core/memory/memory-format.js';
+import type { Relation, ThoughtInput } from '../../../../src/main/memory/memory-port.js';
 import { MEMORY_INDEX_VERSION } from '../../../../src/workers/tasks/memory-folder.js';
 import { createFakeHost, type FakeHost } from '../../../support/fake-host.js';
 import { buildCompactionNote } from '../../../../src/main/compaction/compaction-note.js';
@@ -51,6 +53,11 @@ async function fixtureRoot(): Promise<string> {
   return root;
 }
 
+/** One relation of an answer, by name. */
+function relation(result: { ok: true; value: Relation[] } | { ok: false }, name: string): Relation | undefined {
+  return result.ok ? result.value.find((found) => found.name === name) : undefined;
+}
+
 afterEach(async () => {
   for (const store of stores) await store.close();
   stores = [];
@@ -63,12 +70,11 @@ describe('createFileStore', () => {
     it('should write a note byte for byte as the contract lays it out', async () => {
       const root = await tempDir('file-store-root-');
       const store = await openStore(root, await tempDir('file-store-state-'));
-      const written = await store.callJson(
-        'WriteMemory',
+      const written = await store.writeNote(
         { title: 'Decisions 2026-03-04 10:05', content: 'We chose [[Redis]] for the [[cache layer]].', folder: 'sessions/compaction', tags: ['compaction', 'acme-shop'] },
         timing,
       );
-      expect(written).toMatchObject({ ok: true, value: { uri: 'memory://sessions/compaction/decisions-20260304-1005', title: 'Decisions 20260304 1005' } });
+      expect(written).toEqual({ ok: true, value: { uri: 'memory://sessions/compaction/decisions-20260304-1005' } });
       const actual = await readFile(join(root, 'memory/sessions/compaction/decisions-20260304-1005.md'), 'utf8');
       expect(actual).toBe(await readFile(join(FIXTURES, 'expected/decisions-2026-03-04.md'), 'utf8'));
     });
@@ -80,8 +86,8 @@ describe('createFileStore', () => {
     ])('should write %o byte for byte as the contract lays it out', async (payload, uri, expected) => {
       const root = await tempDir('file-store-root-');
       const store = await openStore(root, await tempDir('file-store-state-'));
-      const written = await store.callJson('WriteMemory', payload, timing);
-      expect(written.ok && (written.value as { uri: string }).uri).toBe(uri);
+      const written = await store.writeNote(payload, timing);
+      expect(written.ok && written.value.uri).toBe(uri);
       const actual = await readFile(join(root, 'memory', `${uri.slice('memory://'.length)}.md`), 'utf8');
       expect(actual).toBe(await readFile(join(FIXTURES, 'expected', expected), 'utf8'));
     });
@@ -91,10 +97,10 @@ describe('createFileStore', () => {
       const note = buildCompactionNote('acme-shop', 'ses_4f2a91c07ffeYb3LqP0aZt2mQw', extraction, new Date(CLOCK));
       const root = await tempDir('file-store-root-');
       const store = await openStore(root, await tempDir('file-store-state-'));
-      const mine = await store.callJson('WriteMemory', { ...note }, timing);
+      const mine = await store.writeNote(note, timing);
       expect(mine.ok).toBe(true);
-      const uri = (mine as { value: { uri: string; title: string } }).value.uri;
-      const title = (mine as { value: { uri: string; title: string } }).value.title;
+      const uri = (mine as { value: { uri: string } }).value.uri;
+      const title = sanitizeTitle(note.title);
       const slug = uri.slice(uri.lastIndexOf('/') + 1);
       expect(uri).toBe(`memory://${note.folder}/${slug}`);
       const a = await readFile(join(root, 'memory', `${uri.slice('memory://'.length)}.md`), 'utf8');
@@ -111,12 +117,12 @@ describe('createFileStore', () => {
       const root = await tempDir('file-store-root-');
       const store = await openStore(root, await tempDir('file-store-state-'));
       const base = { nextThoughtNeeded: false, conclusion: 'Latest [[compaction]] summary of [[acme-shop]] recorded.', analysisType: 'retrospective' };
-      const first = await store.callJson('SequentialThinking', { ...base, response: 'First [[compaction]] summary.', thoughts: 'Delivery one.', thoughtNumber: 0, totalThoughts: 1 }, timing);
+      const first = await store.appendThought({ ...base, response: 'First [[compaction]] summary.', thoughts: 'Delivery one.', thoughtNumber: 0, totalThoughts: 1 }, timing);
       expect(first.ok).toBe(true);
       const sessionId = (first as { value: { sessionId: string } }).value.sessionId;
       expect(sessionId).toMatch(/^session-1772618706789-\d{5}$/);
-      const second = await store.callJson('SequentialThinking', { ...base, response: 'Second [[compaction]] summary.', sessionId, thoughtNumber: 1, totalThoughts: 2 }, timing);
-      expect(second).toMatchObject({ ok: true, value: { sessionId, thoughtNumber: 1, status: 'completed' } });
+      const second = await store.appendThought({ ...base, response: 'Second [[compaction]] summary.', sessionId: sessionId as string, thoughtNumber: 1, totalThoughts: 2 }, timing);
+      expect(second).toEqual({ ok: true, value: { sessionId, thoughtNumber: 1 } });
       const actual = await readFile(join(root, 'memory/thinking/sequential/2026/03/04', `${sessionId}.md`), 'utf8');
       const expected = await readFile(join(FIXTURES, 'expected/session.md'), 'utf8');
       expect(actual.replaceAll(sessionId, 'session-1772618706789-00042')).toBe(expected);
@@ -128,12 +134,12 @@ describe('createFileStore', () => {
       const host = createFakeHost();
       const store = await openStore(root, await tempDir('file-store-state-'), host);
       const base = { nextThoughtNeeded: false, conclusion: 'Latest [[compaction]] summary recorded.', thoughtNumber: 0, totalThoughts: 1 };
-      const first = (await store.callJson('SequentialThinking', { ...base, response: 'First [[compaction]] summary.' }, timing)) as { ok: true; value: { sessionId: string } };
+      const first = (await store.appendThought({ ...base, response: 'First [[compaction]] summary.' }, timing)) as { ok: true; value: { sessionId: string } };
       const folder = join(root, 'memory/thinking/sequential/2026/03/04');
       const file = join(folder, `${first.value.sessionId}.md`);
       // Cut off in the middle of its frontmatter.
       await writeFile(file, (await readFile(file, 'utf8')).slice(0, 40));
-      const next = await store.callJson('SequentialThinking', { ...base, response: 'Second [[compaction]] summary.', sessionId: first.value.sessionId, thoughtNumber: 1, totalThoughts: 2 }, timing);
+      const next = await store.appendThought({ ...base, response: 'Second [[compaction]] summary.', sessionId: first.value.sessionId, thoughtNumber: 1, totalThoughts: 2 }, timing);
       expect(next).toMatchObject({ ok: false, error: { code: 'TOOL_ERROR', toolCode: 'SESSION_MISSING' } });
       const names = await readdir(folder);
       expect(names).toHaveLength(1);
@@ -148,7 +154,7 @@ describe('createFileStore', () => {
       await writeFile(join(root, 'memory/.wikilink-filter.json'), JSON.stringify({ Secret: 'internal' }));
       const store = await openStore(root, await tempDir('file-store-state-'));
       const codeOf = async (tool: 'WriteMemory' | 'SequentialThinking', payload: Record<string, unknown>) => {
-        const result = await store.callJson(tool, payload, timing);
+        const result = tool === 'WriteMemory' ? await store.writeNote(payload as { title: string; content: string }, timing) : await store.appendThought(payload as unknown as ThoughtInput, timing);
         return result.ok ? 'ok' : result.error.toolCode;
       };
       expect(await codeOf('WriteMemory', { title: 'x', content: 'only `[[code]]` and\n\n    [[indented]]' })).toBe('VALIDATION_ERROR');
@@ -164,8 +170,8 @@ describe('createFileStore', () => {
     it('should overwrite a note whose title has the same slug, as maenifold does', async () => {
       const root = await tempDir('file-store-root-');
       const store = await openStore(root, await tempDir('file-store-state-'));
-      await store.callJson('WriteMemory', { title: 'Cache Notes', content: 'first [[redis]]' }, timing);
-      await store.callJson('WriteMemory', { title: 'cache notes!', content: 'second [[redis]]' }, timing);
+      await store.writeNote({ title: 'Cache Notes', content: 'first [[redis]]' }, timing);
+      await store.writeNote({ title: 'cache notes!', content: 'second [[redis]]' }, timing);
       expect(await readdir(join(root, 'memory'))).toEqual(['cache-notes.md']);
       expect(await readFile(join(root, 'memory/cache-notes.md'), 'utf8')).toContain('second [[redis]]');
     });
@@ -174,75 +180,69 @@ describe('createFileStore', () => {
   describe('reads', () => {
     it('should rank search hits by title and concepts, then by text', async () => {
       const store = await openStore(await fixtureRoot(), await tempDir('file-store-state-'));
-      const found = await store.callJson('SearchMemories', { query: 'redis cache', mode: 'Hybrid', pageSize: 5 }, timing);
-      const results = (found as { value: { results: { path: string; fusedScore: number; snippet: string }[] } }).value.results;
+      const found = await store.search({ query: 'redis cache', mode: 'Hybrid', pageSize: 5 }, timing);
+      const results = found.ok ? found.value : [];
       expect(results.map((hit) => hit.path)).toEqual(['memory://tech/redis-cache', 'memory://tech/cache-streams', 'memory://tech/pool']);
       expect(results[0]?.snippet).toContain('[[redis]]');
-      const none = await store.callJson('SearchMemories', { query: 'the and of' }, timing);
+      const none = await store.search({ query: 'the and of' }, timing);
       expect(none).toMatchObject({ ok: false, error: { code: 'TOOL_ERROR' } });
     });
 
     it('should list recent activity newest first with first and last H2', async () => {
       const store = await openStore(await fixtureRoot(), await tempDir('file-store-state-'));
-      const recent = await store.callText('RecentActivity', { limit: 2, timespan: '1.00:00:00', includeContent: true }, timing);
-      expect(recent.ok && recent.value).toBe(
-        [
-          '# Recent Activity',
-          '',
-          '**redis-cache** (memory)',
-          '  Modified: 2026-03-04 10:04',
-          '  Title: Redis cache',
-          '  Sections: 2',
-          '  First H2: Setup',
-          '  First H2 Content: [[redis]] backs the [[cache-layer]] of [[acme-shop]].',
-          '  Last H2: Limits',
-          '  Last H2 Content: Eviction is LRU.',
-          '',
-          '**cache-streams** (memory)',
-          '  Modified: 2026-03-04 10:03',
-          '  Title: Cache streams',
-          '  Sections: 0',
-        ].join('\n'),
-      );
+      const recent = await store.recent({ limit: 2, withinMs: 86_400_000, includeContent: true }, timing);
+      expect(recent).toEqual({
+        ok: true,
+        value: [
+          {
+            id: 'redis-cache',
+            kind: 'memory',
+            modified: '2026-03-04 10:04',
+            title: 'Redis cache',
+            first: { heading: 'Setup', content: '[[redis]] backs the [[cache-layer]] of [[acme-shop]].' },
+            last: { heading: 'Limits', content: 'Eviction is LRU.' },
+          },
+          { id: 'cache-streams', kind: 'memory', modified: '2026-03-04 10:03', title: 'Cache streams' },
+        ],
+      });
+    });
+
+    it('should read a note back and list a folder, as data', async () => {
+      const store = await openStore(await fixtureRoot(), await tempDir('file-store-state-'));
+      const read = await store.readNote('memory://tech/redis-cache', timing);
+      expect(read).toMatchObject({ ok: true, value: { uri: 'memory://tech/redis-cache', title: 'Redis cache' } });
+      expect(read.ok && read.value.content).toContain('[[redis]] backs the [[cache-layer]]');
+      expect(await store.readNote('memory://tech/none', timing)).toMatchObject({ ok: false, error: { code: 'TOOL_ERROR', toolCode: 'NOT_FOUND' } });
+      expect(await store.listNotes('memory://tech', timing)).toEqual({ ok: true, value: ['memory://tech/cache-streams', 'memory://tech/pool', 'memory://tech/redis-cache'] });
+      expect(await store.listNotes('../up', timing)).toMatchObject({ ok: false, error: { toolCode: 'PATH_VALIDATION_ERROR' } });
     });
 
     it('should build context from the files concepts share, with maenifold normalization and no code links', async () => {
       const store = await openStore(await fixtureRoot(), await tempDir('file-store-state-'));
-      const context = await store.callText('BuildContext', { conceptName: 'Redis', depth: 1, maxEntities: 5 }, timing);
-      expect(context.ok && context.value).toBe(
-        [
-          'Context for CONCEPT: redis',
-          '',
-          'Direct relations (3 CONCEPTS):',
-          '  \u2022 cache-layer (co-occurs in 3 files)',
-          '    Files: memory://tech/redis-cache, memory://tech/cache-streams, memory://tech/pool',
-          '  \u2022 acme-shop (co-occurs in 1 files)',
-          '    Files: memory://tech/redis-cache',
-          '  \u2022 api-gateway (co-occurs in 1 files)',
-          '    Files: memory://tech/pool',
-        ].join('\n'),
-      );
-      expect(parseBuildContext(context.ok ? context.value : '')?.relations[0]).toEqual({
-        name: 'cache-layer',
-        cooccurrence: 3,
-        files: ['memory://tech/redis-cache', 'memory://tech/cache-streams', 'memory://tech/pool'],
+      const context = await store.related({ concept: 'Redis', depth: 1, maxEntities: 5 }, timing);
+      expect(context).toEqual({
+        ok: true,
+        value: [
+          { name: 'cache-layer', cooccurrence: 3, files: ['memory://tech/redis-cache', 'memory://tech/cache-streams', 'memory://tech/pool'] },
+          { name: 'acme-shop', cooccurrence: 1, files: ['memory://tech/redis-cache'] },
+          { name: 'api-gateway', cooccurrence: 1, files: ['memory://tech/pool'] },
+        ],
       });
-      expect(judgeBuildContext('redis', context).ok).toBe(true);
-      const unknown = await store.callText('BuildContext', { conceptName: 'not-a-concept' }, timing);
-      expect(unknown.ok && unknown.value).toContain('Direct relations (0 CONCEPTS):');
+      expect(judgeRelations('redis', context).ok).toBe(true);
+      expect(await store.related({ concept: 'not-a-concept' }, timing)).toEqual({ ok: true, value: [] });
     });
 
     it('should see its own writes on the next read and re-read only the changed file', async () => {
       const root = await fixtureRoot();
       const store = await openStore(root, await tempDir('file-store-state-'));
-      await store.callText('BuildContext', { conceptName: 'redis' }, timing);
+      await store.related({ concept: 'redis' }, timing);
       expect(store.index.lastReport()).toMatchObject({ indexed: 4, total: 4 });
-      await store.callJson('WriteMemory', { title: 'Fourth', content: '[[redis]] with the [[cache-layer]] again.' }, timing);
-      const context = await store.callText('BuildContext', { conceptName: 'redis' }, timing);
-      expect(context.ok && context.value).toContain('cache-layer (co-occurs in 4 files)');
+      await store.writeNote({ title: 'Fourth', content: '[[redis]] with the [[cache-layer]] again.' }, timing);
+      const context = await store.related({ concept: 'redis' }, timing);
+      expect(relation(context, 'cache-layer')?.cooccurrence).toBe(4);
       expect(store.index.lastReport()).toMatchObject({ indexed: 1, removed: 0, total: 5 });
       await rm(join(root, 'memory/tech/pool.md'));
-      await store.callText('BuildContext', { conceptName: 'redis' }, timing);
+      await store.related({ concept: 'redis' }, timing);
       expect(store.index.lastReport()).toMatchObject({ indexed: 0, removed: 1, total: 4 });
     });
   });
@@ -252,16 +252,16 @@ describe('createFileStore', () => {
       const root = await fixtureRoot();
       const stateDir = await tempDir('file-store-state-');
       const first = await openStore(root, stateDir);
-      await first.callText('BuildContext', { conceptName: 'redis' }, timing);
+      await first.related({ concept: 'redis' }, timing);
       await first.close();
       const at = new Date(CLOCK);
       await writeFile(join(root, 'memory/tech/pool.md'), (await readFile(join(root, 'memory/tech/pool.md'), 'utf8')).replace('[[api_gateway]]', '[[billing]]'));
       await utimes(join(root, 'memory/tech/pool.md'), at, at);
       const second = await openStore(root, stateDir);
-      const context = await second.callText('BuildContext', { conceptName: 'redis' }, timing);
+      const context = await second.related({ concept: 'redis' }, timing);
       expect(second.index.lastReport()).toMatchObject({ cache: 'loaded', indexed: 1, total: 4 });
-      expect(context.ok && context.value).toContain('billing (co-occurs in 1 files)');
-      expect(context.ok && context.value).not.toContain('api-gateway');
+      expect(relation(context, 'billing')?.cooccurrence).toBe(1);
+      expect(relation(context, 'api-gateway')).toBeUndefined();
     });
 
     it.each([
@@ -272,7 +272,7 @@ describe('createFileStore', () => {
       const root = await fixtureRoot();
       const stateDir = await tempDir('file-store-state-');
       const first = await openStore(root, stateDir);
-      await first.callText('BuildContext', { conceptName: 'redis' }, timing);
+      await first.related({ concept: 'redis' }, timing);
       await first.close();
       const file = first.index.cacheFile;
       if (content === null) {
@@ -284,9 +284,9 @@ describe('createFileStore', () => {
       }
       const host = createFakeHost();
       const second = await openStore(root, stateDir, host);
-      const context = await second.callText('BuildContext', { conceptName: 'redis' }, timing);
-      await second.callText('BuildContext', { conceptName: 'redis' }, timing);
-      expect(context.ok && context.value).toContain('cache-layer (co-occurs in 3 files)');
+      const context = await second.related({ concept: 'redis' }, timing);
+      await second.related({ concept: 'redis' }, timing);
+      expect(relation(context, 'cache-layer')?.cooccurrence).toBe(3);
       expect(second.index.lastReport()?.total).toBe(4);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(host.linesWith('rejected')).toHaveLength(1);
