@@ -5,7 +5,7 @@
  * (Summary, Changes, Fixes applied, Key decisions) or in a prior compaction
  * summary, and down when it is a question, an offer or a hedge.
  */
-import type { Decision, DecisionFamily } from './decisions.js';
+import type { Decision } from './decisions.js';
 import type { CueMatchers } from '../text/cues.js';
 import type { ProseItem } from './prose-items.js';
 
@@ -256,47 +256,4 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
 export function isReport(items: readonly ProseItem[], cues: CueMatchers): boolean {
   const first = items[0];
   return first !== undefined && first.index === 0 && cues.summaryHeading.test(first.text.slice(0, 120));
-}
-
-/** What each of the seed's families is worth on real sessions: "because…" and "approach…" fire on any explanation. */
-const SEED_FAMILY_SCORES: Readonly<Record<string, number>> = {
-  rejection: 3.5,
-  explicit: 3.5,
-  architectural: 2.5,
-  approach: 1.5,
-  rationale: 1,
-};
-
-/**
- * The score of a decision the seed's patterns found: by family, raised when the session wrote it
- * as a `[[link]]`, zero in a pasted template.
- *
- * @param decision - a decision from `extractDecisions`.
- * @param role - the role of its message.
- * @param pasted - whether the message is a pasted template or document.
- */
-export function seedDecisionScore(decision: Decision, role: string, pasted: boolean): number {
-  if (pasted) return 0;
-  const linked = decision.text.includes('[[') || decision.context.includes('[[');
-  const base = SEED_FAMILY_SCORES[decision.family] ?? 1;
-  return base + (linked ? 3 : 0) - (role === 'assistant' ? 0 : 0.5);
-}
-
-/**
- * The seed's families whose decisions can reach {@link DECISION_THRESHOLD} in a message: the others
- * would be found and dropped, so they are not read. Without a `[[link]]` in the message only an
- * assistant's explicit choices and rejections count.
- *
- * @param role - the role of the message.
- * @param linked - whether the message holds a `[[link]]`.
- * @param pasted - whether the message is a pasted template or document.
- */
-export function seedFamiliesWorthReading(role: string, linked: boolean, pasted: boolean): Set<DecisionFamily> {
-  const text = linked ? '[[' : '';
-  const worth = new Set<DecisionFamily>();
-  for (const family of Object.keys(SEED_FAMILY_SCORES) as DecisionFamily[]) {
-    const score = seedDecisionScore({ family, category: 'implementation', text, context: text }, role, pasted);
-    if (score >= DECISION_THRESHOLD) worth.add(family);
-  }
-  return worth;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cuesFor } from '../../../src/core/text/cues.js';
 import { proseItems } from '../../../src/core/extraction/prose-items.js';
-import { DECISION_THRESHOLD, decisionScore, isProposal, isReport, proseDecisions, seedDecisionScore, seedFamiliesWorthReading } from '../../../src/core/extraction/prose-decisions.js';
+import { DECISION_THRESHOLD, decisionScore, isProposal, isReport, proseDecisions } from '../../../src/core/extraction/prose-decisions.js';
 
 const PLAIN = { summary: false, report: false, edits: false };
 
@@ -156,24 +156,5 @@ describe('decisionScore', () => {
     expect(decisionScore(pin, cues, source)).toBeGreaterThanOrEqual(DECISION_THRESHOLD);
     expect(decisionScore(install, cues, source)).toBeLessThan(DECISION_THRESHOLD);
     expect(decisionScore(debug, cues, source)).toBeLessThan(DECISION_THRESHOLD);
-  });
-});
-
-describe('seedDecisionScore', () => {
-  const decision = { family: 'rationale' as const, category: 'rationale' as const, text: 'it is faster', context: 'because it is faster' };
-  it('should rank the seed families, raise a [[link]] and drop pasted templates', () => {
-    expect(seedDecisionScore(decision, 'assistant', false)).toBeLessThan(DECISION_THRESHOLD);
-    expect(seedDecisionScore({ ...decision, family: 'explicit' }, 'assistant', false)).toBeGreaterThanOrEqual(DECISION_THRESHOLD);
-    expect(seedDecisionScore({ ...decision, text: 'use [[sqlite]] for the index' }, 'assistant', false)).toBeGreaterThanOrEqual(DECISION_THRESHOLD);
-    expect(seedDecisionScore({ ...decision, family: 'explicit' }, 'user', true)).toBe(0);
-  });
-});
-
-describe('seedFamiliesWorthReading', () => {
-  it('should read only the families that can reach the threshold', () => {
-    expect([...seedFamiliesWorthReading('assistant', false, false)].sort()).toEqual(['explicit', 'rejection']);
-    expect(seedFamiliesWorthReading('user', false, false).size).toBe(0);
-    expect([...seedFamiliesWorthReading('user', true, false)].sort()).toEqual(['approach', 'architectural', 'explicit', 'rationale', 'rejection']);
-    expect(seedFamiliesWorthReading('assistant', true, true).size).toBe(0);
   });
 });
