@@ -9,6 +9,7 @@ import { createFrameCompacting } from './frame-compaction.js';
 import { createFrameContext } from './frame-context.js';
 import { createFrameTools } from './frame-tools.js';
 import { loadToolHelper, type ToolHelper } from './tool-helper.js';
+import { withDeadline } from '../shared/deadline.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
 import type { Logger } from '../shared/logger.js';
 import type { TaskRunner } from '../pool/task-runner.js';
@@ -38,20 +39,39 @@ export interface FramesDeps {
 }
 
 /**
+ * How long loading the tool helper may hold the plugin's start: importing a module from a project's
+ * `.opencode/node_modules` reads the disk, and a plugin that never finishes loading leaves the host
+ * waiting. A healthy import takes milliseconds.
+ */
+export const TOOL_HELPER_DEADLINE_MS = 5_000;
+
+/**
  * @param context - the parts of the plugin it uses.
  * @param worktree - the project's worktree (names the frame file).
  * @param folders - where OpenCode keeps `.opencode/` for this project.
  * @param env - the environment.
+ * @param load - finds the tool helper; see `loadToolHelper`.
  */
-export async function createFrames(context: FramesDeps, worktree: string, folders: readonly string[], env: NodeJS.ProcessEnv): Promise<Frames> {
+export async function createFrames(
+  context: FramesDeps,
+  worktree: string,
+  folders: readonly string[],
+  env: NodeJS.ProcessEnv,
+  load: typeof loadToolHelper = loadToolHelper,
+): Promise<Frames> {
   const store = createFrameStore(frameFileFor(context.options.stateDir, worktree), { logger: context.logger });
   const lifecycle = createFrameLifecycle(context, store);
-  const helper = await loadToolHelper(folders, env);
-  if (helper.ok) context.logger.info(`frames: flame_* tools built with the tool helper of ${helper.from}`);
-  else context.logger.warn(`frames: @opencode-ai/plugin not found (tried ${helper.tried.join(', ')}); the flame_* tools are off`);
+  const loaded = await withDeadline(Promise.resolve().then(() => load(folders, env)), TOOL_HELPER_DEADLINE_MS);
+  const helper = loaded.done ? loaded.value : null;
+  if (helper?.ok) context.logger.info(`frames: flame_* tools built with the tool helper of ${helper.from}`);
+  else if (helper) context.logger.warn(`frames: @opencode-ai/plugin not found (tried ${helper.tried.join(', ')}); the flame_* tools are off`);
+  else if (!loaded.done) {
+    const why = loaded.reason === 'timeout' ? `did not finish within ${TOOL_HELPER_DEADLINE_MS} ms` : `failed: ${(loaded.error as Error)?.message ?? String(loaded.error)}`;
+    context.logger.warn(`frames: loading @opencode-ai/plugin's tool helper ${why}; the flame_* tools are off`);
+  }
   return {
     store,
-    tools: helper.ok ? createFrameTools(helper.tool, context, store, lifecycle) : null,
+    tools: helper?.ok ? createFrameTools(helper.tool, context, store, lifecycle) : null,
     compacting: createFrameCompacting(context, store),
     systemTransform: createFrameContext(context, store),
     event: lifecycle.event,

@@ -1,10 +1,19 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { hungFile } from '../../support/hung-file.js';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
-import { message } from '../../support/fake-host.js';
+import { createFakeHost, message } from '../../support/fake-host.js';
+import { createFrames, TOOL_HELPER_DEADLINE_MS } from '../../../src/main/frames/frames.js';
+import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
+import { createLogger } from '../../../src/main/shared/logger.js';
+import { createInlineRunner } from '../../../src/main/pool/inline-runner.js';
+import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
+import { createWorkingSetTracker } from '../../../src/main/compaction/working-set-tracker.js';
 import { FRAME_COMPLETION_HEADING, FRAME_CONTINUATION_HEADING } from '../../../src/main/frames/frame-compaction.js';
 import { FRAME_HEADINGS } from '../../../src/main/frames/frame-context.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
@@ -42,6 +51,37 @@ const childWork = [
 const summarized = [...childWork, message('c3', 'assistant', 'CHILD-SUMMARY: the [[redis]] cache was added in src/cache.ts.', { summary: true, providerID: 'fake', modelID: 'm' })];
 
 describe('createFrames', () => {
+  it('should start without the flame_* tools, saying why, when loading the tool helper never finishes', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'frames-helper-'));
+    const host = createFakeHost();
+    const { options } = resolvePluginOptions({ stateDir }, {});
+    const context = {
+      options,
+      logger: createLogger(host.client),
+      runner: await createInlineRunner(),
+      host: host.client,
+      background: createBackgroundWork(() => undefined),
+      workingSet: createWorkingSetTracker('/work/acme-shop'),
+    };
+    vi.useFakeTimers();
+    try {
+      const started = createFrames(context, '/work/acme-shop', [], {}, () => new Promise(() => undefined));
+      await vi.advanceTimersByTimeAsync(TOOL_HELPER_DEADLINE_MS - 1);
+      let settled = false;
+      void started.then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      const frames = await started;
+      expect(frames.tools).toBeNull();
+      await context.logger.flush();
+      expect(host.linesWith(`tool helper did not finish within ${TOOL_HELPER_DEADLINE_MS} ms`)).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+      await rm(stateDir, { recursive: true, force: true });
+    }
+  });
+
   it('should return from the compacting hook, flame_push and the frame context when the frames file never answers', async () => {
     const h = (harness = await startHarness());
     const file = frameFileFor(h.stateDir, '/work/acme-shop');
