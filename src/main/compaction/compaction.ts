@@ -15,7 +15,7 @@ import { readSessionMessages } from './session-reader.js';
 import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';
 import type { Extraction } from './extraction-engine.js';
-import type { Logger } from '../shared/logger.js';
+import { errorText, type Logger } from '../shared/logger.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { ExtractionEngine } from './extraction-engine.js';
@@ -170,7 +170,7 @@ export function createCompaction(context: CompactionDeps): Compacting {
       );
       background.run('compaction note', () => writeNote(sessionID, found));
     } catch (error) {
-      logger.error(`compaction: hook failed, compaction goes on unchanged: ${(error as Error)?.message ?? String(error)}`);
+      logger.error(`compaction: hook failed, compaction goes on unchanged: ${errorText(error)}`);
     }
   };
 }

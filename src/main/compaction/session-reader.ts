@@ -9,6 +9,7 @@
  * falls back to the whole list in the time that is left.
  */
 import { performance } from 'node:perf_hooks';
+import { setImmediate as yieldToHost } from 'node:timers/promises';
 import { withDeadline, type DeadlineResult } from '../shared/deadline.js';
 import type { HostClient, SdkResult } from '../shared/host-client.js';
 
@@ -40,13 +41,11 @@ function nextCursor(result: SdkResult<unknown[]> | undefined): string | undefine
   return typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
 }
 
-/** Lets the host's thread serve what is waiting before the next page. */
-const yieldToHost = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 async function readPages(host: HostClient, id: string, left: () => number, pageSize: number, maxPages: number): Promise<Paged> {
   const pages: unknown[][] = [];
   let before: string | undefined;
   for (let index = 0; index < maxPages; index += 1) {
+    // The host's thread serves what is waiting before the next page.
     if (index > 0) await yieldToHost();
     if (left() <= 0) return { kind: 'timeout' };
     const query = before === undefined ? { limit: pageSize } : { limit: pageSize, before };

@@ -17,7 +17,7 @@ import { withDeadline } from '../shared/deadline.js';
 import type { Frame } from './frame-state.js';
 import type { FrameStore } from './frame-store.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
-import type { Logger } from '../shared/logger.js';
+import { errorText, type Logger } from '../shared/logger.js';
 
 /** Heading of the completion instructions. */
 export const FRAME_COMPLETION_HEADING = '## Frame completion: summarize for the parent frame';
@@ -111,7 +111,7 @@ export function createFrameCompacting(context: FrameCompactingDeps, store: Frame
       // The store reads with its own deadline; this one bounds the whole wait, whatever the store does.
       const read = await withDeadline(store.read(), FRAME_COMPACTING_DEADLINE_MS);
       if (!read.done) {
-        const why = read.reason === 'timeout' ? `did not answer within ${FRAME_COMPACTING_DEADLINE_MS} ms` : `failed (${(read.error as Error)?.message ?? String(read.error)})`;
+        const why = read.reason === 'timeout' ? `did not answer within ${FRAME_COMPACTING_DEADLINE_MS} ms` : `failed (${errorText(read.error)})`;
         logger.warn(`frames: the frame store ${why}; compaction of ${sessionID} goes on without frame instructions`);
         return;
       }
@@ -122,7 +122,7 @@ export function createFrameCompacting(context: FrameCompactingDeps, store: Frame
       else output.context.push(instructions);
       logger.info(`frames: ${frame.status === 'completing' ? 'completion' : 'continuation'} instructions for frame ${sessionID}${context.options.framePrompt ? ' (as the prompt)' : ''}`);
     } catch (error) {
-      logger.error(`frames: compaction instructions failed, compaction goes on without them: ${(error as Error)?.message ?? String(error)}`);
+      logger.error(`frames: compaction instructions failed, compaction goes on without them: ${errorText(error)}`);
     }
   };
 }

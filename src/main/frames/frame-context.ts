@@ -12,7 +12,7 @@ import { ancestorsOf, childrenOf, isFinished, type Frame, type FrameTree } from 
 import { encodingForModel, type TokenEncoding } from '../../core/text/tokens.js';
 import type { FrameStore } from './frame-store.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
-import type { Logger } from '../shared/logger.js';
+import { errorText, type Logger } from '../shared/logger.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 
 /** Headings of the three parts. */
@@ -101,12 +101,12 @@ export function createFrameContext(context: FrameContextDeps, store: FrameStore)
       if (!options.frames || typeof sessionID !== 'string' || !Array.isArray(output?.system)) return;
       const built = await withDeadline(build(sessionID, encodingForModel(input.model?.id)), FRAME_CONTEXT_DEADLINE_MS);
       if (!built.done) {
-        logger.warn(`frames: context of ${sessionID} not ${built.reason === 'timeout' ? `ready within ${FRAME_CONTEXT_DEADLINE_MS} ms` : `built (${(built.error as Error)?.message ?? String(built.error)})`}; this call goes without it`);
+        logger.warn(`frames: context of ${sessionID} not ${built.reason === 'timeout' ? `ready within ${FRAME_CONTEXT_DEADLINE_MS} ms` : `built (${errorText(built.error)})`}; this call goes without it`);
         return;
       }
       if (built.value) appendToSystem(output.system, built.value);
     } catch (error) {
-      logger.error(`frames: context hook failed, system prompt left as it was: ${(error as Error)?.message ?? String(error)}`);
+      logger.error(`frames: context hook failed, system prompt left as it was: ${errorText(error)}`);
     }
   };
 }

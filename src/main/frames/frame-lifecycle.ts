@@ -16,7 +16,7 @@ import { lastSummaryText } from '../summaries/summary-persistence.js';
 import { captureSummary } from './frame-state.js';
 import type { FrameStore } from './frame-store.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
-import type { Logger } from '../shared/logger.js';
+import { errorText, type Logger } from '../shared/logger.js';
 import { HOST_READ_DEADLINE_MS, type HostClient } from '../shared/host-client.js';
 import { withDeadline } from '../shared/deadline.js';
 import type { BackgroundWork } from '../shared/background-work.js';
@@ -123,7 +123,7 @@ export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameSt
       // The frame is left completing: flame_pop accepts a completing frame and starts again.
       // The host may still be compacting: its session.compacted event then captures the summary.
       const late = asked && error instanceof StepTimeout ? '; if the compaction still ends, its summary is captured' : '';
-      logger.warn(`frames: compaction of frame ${frameID} stopped: ${(error as Error)?.message ?? String(error)}${late}; it stays completing, flame_pop again retries`);
+      logger.warn(`frames: compaction of frame ${frameID} stopped: ${errorText(error)}${late}; it stays completing, flame_pop again retries`);
     }
   }
 
@@ -144,7 +144,7 @@ export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameSt
       if (changed.ok) logger.info(`frames: frame ${frameID} ${changed.frame.status}; summary of ${summary?.length ?? 0} chars for frame ${changed.frame.parentID}`);
       else logger.info(`frames: summary of ${frameID} not captured: ${changed.reason}`);
     } catch (error) {
-      logger.warn(`frames: summary of ${frameID} not captured: ${(error as Error)?.message ?? String(error)}; a completing frame stays completing, flame_pop again retries`);
+      logger.warn(`frames: summary of ${frameID} not captured: ${errorText(error)}; a completing frame stays completing, flame_pop again retries`);
     }
   }
 
@@ -163,7 +163,7 @@ export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameSt
         if (idle && waitingForIdle.delete(sessionID)) background.run('frame compaction', () => summarize(sessionID));
         if (event.type === 'session.compacted') background.run('frame summary', () => capture(sessionID));
       } catch (error) {
-        logger.error(`frames: event handler failed: ${(error as Error)?.message ?? String(error)}`);
+        logger.error(`frames: event handler failed: ${errorText(error)}`);
       }
     },
   };

@@ -8,7 +8,7 @@ import { beginPop, FRAME_OUTCOMES, frameToPop, pushFrame, type FrameOutcome } fr
 import { renderFrameTree } from './frame-tree.js';
 import type { FrameLifecycle } from './frame-lifecycle.js';
 import type { FrameStore } from './frame-store.js';
-import type { Logger } from '../shared/logger.js';
+import { errorText, type Logger } from '../shared/logger.js';
 import type { HostClient } from '../shared/host-client.js';
 import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
 import type { ToolHelper } from './tool-helper.js';
@@ -25,10 +25,6 @@ export const FRAME_TOOL_DEADLINE_MS = 5_000;
 
 /** Longest goal, criteria or results kept: they are quoted in other sessions' system text. */
 export const MAX_FRAME_TEXT_CHARS = 4_000;
-
-function reasonOf(error: unknown): string {
-  return (error as Error)?.message ?? String(error);
-}
 
 /**
  * What the model wrote as a goal, criteria or results, as it may be stored,
@@ -53,7 +49,7 @@ async function step<T>(work: Promise<T>, what: string): Promise<T> {
 function failure(tool: string, error: unknown, consequence: string): string {
   // A change that timed out may still land: the model is told how to check.
   if (error instanceof StepTimeout) return `${tool}: ${error.message}; it may still complete, check flame_status.`;
-  return `${tool} failed: ${reasonOf(error)}${consequence}`;
+  return `${tool} failed: ${errorText(error)}${consequence}`;
 }
 
 /** What the handler uses of the plugin's shared parts. */
@@ -91,7 +87,7 @@ export function createFrameTools(tool: ToolHelper, context: FrameToolDeps, store
         const successCriteria = frameText(args.successCriteria);
         const created = await step(Promise.resolve(host.session.create({ body: { parentID: toolContext.sessionID, title: `Frame: ${capChars(goal, 80)}` } })), 'creating the child session');
         const childID = created?.data?.id;
-        if (typeof childID !== 'string') return `flame_push: the child session could not be created (${reasonOf(created?.error ?? 'no id')}); no frame was pushed.`;
+        if (typeof childID !== 'string') return `flame_push: the child session could not be created (${errorText(created?.error ?? 'no id')}); no frame was pushed.`;
         const pushed = await step(
           store.update((tree) => pushFrame(tree, { parentID: toolContext.sessionID, sessionID: childID, goal, successCriteria, now: new Date().toISOString() })),
           'the frame store',
@@ -100,7 +96,7 @@ export function createFrameTools(tool: ToolHelper, context: FrameToolDeps, store
         logger.info(`frames: pushed frame ${childID} under ${toolContext.sessionID}: ${capChars(goal, 120)}`);
         return `Pushed frame ${childID} (child session of ${toolContext.sessionID}); it is the current frame.\nGoal: ${goal}\nWork on it in session ${childID}, then call flame_pop there (status completed, failed or blocked).`;
       } catch (error) {
-        logger.error(`frames: flame_push failed: ${reasonOf(error)}`);
+        logger.error(`frames: flame_push failed: ${errorText(error)}`);
         return failure('flame_push', error, '; no frame was pushed.');
       }
     },
@@ -134,7 +130,7 @@ export function createFrameTools(tool: ToolHelper, context: FrameToolDeps, store
           target.sessionID === toolContext.sessionID ? ' when this turn ends' : ' now'
         }; the summary then stands for the frame in the context of ${popped.frame.parentID}.`;
       } catch (error) {
-        logger.error(`frames: flame_pop failed: ${reasonOf(error)}`);
+        logger.error(`frames: flame_pop failed: ${errorText(error)}`);
         return failure('flame_pop', error, '');
       }
     },
@@ -147,8 +143,8 @@ export function createFrameTools(tool: ToolHelper, context: FrameToolDeps, store
       try {
         return renderFrameTree(await step(store.read(), 'the frame store'), toolContext.sessionID);
       } catch (error) {
-        logger.error(`frames: flame_status failed: ${reasonOf(error)}`);
-        return error instanceof StepTimeout ? `flame_status: ${error.message}; try again later.` : `flame_status failed: ${reasonOf(error)}`;
+        logger.error(`frames: flame_status failed: ${errorText(error)}`);
+        return error instanceof StepTimeout ? `flame_status: ${error.message}; try again later.` : `flame_status failed: ${errorText(error)}`;
       }
     },
   });

@@ -11,7 +11,7 @@ import { createFrameTools } from './frame-tools.js';
 import { loadToolHelper, type ToolHelper } from './tool-helper.js';
 import { withDeadline } from '../shared/deadline.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
-import type { Logger } from '../shared/logger.js';
+import { errorText, type Logger } from '../shared/logger.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { HostClient } from '../shared/host-client.js';
 import type { BackgroundWork } from '../shared/background-work.js';
@@ -66,7 +66,7 @@ export async function createFrames(
   if (helper?.ok) context.logger.info(`frames: flame_* tools built with the tool helper of ${helper.from}`);
   else if (helper) context.logger.warn(`frames: @opencode-ai/plugin not found (tried ${helper.tried.join(', ')}); the flame_* tools are off`);
   else if (!loaded.done) {
-    const why = loaded.reason === 'timeout' ? `did not finish within ${TOOL_HELPER_DEADLINE_MS} ms` : `failed: ${(loaded.error as Error)?.message ?? String(loaded.error)}`;
+    const why = loaded.reason === 'timeout' ? `did not finish within ${TOOL_HELPER_DEADLINE_MS} ms` : `failed: ${errorText(loaded.error)}`;
     context.logger.warn(`frames: loading @opencode-ai/plugin's tool helper ${why}; the flame_* tools are off`);
   }
   return {

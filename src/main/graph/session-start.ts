@@ -14,7 +14,7 @@ import { isPluginConcept } from '../compaction/compaction-note.js';
 import { withDeadline } from '../shared/deadline.js';
 import { appendToSystem } from '../shared/system-text.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
-import type { Logger } from '../shared/logger.js';
+import { errorText, type Logger } from '../shared/logger.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { BackgroundWork } from '../shared/background-work.js';
@@ -132,7 +132,7 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
       currentRevision = revision;
       currentMissed = false;
       const building = build().catch((error: unknown): BuiltContext => {
-        logger.warn(`session context: build failed: ${(error as Error)?.message ?? String(error)}`);
+        logger.warn(`session context: build failed: ${errorText(error)}`);
         return { text: null, builtAt: Date.now(), timedOut: true };
       });
       current = building;
@@ -169,7 +169,7 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
       }
       if (block) appendToSystem(output.system, block);
     } catch (error) {
-      logger.error(`session context: hook failed, system prompt left as it was: ${(error as Error)?.message ?? String(error)}`);
+      logger.error(`session context: hook failed, system prompt left as it was: ${errorText(error)}`);
     }
   };
 

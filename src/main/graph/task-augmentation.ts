@@ -6,7 +6,7 @@ import { fetchConceptContexts, fitConceptContexts, type ConceptContext, type Fit
 import { linksOf } from './wikilink-ranking.js';
 import { withDeadline } from '../shared/deadline.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
-import type { Logger } from '../shared/logger.js';
+import { errorText, type Logger } from '../shared/logger.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 
@@ -65,7 +65,7 @@ export function createTaskAugmentation(context: TaskAugmentationDeps): ToolBefor
       const controller = new AbortController();
       const built = await withDeadline(buildBlock(concepts, controller.signal), deadlineMs, controller);
       if (!built.done) {
-        const why = built.reason === 'timeout' ? `not ready within ${deadlineMs} ms` : `failed: ${(built.error as Error)?.message ?? String(built.error)}`;
+        const why = built.reason === 'timeout' ? `not ready within ${deadlineMs} ms` : `failed: ${errorText(built.error)}`;
         logger.warn(`task context: ${why}; prompt left as it was`);
         return;
       }
@@ -82,7 +82,7 @@ export function createTaskAugmentation(context: TaskAugmentationDeps): ToolBefor
       append(args, fitted.value);
       logger.info(`task context: ${fitted.value.concepts.length} concepts, ${fitted.value.tokens} tokens appended (${fitted.value.concepts.join(', ')})`);
     } catch (error) {
-      logger.error(`task context: hook failed, prompt left as it was: ${(error as Error)?.message ?? String(error)}`);
+      logger.error(`task context: hook failed, prompt left as it was: ${errorText(error)}`);
     }
   };
 }

@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { describeOptionIssue } from '../shared/option-issues.js';
 import { resolvePluginOptions, type PluginOptions } from '../shared/plugin-options.js';
-import { createLogger, type Logger } from '../shared/logger.js';
+import { createLogger, errorText, type Logger } from '../shared/logger.js';
 import { locateCli } from '../memory/cli/cli-locator.js';
 import { createMaenifoldClient } from '../memory/cli/maenifold-client.js';
 import type { MemoryPort } from '../memory/memory-port.js';
@@ -78,7 +78,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
   const { options, issues } = resolvePluginOptions(rawOptions, env);
   for (const issue of issues) logger.warn(describeOptionIssue(issue));
   const background = createBackgroundWork((label, error) =>
-    logger.error(`${label}: background work failed: ${(error as Error)?.message ?? String(error)}`),
+    logger.error(`${label}: background work failed: ${errorText(error)}`),
   );
   const inert: MaenifoldPlugin = { hooks: {}, options, logger, background, pool: null, dispose: async () => undefined };
   if (!options.enabled) {
@@ -182,7 +182,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
               try {
                 context.workingSet.record(input?.sessionID ?? '', input?.tool, input?.args);
               } catch (error) {
-                logger.error(`working set: could not record ${String(input?.tool)}: ${(error as Error)?.message ?? String(error)}`);
+                logger.error(`working set: could not record ${String(input?.tool)}: ${errorText(error)}`);
               }
             },
           },
@@ -210,14 +210,14 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
           ['worker pool', () => pool.destroy()],
         ] as const) {
           const done = await withDeadline(Promise.resolve().then(step), SHUTDOWN_STEP_MS);
-          if (!done.done) logger.warn(`shutdown: ${what} ${done.reason === 'timeout' ? `did not stop within ${SHUTDOWN_STEP_MS} ms` : `failed to stop: ${(done.error as Error)?.message ?? String(done.error)}`}`);
+          if (!done.done) logger.warn(`shutdown: ${what} ${done.reason === 'timeout' ? `did not stop within ${SHUTDOWN_STEP_MS} ms` : `failed to stop: ${errorText(done.error)}`}`);
         }
         // Last: the host may never take the lines.
         await withDeadline(logger.flush(), SHUTDOWN_STEP_MS);
       },
     };
   } catch (error) {
-    logger.error(`could not start, running without hooks: ${(error as Error)?.message ?? String(error)}`);
+    logger.error(`could not start, running without hooks: ${errorText(error)}`);
     return inert;
   }
 }

@@ -8,7 +8,7 @@ import { withDeadline } from '../shared/deadline.js';
 import { renderRules } from './rules.js';
 import { appendToSystem } from '../shared/system-text.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
-import type { Logger } from '../shared/logger.js';
+import { errorText, type Logger } from '../shared/logger.js';
 import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
 import type { RuleSet } from './rules.js';
 
@@ -53,7 +53,7 @@ export function createRulesInjection(context: RulesInjectionDeps): SystemTransfo
         logger.info(`rules: ${included} of ${loaded.value.length} apply to session ${sessionID}${included < applicable.length ? ` (${applicable.length - included} over rulesMaxChars)` : ''}`);
       }
     } catch (error) {
-      logger.error(`rules: hook failed, system prompt left as it was: ${(error as Error)?.message ?? String(error)}`);
+      logger.error(`rules: hook failed, system prompt left as it was: ${errorText(error)}`);
     }
   };
 }

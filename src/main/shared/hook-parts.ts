@@ -12,7 +12,7 @@
  * with, and the parts after it are not started (they would build on a state
  * the cut part never finished).
  */
-import type { Logger } from './logger.js';
+import { errorText, type Logger } from './logger.js';
 
 /** One feature handler of a composite hook. */
 export interface HookPart<I, O> {
@@ -43,10 +43,6 @@ export interface PartsSettings<O> {
   budgetMs: number;
   logger: Logger;
   scratch: OutputScratch<O>;
-}
-
-function reasonOf(error: unknown): string {
-  return (error as Error)?.message ?? String(error);
 }
 
 /**
@@ -90,7 +86,7 @@ export async function runPartsWithin<I, O>(input: I, output: O, parts: readonly 
         copy = scratch.copy(output);
       } catch (error) {
         failed.push(part.name);
-        logger.error(`hook ${hook}: ${part.name} skipped, its output could not be copied: ${reasonOf(error)}`);
+        logger.error(`hook ${hook}: ${part.name} skipped, its output could not be copied: ${errorText(error)}`);
         continue;
       }
       const running = Promise.resolve()
@@ -103,7 +99,7 @@ export async function runPartsWithin<I, O>(input: I, output: O, parts: readonly 
       if (outcome === 'expired') return cutOff(index, true);
       if (!outcome.ok) {
         failed.push(part.name);
-        logger.error(`hook ${hook}: ${part.name} failed, its changes were dropped: ${reasonOf(outcome.error)}`);
+        logger.error(`hook ${hook}: ${part.name} failed, its changes were dropped: ${errorText(outcome.error)}`);
         continue;
       }
       try {
@@ -111,7 +107,7 @@ export async function runPartsWithin<I, O>(input: I, output: O, parts: readonly 
         finished.push(part.name);
       } catch (error) {
         failed.push(part.name);
-        logger.error(`hook ${hook}: changes of ${part.name} could not be applied: ${reasonOf(error)}`);
+        logger.error(`hook ${hook}: changes of ${part.name} could not be applied: ${errorText(error)}`);
       }
     }
     return { state: 'finished', finished, failed };

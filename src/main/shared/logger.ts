@@ -30,6 +30,15 @@ export interface Logger {
   with(extra: Record<string, unknown>): Logger;
 }
 
+/**
+ * What a caught value says, for a log line: an error's message, or the value as text.
+ *
+ * @param error - anything thrown or rejected.
+ */
+export function errorText(error: unknown): string {
+  return (error as Error)?.message ?? String(error);
+}
+
 /** The service name every line carries. */
 export const LOG_SERVICE = 'maenifold-plugin';
 

@@ -5,7 +5,7 @@
  */
 import { withDeadline } from '../shared/deadline.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
-import type { Logger } from '../shared/logger.js';
+import { errorText, type Logger } from '../shared/logger.js';
 import type { HostClient } from '../shared/host-client.js';
 
 /** The word a result must contain to count as confessed. */
@@ -73,7 +73,7 @@ export function createConfessionReport(context: ConfessionReportDeps): ToolAfter
       }
       logger.warn(`confession: none after ${options.confessionAttempts} attempts for subagent session ${subagent}; result passed on as it was`);
     } catch (error) {
-      logger.error(`confession: hook failed, result passed on as it was: ${(error as Error)?.message ?? String(error)}`);
+      logger.error(`confession: hook failed, result passed on as it was: ${errorText(error)}`);
     }
   };
 }

@@ -10,7 +10,7 @@
 export { buildSummaryThought, MAX_SUMMARY_PAYLOAD_CHARS } from '../../core/memory/summary-thought.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
 import type { TaskRunner } from '../pool/task-runner.js';
-import type { Logger } from '../shared/logger.js';
+import { errorText, type Logger } from '../shared/logger.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import { HOST_READ_DEADLINE_MS, type HostClient } from '../shared/host-client.js';
 import { withDeadline } from '../shared/deadline.js';
@@ -63,7 +63,7 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
     const read = await withDeadline(Promise.resolve().then(() => host.session.messages({ path: { id: sessionID } })), HOST_READ_DEADLINE_MS);
     if (!read.done) {
       // A host that never answers must not keep this work (and shutdown) waiting.
-      const why = read.reason === 'timeout' ? `did not answer within ${HOST_READ_DEADLINE_MS} ms` : `failed: ${(read.error as Error)?.message ?? String(read.error)}`;
+      const why = read.reason === 'timeout' ? `did not answer within ${HOST_READ_DEADLINE_MS} ms` : `failed: ${errorText(read.error)}`;
       logger.warn(`summary: session ${sessionID}: the host's message list ${why}; this summary is not persisted`);
       return;
     }
@@ -91,7 +91,7 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
       if (typeof sessionID !== 'string') return;
       background.run('summary', () => persist(sessionID));
     } catch (error) {
-      logger.error(`summary: event handler failed: ${(error as Error)?.message ?? String(error)}`);
+      logger.error(`summary: event handler failed: ${errorText(error)}`);
     }
   };
 }

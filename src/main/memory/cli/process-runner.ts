@@ -11,6 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { Collector, killGroup, runState, type ProcessOutcome, type RunLimits } from './process-run-state.js';
+import { errorText } from '../../shared/logger.js';
 
 export { KILL_GRACE_MS, OUTPUT_GRACE_MS, type ProcessOutcome, type RunLimits } from './process-run-state.js';
 
@@ -117,7 +118,7 @@ function runWithBun(bun: BunRuntime, file: string, args: readonly string[], limi
     ]);
     child.exited.then(
       (code) => state.exited({ code: child.signalCode ? null : code, signal: child.signalCode }, outputDone),
-      (error: unknown) => state.failed((error as Error)?.message ?? String(error)),
+      (error: unknown) => state.failed(errorText(error)),
     );
   });
 }

@@ -15,7 +15,7 @@ import type { ChainStore } from './chain-store.js';
 import { withDeadline } from '../../shared/deadline.js';
 import type { LockTiming } from '../../shared/file-lock.js';
 import type { MemoryError, MemoryPort, NoteInput } from '../memory-port.js';
-import type { Logger } from '../../shared/logger.js';
+import { errorText, type Logger } from '../../shared/logger.js';
 import type { Claim, Outbox, OutboxEntry } from './outbox.js';
 import { AMBIGUOUS, createThoughtDelivery, type ThoughtOutcome } from './thought-delivery.js';
 import pLimit from 'p-limit';
@@ -182,7 +182,7 @@ export function createDelivery(parts: DeliveryParts): Delivery {
     } catch (error) {
       // A state file that could not be read or written in time, a lock held elsewhere: nothing was sent.
       const code = (error as { code?: unknown })?.code;
-      outcome = { kind: 'failed', error: { code: 'IO_ERROR', message: `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error)?.message ?? String(error)}` } };
+      outcome = { kind: 'failed', error: { code: 'IO_ERROR', message: `${typeof code === 'string' ? `${code}: ` : ''}${errorText(error)}` } };
     }
     await settleEntry(entry, claim, outcome);
   }

@@ -16,7 +16,7 @@ import type { NoteInput, WrittenNote } from '../../../core/memory/memory-answers
 import type { MemoryPort, MemoryResult } from '../memory-port.js';
 import { createFolderIndex, type FolderIndex } from './folder-index.js';
 import type { TaskRunner } from '../../pool/task-runner.js';
-import type { Logger } from '../../shared/logger.js';
+import { errorText, type Logger } from '../../shared/logger.js';
 import { writeFileAtomically } from '../../../io/atomic-file.js';
 import { fail, ToolError, validateRelativePath } from './file-store-args.js';
 import { createSequentialThinking } from './file-store-thinking.js';
@@ -119,7 +119,7 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
       if (error instanceof ToolError) return fail('TOOL_ERROR', `${tool} failed: ${error.toolCode ? `${error.toolCode}: ` : ''}${error.message}`, error.toolCode);
       if (error instanceof PoolError) return fail('IO_ERROR', error.message);
       const code = (error as NodeJS.ErrnoException)?.code;
-      return fail('IO_ERROR', `${tool} failed on disk${code ? ` (${code})` : ''}: ${(error as Error)?.message ?? String(error)}`);
+      return fail('IO_ERROR', `${tool} failed on disk${code ? ` (${code})` : ''}: ${errorText(error)}`);
     }
   }
 

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { MemoryIndexEntry } from '../../../workers/protocol.js';
 import type { TaskRunner } from '../../pool/task-runner.js';
-import type { Logger } from '../../shared/logger.js';
+import { errorText, type Logger } from '../../shared/logger.js';
 import { createIndexTables, type IndexSnapshot } from './index-tables.js';
 
 export type { IndexSnapshot } from './index-tables.js';
@@ -167,7 +167,7 @@ export function createFolderIndex(settings: FolderIndexSettings): FolderIndex {
     if (!options.force && !stale && Date.now() - refreshedAt < freshForMs) return Promise.resolve(snapshot());
     const running = update()
       .catch((error: unknown) => {
-        logger.warn(`memory index: refresh failed (${(error as Error)?.message ?? String(error)}); answering from the last index`);
+        logger.warn(`memory index: refresh failed (${errorText(error)}); answering from the last index`);
         stale = true;
         return snapshot();
       })
