@@ -40,7 +40,7 @@ export async function benchCompactingHook(session: SessionExport, runs: number):
   const repeat: number[] = [];
   try {
     for (let run = 0; run < runs; run++) {
-      const host = createFakeHost();
+      const host = createFakeHost({ serialize: true });
       host.setMessages('ses_bench', session.messages);
       const plugin = await createMaenifoldPlugin({ client: host.client, worktree: '/home/user/project' }, { sessionStart: false }, {
         ...process.env,

@@ -5,7 +5,9 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Bench } from 'tinybench';
-import { createExtractionEngine } from '../src/main/compaction/extraction-engine.js';
+import { createExtractionEngine, type Extraction } from '../src/main/compaction/extraction-engine.js';
+import type { ExtractionSettings } from '../src/main/compaction/extraction-settings.js';
+import { WHOLE_CONVERSATION } from '../src/main/compaction/conversation-window.js';
 import type { TaskRunner } from '../src/main/pool/task-runner.js';
 import type { SessionExport } from '../src/core/session-types.js';
 import { growSession } from '../src/synth/session-generator.js';
@@ -13,7 +15,12 @@ import { naiveExtraction } from './naive-extraction.js';
 
 /** Figures for one size, in the shape `npm run bench -- --json` prints. */
 export interface SizeFigures {
+  /** Messages in the session, and how many of them the window reads (see conversation-window.ts). */
+  messages: number;
+  window_messages: number;
   pool_p50_ms: number;
+  /** Pooled with no window: every message read, as before the window existed. */
+  whole_pool_p50_ms: number;
   pool_p99_ms: number;
   inline_p50_ms: number;
   naive_p50_ms: number | null;
@@ -33,9 +40,10 @@ export interface Iterations {
   incremental: number;
 }
 
-async function mustExtract(runner: TaskRunner, session: unknown): Promise<void> {
-  const result = await createExtractionEngine(runner).extract(session);
+async function mustExtract(runner: TaskRunner, session: unknown, settings: Partial<ExtractionSettings> = {}): Promise<Extraction> {
+  const result = await createExtractionEngine(runner, settings).extract(session);
   if (!result.ok) throw new Error(`extraction failed: ${result.error.code} ${result.error.message}`);
+  return result.value;
 }
 
 /** Max event-loop delay (ms) over `runs` executions of `work`, the monitor enabled one tick before. */
@@ -92,6 +100,7 @@ export async function benchPipeline(
 
   // Pooled work first, before inline and naive runs leave the hook thread's heap full of garbage.
   const pooled = await measure(`${label} pooled`, () => mustExtract(pool, session), iterations.pool);
+  const whole = await measure(`${label} pooled, whole session`, () => mustExtract(pool, session, { window: WHOLE_CONVERSATION }), Math.max(1, Math.ceil(iterations.pool / 3)));
   const incremental = await measure(
     `${label} incremental +100KB`,
     async () => {
@@ -100,16 +109,19 @@ export async function benchPipeline(
     },
     iterations.incremental,
   );
-  const loopPool = await maxLoopDelay(() => mustExtract(pool, session), Math.min(3, iterations.pool));
+  const loopPool = await maxLoopDelay(async () => void (await mustExtract(pool, session)), Math.min(3, iterations.pool));
   clearInterval(sampler);
   const pooledPeakRss = peakRss;
   const inlined = await measure(`${label} inline`, () => mustExtract(inline, session), iterations.inline);
   const naive = iterations.naive > 0 ? await measure(`${label} naive`, () => void naiveExtraction(session), iterations.naive) : null;
-  const loopInline = await maxLoopDelay(() => mustExtract(inline, session), 1);
+  const loopInline = await maxLoopDelay(async () => void (await mustExtract(inline, session)), 1);
   return {
-    rows: [pooled.row, inlined.row, incremental.row, ...(naive ? [naive.row] : [])],
+    rows: [pooled.row, whole.row, inlined.row, incremental.row, ...(naive ? [naive.row] : [])],
     figures: {
+      messages: session.messages.length,
+      window_messages: primed.value.stats.units,
       pool_p50_ms: pooled.p50,
+      whole_pool_p50_ms: whole.p50,
       pool_p99_ms: pooled.p99,
       inline_p50_ms: inlined.p50,
       naive_p50_ms: naive?.p50 ?? null,

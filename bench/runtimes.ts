@@ -60,6 +60,7 @@ export async function benchUnderBun(args: readonly string[]): Promise<{ code: nu
 /** The figures compared across runtimes, at one size. */
 const COMPARED = [
   'pool_p50_ms',
+  'whole_pool_p50_ms',
   'inline_p50_ms',
   'incremental_p50_ms',
   'loop_delay_max_ms_pool',

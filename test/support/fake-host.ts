@@ -13,7 +13,7 @@ export interface LoggedLine {
   extra?: Record<string, unknown>;
 }
 
-/** The fake and what it saw. */
+/** The fake and what it saw. Message lists page as OpenCode 1.18.33's do when asked with `limit`. */
 export interface FakeHost {
   client: HostClient;
   logs: LoggedLine[];
@@ -35,7 +35,12 @@ export function message(id: string, role: 'user' | 'assistant', text: string, ex
   return { info: { id, role, sessionID: 'ses_test', ...extra }, parts: [{ type: 'text', text }, ...tools] };
 }
 
-export function createFakeHost(): FakeHost {
+/**
+ * @param options - `serialize`: every answer goes through JSON as the in-process server sends it, so a
+ *   read costs the hook thread what it costs in OpenCode (the benchmark's setting; tests share the objects).
+ */
+export function createFakeHost(options: { serialize?: boolean } = {}): FakeHost {
+  const copy = (messages: unknown[]): unknown[] => (options.serialize ? (JSON.parse(JSON.stringify(messages)) as unknown[]) : messages);
   const logs: LoggedLine[] = [];
   const prompts: { id: string; text: string }[] = [];
   const sessions = new Map<string, unknown[] | (() => Promise<unknown[]>)>();
@@ -50,10 +55,16 @@ export function createFakeHost(): FakeHost {
       },
     },
     session: {
-      async messages({ path }) {
+      async messages({ path, query }) {
         const found = sessions.get(path.id);
         if (!found) return { error: { message: `session ${path.id} not found` } };
-        return { data: typeof found === 'function' ? await found() : found };
+        const all = typeof found === 'function' ? await found() : found;
+        if (!query?.limit) return { data: copy(all) };
+        // As OpenCode 1.18.33 pages: the newest `limit` before the cursor, oldest first, the next cursor in a header.
+        const end = query.before === undefined ? all.length : Math.min(all.length, Number(query.before));
+        const start = Math.max(0, end - query.limit);
+        const next = start > 0 ? String(start) : null;
+        return { data: copy(all.slice(start, end)), response: { headers: { get: (name: string) => (name.toLowerCase() === 'x-next-cursor' ? next : null) } } };
       },
       async prompt({ path, body }) {
         const text = body.parts.map((part) => part.text).join('\n');

@@ -12,6 +12,7 @@
 import { performance } from 'node:perf_hooks';
 import { withDeadline } from '../shared/deadline.js';
 import { readSessionMessages } from './session-reader.js';
+import { createWindowScan, DEFAULT_WINDOW_LIMITS } from './conversation-window.js';
 import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';
 import type { Extraction } from './extraction-engine.js';
@@ -125,8 +126,9 @@ export function createCompaction(context: CompactionDeps): Compacting {
       if (!options.compaction || typeof sessionID !== 'string' || !Array.isArray(output?.context)) return;
       output.context.push(TAGGING_GUIDELINES);
       const deadline = options.compactionDeadlineMs;
-      // Page by page: no single step on the host's thread handles the whole session.
-      const fetched = await readSessionMessages(host, sessionID, deadline);
+      // Page by page, newest first, and no further back than the window the extraction reads.
+      const scan = createWindowScan(DEFAULT_WINDOW_LIMITS);
+      const fetched = await readSessionMessages(host, sessionID, deadline, { enough: (page) => (scan.take(page), scan.whole) });
       if (!fetched.done) {
         logger.warn(`compaction: could not read session ${sessionID} (${fetched.reason}); guidelines only`);
         return;
@@ -166,7 +168,7 @@ export function createCompaction(context: CompactionDeps): Compacting {
       if (!working) workingSet.merge(sessionID, found.files);
       if (found.context.text) output.context.push(found.context.text);
       logger.info(
-        `compaction: ${messages.length} messages, ${chars} chars; ${found.concepts.length} concepts, ${found.decisions.length} decisions, ${found.files.length} files, ${found.stats.redactions} secrets redacted; context ${found.context.tokens}/${found.context.budget} tokens${working ? ` + working context ${working.tokens} (${options.compactionTokens} in all)` : ''} in ${Math.round(performance.now() - start)} ms`,
+        `compaction: ${messages.length - found.stats.beforeWindow} messages, ${chars} chars; ${found.concepts.length} concepts, ${found.decisions.length} decisions, ${found.files.length} files, ${found.stats.redactions} secrets redacted; context ${found.context.tokens}/${found.context.budget} tokens${working ? ` + working context ${working.tokens} (${options.compactionTokens} in all)` : ''} in ${Math.round(performance.now() - start)} ms`,
       );
       background.run('compaction note', () => writeNote(sessionID, found));
     } catch (error) {

@@ -20,6 +20,7 @@ import type {
 import { createAnalysisCache, type AnalysisCache } from './analysis-cache.js';
 import { assembleBoundarySections } from './section-assembly.js';
 import { messagesOf, messageToUnit } from './session-units.js';
+import { windowStart } from './conversation-window.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import { DEFAULT_EXTRACTION_SETTINGS, type ExtractionSettings } from './extraction-settings.js';
 
@@ -27,7 +28,8 @@ import { DEFAULT_EXTRACTION_SETTINGS, type ExtractionSettings } from './extracti
 export interface Extraction extends Omit<FinalizeOutput, 'timings'> {
   sectionKind: 'h2' | 'fallback' | 'empty';
   sections: string[];
-  stats: { units: number; cachedUnits: number; batches: number; inputChars: number; redactions: number };
+  /** `beforeWindow`: messages older than the window, not read (see conversation-window.ts). */
+  stats: { units: number; cachedUnits: number; batches: number; inputChars: number; redactions: number; beforeWindow: number };
   /** Milliseconds per stage (summed across workers) plus `hookThread` and `total`. */
   timings: StageTimings;
 }
@@ -136,7 +138,9 @@ export function createExtractionEngine(
       });
       return { ok: true, value: null };
     };
-    for (let order = 0; order < messages.length; order++) {
+    // Only the window is read: its cost follows what is new, not the session's age.
+    const first = windowStart(messages, settings.window);
+    for (let order = first; order < messages.length; order++) {
       // Converted one at a time inside the sliced loop: a 10 MB session is never read in one go.
       if (performance.now() - sliceStart > SLICE_MS) {
         hookThreadMs += performance.now() - sliceStart;
@@ -146,9 +150,9 @@ export function createExtractionEngine(
       const unit = messageToUnit(messages[order], order, (key) => cache.has(key) || sent.has(key));
       if (!unit) continue;
       const slot = unitCount++;
-      const first = unit.key === null ? undefined : sent.get(unit.key);
-      if (first !== undefined) {
-        repeats.push({ slot, of: first, order: unit.order });
+      const earlier = unit.key === null ? undefined : sent.get(unit.key);
+      if (earlier !== undefined) {
+        repeats.push({ slot, of: earlier, order: unit.order });
         cachedUnits++;
         continue;
       }
@@ -219,7 +223,7 @@ export function createExtractionEngine(
         ...final.value,
         sectionKind: assembled.kind,
         sections: final.value.sections,
-        stats: { units: unitCount, cachedUnits, batches: pending.length, inputChars, redactions: final.value.redactions + ordered.reduce((sum, analysis) => sum + analysis.redactions, 0) },
+        stats: { units: unitCount, cachedUnits, batches: pending.length, inputChars, beforeWindow: first, redactions: final.value.redactions + ordered.reduce((sum, analysis) => sum + analysis.redactions, 0) },
         timings,
       },
     };

@@ -3,6 +3,7 @@
  */
 import type { TokenEncoding } from '../../core/text/tokens.js';
 import { CONSERVATIVE_STRATEGY, type CompactionStrategy } from '../../core/context/compaction-strategy.js';
+import { DEFAULT_WINDOW_LIMITS, type WindowLimits } from './conversation-window.js';
 
 /** Everything that shapes an extraction. */
 export interface ExtractionSettings {
@@ -30,6 +31,8 @@ export interface ExtractionSettings {
   batchChars: number;
   /** How the observation budget decides what to drop (seed 003). */
   strategy: CompactionStrategy;
+  /** Which messages are read: since the latest summary, within bounds. @default DEFAULT_WINDOW_LIMITS */
+  window: WindowLimits;
 }
 
 /** The defaults. */
@@ -47,4 +50,5 @@ export const DEFAULT_EXTRACTION_SETTINGS: Readonly<ExtractionSettings> = Object.
   signalWindow: 500,
   batchChars: 256 * 1024,
   strategy: Object.freeze({ ...CONSERVATIVE_STRATEGY, targetTokenCount: 500 }),
+  window: DEFAULT_WINDOW_LIMITS,
 });

@@ -5,8 +5,9 @@
  * `GET /session/{id}/message`: `limit` gives the newest messages, oldest
  * first, and the `X-Next-Cursor` header is the `before` of the next older
  * page, absent on the last. Reading page by page, yielding between pages,
- * keeps each step to one page; a host without paging, or a page that fails,
- * falls back to the whole list in the time that is left.
+ * keeps each step to one page, and reading stops once the caller has what
+ * it needs (the conversation's window); a host without paging, or a page
+ * that fails, falls back to the whole list in the time that is left.
  */
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToHost } from 'node:timers/promises';
@@ -31,6 +32,11 @@ export interface SessionReadOptions {
   pageSize?: number;
   /** Pages read before falling back to the whole list. @default MAX_SESSION_PAGES */
   maxPages?: number;
+  /**
+   * Told each page as it arrives (oldest first within the page, pages newest first); once it
+   * answers `true`, no older page is read and the messages so far are the answer.
+   */
+  enough?: (page: readonly unknown[]) => boolean;
 }
 
 type Paged = { kind: 'complete'; messages: unknown[] } | { kind: 'timeout' } | { kind: 'unavailable' };
@@ -41,7 +47,7 @@ function nextCursor(result: SdkResult<unknown[]> | undefined): string | undefine
   return typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
 }
 
-async function readPages(host: HostClient, id: string, left: () => number, pageSize: number, maxPages: number): Promise<Paged> {
+async function readPages(host: HostClient, id: string, left: () => number, pageSize: number, maxPages: number, enough: (page: readonly unknown[]) => boolean): Promise<Paged> {
   const pages: unknown[][] = [];
   let before: string | undefined;
   for (let index = 0; index < maxPages; index += 1) {
@@ -60,7 +66,7 @@ async function readPages(host: HostClient, id: string, left: () => number, pageS
       return data.length === pageSize ? { kind: 'unavailable' } : { kind: 'complete', messages: data };
     }
     pages.push(data);
-    if (cursor === undefined) return { kind: 'complete', messages: pages.reverse().flat() };
+    if (cursor === undefined || enough(data)) return { kind: 'complete', messages: pages.reverse().flat() };
     // A cursor that does not move would read the same page until maxPages.
     if (cursor === before) return { kind: 'unavailable' };
     before = cursor;
@@ -82,7 +88,7 @@ async function readPages(host: HostClient, id: string, left: () => number, pageS
 export async function readSessionMessages(host: HostClient, sessionID: string, deadlineMs: number, options: SessionReadOptions = {}): Promise<DeadlineResult<SdkResult<unknown[]>>> {
   const start = performance.now();
   const left = (): number => Math.max(0, deadlineMs - (performance.now() - start));
-  const paged = await readPages(host, sessionID, left, options.pageSize ?? SESSION_PAGE_MESSAGES, options.maxPages ?? MAX_SESSION_PAGES);
+  const paged = await readPages(host, sessionID, left, options.pageSize ?? SESSION_PAGE_MESSAGES, options.maxPages ?? MAX_SESSION_PAGES, options.enough ?? (() => false));
   if (paged.kind === 'complete') return { done: true, value: { data: paged.messages } };
   if (paged.kind === 'timeout') return { done: false, reason: 'timeout' };
   // No paging here, or a page failed: the whole list, in what is left of the budget.

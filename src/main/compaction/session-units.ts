@@ -58,7 +58,7 @@ function toolView(part: Record<string, unknown>): ToolCallView | null {
 }
 
 /** Length of a tool output once bounded, without building it. */
-function boundedLength(output: unknown): number {
+export function boundedLength(output: unknown): number {
   if (typeof output !== 'string') return 0;
   return output.length <= TOOL_OUTPUT_HEAD_CHARS + TOOL_OUTPUT_TAIL_CHARS ? output.length : TOOL_OUTPUT_HEAD_CHARS + 3 + TOOL_OUTPUT_TAIL_CHARS;
 }

@@ -113,6 +113,31 @@ describe('compaction', () => {
     expect(countTokens(conservative)).toBeLessThanOrEqual(500);
   });
 
+  it('should read the session newest page first and no further back than the window since the latest summary', async () => {
+    harness = await startHarness();
+    const filler = 'The gateway keeps its [[cache layer]] warm between requests while the tests run. '.repeat(25);
+    const listed = Array.from({ length: 600 }, (_, index) =>
+      index === 550
+        ? message(`m${index}`, 'assistant', `## Summary\n${filler}`, { summary: true })
+        : message(`m${index}`, index % 2 ? 'assistant' : 'user', index === 0 ? 'We decided to use [[SQLite]] for the local store because it needs no server.' : filler),
+    );
+    harness.host.setMessages('ses_window', listed);
+    const queries: unknown[] = [];
+    const list = harness.host.client.session.messages.bind(harness.host.client.session);
+    harness.host.client.session.messages = (options) => {
+      queries.push(options.query);
+      return list(options);
+    };
+    const output = await compact(harness, 'ses_window', []);
+    expect(queries).toEqual([{ limit: 100 }, { limit: 100, before: '500' }]);
+    const preserved = output.context[1] as string;
+    expect(preserved).toContain('[[cache-layer]]');
+    expect(preserved).not.toContain('sqlite');
+    await harness.plugin.logger.flush();
+    // 2,025 characters a message: the summary and the 49 after it are under the floor of 256 K, so 130 are read.
+    expect(harness.host.linesWith('compaction: 130 messages')).toHaveLength(1);
+  });
+
   it('should skip conversations under 100 characters', async () => {
     harness = await startHarness();
     harness.host.setMessages('ses_short', [message('m1', 'user', 'hi [[x]]')]);
@@ -170,7 +195,8 @@ describe('compaction', () => {
     const real = performance.now.bind(performance);
     let skewMs = 0;
     const clock = vi.spyOn(performance, 'now').mockImplementation(() => real() + skewMs);
-    const messages = generateSession({ seed: 9, targetBytes: 1024 * 1024 }).messages;
+    // Fewer than a page of messages, so the one read is the whole list and the jump comes after it.
+    const messages = generateSession({ seed: 9, targetBytes: 1024 * 1024 }).messages.slice(-99);
     harness.host.setMessages('ses_huge', async () => {
       skewMs += 100;
       return messages;

@@ -5,6 +5,7 @@ import { createWorkerPool, type WorkerPool } from '../../../src/main/pool/worker
 import type { TaskRunner } from '../../../src/main/pool/task-runner.js';
 import { generateSession, growSession } from '../../../src/synth/session-generator.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
+import { WHOLE_CONVERSATION } from '../../../src/main/compaction/conversation-window.js';
 
 let pool: WorkerPool;
 let inline: TaskRunner;
@@ -109,6 +110,22 @@ describe('createExtractionEngine', () => {
     const { timings: _a, stats: _b, ...cold } = first.value;
     const { timings: _c, stats: _d, ...cached } = warm.value;
     expect(cold).toEqual(cached);
+  });
+
+  it('should read only the window: since the latest summary, within its bounds', async () => {
+    const old = message('old', 'assistant', '## Storage\nWe decided to use [[SQLite]] for the local store because it needs no server.');
+    const summary = { info: { id: 'sum', role: 'assistant', summary: true }, parts: [{ type: 'text', text: '## Summary\nThe gateway caches in [[Redis]].' }] };
+    const listed = [old, message('ask', 'user', 'Go on with the gateway.'), summary, ...conversation];
+    const window = { minChars: 100, maxChars: 100_000, messageChars: 100_000 };
+    const windowed = await createExtractionEngine(inline, { window }).extract(listed);
+    const whole = await createExtractionEngine(inline, { window: WHOLE_CONVERSATION }).extract(listed);
+    expect(windowed.ok && whole.ok).toBe(true);
+    if (!windowed.ok || !whole.ok) return;
+    expect(windowed.value.stats.beforeWindow).toBe(2);
+    expect(windowed.value.stats.units).toBe(listed.length - 2);
+    expect(windowed.value.concepts.map((concept) => concept.name)).not.toContain('sqlite');
+    expect(whole.value.stats.beforeWindow).toBe(0);
+    expect(whole.value.concepts.map((concept) => concept.name)).toContain('sqlite');
   });
 
   it('should keep every preservation context within its exact budget', async () => {

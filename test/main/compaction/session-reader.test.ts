@@ -35,6 +35,21 @@ describe('readSessionMessages', () => {
     expect(host.calls).toEqual([{ limit: 100 }, { limit: 100, before: '150' }, { limit: 100, before: '50' }]);
   });
 
+  it('should stop reading older pages once the caller has enough, and keep what it read in order', async () => {
+    const host = pagingHost(250);
+    const seen: number[] = [];
+    const read = await readSessionMessages(host.client, 'ses_a', 10_000, {
+      pageSize: 100,
+      enough: (page) => {
+        seen.push(page.length);
+        return seen.length === 2;
+      },
+    });
+    expect(read).toEqual({ done: true, value: { data: host.all.slice(50) } });
+    expect(host.calls).toEqual([{ limit: 100 }, { limit: 100, before: '150' }]);
+    expect(seen).toEqual([100, 100]);
+  });
+
   it('should let the host run other work between pages', async () => {
     const order: string[] = [];
     const host = pagingHost(300, {

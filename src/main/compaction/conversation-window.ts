@@ -1,0 +1,117 @@
+/**
+ * The part of a conversation a compaction reads: the messages since the
+ * latest compaction summary, and never less than the newest `minChars` nor
+ * more than the newest `maxChars` of text and tool output.
+ *
+ * The host sends the model only what follows its latest summary, and that
+ * summary carries forward what came before; every earlier compaction was
+ * extracted and written to the graph when it happened. Reading the whole
+ * history again on every compaction would make its cost grow with the
+ * session's age rather than with what is new: a 10 MB session with forty
+ * summaries would be read in full forty times. The floor keeps a session
+ * that compacted a moment ago from being judged on a few messages; the cap
+ * bounds a long session that never compacted (the host prunes old tool
+ * output instead, so more than a context window of messages can follow the
+ * last summary).
+ */
+import { boundedLength } from './session-units.js';
+
+/** The bounds of a window, in characters of message text and bounded tool output. */
+export interface WindowLimits {
+  /** Read at least this much, summaries or not: about 64K tokens, half a common context window. */
+  minChars: number;
+  /** Read at most this much, back to a summary or not: about 256K tokens, more than most context windows hold. */
+  maxChars: number;
+  /**
+   * What one message counts for at most: a pasted log or a tool's flood of output must not push every
+   * other message out of the window. With the defaults the window holds at least 4 messages back to
+   * a summary and 16 in all.
+   */
+  messageChars: number;
+}
+
+/** The defaults the compacting hook uses. */
+export const DEFAULT_WINDOW_LIMITS: Readonly<WindowLimits> = Object.freeze({
+  minChars: 256 * 1024,
+  maxChars: 1024 * 1024,
+  messageChars: 64 * 1024,
+});
+
+/** No bound at all: every message is read. */
+export const WHOLE_CONVERSATION: Readonly<WindowLimits> = Object.freeze({
+  minChars: Number.POSITIVE_INFINITY,
+  maxChars: Number.POSITIVE_INFINITY,
+  messageChars: Number.POSITIVE_INFINITY,
+});
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Characters of one message as a worker would read them: text parts, and tool output bounded as it crosses. */
+export function messageWeight(message: unknown): number {
+  if (!isRecord(message) || !Array.isArray(message['parts'])) return 0;
+  let chars = 0;
+  for (const part of message['parts']) {
+    if (!isRecord(part)) continue;
+    if (part['type'] === 'text' && typeof part['text'] === 'string') chars += part['text'].length;
+    else if (part['type'] === 'tool' && isRecord(part['state'])) {
+      const state = part['state'];
+      chars += boundedLength(state['status'] === 'error' ? state['error'] : state['output']);
+    }
+  }
+  return chars;
+}
+
+/** Whether a message is a compaction's summary (`info.summary`). */
+export function isSummaryMessage(message: unknown): boolean {
+  return isRecord(message) && isRecord(message['info']) && message['info']['summary'] === true;
+}
+
+/** Reads a conversation from its newest message back and says when the window is whole. */
+export interface WindowScan {
+  /**
+   * Takes the next older messages, in conversation order (oldest first).
+   *
+   * @returns how many of them, counted from the end, belong to the window; all of them while it is not yet whole.
+   */
+  take(older: readonly unknown[]): number;
+  /** Whether the window is whole: nothing older belongs to it. */
+  readonly whole: boolean;
+}
+
+/** A scan with `limits`; see {@link WindowScan}. */
+export function createWindowScan(limits: WindowLimits = DEFAULT_WINDOW_LIMITS): WindowScan {
+  let chars = 0;
+  let summarized = false;
+  let whole = false;
+  return {
+    take(older) {
+      if (whole) return 0;
+      for (let index = older.length - 1; index >= 0; index--) {
+        const message = older[index];
+        chars += Math.min(messageWeight(message), limits.messageChars);
+        if (isSummaryMessage(message)) summarized = true;
+        if (chars >= limits.maxChars || (summarized && chars >= limits.minChars)) {
+          whole = true;
+          return older.length - index;
+        }
+      }
+      return older.length;
+    },
+    get whole() {
+      return whole;
+    },
+  };
+}
+
+/**
+ * Where the window of a message list starts.
+ *
+ * @param messages - the conversation, oldest first.
+ * @param limits - see {@link WindowLimits}.
+ * @returns the index of the window's first message (0 when it is the whole list).
+ */
+export function windowStart(messages: readonly unknown[], limits: WindowLimits = DEFAULT_WINDOW_LIMITS): number {
+  return messages.length - createWindowScan(limits).take(messages);
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { createWindowScan, isSummaryMessage, messageWeight, windowStart, WHOLE_CONVERSATION } from '../../../src/main/compaction/conversation-window.js';
+import { TOOL_OUTPUT_HEAD_CHARS, TOOL_OUTPUT_TAIL_CHARS } from '../../../src/main/compaction/session-units.js';
+
+function said(id: string, chars: number, info: Record<string, unknown> = {}) {
+  return { info: { id, role: 'assistant', ...info }, parts: [{ type: 'text', text: 'x'.repeat(chars) }] };
+}
+
+const limits = { minChars: 1_000, maxChars: 5_000, messageChars: 2_000 };
+
+describe('messageWeight', () => {
+  it('should count text parts and tool output as bounded for a worker, and nothing of a malformed entry', () => {
+    const huge = 'y'.repeat(1_000_000);
+    const message = {
+      info: { id: 'm1' },
+      parts: [
+        { type: 'text', text: 'abc' },
+        { type: 'tool', tool: 'bash', state: { status: 'completed', output: huge } },
+        { type: 'tool', tool: 'read', state: { status: 'error', error: 'no such file' } },
+        { type: 'step-start' },
+        null,
+      ],
+    };
+    expect(messageWeight(message)).toBe(3 + TOOL_OUTPUT_HEAD_CHARS + 3 + TOOL_OUTPUT_TAIL_CHARS + 'no such file'.length);
+    expect(messageWeight(null)).toBe(0);
+    expect(messageWeight({ parts: 'text' })).toBe(0);
+  });
+});
+
+describe('windowStart', () => {
+  it('should start at the latest summary once the floor is reached', () => {
+    const messages = [said('a', 3_000), said('b', 900, { summary: true }), said('c', 600), said('d', 600)];
+    expect(windowStart(messages, limits)).toBe(1);
+    expect(isSummaryMessage(messages[1])).toBe(true);
+  });
+
+  it('should reach back past a recent summary until the floor is read', () => {
+    const messages = [said('a', 400), said('b', 400), said('c', 100, { summary: true }), said('d', 300)];
+    // 300 + 100 + 400 = 800 is under the floor of 1,000; the next older message reaches it.
+    expect(windowStart(messages, limits)).toBe(0);
+    const longer = [said('z', 5_000), ...messages];
+    expect(windowStart(longer, limits)).toBe(1);
+  });
+
+  it('should stop at the cap when the conversation never compacted', () => {
+    const messages = Array.from({ length: 20 }, (_, index) => said(`m${index}`, 1_000));
+    expect(windowStart(messages, limits)).toBe(15);
+  });
+
+  it('should count a flood in one message as no more than its share, so older messages stay in', () => {
+    const messages = [said('a', 100, { summary: true }), said('b', 100), said('paste', 1_000_000), said('c', 100)];
+    expect(windowStart(messages, limits)).toBe(0);
+    const floods = Array.from({ length: 6 }, (_, index) => said(`f${index}`, 1_000_000));
+    // 2,000 each: the cap of 5,000 is reached on the third from the end.
+    expect(windowStart(floods, limits)).toBe(3);
+  });
+
+  it('should read the whole list when it is within the floor, and always when unbounded', () => {
+    const messages = [said('a', 200, { summary: true }), said('b', 200)];
+    expect(windowStart(messages, limits)).toBe(0);
+    const many = Array.from({ length: 20 }, (_, index) => said(`m${index}`, 1_000, { summary: index % 2 === 0 }));
+    expect(windowStart(many, WHOLE_CONVERSATION)).toBe(0);
+    expect(windowStart([], limits)).toBe(0);
+  });
+});
+
+describe('createWindowScan', () => {
+  it('should agree with windowStart when the list arrives page by page, newest page first', () => {
+    const messages = Array.from({ length: 40 }, (_, index) => said(`m${index}`, 150, { summary: index === 30 }));
+    const scan = createWindowScan(limits);
+    let taken = 0;
+    let pages = 0;
+    for (let end = messages.length; end > 0 && !scan.whole; end -= 7) {
+      taken += scan.take(messages.slice(Math.max(0, end - 7), end));
+      pages += 1;
+    }
+    expect(scan.whole).toBe(true);
+    expect(messages.length - taken).toBe(windowStart(messages, limits));
+    // 1,000 characters are seven messages: the summary at 30 is already inside, so two pages suffice.
+    expect(pages).toBe(2);
+    expect(scan.take(messages)).toBe(0);
+  });
+});
