@@ -10,6 +10,7 @@ import { writeFileAtomicallySync } from '../../io/atomic-file.js';
 import { indexMemoryText, isMemoryIndexEntry, type FileStamp, type MemoryIndexEntry } from '../../core/memory/memory-index.js';
 import { memoryFilePath, parseWikiLinkFilter } from '../../core/memory/memory-format.js';
 import { searchEntries, type SearchAnswer } from '../../core/memory/memory-queries.js';
+import { packStamps, type PackedStamps } from '../../core/memory/file-stamps.js';
 
 /** Version of the cache format; a cache of another version is rebuilt. */
 export const MEMORY_INDEX_VERSION = 2;
@@ -20,9 +21,9 @@ export interface ScanInput {
   memoryDir: string;
 }
 
-/** Output of `scanMemoryFolder`: every markdown file's stamp and the WikiLink block-list. */
+/** Output of `scanMemoryFolder`: every markdown file's stamp, packed, and the WikiLink block-list. */
 export interface ScanOutput {
-  files: FileStamp[];
+  files: PackedStamps;
   /** Normalized concepts of `.wikilink-filter.json`. */
   blocked: string[];
 }
@@ -108,7 +109,7 @@ export function readWikiLinkFilter(memoryDir: string): Map<string, string> {
 export function scanMemoryFolder(input: ScanInput): ScanOutput {
   const files: FileStamp[] = [];
   walk(input.memoryDir, 'memory://', files);
-  return { files, blocked: [...readWikiLinkFilter(input.memoryDir).keys()] };
+  return { files: packStamps(files), blocked: [...readWikiLinkFilter(input.memoryDir).keys()] };
 }
 
 /** Task `indexMemoryFiles`: reads and indexes the given files, stamped as read. */

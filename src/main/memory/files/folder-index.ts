@@ -13,6 +13,7 @@ import type { MemoryIndexEntry } from '../../../workers/protocol.js';
 import type { TaskRunner } from '../../pool/task-runner.js';
 import { errorText, type Logger } from '../../shared/logger.js';
 import { createIndexTables, type IndexSnapshot } from './index-tables.js';
+import { forEachStamp } from '../../../core/memory/file-stamps.js';
 
 export type { IndexSnapshot } from './index-tables.js';
 
@@ -127,11 +128,11 @@ export function createFolderIndex(settings: FolderIndexSettings): FolderIndex {
     blocked = new Set(scan.value.blocked);
     const seen = new Set<string>();
     const changed: string[] = [];
-    for (const stamp of scan.value.files) {
-      seen.add(stamp.uri);
-      const known = entries.get(stamp.uri);
-      if (!known || known.mtimeMs !== stamp.mtimeMs || known.size !== stamp.size) changed.push(stamp.uri);
-    }
+    forEachStamp(scan.value.files, (uri, mtimeMs, size) => {
+      seen.add(uri);
+      const known = entries.get(uri);
+      if (!known || known.mtimeMs !== mtimeMs || known.size !== size) changed.push(uri);
+    });
     for (const uri of [...entries.keys()]) {
       if (!seen.has(uri)) {
         drop(uri);
