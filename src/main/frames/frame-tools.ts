@@ -9,6 +9,7 @@ import { renderFrameTree } from './frame-tree.js';
 import type { FrameLifecycle } from './frame-lifecycle.js';
 import type { FrameStore } from './frame-store.js';
 import { errorText, type Logger } from '../shared/logger.js';
+import { forHook } from '../shared/handler-deps.js';
 import type { HostClient } from '../shared/host-client.js';
 import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
 import type { ToolHelper } from './tool-helper.js';
@@ -68,8 +69,7 @@ export interface FrameToolDeps {
  * @returns the value of the `tool` hook.
  */
 export function createFrameTools(tool: ToolHelper, context: FrameToolDeps, store: FrameStore, lifecycle: FrameLifecycle): Record<string, ReturnType<ToolHelper>> {
-  const { host, workingSet } = context;
-  const logger = context.logger.with({ hook: 'frames' });
+  const { host, workingSet, logger } = forHook(context, 'frames');
   const z = tool.schema;
 
   const flamePush = tool({
