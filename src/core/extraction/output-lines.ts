@@ -1,8 +1,9 @@
 /**
  * The shapes of the lines that compilers, type-checkers, linters, test
- * runners, build tools, package managers and interpreters print, as
- * `readOutput` (problems.ts) reads them. Every expression is anchored or
- * bounded, so each line costs time linear in its (capped) length.
+ * runners, build tools, package managers and interpreters print, as the
+ * line readers of `readOutput` (line-readers.ts, problems.ts) read them.
+ * Every expression is anchored or bounded, so each line costs time linear in
+ * its (capped) length.
  */
 
 // Report noise: checkmark lines, line-ending warnings, progress bars, hints, stack frames, maven chatter.

@@ -3,11 +3,15 @@
  * a report: a change verb with an object ("replaced X with Y", "instead of",
  * "X → Y"), weighed up when it sits under a summary-shaped heading or lead-in
  * (Summary, Changes, Fixes applied, Key decisions) or in a prior compaction
- * summary, and down when it is a question, an offer or a hedge.
+ * summary, and down when it is a question, an offer or a hedge. What heading
+ * an item sits under is read in decision-headings.ts; where the message comes
+ * from, and whether an item proposes rather than reports, in decision-source.ts.
  */
 import type { Decision } from './decisions.js';
 import type { CueMatchers } from '../text/cues.js';
 import type { ProseItem } from './prose-items.js';
+import { headingKind, labelKind, type LabelCache } from './decision-headings.js';
+import { isProposal, type DecisionSource } from './decision-source.js';
 
 /** Questions from which a message waits on the user's answers rather than settles anything. */
 const MIN_OPEN_QUESTIONS = 2;
@@ -22,57 +26,12 @@ export const FILL_THRESHOLD = 3;
 /** Score from which an item is kept as a candidate: later work that carries it out may raise it to the others. */
 export const CANDIDATE_THRESHOLD = 2.5;
 
-/** Where the items come from. */
-export interface DecisionSource {
-  /** The message is a compaction summary the host wrote. */
-  summary: boolean;
-  /** The message's opening says it reports work done ("Done. Here's a summary…"). */
-  report: boolean;
-  /** The message puts several questions to the user: what it outlines waits on the answers. */
-  asks?: boolean;
-  /** The message edits or writes files: what its prose says it changes, it changes. */
-  edits: boolean;
-}
-
 /**
  * Something a change applies to: inline code, a path or file name, an identifier written
  * as code (camelCase, snake_case, a call), a version number or a CSS custom property.
  */
 const CODE_OBJECT =
   /`[^`\n]{1,120}`|[\w-]{1,80}\.[a-z]{1,6}\b|\b[a-z]{1,40}[A-Z][\w]{0,60}|\b[A-Z][a-z]{1,30}[A-Z]\w{0,60}|\b[a-z0-9]{1,40}_[\w]{1,60}|\w{1,60}\(\)|\b\d{1,4}\.\d{1,4}(?:\.\d{1,4})?\b|--[a-z][\w-]{1,60}|\/[\w-]{1,60}\/[\w./-]{0,120}/;
-
-type HeadingKind = 'decision' | 'summary' | 'problem' | 'next' | 'goal' | null;
-
-/** Kinds of headings already classified, by label: one message repeats the same few labels over many items. */
-export type LabelCache = Map<string, HeadingKind>;
-
-function labelKind(label: string, cues: CueMatchers, cache?: LabelCache): HeadingKind {
-  const known = cache?.get(label);
-  if (known !== undefined) return known;
-  let kind: HeadingKind = null;
-  if (cues.decisionHeading.test(label)) kind = 'decision';
-  else if (cues.nextHeading.test(label)) kind = 'next';
-  else if (cues.problemHeading.test(label)) kind = 'problem';
-  else if (cues.summaryHeading.test(label)) kind = 'summary';
-  else if (cues.goalHeading.test(label)) kind = 'goal';
-  cache?.set(label, kind);
-  return kind;
-}
-
-function headingKind(item: ProseItem, cues: CueMatchers, cache?: LabelCache): HeadingKind {
-  if (item.lead !== '') {
-    const kind = labelKind(item.lead, cues, cache);
-    if (kind !== null) return kind;
-  }
-  const kind = item.section === '' ? null : labelKind(item.section, cues, cache);
-  if (kind !== null) return kind;
-  // A plain "Approach: …", "Mejor estrategia: …" opening the sentence labels it like a bold lead-in.
-  const label = INLINE_LABEL.exec(item.text)?.[1];
-  return label !== undefined && labelKind(label.toLowerCase(), cues, cache) === 'decision' ? 'decision' : null;
-}
-
-/** A short label opening a sentence, up to its colon. */
-const INLINE_LABEL = /^([\p{L}][\p{L} ]{1,28})[:：]\s/u;
 
 /** A text cut at a word boundary to at most `max` characters, marked with an ellipsis when cut. */
 export function shorten(text: string, max: number): string {
@@ -90,18 +49,8 @@ function isQuestion(text: string): boolean {
 /** An item that opens with "also": an add-on beside the change that mattered. */
 const ASIDE = /^(?:also|additionally|plus|además|también|außerdem|auch|aussi|de plus|também|另外|此外|また)(?![\p{L}])/iu;
 
-/**
- * A review finding's or recommendation's priority as its label ("High: add a pool", "P2 — rename"):
- * the list ranks what could be done, it reports nothing done.
- */
-const PRIORITY_LABEL = /^(?:critical|high|medium|low|major|minor|p[0-4]|nice[- ]to[- ]have|optional|must|should|could)(?:\s+priority)?\s*(?:[:：—–-]|$)/i;
-
 /** The low end of a finding list: what the list itself says matters least. */
 const LOW_PRIORITY = /^(?:medium|low|minor|p[2-4]|nice[- ]to[- ]have|optional|could)(?:\s+priority)?\s*(?:[:：—–-]|$)/i;
-
-function hasPriorityLabel(item: ProseItem): boolean {
-  return PRIORITY_LABEL.test(item.lead) || PRIORITY_LABEL.test(item.text.slice(0, 24));
-}
 
 /**
  * A status line: work counted in generic units said to be done ("All 10 phases have been implemented",
@@ -123,33 +72,6 @@ function arrowBetweenCode(text: string): boolean {
     if (CODE_OBJECT.test(before) && CODE_OBJECT.test(after)) return true;
   }
   return false;
-}
-
-/** A short label before an instruction ("Step 2: add …", "Medium: fix …"). */
-const LEADING_LABEL = /^[\p{L}\p{N} /-]{1,30}[:：]\s*/u;
-
-/** Whether the item begins with an instruction's verb ("Add a handler", "Editar package.json"). */
-function isInstruction(text: string, cues: CueMatchers): boolean {
-  const head = text.replace(LEADING_LABEL, '').slice(0, 40);
-  return cues.instruction.exec(head)?.index === 0;
-}
-
-/**
- * Whether an item proposes rather than reports: a plan step, a review finding with a priority, or an
- * instruction in a message that neither changes files nor reports work done. A proposal counts once a
- * later edit confirms it.
- *
- * @param item - one item of an assistant message.
- * @param cues - the cue matchers of the message's language.
- * @param source - see {@link DecisionSource}.
- * @param cache - heading kinds already classified in this message.
- */
-export function isProposal(item: ProseItem, cues: CueMatchers, source: DecisionSource, cache?: LabelCache): boolean {
-  if (source.summary) return false;
-  if (hasPriorityLabel(item)) return true;
-  const plan = (item.lead !== '' && cues.planHeading.test(item.lead)) || (item.section !== '' && cues.planHeading.test(item.section));
-  if (plan || (source.asks === true && !source.edits && !source.report)) return true;
-  return !source.edits && !source.report && isInstruction(item.text, cues);
 }
 
 /**
@@ -244,16 +166,4 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
     });
   }
   return decisions;
-}
-
-/**
- * Whether the opening of a message says it reports work done: its first line holds a summary cue
- * ("Done. Here's a summary of what changed", "Listo.", "All 10 items implemented").
- *
- * @param items - the message's prose items.
- * @param cues - the cue matchers of the message's language.
- */
-export function isReport(items: readonly ProseItem[], cues: CueMatchers): boolean {
-  const first = items[0];
-  return first !== undefined && first.index === 0 && cues.summaryHeading.test(first.text.slice(0, 120));
 }

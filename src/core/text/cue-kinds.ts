@@ -4,7 +4,8 @@
  * "this comes next" in the prose of a coding session. Cues are literal phrases
  * matched at a word start (CJK cues anywhere); a trailing `*` makes one a
  * prefix (`congel*` finds congela, congelado). Apart from the tables so that
- * each language's file and the matchers share one definition.
+ * each language's file and the matchers share one definition; with them, the
+ * one way a table is written down ({@link cueTable}).
  */
 
 /** The kinds of cue. */
@@ -26,3 +27,35 @@ export type CueKind =
 
 /** One language's cue words, by kind. */
 export type CueTable = Record<CueKind, readonly string[]>;
+
+/**
+ * One language's cue words as a table file writes them: every kind but `instruction` as in
+ * {@link CueTable}, and each verb an instruction starts with listed once, in the group of what the
+ * same verb says in prose that reports work ("replace X with Y", "voy a corregir …").
+ */
+export type CueWords = Omit<CueTable, 'instruction'> & {
+  instruction: {
+    /** Verbs that also mark a change. */
+    change?: readonly string[];
+    /** Verbs that also mark a weak change. */
+    weakChange?: readonly string[];
+    /** Verbs that only start an instruction. */
+    only?: readonly string[];
+  };
+};
+
+/**
+ * A language's cue table: its instruction verbs are the `instruction` cues, and each group is added
+ * to the change kind it also marks, so a verb is never kept in step in two lists by hand.
+ *
+ * @param words - the language's cues, see {@link CueWords}.
+ */
+export function cueTable(words: CueWords): CueTable {
+  const { change = [], weakChange = [], only = [] } = words.instruction;
+  return {
+    ...words,
+    instruction: [...change, ...weakChange, ...only],
+    change: [...words.change, ...change],
+    weakChange: [...words.weakChange, ...weakChange],
+  };
+}

@@ -16,7 +16,8 @@ import { createWindowScan, DEFAULT_WINDOW_LIMITS } from './conversation-window.j
 import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';
 import type { Extraction } from './extraction-engine.js';
-import { errorText, type Logger } from '../shared/logger.js';
+import { errorText } from '../shared/logger.js';
+import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { ExtractionEngine } from './extraction-engine.js';
@@ -71,9 +72,7 @@ function conversationChars(messages: readonly unknown[]): number {
 }
 
 /** What the handler uses of the plugin's shared parts. */
-export interface CompactionDeps {
-  options: PluginOptions;
-  logger: Logger;
+export interface CompactionDeps extends HandlerDeps {
   /** The memory store: the maenifold CLI or the built-in file store. */
   cli: MemoryPort;
   runner: TaskRunner;
@@ -92,8 +91,7 @@ export interface CompactionDeps {
  * @param context - the parts of the plugin it uses.
  */
 export function createCompaction(context: CompactionDeps): Compacting {
-  const { options, cli, engine, host, project, background, delivery, workingSet, runner } = context;
-  const logger = context.logger.with({ hook: 'compacting' });
+  const { options, cli, engine, host, project, background, delivery, workingSet, runner, logger } = forHook(context, 'compacting');
 
   /** The working-context block (seed 001): the session's most recent paths, sorted, within its share of the budget. */
   async function workingBlock(paths: readonly string[], deadlineMs: number): Promise<{ text: string; tokens: number } | null> {

@@ -16,8 +16,8 @@ import { redactSecrets } from '../../core/text/secrets.js';
 import { withDeadline } from '../shared/deadline.js';
 import type { Frame } from './frame-state.js';
 import type { FrameStore } from './frame-store.js';
-import type { PluginOptions } from '../shared/plugin-options.js';
-import { errorText, type Logger } from '../shared/logger.js';
+import { errorText } from '../shared/logger.js';
+import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 
 /** Heading of the completion instructions. */
 export const FRAME_COMPLETION_HEADING = '## Frame completion: summarize for the parent frame';
@@ -93,21 +93,18 @@ export function instructionsFor(frame: Frame | undefined): string | null {
 type Compacting = (input: { sessionID: string }, output: { context: string[]; prompt?: string }) => Promise<void>;
 
 /** What the handler uses of the plugin's shared parts. */
-export interface FrameCompactingDeps {
-  options: PluginOptions;
-  logger: Logger;
-}
+export type FrameCompactingDeps = HandlerDeps;
 
 /**
  * @param context - the parts of the plugin it uses.
  * @param store - the project's frames.
  */
 export function createFrameCompacting(context: FrameCompactingDeps, store: FrameStore): Compacting {
-  const logger = context.logger.with({ hook: 'compacting' });
+  const { options, logger } = forHook(context, 'compacting');
   return async (input, output) => {
     try {
       const sessionID = input?.sessionID;
-      if (!context.options.frames || typeof sessionID !== 'string' || !Array.isArray(output?.context)) return;
+      if (!options.frames || typeof sessionID !== 'string' || !Array.isArray(output?.context)) return;
       // The store reads with its own deadline; this one bounds the whole wait, whatever the store does.
       const read = await withDeadline(store.read(), FRAME_COMPACTING_DEADLINE_MS);
       if (!read.done) {
@@ -118,9 +115,9 @@ export function createFrameCompacting(context: FrameCompactingDeps, store: Frame
       const frame = read.value.frames[sessionID];
       const instructions = instructionsFor(frame);
       if (!instructions || !frame) return;
-      if (context.options.framePrompt) output.prompt = [instructions, ...output.context].join('\n\n');
+      if (options.framePrompt) output.prompt = [instructions, ...output.context].join('\n\n');
       else output.context.push(instructions);
-      logger.info(`frames: ${frame.status === 'completing' ? 'completion' : 'continuation'} instructions for frame ${sessionID}${context.options.framePrompt ? ' (as the prompt)' : ''}`);
+      logger.info(`frames: ${frame.status === 'completing' ? 'completion' : 'continuation'} instructions for frame ${sessionID}${options.framePrompt ? ' (as the prompt)' : ''}`);
     } catch (error) {
       logger.error(`frames: compaction instructions failed, compaction goes on without them: ${errorText(error)}`);
     }

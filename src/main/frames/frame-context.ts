@@ -11,8 +11,8 @@ import { appendToSystem } from '../shared/system-text.js';
 import { ancestorsOf, childrenOf, isFinished, type Frame, type FrameTree } from './frame-state.js';
 import { encodingForModel, type TokenEncoding } from '../../core/text/tokens.js';
 import type { FrameStore } from './frame-store.js';
-import type { PluginOptions } from '../shared/plugin-options.js';
-import { errorText, type Logger } from '../shared/logger.js';
+import { errorText } from '../shared/logger.js';
+import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 
 /** Headings of the three parts. */
@@ -61,9 +61,7 @@ export function frameContextEntries(tree: FrameTree, sessionID: string): { ances
 }
 
 /** What the handler uses of the plugin's shared parts. */
-export interface FrameContextDeps {
-  options: PluginOptions;
-  logger: Logger;
+export interface FrameContextDeps extends HandlerDeps {
   runner: TaskRunner;
 }
 
@@ -72,8 +70,7 @@ export interface FrameContextDeps {
  * @param store - the project's frames.
  */
 export function createFrameContext(context: FrameContextDeps, store: FrameStore): SystemTransform {
-  const { options, runner } = context;
-  const logger = context.logger.with({ hook: 'frames' });
+  const { options, runner, logger } = forHook(context, 'frames');
 
   async function fit(heading: string, entries: string[], budget: number, encoding: TokenEncoding): Promise<string> {
     if (entries.length === 0) return '';

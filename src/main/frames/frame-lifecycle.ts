@@ -15,8 +15,8 @@ import { capChars } from '../../core/text/sections.js';
 import { lastSummaryText } from '../summaries/summary-persistence.js';
 import { captureSummary } from './frame-state.js';
 import type { FrameStore } from './frame-store.js';
-import type { PluginOptions } from '../shared/plugin-options.js';
-import { errorText, type Logger } from '../shared/logger.js';
+import { errorText } from '../shared/logger.js';
+import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import { HOST_READ_DEADLINE_MS, type HostClient } from '../shared/host-client.js';
 import { withDeadline } from '../shared/deadline.js';
 import type { BackgroundWork } from '../shared/background-work.js';
@@ -56,9 +56,7 @@ export interface FrameLifecycle {
 }
 
 /** What the handler uses of the plugin's shared parts. */
-export interface FrameLifecycleDeps {
-  options: PluginOptions;
-  logger: Logger;
+export interface FrameLifecycleDeps extends HandlerDeps {
   host: HostClient;
   background: BackgroundWork;
 }
@@ -88,8 +86,7 @@ class StepTimeout extends Error {}
  * @param deadlines - see {@link FrameLifecycleDeadlines}.
  */
 export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameStore, deadlines: FrameLifecycleDeadlines = FRAME_LIFECYCLE_DEADLINES): FrameLifecycle {
-  const { host, background, options } = context;
-  const logger = context.logger.with({ hook: 'frames' });
+  const { host, background, options, logger } = forHook(context, 'frames');
   const waitingForIdle = new Set<string>();
   const now = (): string => new Date().toISOString();
 

@@ -9,9 +9,11 @@ import { renderFrameTree } from './frame-tree.js';
 import type { FrameLifecycle } from './frame-lifecycle.js';
 import type { FrameStore } from './frame-store.js';
 import { errorText, type Logger } from '../shared/logger.js';
+import { forHook } from '../shared/handler-deps.js';
 import type { HostClient } from '../shared/host-client.js';
 import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
 import type { ToolHelper } from './tool-helper.js';
+import type { ToolContext } from '@opencode-ai/plugin';
 import { withDeadline } from '../shared/deadline.js';
 import { sanitizeText } from '../../core/text/sanitize.js';
 import { redactSecrets } from '../../core/text/secrets.js';
@@ -46,10 +48,18 @@ async function step<T>(work: Promise<T>, what: string): Promise<T> {
   throw new StepTimeout(`${what} did not answer within ${FRAME_TOOL_DEADLINE_MS} ms`);
 }
 
-function failure(tool: string, error: unknown, consequence: string): string {
+/** What a tool adds to its answer when a step did not finish: after the reason, what became of the request. */
+interface FailureWording {
+  /** After a step that timed out. @default '; it may still complete, check flame_status.' */
+  timedOut?: string;
+  /** After a step that failed. @default '' */
+  failed?: string;
+}
+
+function failure(tool: string, error: unknown, wording: FailureWording): string {
   // A change that timed out may still land: the model is told how to check.
-  if (error instanceof StepTimeout) return `${tool}: ${error.message}; it may still complete, check flame_status.`;
-  return `${tool} failed: ${errorText(error)}${consequence}`;
+  if (error instanceof StepTimeout) return `${tool}: ${error.message}${wording.timedOut ?? '; it may still complete, check flame_status.'}`;
+  return `${tool} failed: ${errorText(error)}${wording.failed ?? ''}`;
 }
 
 /** What the handler uses of the plugin's shared parts. */
@@ -68,85 +78,86 @@ export interface FrameToolDeps {
  * @returns the value of the `tool` hook.
  */
 export function createFrameTools(tool: ToolHelper, context: FrameToolDeps, store: FrameStore, lifecycle: FrameLifecycle): Record<string, ReturnType<ToolHelper>> {
-  const { host, workingSet } = context;
-  const logger = context.logger.with({ hook: 'frames' });
+  const { host, workingSet, logger } = forHook(context, 'frames');
   const z = tool.schema;
+  /** An argument the model writes as text; each is cleaned and capped before use. */
+  const text = (description: string) => z.string().describe(description);
+  /** The same, for one the tool does without. */
+  const optionalText = (description: string) => z.string().optional().describe(description);
+
+  /** A tool's `execute`: whatever step throws or times out, it logs one line and answers with what became of the request. */
+  const answering =
+    <A>(name: string, wording: FailureWording, run: (args: A, toolContext: ToolContext) => Promise<string>) =>
+    async (args: A, toolContext: ToolContext): Promise<string> => {
+      try {
+        return await run(args, toolContext);
+      } catch (error) {
+        logger.error(`frames: ${name} failed: ${errorText(error)}`);
+        return failure(name, error, wording);
+      }
+    };
 
   const flamePush = tool({
     description:
       'Start a sub-goal as a new goal frame: a child session in which the sub-task is worked. When it is done, call flame_pop there; its summary then reaches this session instead of the whole exploration.',
     args: {
-      goal: z.string().describe('What the sub-task must achieve, in one or two sentences.'),
-      successCriteria: z.string().optional().describe('How to tell the goal is reached.'),
+      goal: text('What the sub-task must achieve, in one or two sentences.'),
+      successCriteria: optionalText('How to tell the goal is reached.'),
     },
-    async execute(args, toolContext) {
-      try {
-        if (!host.session.create) return 'flame_push: this OpenCode cannot create sessions; no frame was pushed.';
-        const goal = frameText(args.goal);
-        if (!goal) return 'flame_push: a goal is required; no frame was pushed.';
-        const successCriteria = frameText(args.successCriteria);
-        const created = await step(Promise.resolve(host.session.create({ body: { parentID: toolContext.sessionID, title: `Frame: ${capChars(goal, 80)}` } })), 'creating the child session');
-        const childID = created?.data?.id;
-        if (typeof childID !== 'string') return `flame_push: the child session could not be created (${errorText(created?.error ?? 'no id')}); no frame was pushed.`;
-        const pushed = await step(
-          store.update((tree) => pushFrame(tree, { parentID: toolContext.sessionID, sessionID: childID, goal, successCriteria, now: new Date().toISOString() })),
-          'the frame store',
-        );
-        if (!pushed.ok) return `flame_push: ${pushed.reason}; no frame was pushed.`;
-        logger.info(`frames: pushed frame ${childID} under ${toolContext.sessionID}: ${capChars(goal, 120)}`);
-        return `Pushed frame ${childID} (child session of ${toolContext.sessionID}); it is the current frame.\nGoal: ${goal}\nWork on it in session ${childID}, then call flame_pop there (status completed, failed or blocked).`;
-      } catch (error) {
-        logger.error(`frames: flame_push failed: ${errorText(error)}`);
-        return failure('flame_push', error, '; no frame was pushed.');
-      }
-    },
+    execute: answering('flame_push', { failed: '; no frame was pushed.' }, async (args, toolContext) => {
+      if (!host.session.create) return 'flame_push: this OpenCode cannot create sessions; no frame was pushed.';
+      const goal = frameText(args.goal);
+      if (!goal) return 'flame_push: a goal is required; no frame was pushed.';
+      const successCriteria = frameText(args.successCriteria);
+      const created = await step(Promise.resolve(host.session.create({ body: { parentID: toolContext.sessionID, title: `Frame: ${capChars(goal, 80)}` } })), 'creating the child session');
+      const childID = created?.data?.id;
+      if (typeof childID !== 'string') return `flame_push: the child session could not be created (${errorText(created?.error ?? 'no id')}); no frame was pushed.`;
+      const pushed = await step(
+        store.update((tree) => pushFrame(tree, { parentID: toolContext.sessionID, sessionID: childID, goal, successCriteria, now: new Date().toISOString() })),
+        'the frame store',
+      );
+      if (!pushed.ok) return `flame_push: ${pushed.reason}; no frame was pushed.`;
+      logger.info(`frames: pushed frame ${childID} under ${toolContext.sessionID}: ${capChars(goal, 120)}`);
+      return `Pushed frame ${childID} (child session of ${toolContext.sessionID}); it is the current frame.\nGoal: ${goal}\nWork on it in session ${childID}, then call flame_pop there (status completed, failed or blocked).`;
+    }),
   });
 
   const flamePop = tool({
     description:
       'Finish the current goal frame (this session\u2019s frame, or called from a parent, its current child): marks it completing and compacts its session into a summary for the parent frame.',
     args: {
-      status: z.string().describe('completed, failed or blocked'),
-      results: z.string().optional().describe('What was achieved, in a few sentences.'),
+      status: text('completed, failed or blocked'),
+      results: optionalText('What was achieved, in a few sentences.'),
     },
-    async execute(args, toolContext) {
-      try {
-        const outcome = String(args.status ?? '').trim().toLowerCase();
-        if (!FRAME_OUTCOMES.includes(outcome as FrameOutcome)) return `flame_pop: unknown status ${JSON.stringify(args.status)}; use completed, failed or blocked. Nothing was popped.`;
-        const target = frameToPop(await step(store.read(), 'the frame store'), toolContext.sessionID);
-        if (!target) return `flame_pop: session ${toolContext.sessionID} has no frame in progress to pop (push one with flame_push first).`;
-        // Paths are redacted when the working set records them.
-        const artifacts = workingSet.recent(target.sessionID, MAX_ARTIFACTS);
-        const popped = await step(
-          store.update((tree) =>
-            beginPop(tree, { sessionID: target.sessionID, outcome: outcome as FrameOutcome, results: frameText(args.results), artifacts, now: new Date().toISOString() }),
-          ),
-          'the frame store',
-        );
-        if (!popped.ok) return `flame_pop: ${popped.reason}; nothing was popped.`;
-        lifecycle.compact(target.sessionID, toolContext.sessionID);
-        logger.info(`frames: frame ${target.sessionID} completing as ${outcome}`);
-        return `Frame ${target.sessionID} is completing (${outcome}). Its session is compacted into a summary${
-          target.sessionID === toolContext.sessionID ? ' when this turn ends' : ' now'
-        }; the summary then stands for the frame in the context of ${popped.frame.parentID}.`;
-      } catch (error) {
-        logger.error(`frames: flame_pop failed: ${errorText(error)}`);
-        return failure('flame_pop', error, '');
-      }
-    },
+    execute: answering('flame_pop', {}, async (args, toolContext) => {
+      const outcome = String(args.status ?? '').trim().toLowerCase();
+      if (!FRAME_OUTCOMES.includes(outcome as FrameOutcome)) return `flame_pop: unknown status ${JSON.stringify(args.status)}; use completed, failed or blocked. Nothing was popped.`;
+      const target = frameToPop(await step(store.read(), 'the frame store'), toolContext.sessionID);
+      if (!target) return `flame_pop: session ${toolContext.sessionID} has no frame in progress to pop (push one with flame_push first).`;
+      // Paths are redacted when the working set records them.
+      const artifacts = workingSet.recent(target.sessionID, MAX_ARTIFACTS);
+      const popped = await step(
+        store.update((tree) =>
+          beginPop(tree, { sessionID: target.sessionID, outcome: outcome as FrameOutcome, results: frameText(args.results), artifacts, now: new Date().toISOString() }),
+        ),
+        'the frame store',
+      );
+      if (!popped.ok) return `flame_pop: ${popped.reason}; nothing was popped.`;
+      lifecycle.compact(target.sessionID, toolContext.sessionID);
+      logger.info(`frames: frame ${target.sessionID} completing as ${outcome}`);
+      return `Frame ${target.sessionID} is completing (${outcome}). Its session is compacted into a summary${
+        target.sessionID === toolContext.sessionID ? ' when this turn ends' : ' now'
+      }; the summary then stands for the frame in the context of ${popped.frame.parentID}.`;
+    }),
   });
 
   const flameStatus = tool({
     description: 'Show the goal-frame tree of this project: each frame\u2019s goal, status and summary.',
     args: {},
-    async execute(_args, toolContext) {
-      try {
-        return renderFrameTree(await step(store.read(), 'the frame store'), toolContext.sessionID);
-      } catch (error) {
-        logger.error(`frames: flame_status failed: ${errorText(error)}`);
-        return error instanceof StepTimeout ? `flame_status: ${error.message}; try again later.` : `flame_status failed: ${errorText(error)}`;
-      }
-    },
+    // Reading changes nothing, so a read that timed out is simply tried again.
+    execute: answering('flame_status', { timedOut: '; try again later.' }, async (_args, toolContext) =>
+      renderFrameTree(await step(store.read(), 'the frame store'), toolContext.sessionID),
+    ),
   });
 
   return { flame_push: flamePush, flame_pop: flamePop, flame_status: flameStatus };

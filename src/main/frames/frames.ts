@@ -10,8 +10,8 @@ import { createFrameContext } from './frame-context.js';
 import { createFrameTools } from './frame-tools.js';
 import { loadToolHelper, type ToolHelper } from './tool-helper.js';
 import { withDeadline } from '../shared/deadline.js';
-import type { PluginOptions } from '../shared/plugin-options.js';
-import { errorText, type Logger } from '../shared/logger.js';
+import { errorText } from '../shared/logger.js';
+import type { HandlerDeps } from '../shared/handler-deps.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { HostClient } from '../shared/host-client.js';
 import type { BackgroundWork } from '../shared/background-work.js';
@@ -28,9 +28,7 @@ export interface Frames {
 }
 
 /** What the handler uses of the plugin's shared parts. */
-export interface FramesDeps {
-  options: PluginOptions;
-  logger: Logger;
+export interface FramesDeps extends HandlerDeps {
   runner: TaskRunner;
   host: HostClient;
   background: BackgroundWork;

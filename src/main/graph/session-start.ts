@@ -13,8 +13,8 @@ import { activityText, linksByFrequency, linksOf, rankConcepts, searchText } fro
 import { isPluginConcept } from '../compaction/compaction-note.js';
 import { withDeadline } from '../shared/deadline.js';
 import { appendToSystem } from '../shared/system-text.js';
-import type { PluginOptions } from '../shared/plugin-options.js';
-import { errorText, type Logger } from '../shared/logger.js';
+import { errorText } from '../shared/logger.js';
+import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { BackgroundWork } from '../shared/background-work.js';
@@ -45,9 +45,7 @@ interface BuiltContext {
 type SystemTransform = (input: { sessionID?: string; model?: { id?: string } }, output: { system: string[] }) => Promise<void>;
 
 /** What the handler uses of the plugin's shared parts. */
-export interface SessionStartDeps {
-  options: PluginOptions;
-  logger: Logger;
+export interface SessionStartDeps extends HandlerDeps {
   /** The memory store: the maenifold CLI or the built-in file store. */
   cli: MemoryPort;
   runner: TaskRunner;
@@ -61,8 +59,7 @@ export interface SessionStartDeps {
  * @returns the hook and `prepare`, which starts a build ahead of need.
  */
 export function createSessionStart(context: SessionStartDeps): { hook: SystemTransform; prepare(): void } {
-  const { options, cli, runner, project, background } = context;
-  const logger = context.logger.with({ hook: 'session-start' });
+  const { options, cli, runner, project, background, logger } = forHook(context, 'session-start');
   const sessions = new Map<string, string | null>();
   // Sessions whose first call timed out: later calls only look whether the build is ready.
   const waited = new Set<string>();

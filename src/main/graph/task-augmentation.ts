@@ -5,8 +5,8 @@
 import { fetchConceptContexts, fitConceptContexts, type ConceptContext, type FittedContext } from './graph-context.js';
 import { linksOf } from './wikilink-ranking.js';
 import { withDeadline } from '../shared/deadline.js';
-import type { PluginOptions } from '../shared/plugin-options.js';
-import { errorText, type Logger } from '../shared/logger.js';
+import { errorText } from '../shared/logger.js';
+import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 
@@ -19,9 +19,7 @@ export const TASK_FIT_RESERVE_MS = 2_000;
 type ToolBefore = (input: { tool: string; sessionID?: string; callID?: string }, output: { args: unknown }) => Promise<void>;
 
 /** What the handler uses of the plugin's shared parts. */
-export interface TaskAugmentationDeps {
-  options: PluginOptions;
-  logger: Logger;
+export interface TaskAugmentationDeps extends HandlerDeps {
   /** The memory store: the maenifold CLI or the built-in file store. */
   cli: MemoryPort;
   runner: TaskRunner;
@@ -31,8 +29,7 @@ export interface TaskAugmentationDeps {
  * @param context - the parts of the plugin it uses.
  */
 export function createTaskAugmentation(context: TaskAugmentationDeps): ToolBefore {
-  const { options, cli, runner } = context;
-  const logger = context.logger.with({ hook: 'task' });
+  const { options, cli, runner, logger } = forHook(context, 'task');
 
   async function buildBlock(concepts: string[], signal: AbortSignal): Promise<{ contexts: ConceptContext[]; fitted: Awaited<ReturnType<typeof fitConceptContexts>> }> {
     const wanted = Math.max(1, Math.floor(options.taskContextTokens / options.taskContextConceptTokens));

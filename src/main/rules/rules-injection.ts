@@ -7,8 +7,8 @@
 import { withDeadline } from '../shared/deadline.js';
 import { renderRules } from './rules.js';
 import { appendToSystem } from '../shared/system-text.js';
-import type { PluginOptions } from '../shared/plugin-options.js';
-import { errorText, type Logger } from '../shared/logger.js';
+import { errorText } from '../shared/logger.js';
+import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
 import type { RuleSet } from './rules.js';
 
@@ -18,9 +18,7 @@ export const RULES_DEADLINE_MS = 2_000;
 type SystemTransform = (input: { sessionID?: string }, output: { system: string[] }) => Promise<void>;
 
 /** What the handler uses of the plugin's shared parts. */
-export interface RulesInjectionDeps {
-  options: PluginOptions;
-  logger: Logger;
+export interface RulesInjectionDeps extends HandlerDeps {
   /** The paths each session's tools touched. */
   workingSet: WorkingSetTracker;
   rules: RuleSet;
@@ -30,8 +28,7 @@ export interface RulesInjectionDeps {
  * @param context - the parts of the plugin it uses.
  */
 export function createRulesInjection(context: RulesInjectionDeps): SystemTransform {
-  const { options, rules, workingSet } = context;
-  const logger = context.logger.with({ hook: 'rules' });
+  const { options, rules, workingSet, logger } = forHook(context, 'rules');
   const announced = new Map<string, number>();
   return async (input, output) => {
     try {

@@ -1,13 +1,59 @@
 /**
- * The kinds of value an option takes, and the two things done with a kind:
- * reading a `MAENIFOLD_*` variable's text as a value of it, and checking a
- * value against it. Kept apart from the option table so that adding an option
- * never touches how values are read and checked.
+ * The kinds of value an option takes, the rows of an option table (a kind
+ * and a default), and the two things done with a kind: reading a
+ * `MAENIFOLD_*` variable's text as a value of it, and checking a value against
+ * it. Kept apart from the option table so that adding an option never touches
+ * how values are read and checked.
  */
 import type { OptionIssue } from '../pool/pool-options.js';
 
 /** What values an option accepts. */
 export type OptionKind = { type: 'boolean' } | { type: 'integer'; min: number; max: number } | { type: 'string' } | { type: 'enum'; values: readonly string[] };
+
+/** One row of an option table: what the option accepts, and what it is when nothing valid is given. */
+export interface OptionSpec<T> {
+  kind: OptionKind;
+  default: T;
+}
+
+/**
+ * A switch.
+ *
+ * @param value - its default.
+ */
+export function flag(value: boolean): OptionSpec<boolean> {
+  return { kind: { type: 'boolean' }, default: value };
+}
+
+/**
+ * A free text (a path, a name, a prompt).
+ *
+ * @param value - its default.
+ */
+export function text(value: string): OptionSpec<string> {
+  return { kind: { type: 'string' }, default: value };
+}
+
+/**
+ * A whole number within bounds.
+ *
+ * @param value - its default.
+ * @param min - the smallest accepted value.
+ * @param max - the largest accepted value.
+ */
+export function integer(value: number, min: number, max: number): OptionSpec<number> {
+  return { kind: { type: 'integer', min, max }, default: value };
+}
+
+/**
+ * One of a few words.
+ *
+ * @param values - the accepted words, in the order an issue lists them.
+ * @param value - its default, one of `values`.
+ */
+export function oneOf<const V extends string>(values: readonly V[], value: NoInfer<V>): OptionSpec<V> {
+  return { kind: { type: 'enum', values }, default: value };
+}
 
 /**
  * The variable that sets an option: `compactionDeadlineMs` → `MAENIFOLD_COMPACTION_DEADLINE_MS`.

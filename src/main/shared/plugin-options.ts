@@ -9,7 +9,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { resolvePoolOptions, type OptionIssue, type ResolvedPoolOptions } from '../pool/pool-options.js';
-import { checkOptionValue, envName, readVariable, type OptionKind } from './option-kinds.js';
+import { checkOptionValue, envName, flag, integer, oneOf, readVariable, text, type OptionSpec } from './option-kinds.js';
 
 /** Every option after defaults and validation. */
 export interface PluginOptions {
@@ -93,39 +93,45 @@ export interface PluginOptions {
   pool: ResolvedPoolOptions;
 }
 
-const SPECS: Readonly<Record<Exclude<keyof PluginOptions, 'pool' | 'stateDir'>, OptionKind>> = {
-  enabled: { type: 'boolean' },
-  cli: { type: 'string' },
-  store: { type: 'enum', values: ['auto', 'maenifold', 'files'] },
-  project: { type: 'string' },
-  sessionStart: { type: 'boolean' },
-  sessionStartTokens: { type: 'integer', min: 100, max: 100_000 },
-  sessionStartConceptTokens: { type: 'integer', min: 50, max: 100_000 },
-  taskContext: { type: 'boolean' },
-  taskContextTokens: { type: 'integer', min: 100, max: 100_000 },
-  taskContextConceptTokens: { type: 'integer', min: 50, max: 100_000 },
-  compaction: { type: 'boolean' },
-  compactionTokens: { type: 'integer', min: 50, max: 20_000 },
-  compactionDeadlineMs: { type: 'integer', min: 100, max: 600_000 },
-  compactionStrategy: { type: 'enum', values: ['conservative', 'aggressive'] },
-  minConversationChars: { type: 'integer', min: 0, max: 10_000_000 },
-  summaries: { type: 'boolean' },
-  summaryMaxChars: { type: 'integer', min: 1_000, max: 32_000 },
-  confession: { type: 'boolean' },
-  confessionAttempts: { type: 'integer', min: 1, max: 10 },
-  confessionPrompt: { type: 'string' },
-  rules: { type: 'boolean' },
-  rulesMaxChars: { type: 'integer', min: 500, max: 200_000 },
-  workingSetPaths: { type: 'integer', min: 0, max: 200 },
-  frames: { type: 'boolean' },
-  frameAncestorTokens: { type: 'integer', min: 100, max: 20_000 },
-  frameCurrentTokens: { type: 'integer', min: 100, max: 20_000 },
-  frameSiblingTokens: { type: 'integer', min: 100, max: 50_000 },
-  framePrompt: { type: 'boolean' },
-  contextTimeoutMs: { type: 'integer', min: 100, max: 120_000 },
-  contextTotalTimeoutMs: { type: 'integer', min: 100, max: 300_000 },
-  persistTimeoutMs: { type: 'integer', min: 100, max: 600_000 },
+/** The options the table holds; `stateDir` and `pool` are resolved apart. */
+type TableKey = Exclude<keyof PluginOptions, 'pool' | 'stateDir'>;
+
+/** Each option's kind and default, one row an option, so that the two never drift apart. */
+const OPTIONS: { readonly [K in TableKey]: OptionSpec<PluginOptions[K]> } = {
+  enabled: flag(true),
+  cli: text(''),
+  store: oneOf(['auto', 'maenifold', 'files'], 'auto'),
+  project: text(''),
+  sessionStart: flag(true),
+  sessionStartTokens: integer(4_000, 100, 100_000),
+  sessionStartConceptTokens: integer(500, 50, 100_000),
+  taskContext: flag(true),
+  taskContextTokens: integer(8_000, 100, 100_000),
+  taskContextConceptTokens: integer(1_000, 50, 100_000),
+  compaction: flag(true),
+  compactionTokens: integer(500, 50, 20_000),
+  compactionDeadlineMs: integer(15_000, 100, 600_000),
+  compactionStrategy: oneOf(['conservative', 'aggressive'], 'conservative'),
+  minConversationChars: integer(100, 0, 10_000_000),
+  summaries: flag(true),
+  summaryMaxChars: integer(32_000, 1_000, 32_000),
+  confession: flag(true),
+  confessionAttempts: integer(3, 1, 10),
+  confessionPrompt: text(''),
+  rules: flag(true),
+  rulesMaxChars: integer(16_000, 500, 200_000),
+  workingSetPaths: integer(20, 0, 200),
+  frames: flag(true),
+  frameAncestorTokens: integer(400, 100, 20_000),
+  frameCurrentTokens: integer(400, 100, 20_000),
+  frameSiblingTokens: integer(2_000, 100, 50_000),
+  framePrompt: flag(false),
+  contextTimeoutMs: integer(5_000, 100, 120_000),
+  contextTotalTimeoutMs: integer(10_000, 100, 300_000),
+  persistTimeoutMs: integer(30_000, 100, 600_000),
 };
+
+const ROWS = Object.entries(OPTIONS) as [TableKey, OptionSpec<unknown>][];
 
 function defaultStateDir(env: NodeJS.ProcessEnv): string {
   const base = env['XDG_STATE_HOME'] || join(env['HOME'] || homedir(), '.local', 'state');
@@ -133,39 +139,9 @@ function defaultStateDir(env: NodeJS.ProcessEnv): string {
 }
 
 /** The defaults, for documentation and tests. */
-export const DEFAULT_PLUGIN_OPTIONS: Readonly<Omit<PluginOptions, 'pool' | 'stateDir'>> = Object.freeze({
-  enabled: true,
-  cli: '',
-  store: 'auto',
-  project: '',
-  sessionStart: true,
-  sessionStartTokens: 4_000,
-  sessionStartConceptTokens: 500,
-  taskContext: true,
-  taskContextTokens: 8_000,
-  taskContextConceptTokens: 1_000,
-  compaction: true,
-  compactionTokens: 500,
-  compactionDeadlineMs: 15_000,
-  compactionStrategy: 'conservative',
-  minConversationChars: 100,
-  summaries: true,
-  summaryMaxChars: 32_000,
-  confession: true,
-  confessionAttempts: 3,
-  confessionPrompt: '',
-  rules: true,
-  rulesMaxChars: 16_000,
-  workingSetPaths: 20,
-  frames: true,
-  frameAncestorTokens: 400,
-  frameCurrentTokens: 400,
-  frameSiblingTokens: 2_000,
-  framePrompt: false,
-  contextTimeoutMs: 5_000,
-  contextTotalTimeoutMs: 10_000,
-  persistTimeoutMs: 30_000,
-});
+export const DEFAULT_PLUGIN_OPTIONS: Readonly<Omit<PluginOptions, 'pool' | 'stateDir'>> = Object.freeze(
+  Object.fromEntries(ROWS.map(([key, spec]) => [key, spec.default])) as Omit<PluginOptions, 'pool' | 'stateDir'>,
+);
 
 /**
  * Resolves options. Never throws.
@@ -179,12 +155,12 @@ export function resolvePluginOptions(raw: unknown, env: NodeJS.ProcessEnv = proc
   if (raw !== undefined && raw !== null && input !== raw) {
     issues.push({ key: 'options', expected: 'an object', actual: raw, used: { value: 'the defaults', from: 'the default' } });
   }
-  const known = new Set<string>([...Object.keys(SPECS), 'pool', 'stateDir']);
+  const known = new Set<string>([...Object.keys(OPTIONS), 'pool', 'stateDir']);
   for (const key of Object.keys(input)) {
     if (!known.has(key)) issues.push({ key, expected: 'a known option (see the README)', actual: input[key] });
   }
   const resolved: Record<string, unknown> = { ...DEFAULT_PLUGIN_OPTIONS };
-  for (const [key, kind] of Object.entries(SPECS) as [keyof typeof SPECS, OptionKind][]) {
+  for (const [key, { kind }] of ROWS) {
     // MAENIFOLD_CLI is read where the CLI is looked up, so the log can say where it came from.
     const variable = envName(key);
     const fromVariable = key === 'cli' ? undefined : env[variable];

@@ -4,8 +4,8 @@
  * the answer is appended to the result the parent sees.
  */
 import { withDeadline } from '../shared/deadline.js';
-import type { PluginOptions } from '../shared/plugin-options.js';
-import { errorText, type Logger } from '../shared/logger.js';
+import { errorText } from '../shared/logger.js';
+import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { HostClient } from '../shared/host-client.js';
 
 /** The word a result must contain to count as confessed. */
@@ -36,9 +36,7 @@ function replyText(data: unknown): string {
 }
 
 /** What the handler uses of the plugin's shared parts. */
-export interface ConfessionReportDeps {
-  options: PluginOptions;
-  logger: Logger;
+export interface ConfessionReportDeps extends HandlerDeps {
   host: HostClient;
 }
 
@@ -46,8 +44,7 @@ export interface ConfessionReportDeps {
  * @param context - the parts of the plugin it uses.
  */
 export function createConfessionReport(context: ConfessionReportDeps): ToolAfter {
-  const { options, host } = context;
-  const logger = context.logger.with({ hook: 'confession' });
+  const { options, host, logger } = forHook(context, 'confession');
   const demand = options.confessionPrompt || DEFAULT_CONFESSION_PROMPT;
   return async (input, output) => {
     try {

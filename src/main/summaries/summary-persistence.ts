@@ -8,9 +8,9 @@
  * the chain, its durability and its retries — is the outbox's (delivery.ts).
  */
 export { buildSummaryThought, MAX_SUMMARY_PAYLOAD_CHARS } from '../../core/memory/summary-thought.js';
-import type { PluginOptions } from '../shared/plugin-options.js';
 import type { TaskRunner } from '../pool/task-runner.js';
-import { errorText, type Logger } from '../shared/logger.js';
+import { errorText } from '../shared/logger.js';
+import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import { HOST_READ_DEADLINE_MS, type HostClient } from '../shared/host-client.js';
 import { withDeadline } from '../shared/deadline.js';
@@ -38,9 +38,7 @@ export function lastSummaryText(messages: readonly unknown[]): string | null {
 type EventHook = (input: { event: { type: string; properties?: Record<string, unknown> } }) => Promise<void>;
 
 /** What the handler uses of the plugin's shared parts. */
-export interface SummaryPersistenceDeps {
-  options: PluginOptions;
-  logger: Logger;
+export interface SummaryPersistenceDeps extends HandlerDeps {
   /** The memory store: the maenifold CLI or the built-in file store. */
   cli: MemoryPort;
   runner: TaskRunner;
@@ -56,8 +54,7 @@ export interface SummaryPersistenceDeps {
  * @param context - the parts of the plugin it uses.
  */
 export function createSummaryPersistence(context: SummaryPersistenceDeps): EventHook {
-  const { options, cli, runner, host, project, background, delivery } = context;
-  const logger = context.logger.with({ hook: 'summary' });
+  const { options, cli, runner, host, project, background, delivery, logger } = forHook(context, 'summary');
 
   async function persist(sessionID: string): Promise<void> {
     const read = await withDeadline(Promise.resolve().then(() => host.session.messages({ path: { id: sessionID } })), HOST_READ_DEADLINE_MS);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkOptionValue, envName, readVariable } from '../../../src/main/shared/option-kinds.js';
+import { checkOptionValue, envName, flag, integer, oneOf, readVariable, text } from '../../../src/main/shared/option-kinds.js';
 
 describe('envName', () => {
   it('should map option keys to variable names', () => {
@@ -25,5 +25,14 @@ describe('checkOptionValue', () => {
     expect(checkOptionValue('rulesMaxChars', 499, { type: 'integer', min: 500, max: 200_000 })).toEqual({ key: 'rulesMaxChars', expected: 'an integer from 500 to 200000', actual: 499 });
     expect(checkOptionValue('project', 3, { type: 'string' })).toEqual({ key: 'project', expected: 'a string', actual: 3 });
     expect(checkOptionValue('store', 'sqlite', { type: 'enum', values: ['auto', 'files'] })).toEqual({ key: 'store', expected: 'one of auto, files', actual: 'sqlite' });
+  });
+});
+
+describe('flag, text, integer and oneOf', () => {
+  it('should pair the kind an option accepts with its default', () => {
+    expect(flag(false)).toEqual({ kind: { type: 'boolean' }, default: false });
+    expect(text('')).toEqual({ kind: { type: 'string' }, default: '' });
+    expect(integer(400, 100, 20_000)).toEqual({ kind: { type: 'integer', min: 100, max: 20_000 }, default: 400 });
+    expect(oneOf(['auto', 'files'], 'files')).toEqual({ kind: { type: 'enum', values: ['auto', 'files'] }, default: 'files' });
   });
 });

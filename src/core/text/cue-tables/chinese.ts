@@ -2,15 +2,19 @@
  * Chinese (Mandarin) cue words. One file a language, so that a language is added or tuned in
  * one place; the kinds are in `cue-kinds.ts`.
  */
-import type { CueTable } from '../cue-kinds.js';
+import { cueTable, type CueTable } from '../cue-kinds.js';
 
 /** Chinese (Mandarin) cues, by kind. */
-export const CHINESE: CueTable = {
+export const CHINESE: CueTable = cueTable({
   goalHeading: ['目标', '任务', '需求', '背景'],
   purpose: ['为了', '以便', '因为', '以免', '避免', '这样'],
-  instruction: ['添加', '删除', '修改', '替换', '创建', '更新', '使用', '移除'],
-  change: ['改为', '改成', '改用', '替换', '换成', '迁移', '移到', '移至', '重命名', '而不是', '代替', '取代', '决定', '采用', '降级', '升级', '重写', '切换', '不再'],
-  weakChange: ['添加', '新增', '删除', '移除', '创建', '修复', '实现', '安装', '更新', '使用'],
+  instruction: {
+    change: ['替换'],
+    weakChange: ['添加', '删除', '创建', '更新', '使用', '移除'],
+    only: ['修改'],
+  },
+  change: ['改为', '改成', '改用', '换成', '迁移', '移到', '移至', '重命名', '而不是', '代替', '取代', '决定', '采用', '降级', '升级', '重写', '切换', '不再'],
+  weakChange: ['新增', '修复', '实现', '安装'],
   summaryHeading: ['总结', '摘要', '变更', '修改', '改动', '解决方案', '完成'],
   decisionHeading: ['决策', '决定', '关键决策'],
   problemHeading: ['原因', '根本原因', '根因', '问题', '错误'],
@@ -20,4 +24,4 @@ export const CHINESE: CueTable = {
   next: ['下一步', '接下来', '然后', '需要我', '要不要', '是否需要'],
   minor: ['次要', '可选', '未使用', '拼写', '注释', '重复'],
   hedge: ['可以考虑', '或者', '也许', '可能'],
-};
+});

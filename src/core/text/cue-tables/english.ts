@@ -4,36 +4,37 @@
  * English. One file a language, so that a language is added or tuned in one
  * place; the kinds are in `cue-kinds.ts`.
  */
-import type { CueTable } from '../cue-kinds.js';
+import { cueTable, type CueTable } from '../cue-kinds.js';
 
 /** English cues, by kind. */
-export const ENGLISH: CueTable = {
+export const ENGLISH: CueTable = cueTable({
   goalHeading: ['objective', 'objectives', 'goal', 'goals', 'task', 'the task', 'primary request', 'user request', 'request', 'background', 'requirements'],
   purpose: [
     'so that', 'so it', 'so the', 'so we', 'so they', 'so one', 'so no', 'in order to', 'to avoid', 'to prevent', 'to keep',
     'to ensure', 'to make sure', 'to stop', 'to allow', 'to support', 'because', 'since', 'which means', 'otherwise',
     'so nothing', 'not to',
   ],
-  instruction: [
-    'add', 'remove', 'delete', 'fix', 'replace', 'move', 'use', 'create', 'update', 'change', 'switch', 'rename',
-    'extract', 'wrap', 'make', 'implement', 'introduce', 'keep', 'set', 'convert', 'refactor', 'inline', 'split',
-    'merge', 'install', 'pin', 'downgrade', 'upgrade', 'rewrite', 'handle', 'enforce', 'drop', 'connect', 'wire',
-    'ensure', 'unify', 'migrate', 'clean', 'reinstall', 'consider', 'document', 'expose', 'mark', 'rework', 'decide',
-  ],
+  instruction: {
+    change: ['replace', 'pin', 'downgrade', 'rewrite', 'enforce'],
+    weakChange: ['add', 'remove', 'delete', 'fix', 'use', 'create', 'update', 'wrap', 'split', 'install', 'clean', 'reinstall'],
+    only: [
+      'move', 'change', 'switch', 'rename', 'extract', 'make', 'implement', 'introduce', 'keep', 'set', 'convert',
+      'refactor', 'inline', 'merge', 'upgrade', 'handle', 'drop', 'connect', 'wire', 'ensure', 'unify', 'migrate',
+      'consider', 'document', 'expose', 'mark', 'rework', 'decide',
+    ],
+  },
   change: [
-    'changed', 'change from', 'switched', 'switch to', 'replaced', 'replace', 'replaces', 'moved', 'move the', 'renamed',
-    'migrated', 'downgraded', 'downgrade', 'upgraded', 'pinned', 'pin', 'converted', 'rewrote', 'rewritten', 'rewrite',
-    'refactored', 'extracted', 'inlined', 'inline the', 'wrapped', 'wraps', 'now uses', 'now calls', 'now reads',
-    'now publishes', 'now returns', 'now raises', 'now goes through', 'instead of', 'rather than', 'in favor of',
-    'in favour of', 'decided', 'went with', 'go with', 'opted', 'chose', 'settled on', 'enforce', 'enforced', 'enforces',
-    '→',
+    'changed', 'change from', 'switched', 'switch to', 'replaced', 'replaces', 'moved', 'move the', 'renamed',
+    'migrated', 'downgraded', 'upgraded', 'pinned', 'converted', 'rewrote', 'rewritten', 'refactored', 'extracted',
+    'inlined', 'inline the', 'wrapped', 'wraps', 'now uses', 'now calls', 'now reads', 'now publishes', 'now returns',
+    'now raises', 'now goes through', 'instead of', 'rather than', 'in favor of', 'in favour of', 'decided',
+    'went with', 'go with', 'opted', 'chose', 'settled on', 'enforced', 'enforces', '→',
   ],
   weakChange: [
-    'added', 'adds', 'removed', 'removes', 'deleted', 'created', 'introduced', 'fixed', 'implemented', 'updated', 'made',
-    'kept', 'split', 'merged', 'installed', 'retrained', 'stashed', 'wired', 'connected', 'hardened',
-    'guarded', 'redirects', 'resolved', 'reworked', 'relaxed', 'restricted', 'delegates', 'persists', 'uses', 'use',
-    'set to', 'defaults to', 'stores', 'loads', 'builds', 'checks', 'publishes', 'reloads', 'activates',
-    'no longer', 'add', 'remove', 'delete', 'update', 'install', 'reinstall', 'create', 'fix', 'wrap', 'clean',
+    'added', 'adds', 'removed', 'removes', 'deleted', 'created', 'introduced', 'fixed', 'implemented', 'updated',
+    'made', 'kept', 'merged', 'installed', 'retrained', 'stashed', 'wired', 'connected', 'hardened', 'guarded',
+    'redirects', 'resolved', 'reworked', 'relaxed', 'restricted', 'delegates', 'persists', 'uses', 'set to',
+    'defaults to', 'stores', 'loads', 'builds', 'checks', 'publishes', 'reloads', 'activates', 'no longer',
   ],
   summaryHeading: [
     'summary', 'changes', 'change', 'what changed', 'what was changed', 'what i did', 'what i changed', 'fixes applied',
@@ -78,4 +79,4 @@ export const ENGLISH: CueTable = {
     'would', 'could', 'might', 'if you want', 'alternatively', 'option', 'maybe', 'perhaps', 'consider', 'should we',
     'do you want', 'want me to', 'shall i', 'proposal', 'suggest*',
   ],
-};
+});

@@ -2,21 +2,22 @@
  * French cue words. One file a language, so that a language is added or tuned in
  * one place; the kinds are in `cue-kinds.ts`.
  */
-import type { CueTable } from '../cue-kinds.js';
+import { cueTable, type CueTable } from '../cue-kinds.js';
 
 /** French cues, by kind. */
-export const FRENCH: CueTable = {
+export const FRENCH: CueTable = cueTable({
   goalHeading: ['objectif', 'objectifs', 'tâche', 'exigences', 'contexte'],
   purpose: ['afin de', 'afin que', 'car', 'parce que', 'pour que', 'pour ne', 'pour éviter'],
-  instruction: ['ajouter', 'supprimer', 'remplacer', 'corriger', 'créer', 'modifier', 'déplacer', 'renommer', 'installer', 'mettre à jour', 'utiliser'],
+  instruction: {
+    change: ['remplacer', 'déplacer', 'renommer'],
+    weakChange: ['ajouter', 'supprimer', 'corriger', 'créer', 'installer', 'mettre à jour'],
+    only: ['modifier', 'utiliser'],
+  },
   change: [
-    'changé', 'modifié', 'remplacé', 'remplacer', 'déplacé', 'renommé', 'migré', 'passé à', 'au lieu de', 'plutôt que',
-    'décidé', 'choisi', 'opté', 'réécrit', 'utilise désormais', 'rétrogradé', 'remplacer', 'déplacer', 'renommer',
+    'changé', 'modifié', 'remplacé', 'déplacé', 'renommé', 'migré', 'passé à', 'au lieu de', 'plutôt que', 'décidé',
+    'choisi', 'opté', 'réécrit', 'utilise désormais', 'rétrogradé',
   ],
-  weakChange: [
-    'ajouté', 'supprimé', 'créé', 'corrigé', 'implémenté', 'installé', 'retiré', 'mis à jour', 'utilise', 'ne plus',
-    'ajouter', 'supprimer', 'créer', 'corriger', 'installer', 'mettre à jour',
-  ],
+  weakChange: ['ajouté', 'supprimé', 'créé', 'corrigé', 'implémenté', 'installé', 'retiré', 'mis à jour', 'utilise', 'ne plus'],
   summaryHeading: ['résumé', 'récapitulatif', 'modifications', 'changements', 'solution', 'correctifs', 'réalisé', 'terminé', 'plan'],
   decisionHeading: ['décisions', 'décision', 'décisions clés'],
   problemHeading: ['cause', 'cause racine', 'problème', 'problèmes', 'erreurs', 'diagnostic'],
@@ -29,4 +30,4 @@ export const FRENCH: CueTable = {
   next: ['prochaine', 'ensuite', 'voulez-vous', 'veux-tu', 'souhaitez-vous', 'je vais', 'reste à'],
   minor: ['mineur', 'optionnel', 'inutilisé', 'coquille', 'commentaire', 'dupliqué', 'doublon', 'redondant'],
   hedge: ['pourrait', 'pourrais', 'peut-être', 'alternative*', 'option'],
-};
+});

@@ -2,22 +2,24 @@
  * German cue words. One file a language, so that a language is added or tuned in
  * one place; the kinds are in `cue-kinds.ts`.
  */
-import type { CueTable } from '../cue-kinds.js';
+import { cueTable, type CueTable } from '../cue-kinds.js';
 
 /** German cues, by kind. */
-export const GERMAN: CueTable = {
+export const GERMAN: CueTable = cueTable({
   goalHeading: ['ziel', 'ziele', 'aufgabe', 'anforderungen', 'hintergrund'],
   purpose: ['damit', 'weil', 'sodass', 'sonst'],
-  instruction: ['ersetzen', 'entfernen', 'hinzufügen', 'ändern', 'aktualisieren', 'erstellen', 'löschen', 'verschieben', 'installieren'],
+  instruction: {
+    change: ['ersetzen', 'ändern', 'verschieben'],
+    weakChange: ['entfernen', 'hinzufügen', 'aktualisieren', 'erstellen', 'löschen', 'installieren'],
+  },
   change: [
-    'geändert', 'ändern', 'ersetzt', 'ersetzen', 'umgestellt', 'umstellen', 'verschoben', 'verschieben', 'migriert',
-    'umbenannt', 'statt', 'anstatt', 'anstelle', 'stattdessen', 'entschieden', 'gewählt', 'neu geschrieben',
-    'nutzt jetzt', 'verwendet jetzt', 'herabgestuft',
+    'geändert', 'ersetzt', 'umgestellt', 'umstellen', 'verschoben', 'migriert', 'umbenannt', 'statt', 'anstatt',
+    'anstelle', 'stattdessen', 'entschieden', 'gewählt', 'neu geschrieben', 'nutzt jetzt', 'verwendet jetzt',
+    'herabgestuft',
   ],
   weakChange: [
     'hinzugefügt', 'entfernt', 'gelöscht', 'erstellt', 'behoben', 'korrigiert', 'implementiert', 'installiert',
-    'eingebaut', 'angepasst', 'aktualisiert', 'verwendet', 'nutzt', 'nicht mehr', 'hinzufügen', 'entfernen',
-    'löschen', 'erstellen', 'beheben', 'installieren', 'aktualisieren',
+    'eingebaut', 'angepasst', 'aktualisiert', 'verwendet', 'nutzt', 'nicht mehr', 'beheben',
   ],
   summaryHeading: ['zusammenfassung', 'änderungen', 'lösung', 'umsetzung', 'erledigt', 'ergebnis', 'fertig', 'plan'],
   decisionHeading: ['entscheidungen', 'entscheidung', 'ansatz', 'strategie'],
@@ -31,4 +33,4 @@ export const GERMAN: CueTable = {
   next: ['als nächstes', 'nächste', 'danach', 'soll ich', 'möchtest du', 'willst du', 'bitte teste', 'noch offen'],
   minor: ['gering', 'optional', 'ungenutzt', 'tippfehler', 'kommentar', 'doppelt', 'doppelte', 'redundant'],
   hedge: ['könnte', 'würde', 'vielleicht', 'alternativ*', 'option'],
-};
+});

@@ -2,22 +2,24 @@
  * Portuguese cue words. One file a language, so that a language is added or tuned in
  * one place; the kinds are in `cue-kinds.ts`.
  */
-import type { CueTable } from '../cue-kinds.js';
+import { cueTable, type CueTable } from '../cue-kinds.js';
 
 /** Portuguese cues, by kind. */
-export const PORTUGUESE: CueTable = {
+export const PORTUGUESE: CueTable = cueTable({
   goalHeading: ['objetivo', 'objetivos', 'tarefa', 'requisitos', 'contexto'],
   purpose: ['para que', 'para não', 'para evitar', 'porque', 'pois', 'de modo que'],
-  instruction: ['adicionar', 'remover', 'substituir', 'corrigir', 'criar', 'alterar', 'mover', 'renomear', 'instalar', 'atualizar', 'usar'],
+  instruction: {
+    change: ['substituir', 'alterar', 'mover', 'renomear'],
+    weakChange: ['adicionar', 'remover', 'corrigir', 'criar', 'instalar', 'atualizar', 'usar'],
+  },
   change: [
-    'alterei', 'alterado', 'alterar', 'mudei', 'mudado', 'mudar para', 'substituí', 'substituído', 'substituir', 'movi',
-    'movido', 'renomeei', 'renomeado', 'migrei', 'migrado', 'em vez de', 'ao invés de', 'decidi', 'decidimos',
-    'escolhi', 'optei', 'reescrevi', 'agora usa', 'mover', 'renomear', 'migrar',
+    'alterei', 'alterado', 'mudei', 'mudado', 'mudar para', 'substituí', 'substituído', 'movi', 'movido', 'renomeei',
+    'renomeado', 'migrei', 'migrado', 'em vez de', 'ao invés de', 'decidi', 'decidimos', 'escolhi', 'optei',
+    'reescrevi', 'agora usa', 'migrar',
   ],
   weakChange: [
     'adicionei', 'adicionado', 'removi', 'removido', 'excluí', 'criei', 'criado', 'corrigi', 'corrigido',
-    'implementei', 'implementado', 'instalei', 'atualizei', 'atualizado', 'usa', 'usar', 'não mais', 'adicionar',
-    'remover', 'excluir', 'criar', 'corrigir', 'instalar', 'atualizar',
+    'implementei', 'implementado', 'instalei', 'atualizei', 'atualizado', 'usa', 'não mais', 'excluir',
   ],
   summaryHeading: ['resumo', 'alterações', 'mudanças', 'solução', 'correções', 'concluído', 'feito', 'plano'],
   decisionHeading: ['decisões', 'decisão', 'decisões principais'],
@@ -28,4 +30,4 @@ export const PORTUGUESE: CueTable = {
   next: ['próximo', 'depois', 'quer que', 'deseja que', 'vou', 'falta', 'teste'],
   minor: ['menor', 'opcional', 'não usado', 'comentário', 'duplicado', 'duplicada', 'redundante'],
   hedge: ['poderia', 'talvez', 'alternativa*', 'opção'],
-};
+});

@@ -1,0 +1,71 @@
+/**
+ * Where a message's decision items come from, and what that makes of them:
+ * whether the message reports work done, and whether an item proposes rather
+ * than reports (a plan step, a review finding with a priority, an instruction
+ * in a message that changes nothing). A proposal counts as a decision once a
+ * later edit confirms it.
+ */
+import type { CueMatchers } from '../text/cues.js';
+import type { LabelCache } from './decision-headings.js';
+import type { ProseItem } from './prose-items.js';
+
+/** Where the items come from. */
+export interface DecisionSource {
+  /** The message is a compaction summary the host wrote. */
+  summary: boolean;
+  /** The message's opening says it reports work done ("Done. Here's a summary…"). */
+  report: boolean;
+  /** The message puts several questions to the user: what it outlines waits on the answers. */
+  asks?: boolean;
+  /** The message edits or writes files: what its prose says it changes, it changes. */
+  edits: boolean;
+}
+
+/**
+ * A review finding's or recommendation's priority as its label ("High: add a pool", "P2 — rename"):
+ * the list ranks what could be done, it reports nothing done.
+ */
+const PRIORITY_LABEL = /^(?:critical|high|medium|low|major|minor|p[0-4]|nice[- ]to[- ]have|optional|must|should|could)(?:\s+priority)?\s*(?:[:：—–-]|$)/i;
+
+function hasPriorityLabel(item: ProseItem): boolean {
+  return PRIORITY_LABEL.test(item.lead) || PRIORITY_LABEL.test(item.text.slice(0, 24));
+}
+
+/** A short label before an instruction ("Step 2: add …", "Medium: fix …"). */
+const LEADING_LABEL = /^[\p{L}\p{N} /-]{1,30}[:：]\s*/u;
+
+/** Whether the item begins with an instruction's verb ("Add a handler", "Editar package.json"). */
+function isInstruction(text: string, cues: CueMatchers): boolean {
+  const head = text.replace(LEADING_LABEL, '').slice(0, 40);
+  return cues.instruction.exec(head)?.index === 0;
+}
+
+/**
+ * Whether an item proposes rather than reports: a plan step, a review finding with a priority, or an
+ * instruction in a message that neither changes files nor reports work done. A proposal counts once a
+ * later edit confirms it.
+ *
+ * @param item - one item of an assistant message.
+ * @param cues - the cue matchers of the message's language.
+ * @param source - see {@link DecisionSource}.
+ * @param cache - heading kinds already classified in this message.
+ */
+export function isProposal(item: ProseItem, cues: CueMatchers, source: DecisionSource, cache?: LabelCache): boolean {
+  if (source.summary) return false;
+  if (hasPriorityLabel(item)) return true;
+  const plan = (item.lead !== '' && cues.planHeading.test(item.lead)) || (item.section !== '' && cues.planHeading.test(item.section));
+  if (plan || (source.asks === true && !source.edits && !source.report)) return true;
+  return !source.edits && !source.report && isInstruction(item.text, cues);
+}
+
+/**
+ * Whether the opening of a message says it reports work done: its first line holds a summary cue
+ * ("Done. Here's a summary of what changed", "Listo.", "All 10 items implemented").
+ *
+ * @param items - the message's prose items.
+ * @param cues - the cue matchers of the message's language.
+ */
+export function isReport(items: readonly ProseItem[], cues: CueMatchers): boolean {
+  const first = items[0];
+  return first !== undefined && first.index === 0 && cues.summaryHeading.test(first.text.slice(0, 120));
+}

@@ -1,0 +1,225 @@
+/**
+ * How the lines of each family of tools become problems: the line that
+ * completes a waiting problem, Python tracebacks, test runners, compilers and
+ * linters, and (outside strict reading) the looser error lines of build
+ * tools, package managers, hosts and logs. Each reader takes a line, adding
+ * to the reading's state, or leaves it to the next one; `readOutput`
+ * (problems.ts) calls them in this order.
+ */
+import {
+  PY_TRACEBACK, PY_FRAME, EXCEPTION, JS_FRAME, JAVA_FRAME, SUREFIRE_TEST, SUREFIRE_SUMMARY, MAVEN_LOCATED, TEST_FAIL, PYTEST_FAILED,
+  PYTEST_HEADER, PYTEST_E, GO_FAIL, GO_MESSAGE, TAP_NOT_OK, TSC, COMPILER, PY_WARNING, PY_WARNING_KEY, LIBRARY_PATH, GO_COMPILE,
+  RUST_OR_GENERIC, ARROW_LOCATION, BARE_LOCATION, ESLINT_FILE, ESLINT_ROW, MARKED, MODULE_NOT_FOUND, NPM_ERROR, NPM_SECURITY, AUDIT, SHELL,
+  HOST_TIMEOUT, LOG_LEVEL, CURL, GENERIC, NAME_ONLY, keyOf, baseName,
+} from './output-lines.js';
+import { LOOKAHEAD_LINES, type Pending, type ReadingState } from './reading-state.js';
+
+/**
+ * Completes the waiting problem when the line is what it waits for: a location for an error, a
+ * message for a failing test.
+ *
+ * @param line - the line, trimmed and without leading marks.
+ * @param raw - the line as printed (indentation kept).
+ * @param state - the reading, with a problem waiting.
+ * @returns whether the line was taken.
+ */
+export function completePending(line: string, raw: string, state: ReadingState): boolean {
+  const current: Pending | null = state.pending;
+  if (!current) return false;
+  if (current.wants === 'location') {
+    const at = ARROW_LOCATION.exec(raw) ?? BARE_LOCATION.exec(raw) ?? JS_FRAME.exec(raw) ?? JAVA_FRAME.exec(raw);
+    if (at && !/node_modules|node:internal|\(internal\//.test(raw)) {
+      const where = JS_FRAME.test(raw) || JAVA_FRAME.test(raw) ? `${baseName(at[1] ?? '')}:${at[2] ?? ''}` : baseName(at[1] ?? '');
+      state.pending = { ...current, text: `${current.text} (${where})` };
+      state.flush();
+      return true;
+    }
+  } else if (EXCEPTION.test(line) || /^(?:Error|AssertionError|expected|Expected|assert )/.test(line) || PYTEST_E.test(line) || GO_MESSAGE.test(raw)) {
+    const message = PYTEST_E.exec(line)?.[1] ?? GO_MESSAGE.exec(raw)?.slice(1).join(': ') ?? line;
+    const simple = message.replace(/^(?:[a-z_]\w*\.)+(?=[A-Z])/, '');
+    state.pending = { ...current, text: `${current.text}: ${simple}`, message: simple };
+    state.flush();
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Python tracebacks, and exceptions anywhere: remembers the innermost frame of the project and
+ * reports the exception line that ends the traceback; an exception outside one waits for its location.
+ *
+ * @param line - the line, trimmed and without leading marks.
+ * @param raw - the line as printed.
+ * @param state - the reading.
+ * @returns whether the line was taken (every line inside an open traceback is).
+ */
+export function readTraceback(line: string, raw: string, state: ReadingState): boolean {
+  if (PY_TRACEBACK.test(line)) {
+    state.traceback = true;
+    state.pyLocation = null;
+    return true;
+  }
+  const frame = PY_FRAME.exec(raw);
+  if (frame) {
+    if (!/site-packages|[\\/]lib[\\/]python|<frozen/.test(frame[1] ?? '')) state.pyLocation = `${baseName(frame[1] ?? '')}:${frame[2] ?? ''}`;
+    return true;
+  }
+  const exception = EXCEPTION.exec(line);
+  if (exception && (state.traceback || /[.:]/.test(line) || !state.strict)) {
+    const name = (exception[1] ?? '').replace(/^(?:[a-z_]\w*\.)+(?=[A-Z])/, '');
+    const message = exception[2] ?? '';
+    state.flush();
+    if (state.traceback) {
+      state.push('problem', `${name}${message ? `: ${message}` : ''}${state.pyLocation ? ` (${state.pyLocation})` : ''}`);
+      state.traceback = false;
+    } else {
+      state.pending = { type: 'problem', text: `${name}${message ? `: ${message}` : ''}`, key: keyOf(`${name}: ${message}`), wants: 'location', ttl: LOOKAHEAD_LINES };
+    }
+    return true;
+  }
+  return state.traceback;
+}
+
+/**
+ * Test runners: a failing test's name, then its message (Surefire, pytest, Go, Vitest and Jest), or
+ * both on one line (Surefire's summary, pytest's short summary, TAP).
+ *
+ * @param line - the line, trimmed and without leading marks.
+ * @param state - the reading.
+ * @returns whether the line was taken.
+ */
+export function readTestRunner(line: string, state: ReadingState): boolean {
+  const surefire = SUREFIRE_TEST.exec(line);
+  const pytestHeader = PYTEST_HEADER.exec(line);
+  const goFail = GO_FAIL.exec(line);
+  const testFail = TEST_FAIL.exec(line);
+  if (surefire || pytestHeader || goFail || (testFail && (testFail[2] || /\.(?:test|spec)\./.test(testFail[1] ?? '')))) {
+    state.flush();
+    const name = surefire ? (surefire[1] ?? '').split('.').slice(-2).join('.') : pytestHeader ? pytestHeader[1] ?? '' : goFail ? goFail[1] ?? '' : `FAIL ${testFail?.[1] ?? ''}${testFail?.[2] ? ` > ${testFail[2]}` : ''}`;
+    state.pending = { type: 'problem', text: name, key: `test:${keyOf(name.replace(/^FAIL /, ''))}`, wants: 'message', ttl: LOOKAHEAD_LINES };
+    state.failed = true;
+    return true;
+  }
+  const summary = SUREFIRE_SUMMARY.exec(line);
+  if (summary && /\./.test(summary[1] ?? '')) {
+    const name = (summary[1] ?? '').split('.').slice(-2).join('.');
+    state.push('problem', `${name}: ${summary[2] ?? ''}`, `test:${keyOf(name)}`, summary[2]);
+    state.failed = true;
+    return true;
+  }
+  const pytest = PYTEST_FAILED.exec(line);
+  const tap = TAP_NOT_OK.exec(line);
+  if (pytest || tap) {
+    const name = pytest ? pytest[2] ?? '' : tap?.[1] ?? '';
+    state.push('problem', pytest ? `${pytest[1]} ${name}${pytest[3] ? `: ${pytest[3]}` : ''}` : `not ok: ${name}`, `test:${keyOf(name.split('::').pop() ?? name)}`, pytest?.[3]);
+    state.failed = true;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Compilers, type-checkers and linters: a message with its file and line (tsc, Python warnings,
+ * Maven and C-style compilers, ESLint's blocks, Go's build errors).
+ *
+ * @param line - the line, trimmed and without leading marks.
+ * @param raw - the line as printed.
+ * @param state - the reading.
+ * @returns whether the line was taken.
+ */
+export function readCompiler(line: string, raw: string, state: ReadingState): boolean {
+  const tsc = TSC.exec(line);
+  if (tsc) {
+    state.push(tsc[4] === 'warning' ? 'warning' : 'problem', `${tsc[5]}: ${tsc[6]} (${baseName(tsc[1] ?? '')}:${tsc[2] ?? tsc[3]})`);
+    return true;
+  }
+  const pyWarning = PY_WARNING.exec(line);
+  if (pyWarning) {
+    // One per warning and place: a loop warns the same way for every item it touches.
+    const [file, row, name] = [baseName(pyWarning[1] ?? '').split('/').pop() ?? '', pyWarning[2] ?? '', pyWarning[3] ?? ''];
+    const library = LIBRARY_PATH.test(pyWarning[1] ?? '') ? 'lib:' : '';
+    state.push('warning', `${name}: ${pyWarning[4] ?? ''} (${file}:${row})`, `${PY_WARNING_KEY}${library}${name}:${file}:${row}`);
+    return true;
+  }
+  const maven = MAVEN_LOCATED.exec(line);
+  const compiler = COMPILER.exec(line);
+  if (maven || compiler) {
+    const [file, row, level, message] = maven ? [maven[2], maven[3], maven[1], maven[4]] : [compiler?.[1], compiler?.[2], compiler?.[3], compiler?.[4]];
+    state.push(/warn/i.test(level ?? '') ? 'warning' : 'problem', `${message} (${baseName(file ?? '')}:${row})`);
+    return true;
+  }
+  const eslintRow = ESLINT_ROW.exec(raw);
+  if (eslintRow && state.eslintFile) {
+    state.push(eslintRow[2] === 'warning' ? 'warning' : 'problem', `${eslintRow[3]}${eslintRow[4] ? ` [${eslintRow[4]}]` : ''} (${state.eslintFile}:${eslintRow[1]})`);
+    return true;
+  }
+  if (ESLINT_FILE.test(line) && !state.strict) {
+    state.eslintFile = baseName(line);
+    state.previous = line;
+    return true;
+  }
+  const goCompile = GO_COMPILE.exec(line);
+  if (goCompile && !state.strict) {
+    state.push('problem', `${goCompile[3]} (${baseName(goCompile[1] ?? '')}:${goCompile[2]})`);
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The looser error lines, read only outside strict reading: errors whose location follows them
+ * (rustc, swc, esbuild) or precedes them (webpack's `./app/page.js`), a module not found, a host's
+ * timeout, npm's errors and advisories, logged errors and warnings, curl and shell failures, and
+ * generic `error:` lines.
+ *
+ * @param line - the line, trimmed and without leading marks.
+ * @param state - the reading.
+ * @returns whether the line was taken.
+ */
+export function readLooseError(line: string, state: ReadingState): boolean {
+  const marked = MARKED.exec(line);
+  const rust = RUST_OR_GENERIC.exec(line);
+  if (marked || (rust && rust[2])) {
+    state.flush();
+    const text = marked ? marked[1] ?? '' : `${rust?.[1]}${rust?.[2]}: ${rust?.[3]}`;
+    state.pending = { type: rust?.[1] === 'warning' ? 'warning' : 'problem', text, key: keyOf(text), wants: 'location', ttl: LOOKAHEAD_LINES };
+    return true;
+  }
+  const moduleError = MODULE_NOT_FOUND.exec(line);
+  if (moduleError) {
+    const where = /^\.{0,2}\/\S+\.\w+(?::\d+(?::\d+)?)?$/.test(state.previous) ? ` (${state.previous})` : '';
+    state.push('problem', `${line}${where}`, keyOf(line));
+    return true;
+  }
+  const timeout = HOST_TIMEOUT.exec(line);
+  if (timeout) {
+    state.push('problem', timeout[1] ? `hung: terminated after exceeding the ${timeout[1]} ms timeout` : line);
+    state.failed = true;
+    return true;
+  }
+  const npm = NPM_ERROR.exec(line);
+  if (npm) {
+    state.push('problem', `npm error: ${npm[1]}`);
+    return true;
+  }
+  const security = NPM_SECURITY.exec(line);
+  if (security || AUDIT.test(line)) {
+    state.push('warning', security ? `deprecated ${security[1]}` : line);
+    return true;
+  }
+  const logged = LOG_LEVEL.exec(line);
+  if (logged && (logged[2] ?? '').length > 3 && !NAME_ONLY.test(logged[2] ?? '')) {
+    state.push(/^WARN/.test(logged[1] ?? '') ? 'warning' : 'problem', logged[2] ?? '');
+    return true;
+  }
+  if (CURL.test(line) || SHELL.test(line)) {
+    state.push('problem', line);
+    return true;
+  }
+  const generic = GENERIC.exec(line) ?? RUST_OR_GENERIC.exec(line);
+  if (generic && !NAME_ONLY.test((generic.at(-1) ?? '').trim())) {
+    state.push(/^warning/.test(line) ? 'warning' : 'problem', line);
+    return true;
+  }
+  return false;
+}

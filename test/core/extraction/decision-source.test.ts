@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { cuesFor } from '../../../src/core/text/cues.js';
+import { proseItems } from '../../../src/core/extraction/prose-items.js';
+import { isProposal, isReport } from '../../../src/core/extraction/decision-source.js';
+
+const PLAIN = { summary: false, report: false, edits: false };
+
+describe('isProposal', () => {
+  it('should read an instruction in a message that changes nothing as a proposal, in Spanish too', () => {
+    const [english] = proseItems('Move the retry budget from `worker.ts` into `QueueConfig`.');
+    const [spanish] = proseItems('Cambiar `next` a 15.2.4 en `package.json`.');
+    if (!english || !spanish) throw new Error('expected items');
+    expect(isProposal(english, cuesFor('eng'), PLAIN)).toBe(true);
+    expect(isProposal(english, cuesFor('eng'), { ...PLAIN, edits: true })).toBe(false);
+    expect(isProposal(spanish, cuesFor('spa'), PLAIN)).toBe(true);
+  });
+
+  it('should read a finding with a priority as a proposal, and nothing in a prior summary', () => {
+    const [finding] = proseItems('- **High:** Add a bounded `ThreadPoolTaskScheduler` to `ReportJob`');
+    if (!finding) throw new Error('expected an item');
+    expect(isProposal(finding, cuesFor('eng'), { ...PLAIN, edits: true })).toBe(true);
+    expect(isProposal(finding, cuesFor('eng'), { ...PLAIN, summary: true })).toBe(false);
+  });
+});
+
+describe('isReport', () => {
+  it('should read a message that opens with a summary cue as a report of work done', () => {
+    const cues = cuesFor('eng');
+    expect(isReport(proseItems("Done. Here's a summary of what changed:\n\n- Replaced the cron loop"), cues)).toBe(true);
+    expect(isReport(proseItems('Let me look at the scheduler first.'), cues)).toBe(false);
+    expect(isReport([], cues)).toBe(false);
+  });
+});
