@@ -10,6 +10,7 @@ import { toTaskError } from '../core/task-error.js';
 import { buildSummaryThought } from '../core/memory/summary-thought.js';
 import { inputProblem, TASK_INPUTS, type TaskInputSchema } from './task-inputs.js';
 import * as memoryFolder from './tasks/memory-folder.js';
+import { runWarmUp } from './tasks/warm-up.js';
 import type { IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, SummaryThoughtInput, TaskName, TaskSignatures } from './protocol.js';
 
 /**
@@ -62,34 +63,13 @@ export const summaryThought = guarded<SummaryThoughtInput, string>(TASK_INPUTS.s
   buildSummaryThought(input.project, input.sessionID, input.summary, input.maxChars),
 );
 
-/** Task `warmUp`: runs every stage once on a small text so the first real task is not the one paying for JIT. */
+/** Task `warmUp`: a small coding conversation analyzed a few times, so the first real task is not the one paying for JIT. */
 export function warmUp(): TaskResult<number> {
-  const text = '## Plan\nWe decided to use [[SQLite]] for storage because it is simple.\n\n```ts\nconst x = 1;\n```\n';
-  const analyzed = analyzeUnits({
-    units: [{ key: null, order: 0, role: 'assistant', text, summary: false, tools: [{ tool: 'read', input: { filePath: 'a.ts' }, output: 'Error: x', failed: false }] }],
-    settings: { projectRoot: null, maxSectionChars: 1000, maxDecisionsPerUnit: 5 },
-  });
-  if (!analyzed.ok) return analyzed;
-  const first = analyzed.value.analyses[0];
-  const finalized = finalizeExtraction({
-    sections: [first?.firstSection ?? text],
-    sectionKind: 'h2',
-    decisions: first?.decisions ?? [],
-    files: first?.files ?? [],
-    signals: first?.signals ?? [],
-    notes: first?.notes ?? [],
-    terms: first?.terms ?? [],
-    latestOrder: 0,
-    settings: {
-      encoding: 'o200k_base',
-      contextTokenBudget: 100,
-      maxConcepts: 5,
-      maxDecisions: 5,
-      maxFiles: 5,
-      strategy: { mode: 'conservative', targetTokenCount: 100, preserveTypes: ['decision'] },
-    },
-  });
-  return finalized.ok ? { ok: true, value: finalized.value.context.tokens } : finalized;
+  try {
+    return { ok: true, value: runWarmUp() };
+  } catch (error) {
+    return { ok: false, error: toTaskError(error, 'TASK_FAILED') };
+  }
 }
 
 /**

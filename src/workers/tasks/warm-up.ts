@@ -1,0 +1,87 @@
+/**
+ * The pool's warm-up: a small conversation shaped like a coding session — a
+ * request, plans and decisions under headings, edits, shell runs that fail
+ * with compiler, test and traceback output and then pass, a prior summary,
+ * turns in Spanish and Chinese — analyzed a few times over, then finalized.
+ *
+ * A worker's first real task otherwise runs the stages in V8's interpreter:
+ * the first extraction of a fresh pool cost about three times the second on
+ * the same session. One pass over a two-line text did not change that; the
+ * stages need a few thousand calls of their hot functions to be compiled.
+ */
+import type { AnalysisUnit, UnitAnalysis } from '../protocol.js';
+import { analyzeUnits } from './analyze-units.js';
+import { finalizeExtraction } from './finalize-extraction.js';
+
+/** Passes over the conversation: enough for the hot functions to be optimized, about 100 ms of a worker. */
+export const WARM_UP_ROUNDS = 6;
+
+function tool(name: string, input: Record<string, string>, output: string, failed = false): AnalysisUnit['tools'][number] {
+  return { tool: name, input, output, failed };
+}
+
+/** The conversation of one round; `round` varies a file name, so no round is a copy of another. */
+export function warmUpUnits(round: number): AnalysisUnit[] {
+  const file = `src/cache/store-${round}.ts`;
+  const said = (role: string, text: string, tools: AnalysisUnit['tools'] = [], summary = false): AnalysisUnit => ({ key: null, order: 0, role, text, tools, summary });
+  const list: AnalysisUnit[] = [
+    said('user', `The checkout page times out when the cart has more than 50 items. Can you look at ${file} and make the cache expire after five minutes?`),
+    said('assistant', `## Plan\n1. Read \`${file}\` and the tests.\n2. Replace the \`Map\` with an LRU cache bounded to 500 entries.\n3. Run \`npm test\`.\n\nWe decided to use [[lru-cache]] instead of a hand-written map because it already handles TTL.`, [
+      tool('read', { filePath: `/home/dev/shop/${file}` }, `export class Store {\n  private items = new Map<string, Item>();\n  get(id: string) { return this.items.get(id); }\n}`),
+      tool('grep', { pattern: 'Store', path: '/home/dev/shop/src' }, `src/cache/index.ts:3: import { Store } from './store';\nsrc/checkout/cart.ts:12: const store = new Store();`),
+    ]),
+    said('assistant', 'Changed `items` from a `Map` to an `LRUCache` with `ttl: 300_000` and switched the checkout to `store.fetch()`.', [
+      tool('edit', { filePath: `/home/dev/shop/${file}` }, 'Edit applied successfully.'),
+      tool('bash', { command: 'npx tsc --noEmit && npm test -- --run' }, `src/checkout/cart.ts(14,7): error TS2339: Property 'get' does not exist on type 'CartStore'.\n\n FAIL  test/cart.test.ts > cart > totals 60 items\nAssertionError: expected 59 to be 60\n ❯ test/cart.test.ts:41:18\n\nTest Files  1 failed | 12 passed (13)`, true),
+    ]),
+    said('assistant', '### Root cause\nThe cart read the store before the cache was filled, so the last item was missing. Fixed by awaiting `store.fetch()` in `loadCart`.', [
+      tool('bash', { command: 'python scripts/seed.py --items 60' }, `Traceback (most recent call last):\n  File "scripts/seed.py", line 22, in <module>\n    main()\n  File "scripts/seed.py", line 18, in main\n    db.insert(rows)\nKeyError: 'price'`, true),
+      tool('write', { filePath: '/home/dev/shop/test/cart-limits.test.ts' }, 'Wrote file successfully.'),
+      tool('bash', { command: 'npm test -- --run && git add -A && git commit -m "cache: bound the store with lru-cache"' }, ' ✓ test/cart.test.ts (14 tests) 88ms\n\nTest Files  13 passed (13)\n[main 4f2a9c1] cache: bound the store with lru-cache'),
+    ]),
+    said('assistant', `## Summary\n### Key decisions\n- Replaced the hand-written map with [[lru-cache]] (TTL five minutes).\n- Kept the checkout API unchanged.\n### Next steps\n- Add a metric for cache hits.\n- Review \`src/cache/index.ts\` for the same pattern.`, [], true),
+    said('user', 'Perfecto. Ahora cambia el límite a 1000 elementos y documenta la decisión en el README, por favor.'),
+    said('assistant', 'Cambié el límite de 500 a 1000 elementos porque el carrito grande lo necesita. Próximos pasos: actualizar la documentación.', [
+      tool('edit', { filePath: '/home/dev/shop/README.md' }, 'Edit applied successfully.'),
+    ]),
+    said('user', '缓存的过期时间改成十分钟,然后运行测试。'),
+    said('assistant', '我把过期时间从五分钟改成了十分钟,因为结账流程比较长。下一步:运行完整的测试。', [
+      tool('bash', { command: 'npm run lint' }, `/home/dev/shop/src/cache/store-${round}.ts\n  12:5  warning  Unexpected console statement  no-console\n\n✖ 1 problem (0 errors, 1 warning)`),
+    ]),
+  ];
+  return list.map((unit, order) => ({ ...unit, order }));
+}
+
+/**
+ * The conversation above, {@link WARM_UP_ROUNDS} times, then the final pass twice.
+ *
+ * @returns the tokens of the last preservation context (a warm-up that built none has failed).
+ */
+export function runWarmUp(): number {
+  let analyses: UnitAnalysis[] = [];
+  for (let round = 0; round < WARM_UP_ROUNDS; round++) {
+    analyses = analyzeUnits({ units: warmUpUnits(round), settings: { projectRoot: '/home/dev/shop', maxSectionChars: 16_000, maxDecisionsPerUnit: 10 } }).analyses;
+  }
+  let tokens = 0;
+  for (let round = 0; round < 2; round++) {
+    tokens = finalizeExtraction({
+      sections: [analyses[1]?.firstSection ?? '', analyses.at(-1)?.lastSection ?? ''],
+      sectionKind: 'h2',
+      decisions: analyses.flatMap((analysis) => analysis.decisions),
+      files: analyses.flatMap((analysis) => analysis.files),
+      signals: analyses.flatMap((analysis) => analysis.signals),
+      notes: analyses.flatMap((analysis) => analysis.notes),
+      terms: analyses.flatMap((analysis) => analysis.terms),
+      latestOrder: analyses.length - 1,
+      settings: {
+        encoding: 'o200k_base',
+        contextTokenBudget: 500,
+        maxConcepts: 20,
+        maxDecisions: 10,
+        maxFiles: 20,
+        strategy: { mode: 'conservative', targetTokenCount: 500, preserveTypes: ['decision'] },
+      },
+    }).context.tokens;
+  }
+  return tokens;
+}

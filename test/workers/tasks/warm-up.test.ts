@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { runWarmUp, warmUpUnits } from '../../../src/workers/tasks/warm-up.js';
+import { analyzeUnits } from '../../../src/workers/tasks/analyze-units.js';
+import { warmUp } from '../../../src/workers/extract-worker.js';
+
+describe('the warm-up', () => {
+  it('should reach every stage a real conversation reaches: decisions, files, problems, next steps, terms and several languages', () => {
+    const { analyses } = analyzeUnits({ units: warmUpUnits(0), settings: { projectRoot: '/home/dev/shop', maxSectionChars: 16_000, maxDecisionsPerUnit: 10 } });
+    expect(analyses.flatMap((analysis) => analysis.decisions).length).toBeGreaterThanOrEqual(3);
+    expect(new Set(analyses.flatMap((analysis) => analysis.files).map((touch) => touch.path)).size).toBeGreaterThanOrEqual(3);
+    const kinds = new Set([...analyses.flatMap((analysis) => analysis.signals), ...analyses.flatMap((analysis) => analysis.notes)].map((item) => item.type));
+    expect(kinds).toContain('problem');
+    expect(kinds).toContain('next');
+    expect(analyses.flatMap((analysis) => analysis.terms).length).toBeGreaterThan(0);
+    expect(new Set(analyses.map((analysis) => analysis.language)).size).toBeGreaterThanOrEqual(3);
+  });
+
+  it('should end in a preservation context, and report it as a task value', () => {
+    expect(runWarmUp()).toBeGreaterThan(50);
+    expect(warmUp()).toMatchObject({ ok: true, value: expect.any(Number) });
+  });
+});
