@@ -3,12 +3,14 @@
  * host, extract in the pool, fit the context, and write the compaction note
  * through the maenifold CLI double (a real process per write).
  */
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMaenifoldPlugin } from '../src/main/plugin/create-plugin.js';
 import type { SessionExport } from '../src/core/session-types.js';
+import { growSession } from '../src/synth/session-generator.js';
 import { createDoubleRoot } from '../test/support/maenifold-double.js';
 import { createFakeHost } from '../test/support/fake-host.js';
 
@@ -18,8 +20,26 @@ export interface HookFigures {
   compacting_hook_p50_ms: number;
   /** Until the compaction note is written as well. */
   compacting_hook_with_write_p50_ms: number;
-  /** The hook again on the same session (per-message cache warm). */
+  /** The hook again once the session grew by 100 KB (per-message cache warm). */
   compacting_hook_repeat_p50_ms: number;
+  /** The hook thread's longest stall from the cold hook's call until its note is written (worst run). */
+  compacting_hook_stall_max_ms: number;
+  /** The same for the warm hook. */
+  compacting_hook_repeat_stall_max_ms: number;
+}
+
+/** The hook thread's longest stall (ms) while `work` runs, the monitor enabled one turn before. */
+async function stallDuring(work: () => Promise<void>): Promise<number> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  await nextTurn();
+  try {
+    await work();
+    await nextTurn();
+  } finally {
+    histogram.disable();
+  }
+  return histogram.max / 1e6;
 }
 
 function median(values: number[]): number {
@@ -30,7 +50,7 @@ function median(values: number[]): number {
 
 /**
  * @param session - the session the fake host serves.
- * @param runs - plugins started, each measured once cold and once warm.
+ * @param runs - plugins started, each measured once cold and once warm (after the session grew by 100 KB).
  */
 export async function benchCompactingHook(session: SessionExport, runs: number): Promise<HookFigures> {
   const double = await createDoubleRoot();
@@ -38,6 +58,9 @@ export async function benchCompactingHook(session: SessionExport, runs: number):
   const hook: number[] = [];
   const withWrite: number[] = [];
   const repeat: number[] = [];
+  const stall: number[] = [];
+  const grown = growSession(session, 100 * 1024, 4_242);
+  const repeatStall: number[] = [];
   try {
     for (let run = 0; run < runs; run++) {
       const host = createFakeHost({ serialize: true });
@@ -51,17 +74,26 @@ export async function benchCompactingHook(session: SessionExport, runs: number):
         await plugin.pool?.ready;
         const compacting = plugin.hooks['experimental.session.compacting'];
         if (!compacting) throw new Error('the compacting hook is not registered');
-        const start = performance.now();
         const output = { context: [] as string[] };
-        await compacting({ sessionID: 'ses_bench' }, output);
-        hook.push(performance.now() - start);
-        await plugin.background.idle();
-        withWrite.push(performance.now() - start);
+        stall.push(
+          await stallDuring(async () => {
+            const start = performance.now();
+            await compacting({ sessionID: 'ses_bench' }, output);
+            hook.push(performance.now() - start);
+            await plugin.background.idle();
+            withWrite.push(performance.now() - start);
+          }),
+        );
         if (output.context.length < 2) throw new Error('no preservation context was injected');
-        const again = performance.now();
-        await compacting({ sessionID: 'ses_bench' }, { context: [] });
-        repeat.push(performance.now() - again);
-        await plugin.background.idle();
+        repeatStall.push(
+          await stallDuring(async () => {
+            host.setMessages('ses_bench', grown.messages);
+            const again = performance.now();
+            await compacting({ sessionID: 'ses_bench' }, { context: [] });
+            repeat.push(performance.now() - again);
+            await plugin.background.idle();
+          }),
+        );
       } finally {
         await plugin.dispose();
       }
@@ -74,5 +106,7 @@ export async function benchCompactingHook(session: SessionExport, runs: number):
     compacting_hook_p50_ms: median(hook),
     compacting_hook_with_write_p50_ms: median(withWrite),
     compacting_hook_repeat_p50_ms: median(repeat),
+    compacting_hook_stall_max_ms: Math.max(...stall),
+    compacting_hook_repeat_stall_max_ms: Math.max(...repeatStall),
   };
 }

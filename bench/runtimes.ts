@@ -67,6 +67,8 @@ const COMPARED = [
   'loop_delay_max_ms_inline',
   'compacting_hook_p50_ms',
   'compacting_hook_repeat_p50_ms',
+  'compacting_hook_stall_max_ms',
+  'compacting_hook_repeat_stall_max_ms',
 ] as const;
 
 /**
