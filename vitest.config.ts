@@ -1,11 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Tests of pure functions and of the generator, scorer and file I/O: no worker pool, no plugin, no
- * module state that one file could leave for the next, so they share one module graph instead of
- * loading gpt-tokenizer, the cue tables and the unified stack again for every file.
+ * Tests of pure functions, of the generator, the scorer and file I/O, and of the hook thread's parts
+ * that start no plugin, pool, process or lock and set no fake clock: no module state that one file
+ * could leave for the next, so they share one module graph instead of loading gpt-tokenizer, the cue
+ * tables and the unified stack again for every file.
  */
-const PURE = ['test/core/**/*.test.ts', 'test/eval/**/*.test.ts', 'test/synth/**/*.test.ts', 'test/io/**/*.test.ts', 'test/workers/**/*.test.ts', 'test/plugin/**/*.test.ts'];
+const PURE = [
+  'test/core/**/*.test.ts',
+  'test/eval/**/*.test.ts',
+  'test/synth/**/*.test.ts',
+  'test/io/**/*.test.ts',
+  'test/workers/**/*.test.ts',
+  'test/plugin/**/*.test.ts',
+  ...['analysis-cache', 'compaction-note', 'section-assembly', 'session-reader', 'session-units', 'working-set-tracker'].map((name) => `test/main/compaction/${name}.test.ts`),
+  ...['frame-state', 'frame-tree'].map((name) => `test/main/frames/${name}.test.ts`),
+  'test/main/graph/graph-context.test.ts',
+  'test/main/memory/cli/cli-answers.test.ts',
+  'test/main/rules/rules.test.ts',
+  ...['option-issues', 'option-kinds', 'plugin-options'].map((name) => `test/main/shared/${name}.test.ts`),
+];
 
 export default defineConfig({
   test: {
