@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -26,6 +27,9 @@ export default defineConfig({
     // Pool tests start real worker threads; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // One file per core, not vitest's cores − 1 (one file at a time on two cores): most of a plugin
+    // test's time is spent in its worker threads and child processes, not in the file's own process.
+    maxWorkers: availableParallelism(),
     projects: [
       { extends: true, test: { name: 'pure', include: PURE, isolate: false } },
       // Everything that starts the plugin, a pool, a process or a lock keeps a fresh module graph per file.
