@@ -1,12 +1,40 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Tests of pure functions, of the generator, the scorer and file I/O, and of the hook thread's parts
+ * that start no plugin, pool, process or lock and set no fake clock: no module state that one file
+ * could leave for the next, so they share one module graph instead of loading gpt-tokenizer, the cue
+ * tables and the unified stack again for every file.
+ */
+const PURE = [
+  'test/core/**/*.test.ts',
+  'test/eval/**/*.test.ts',
+  'test/synth/**/*.test.ts',
+  'test/io/**/*.test.ts',
+  'test/workers/**/*.test.ts',
+  'test/plugin/**/*.test.ts',
+  ...['analysis-cache', 'compaction-note', 'section-assembly', 'session-reader', 'session-units', 'working-set-tracker'].map((name) => `test/main/compaction/${name}.test.ts`),
+  ...['frame-state', 'frame-tree'].map((name) => `test/main/frames/${name}.test.ts`),
+  'test/main/graph/graph-context.test.ts',
+  'test/main/memory/cli/cli-answers.test.ts',
+  'test/main/rules/rules.test.ts',
+  ...['option-issues', 'option-kinds', 'plugin-options'].map((name) => `test/main/shared/${name}.test.ts`),
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // The end-to-end suite runs on its own afterwards (vitest.e2e.config.ts): it drives a real server.
-    exclude: ['test/e2e/**', '**/node_modules/**'],
     // Pool tests start real worker threads; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // One file per core, not vitest's cores − 1 (one file at a time on two cores): most of a plugin
+    // test's time is spent in its worker threads and child processes, not in the file's own process.
+    maxWorkers: availableParallelism(),
+    projects: [
+      { extends: true, test: { name: 'pure', include: PURE, isolate: false } },
+      // Everything that starts the plugin, a pool, a process or a lock keeps a fresh module graph per file.
+      // The end-to-end suite runs on its own afterwards (vitest.e2e.config.ts): it drives a real server.
+      { extends: true, test: { name: 'hooks', include: ['test/**/*.test.ts'], exclude: [...PURE, 'test/e2e/**', '**/node_modules/**'] } },
+    ],
   },
 });

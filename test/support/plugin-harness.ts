@@ -33,7 +33,9 @@ export async function startHarness(options: Record<string, unknown> = {}, env: R
     // Options from the surrounding shell must not leak into a test.
     if (key.startsWith('MAENIFOLD_') && !(key in double.env) && !(key in env) && key !== 'MAENIFOLD_STATE_DIR') delete environment[key];
   }
-  const plugin = await createMaenifoldPlugin({ client: host.client, directory: '/work/acme-shop', worktree: '/work/acme-shop' }, { pool: { threads: 2 }, ...options }, environment);
+  // One worker unless a test asks for more: each worker costs a second or two of CPU to start under tsx,
+  // and a hook test needs a real worker, not several (tests about the pool's concurrency pass `pool`).
+  const plugin = await createMaenifoldPlugin({ client: host.client, directory: '/work/acme-shop', worktree: '/work/acme-shop' }, { pool: { threads: 1 }, ...options }, environment);
   await plugin.pool?.ready;
   return {
     plugin,

@@ -1,32 +1,64 @@
+/**
+ * The task hook alone, from its factory: the maenifold double as a real process for the CLI's
+ * answers and faults, and the fitting task run inline (the pool is tested on its own; the hook's
+ * wiring into the plugin in session-start.test.ts).
+ */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, STRONG_GRAPH, type Harness } from '../../support/plugin-harness.js';
-import { TASK_CONTEXT_HEADING } from '../../../src/main/graph/task-augmentation.js';
+import { createTaskAugmentation, TASK_CONTEXT_HEADING } from '../../../src/main/graph/task-augmentation.js';
+import { createMaenifoldClient } from '../../../src/main/memory/cli/maenifold-client.js';
+import { locateCli } from '../../../src/main/memory/cli/cli-locator.js';
+import { createInlineRunner } from '../../../src/main/pool/inline-runner.js';
+import { createLogger } from '../../../src/main/shared/logger.js';
+import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
+import { createDoubleRoot, type DoubleRoot } from '../../support/maenifold-double.js';
+import { createFakeHost } from '../../support/fake-host.js';
+import { STRONG_GRAPH } from '../../support/plugin-harness.js';
 
-let harness: Harness | undefined;
+type ToolBefore = ReturnType<typeof createTaskAugmentation>;
+
+let double: DoubleRoot | undefined;
 afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
+  await double?.cleanup();
+  double = undefined;
 });
 
-async function before(h: Harness, tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+/**
+ * The hook over a double seeded with `graph`.
+ * @param options - plugin options, as the `[spec, options]` tuple gives them.
+ * @param env - extra environment for the double (its faults).
+ */
+async function taskHook(options: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<{ hook: ToolBefore; double: DoubleRoot }> {
+  const root = (double = await createDoubleRoot());
+  await root.seed(STRONG_GRAPH);
+  const environment: NodeJS.ProcessEnv = { ...process.env, ...root.env, ...env };
+  const hook = createTaskAugmentation({
+    options: resolvePluginOptions(options, {}).options,
+    logger: createLogger(createFakeHost().client),
+    cli: createMaenifoldClient(locateCli('', environment), environment),
+    runner: await createInlineRunner(),
+  });
+  return { hook, double: root };
+}
+
+async function before(hook: ToolBefore, tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const output = { args };
-  await h.plugin.hooks['tool.execute.before']?.({ tool, sessionID: 's', callID: 'c' }, output);
+  await hook({ tool, sessionID: 's', callID: 'c' }, output);
   return output.args;
 }
 
-describe('task augmentation', () => {
+describe('createTaskAugmentation', () => {
   it('should append graph context for the prompt links under a Graph Context heading', async () => {
-    harness = await startHarness({}, {}, STRONG_GRAPH);
+    const { hook, double: root } = await taskHook();
     const prompt = 'Refactor the [[Redis]] client and check the [[Cache Layer]] and [[lonely topic]].';
-    const args = await before(harness, 'task', { prompt, description: 'refactor' });
+    const args = await before(hook, 'task', { prompt, description: 'refactor' });
     const text = args['prompt'] as string;
     expect(text.startsWith(`${prompt}\n\n---\n\n${TASK_CONTEXT_HEADING}`)).toBe(true);
     expect(text).toContain('Context for CONCEPT: redis');
     expect(text).toContain('Context for CONCEPT: cache-layer');
     expect(text).not.toContain('Context for CONCEPT: lonely-topic');
     expect(countTokens(text.slice(text.indexOf(TASK_CONTEXT_HEADING)))).toBeLessThanOrEqual(8_000);
-    const builds = (await harness.double.calls()).filter((call) => call.tool === 'BuildContext').map((call) => call.payload);
+    const builds = (await root.calls()).filter((call) => call.tool === 'BuildContext').map((call) => call.payload);
     expect(builds).toEqual(
       expect.arrayContaining([
         { conceptName: 'redis', depth: 1, maxEntities: 5 },
@@ -36,24 +68,24 @@ describe('task augmentation', () => {
   });
 
   it('should leave other tools and link-free prompts alone', async () => {
-    harness = await startHarness({}, {}, STRONG_GRAPH);
-    expect(await before(harness, 'bash', { command: 'echo [[redis]]' })).toEqual({ command: 'echo [[redis]]' });
-    expect(await before(harness, 'task', { prompt: 'no links here' })).toEqual({ prompt: 'no links here' });
-    expect(await before(harness, 'task', { prompt: 42 })).toEqual({ prompt: 42 });
+    const { hook } = await taskHook();
+    expect(await before(hook, 'bash', { command: 'echo [[redis]]' })).toEqual({ command: 'echo [[redis]]' });
+    expect(await before(hook, 'task', { prompt: 'no links here' })).toEqual({ prompt: 'no links here' });
+    expect(await before(hook, 'task', { prompt: 42 })).toEqual({ prompt: 42 });
   });
 
   it('should never inject CLI error text', async () => {
-    harness = await startHarness({}, { MAENIFOLD_DOUBLE_FAULT: 'garbage' }, STRONG_GRAPH);
-    expect(await before(harness, 'task', { prompt: 'Use [[redis]]' })).toEqual({ prompt: 'Use [[redis]]' });
-    await harness.close();
-    harness = await startHarness({ contextTimeoutMs: 300, contextTotalTimeoutMs: 600 }, { MAENIFOLD_DOUBLE_FAULT: 'hang' }, STRONG_GRAPH);
-    expect(await before(harness, 'task', { prompt: 'Use [[redis]]' })).toEqual({ prompt: 'Use [[redis]]' });
+    const garbage = await taskHook({}, { MAENIFOLD_DOUBLE_FAULT: 'garbage' });
+    expect(await before(garbage.hook, 'task', { prompt: 'Use [[redis]]' })).toEqual({ prompt: 'Use [[redis]]' });
+    await garbage.double.cleanup();
+    const hanging = await taskHook({ contextTimeoutMs: 300, contextTotalTimeoutMs: 600 }, { MAENIFOLD_DOUBLE_FAULT: 'hang' });
+    expect(await before(hanging.hook, 'task', { prompt: 'Use [[redis]]' })).toEqual({ prompt: 'Use [[redis]]' });
   });
 
   it('should fit a small budget exactly', async () => {
-    harness = await startHarness({ taskContextTokens: 120, taskContextConceptTokens: 60 }, {}, STRONG_GRAPH);
+    const { hook } = await taskHook({ taskContextTokens: 120, taskContextConceptTokens: 60 });
     const prompt = 'Use [[redis]] and the [[cache-layer]].';
-    const text = (await before(harness, 'task', { prompt }))['prompt'] as string;
+    const text = (await before(hook, 'task', { prompt }))['prompt'] as string;
     const block = text.slice(text.indexOf(TASK_CONTEXT_HEADING));
     expect(block).toContain(TASK_CONTEXT_HEADING);
     expect(countTokens(block)).toBeLessThanOrEqual(120);
