@@ -2,12 +2,14 @@
  * The pool's warm-up: a small conversation shaped like a coding session — a
  * request, plans and decisions under headings, edits, shell runs that fail
  * with compiler, test and traceback output and then pass, a prior summary,
- * turns in Spanish and Chinese — analyzed a few times over, then finalized.
+ * turns in every language the cues know — analyzed a few times over, then
+ * finalized.
  *
  * A worker's first real task otherwise runs the stages in V8's interpreter:
  * the first extraction of a fresh pool cost about three times the second on
- * the same session. One pass over a two-line text did not change that; the
- * stages need a few thousand calls of their hot functions to be compiled.
+ * the same session. Most of the difference is the cue expressions of each
+ * language, compiled on their first use in each worker: a language missing
+ * here is paid for by the first real message written in it.
  */
 import type { AnalysisUnit, UnitAnalysis } from '../protocol.js';
 import { analyzeUnits } from './analyze-units.js';
@@ -44,6 +46,14 @@ export function warmUpUnits(round: number): AnalysisUnit[] {
     said('assistant', 'Cambié el límite de 500 a 1000 elementos porque el carrito grande lo necesita. Próximos pasos: actualizar la documentación.', [
       tool('edit', { filePath: '/home/dev/shop/README.md' }, 'Edit applied successfully.'),
     ]),
+    said('user', 'Bitte ändere das Limit auf 1000 Einträge und führe danach die Tests aus.'),
+    said('assistant', 'Ich habe das Limit von 500 auf 1000 geändert, weil große Warenkörbe es brauchen. Nächster Schritt: die Tests ausführen.'),
+    said('user', 'Peux-tu remplacer le cache par Redis et expliquer pourquoi ?'),
+    said('assistant', "J'ai remplacé le cache mémoire par Redis car il est partagé entre les nœuds. Prochaine étape : mettre à jour la configuration."),
+    said('user', 'Pode mudar o tempo de expiração para dez minutos?'),
+    said('assistant', 'Mudei o tempo de expiração de cinco para dez minutos porque o checkout demora. Próximos passos: rodar os testes.'),
+    said('user', 'キャッシュの有効期限を十分に変更してください。'),
+    said('assistant', '有効期限を五分から十分に変更しました。決済の処理が長いためです。次のステップ:テストを実行します。'),
     said('user', '缓存的过期时间改成十分钟,然后运行测试。'),
     said('assistant', '我把过期时间从五分钟改成了十分钟,因为结账流程比较长。下一步:运行完整的测试。', [
       tool('bash', { command: 'npm run lint' }, `/home/dev/shop/src/cache/store-${round}.ts\n  12:5  warning  Unexpected console statement  no-console\n\n✖ 1 problem (0 errors, 1 warning)`),
