@@ -11,12 +11,19 @@
  * language, compiled on their first use in each worker: a language missing
  * here is paid for by the first real message written in it.
  */
+import { getHeapStatistics } from 'node:v8';
 import type { AnalysisUnit, UnitAnalysis } from '../protocol.js';
 import { analyzeUnits } from './analyze-units.js';
 import { finalizeExtraction } from './finalize-extraction.js';
 
 /** Passes over the conversation: enough for the hot functions to be optimized, about 100 ms of a worker. */
 export const WARM_UP_ROUNDS = 6;
+
+/**
+ * Below this heap limit a worker warms up on the first turns only, once: the full warm-up keeps about
+ * 3 MB of compiled code, and a worker given a small heap needs every megabyte for the text it reads.
+ */
+export const LEAN_WARM_UP_HEAP_MB = 256;
 
 function tool(name: string, input: Record<string, string>, output: string, failed = false): AnalysisUnit['tools'][number] {
   return { tool: name, input, output, failed };
@@ -63,17 +70,20 @@ export function warmUpUnits(round: number): AnalysisUnit[] {
 }
 
 /**
- * The conversation above, {@link WARM_UP_ROUNDS} times, then the final pass twice.
+ * The conversation above, {@link WARM_UP_ROUNDS} times, then the final pass twice; in a worker whose
+ * heap is under {@link LEAN_WARM_UP_HEAP_MB}, its first turns once.
  *
+ * @param heapLimitMb - the worker's heap limit; this isolate's by default.
  * @returns the tokens of the last preservation context (a warm-up that built none has failed).
  */
-export function runWarmUp(): number {
+export function runWarmUp(heapLimitMb = getHeapStatistics().heap_size_limit / 2 ** 20): number {
+  const lean = heapLimitMb < LEAN_WARM_UP_HEAP_MB;
   let analyses: UnitAnalysis[] = [];
-  for (let round = 0; round < WARM_UP_ROUNDS; round++) {
-    analyses = analyzeUnits({ units: warmUpUnits(round), settings: { projectRoot: '/home/dev/shop', maxSectionChars: 16_000, maxDecisionsPerUnit: 10 } }).analyses;
+  for (let round = 0; round < (lean ? 1 : WARM_UP_ROUNDS); round++) {
+    analyses = analyzeUnits({ units: lean ? warmUpUnits(round).slice(0, 5) : warmUpUnits(round), settings: { projectRoot: '/home/dev/shop', maxSectionChars: 16_000, maxDecisionsPerUnit: 10 } }).analyses;
   }
   let tokens = 0;
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < (lean ? 1 : 2); round++) {
     tokens = finalizeExtraction({
       sections: [analyses[1]?.firstSection ?? '', analyses.at(-1)?.lastSection ?? ''],
       sectionKind: 'h2',
