@@ -7,6 +7,7 @@
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { LRUCache } from 'lru-cache';
 import { countUpTo, type Encoder } from './token-pieces.js';
 
 /** The tokenizer encodings budgets are counted in. */
@@ -19,6 +20,26 @@ const ENCODERS: Readonly<Record<TokenEncoding, Encoder>> = Object.freeze({
   o200k_base: Object.freeze({ count: (text: string) => o200k.countTokens(text, asText()), splitPattern: O200K_TOKEN_SPLIT_REGEX }),
   cl100k_base: Object.freeze({ count: (text: string) => cl100k.countTokens(text, asText()), splitPattern: CL100K_TOKEN_SPLIT_REGEX }),
 });
+
+/** Texts up to this long have their counts kept: the lines a budget weighs. */
+const REMEMBERED_CHARS = 1_024;
+
+/**
+ * Counts of short texts lately counted, per encoding. The final pass weighs the same candidate lines
+ * on every compaction of a session; counting them again was a quarter of that pass.
+ */
+const REMEMBERED: Readonly<Record<TokenEncoding, LRUCache<string, number>>> = Object.freeze({
+  o200k_base: new LRUCache<string, number>({ max: 4_096 }),
+  cl100k_base: new LRUCache<string, number>({ max: 4_096 }),
+});
+
+function knownCount(text: string, encoding: TokenEncoding): number | undefined {
+  return text.length <= REMEMBERED_CHARS ? (REMEMBERED as Record<string, LRUCache<string, number> | undefined>)[encoding]?.get(text) : undefined;
+}
+
+function remember(text: string, encoding: TokenEncoding, count: number): void {
+  if (text.length <= REMEMBERED_CHARS) (REMEMBERED as Record<string, LRUCache<string, number> | undefined>)[encoding]?.set(text, count);
+}
 
 /**
  * The counter and split pattern of an encoding.
@@ -56,7 +77,11 @@ export function encodingForModel(modelId: string | undefined): TokenEncoding {
  * @param encoding - the tokenizer. @default 'o200k_base'
  */
 export function countTokens(text: string, encoding: TokenEncoding = 'o200k_base'): number {
-  return countUpTo(text, Number.POSITIVE_INFINITY, encoderFor(encoding));
+  const known = knownCount(text, encoding);
+  if (known !== undefined) return known;
+  const count = countUpTo(text, Number.POSITIVE_INFINITY, encoderFor(encoding));
+  remember(text, encoding, count);
+  return count;
 }
 
 /**
@@ -68,5 +93,10 @@ export function countTokens(text: string, encoding: TokenEncoding = 'o200k_base'
  */
 export function isWithinTokens(text: string, budget: number, encoding: TokenEncoding = 'o200k_base'): boolean {
   if (!(budget >= 0)) return false;
-  return countUpTo(text, budget, encoderFor(encoding)) <= budget;
+  const known = knownCount(text, encoding);
+  if (known !== undefined) return known <= budget;
+  const count = countUpTo(text, budget, encoderFor(encoding));
+  // Within the budget the count ran to the end, so it is the whole text's.
+  if (count <= budget) remember(text, encoding, count);
+  return count <= budget;
 }
