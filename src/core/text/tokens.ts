@@ -4,21 +4,31 @@
  * tokenizer splits anyway (`token-pieces.ts`), so that a long unbroken run
  * cannot make one count take a minute.
  */
+import { createRequire } from 'node:module';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
-import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { LRUCache } from 'lru-cache';
 import { countUpTo, type Encoder } from './token-pieces.js';
+import type { TokenEncoding } from './token-encodings.js';
 
-/** The tokenizer encodings budgets are counted in. */
-export type TokenEncoding = 'o200k_base' | 'cl100k_base';
+export { encodingForModel, type TokenEncoding } from './token-encodings.js';
 
 // Special-token text such as `<|endoftext|>` is counted as the plain text it is; by default the tokenizer throws on it.
 const asText = () => ({ disallowedSpecial: new Set<string>() });
 
+/**
+ * cl100k_base, loaded on its first use: only older OpenAI models need it, and loading its ranks cost
+ * each worker (and each process that counts) about 220 ms of CPU at start.
+ */
+let cl100kModule: typeof import('gpt-tokenizer/encoding/cl100k_base') | undefined;
+function cl100k(): typeof import('gpt-tokenizer/encoding/cl100k_base') {
+  cl100kModule ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/cl100k_base') as typeof import('gpt-tokenizer/encoding/cl100k_base');
+  return cl100kModule;
+}
+
 const ENCODERS: Readonly<Record<TokenEncoding, Encoder>> = Object.freeze({
   o200k_base: Object.freeze({ count: (text: string) => o200k.countTokens(text, asText()), splitPattern: O200K_TOKEN_SPLIT_REGEX }),
-  cl100k_base: Object.freeze({ count: (text: string) => cl100k.countTokens(text, asText()), splitPattern: CL100K_TOKEN_SPLIT_REGEX }),
+  cl100k_base: Object.freeze({ count: (text: string) => cl100k().countTokens(text, asText()), splitPattern: CL100K_TOKEN_SPLIT_REGEX }),
 });
 
 /** Texts up to this long have their counts kept: the lines a budget weighs. */
@@ -51,23 +61,6 @@ export function encoderFor(encoding: TokenEncoding): Encoder {
   const encoder = (ENCODERS as Record<string, Encoder | undefined>)[encoding];
   if (encoder === undefined) throw new TypeError(`encoding must be 'o200k_base' or 'cl100k_base', got ${String(encoding)}`);
   return encoder;
-}
-
-/**
- * The tokenizer encoding of a model.
- *
- * @param modelId - the model's id, with or without a provider prefix (`openai/gpt-4-turbo`); `undefined` when unknown.
- * @returns `cl100k_base` for GPT-3.5, GPT-4 and GPT-4 Turbo (not GPT-4o, 4.1 or 4.5), the `text-embedding-3`
- *   and `ada-002` embeddings and `babbage-002`/`davinci-002`; `o200k_base` for everything else, the encoding of current models.
- */
-export function encodingForModel(modelId: string | undefined): TokenEncoding {
-  const model = (modelId ?? '').trim().toLowerCase().split('/').pop() ?? '';
-  const isCl100k =
-    /^gpt-3\.?5(?![\d.])/.test(model) ||
-    /^gpt-4(?:$|-)/.test(model) ||
-    /^text-embedding-(?:3-|ada-002)/.test(model) ||
-    /^(?:babbage|davinci)-002$/.test(model);
-  return isCl100k ? 'cl100k_base' : 'o200k_base';
 }
 
 /**

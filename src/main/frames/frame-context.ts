@@ -9,7 +9,7 @@
 import { withDeadline } from '../shared/deadline.js';
 import { appendToSystem } from '../shared/system-text.js';
 import { ancestorsOf, childrenOf, isFinished, type Frame, type FrameTree } from './frame-state.js';
-import { encodingForModel, type TokenEncoding } from '../../core/text/tokens.js';
+import { encodingForModel, type TokenEncoding } from '../../core/text/token-encodings.js';
 import type { FrameStore } from './frame-store.js';
 import { errorText } from '../shared/logger.js';
 import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
