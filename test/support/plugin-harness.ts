@@ -35,7 +35,9 @@ export async function startHarness(options: Record<string, unknown> = {}, env: R
   }
   // One worker unless a test asks for more: each worker costs a second or two of CPU to start under tsx,
   // and a hook test needs a real worker, not several (tests about the pool's concurrency pass `pool`).
-  const plugin = await createMaenifoldPlugin({ client: host.client, directory: '/work/acme-shop', worktree: '/work/acme-shop' }, { pool: { threads: 1 }, ...options }, environment);
+  // Nor its warm-up, which only makes the first extraction faster and costs each start about 0.4 s of
+  // CPU; the pool's own tests and the end-to-end suite start pools that warm up.
+  const plugin = await createMaenifoldPlugin({ client: host.client, directory: '/work/acme-shop', worktree: '/work/acme-shop' }, { pool: { threads: 1, warmUp: false }, ...options }, environment);
   await plugin.pool?.ready;
   return {
     plugin,
