@@ -34,6 +34,21 @@ const LONG_COMBINING_RUN = new RegExp(`\\p{M}{${MAX_COMBINING_RUN + 1},}`, 'gu')
 const COMBINING_RUN_HEAD = new RegExp(`^\\p{M}{${MAX_COMBINING_RUN}}`, 'u');
 
 /**
+ * The two Arabic ligatures NFKC expands most, U+FDFA eighteen-fold and U+FDFB
+ * eight-fold, are kept for their first 1,000 occurrences in a text and dropped
+ * after: a megabyte of them expanded to 36 MB and once exhausted a worker,
+ * while no other character grows more than six-fold. Normalization expands
+ * them, so a second pass finds none and sanitizing stays idempotent.
+ */
+const MAX_EXTREME_EXPANDERS = 1_000;
+const EXTREME_EXPANDER = /[\uFDFA\uFDFB]/g;
+
+function boundExpanders(text: string): string {
+  let seen = 0;
+  return text.replace(EXTREME_EXPANDER, (ligature) => (++seen <= MAX_EXTREME_EXPANDERS ? ligature : ''));
+}
+
+/**
  * Lone surrogates become U+FFFD, so the text encodes to UTF-8 losslessly.
  *
  * @param text - any string.
@@ -46,7 +61,8 @@ export function toWellFormedText(text: string): string {
 /**
  * Sanitizes text: well-formed UTF-16, no terminal escape sequences, NFKC,
  * no control characters but tab, LF and CR, no invisible direction marks,
- * no run of more than 30 combining marks.
+ * no run of more than 30 combining marks, at most 1,000 of the two ligatures
+ * that expand most.
  * Idempotent: sanitizing twice gives the same text.
  *
  * @param text - conversation or tool text, as received.
@@ -62,5 +78,5 @@ export function sanitizeText(text: string): string {
   clean = clean.replace(CONTROL, '').replace(INVISIBLE, '');
   // Runs are cut after removal (a mark between two runs would hide one) and before normalization.
   clean = clean.replace(LONG_COMBINING_RUN, (run) => COMBINING_RUN_HEAD.exec(run)?.[0] ?? '');
-  return clean.normalize('NFKC');
+  return boundExpanders(clean).normalize('NFKC');
 }

@@ -64,4 +64,15 @@ describe('sanitizeText', () => {
     const accented = 'e\u0301\u0316 ca\u0308';
     expect(sanitizeText(accented)).toBe(accented.normalize('NFKC'));
   });
+
+  it('should keep the first 1,000 of the ligatures NFKC expands eighteen- and eight-fold, and drop the rest', () => {
+    const few = 'Bismillah \ufdfa and \ufdfb.';
+    expect(sanitizeText(few)).toBe(few.normalize('NFKC'));
+    const flood = `${'\ufdfa'.repeat(600)}${'\ufdfb'.repeat(600)} end`;
+    const once = sanitizeText(flood);
+    expect(once).toBe(`${'\ufdfa'.repeat(600)}${'\ufdfb'.repeat(400)} end`.normalize('NFKC'));
+    expect(sanitizeText(once)).toBe(once);
+    // A megabyte of U+FDFA stays within 1,000 expansions instead of 18 million characters.
+    expect(sanitizeText('\ufdfa'.repeat(1024 * 1024)).length).toBe('\ufdfa'.normalize('NFKC').length * 1_000);
+  });
 });

@@ -131,7 +131,8 @@ describe('the compacting hook on a message that once exhausted a worker', () => 
     { timeout: CASE_TIMEOUT_MS },
     async () => {
       // This input once killed a 64 MB worker: a stage copied the whole expanded prose. Every stage now
-      // reads a bounded part of a message, so the worker survives it. That a dead worker is replaced is
+      // reads a bounded part of a message, and the sanitizer keeps only the first 1,000 of the ligatures
+      // that expand most (a megabyte of them expanded to 36 MB, close to the whole heap), so the worker survives it. That a dead worker is replaced is
       // tested on the pool itself (worker-pool.test.ts), with a worker that exhausts its heap on purpose.
       harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS, pool: { threads: 2, workerHeapMb: 64, taskTimeoutMs: DEADLINE_MS } });
       harness.host.setMessages('ses_oom', workerExhaustingSession());
