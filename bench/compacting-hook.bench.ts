@@ -3,8 +3,8 @@
  * host, extract in the pool, fit the context, and write the compaction note
  * through the maenifold CLI double (a real process per write).
  */
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { performance } from 'node:perf_hooks';
+import { maxLoopDelay } from './loop-delay.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,20 +26,6 @@ export interface HookFigures {
   compacting_hook_stall_max_ms: number;
   /** The same for the warm hook. */
   compacting_hook_repeat_stall_max_ms: number;
-}
-
-/** The hook thread's longest stall (ms) while `work` runs, the monitor enabled one turn before. */
-async function stallDuring(work: () => Promise<void>): Promise<number> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
-  histogram.enable();
-  await nextTurn();
-  try {
-    await work();
-    await nextTurn();
-  } finally {
-    histogram.disable();
-  }
-  return histogram.max / 1e6;
 }
 
 function median(values: number[]): number {
@@ -76,7 +62,7 @@ export async function benchCompactingHook(session: SessionExport, runs: number):
         if (!compacting) throw new Error('the compacting hook is not registered');
         const output = { context: [] as string[] };
         stall.push(
-          await stallDuring(async () => {
+          await maxLoopDelay(async () => {
             const start = performance.now();
             await compacting({ sessionID: 'ses_bench' }, output);
             hook.push(performance.now() - start);
@@ -86,7 +72,7 @@ export async function benchCompactingHook(session: SessionExport, runs: number):
         );
         if (output.context.length < 2) throw new Error('no preservation context was injected');
         repeatStall.push(
-          await stallDuring(async () => {
+          await maxLoopDelay(async () => {
             host.setMessages('ses_bench', grown.messages);
             const again = performance.now();
             await compacting({ sessionID: 'ses_bench' }, { context: [] });

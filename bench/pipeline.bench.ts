@@ -2,8 +2,6 @@
  * The whole extraction at one session size: pooled, inline, naive and
  * incremental, the hook thread's event-loop delay, and the process's peak RSS.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Bench } from 'tinybench';
 import { createExtractionEngine, type Extraction } from '../src/main/compaction/extraction-engine.js';
 import type { ExtractionSettings } from '../src/main/compaction/extraction-settings.js';
@@ -12,6 +10,7 @@ import type { TaskRunner } from '../src/main/pool/task-runner.js';
 import type { SessionExport } from '../src/core/session-types.js';
 import { growSession } from '../src/synth/session-generator.js';
 import { naiveExtraction } from './naive-extraction.js';
+import { maxLoopDelay } from './loop-delay.js';
 
 /** Figures for one size, in the shape `npm run bench -- --json` prints. */
 export interface SizeFigures {
@@ -44,17 +43,6 @@ async function mustExtract(runner: TaskRunner, session: unknown, settings: Parti
   const result = await createExtractionEngine(runner, settings).extract(session);
   if (!result.ok) throw new Error(`extraction failed: ${result.error.code} ${result.error.message}`);
   return result.value;
-}
-
-/** Max event-loop delay (ms) over `runs` executions of `work`, the monitor enabled one tick before. */
-async function maxLoopDelay(work: () => Promise<void>, runs: number): Promise<number> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
-  histogram.enable();
-  await nextTurn();
-  for (let run = 0; run < runs; run++) await work();
-  await nextTurn();
-  histogram.disable();
-  return histogram.max / 1e6;
 }
 
 /** Runs `fn` `iterations` times under tinybench and returns its table row and percentiles. */
@@ -109,12 +97,12 @@ export async function benchPipeline(
     },
     iterations.incremental,
   );
-  const loopPool = await maxLoopDelay(async () => void (await mustExtract(pool, session)), Math.min(3, iterations.pool));
+  const loopPool = await maxLoopDelay(() => mustExtract(pool, session), Math.min(3, iterations.pool));
   clearInterval(sampler);
   const pooledPeakRss = peakRss;
   const inlined = await measure(`${label} inline`, () => mustExtract(inline, session), iterations.inline);
   const naive = iterations.naive > 0 ? await measure(`${label} naive`, () => void naiveExtraction(session), iterations.naive) : null;
-  const loopInline = await maxLoopDelay(async () => void (await mustExtract(inline, session)), 1);
+  const loopInline = await maxLoopDelay(() => mustExtract(inline, session));
   return {
     rows: [pooled.row, whole.row, inlined.row, incremental.row, ...(naive ? [naive.row] : [])],
     figures: {

@@ -4,7 +4,7 @@
 import type { Extraction } from '../main/compaction/extraction-engine.js';
 import { DEFAULT_WINDOW_LIMITS } from '../main/compaction/conversation-window.js';
 
-function kib(chars: number): string {
+function thousandsOfChars(chars: number): string {
   return `${Math.round(chars / 1024).toLocaleString('en-US')} K characters`;
 }
 
@@ -21,7 +21,7 @@ export function formatExtraction(source: string, extraction: Extraction): string
   const { stats } = extraction;
   out.push(`Session: ${source}`);
   out.push(`Messages: ${stats.units} (${stats.cachedUnits} from cache), ${stats.inputChars.toLocaleString('en-US')} characters of text, ${stats.batches} pooled batches`);
-  if (stats.beforeWindow > 0) out.push(`Not read: ${stats.beforeWindow} messages before the window (read: since the latest summary, ${kib(DEFAULT_WINDOW_LIMITS.minChars)} to ${kib(DEFAULT_WINDOW_LIMITS.maxChars)} of text)`);
+  if (stats.beforeWindow > 0) out.push(`Not read: ${stats.beforeWindow} messages before the window (read: since the latest summary, ${thousandsOfChars(DEFAULT_WINDOW_LIMITS.minChars)} to ${thousandsOfChars(DEFAULT_WINDOW_LIMITS.maxChars)} of text)`);
   out.push(`Boundary sections: ${extraction.sectionKind}, ${extraction.sections.length} selected (${extraction.sections.map((section) => section.length).join(' + ')} chars)`);
 
   out.push(rule(`Concepts (${extraction.concepts.length})`));

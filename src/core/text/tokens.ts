@@ -38,17 +38,17 @@ const REMEMBERED_CHARS = 1_024;
  * Counts of short texts lately counted, per encoding. The final pass weighs the same candidate lines
  * on every compaction of a session; counting them again was a quarter of that pass.
  */
-const REMEMBERED: Readonly<Record<TokenEncoding, LRUCache<string, number>>> = Object.freeze({
-  o200k_base: new LRUCache<string, number>({ max: 4_096 }),
-  cl100k_base: new LRUCache<string, number>({ max: 4_096 }),
-});
+const REMEMBERED = new Map<Encoder, LRUCache<string, number>>(Object.values(ENCODERS).map((encoder) => [encoder, new LRUCache<string, number>({ max: 4_096 })]));
 
-function knownCount(text: string, encoding: TokenEncoding): number | undefined {
-  return text.length <= REMEMBERED_CHARS ? (REMEMBERED as Record<string, LRUCache<string, number> | undefined>)[encoding]?.get(text) : undefined;
-}
-
-function remember(text: string, encoding: TokenEncoding, count: number): void {
-  if (text.length <= REMEMBERED_CHARS) (REMEMBERED as Record<string, LRUCache<string, number> | undefined>)[encoding]?.set(text, count);
+/** {@link countUpTo}, answered from {@link REMEMBERED} when it can be. */
+function countRemembered(text: string, limit: number, encoder: Encoder): number {
+  const remembered = text.length <= REMEMBERED_CHARS ? REMEMBERED.get(encoder) : undefined;
+  const known = remembered?.get(text);
+  if (known !== undefined) return known;
+  const count = countUpTo(text, limit, encoder);
+  // Within the limit the count ran to the end, so it is the whole text's.
+  if (count <= limit) remembered?.set(text, count);
+  return count;
 }
 
 /**
@@ -70,11 +70,7 @@ export function encoderFor(encoding: TokenEncoding): Encoder {
  * @param encoding - the tokenizer. @default 'o200k_base'
  */
 export function countTokens(text: string, encoding: TokenEncoding = 'o200k_base'): number {
-  const known = knownCount(text, encoding);
-  if (known !== undefined) return known;
-  const count = countUpTo(text, Number.POSITIVE_INFINITY, encoderFor(encoding));
-  remember(text, encoding, count);
-  return count;
+  return countRemembered(text, Number.POSITIVE_INFINITY, encoderFor(encoding));
 }
 
 /**
@@ -86,10 +82,5 @@ export function countTokens(text: string, encoding: TokenEncoding = 'o200k_base'
  */
 export function isWithinTokens(text: string, budget: number, encoding: TokenEncoding = 'o200k_base'): boolean {
   if (!(budget >= 0)) return false;
-  const known = knownCount(text, encoding);
-  if (known !== undefined) return known <= budget;
-  const count = countUpTo(text, budget, encoderFor(encoding));
-  // Within the budget the count ran to the end, so it is the whole text's.
-  if (count <= budget) remember(text, encoding, count);
-  return count <= budget;
+  return countRemembered(text, budget, encoderFor(encoding)) <= budget;
 }

@@ -12,7 +12,7 @@
 import { performance } from 'node:perf_hooks';
 import { withDeadline } from '../shared/deadline.js';
 import { readSessionMessages } from './session-reader.js';
-import { createWindowScan, DEFAULT_WINDOW_LIMITS } from './conversation-window.js';
+import { createWindowScan, messageWeight } from './conversation-window.js';
 import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';
 import type { Extraction } from './extraction-engine.js';
@@ -56,19 +56,9 @@ export function compactionExtractionSettings(
 
 type Compacting = (input: { sessionID: string }, output: { context: string[]; prompt?: string }) => Promise<void>;
 
-/** Characters of text and tool output: a session of tool runs is not an empty one. */
+/** Characters of text and tool output as a worker reads them: a session of tool runs is not an empty one. */
 function conversationChars(messages: readonly unknown[]): number {
-  let chars = 0;
-  for (const message of messages) {
-    const parts = (message as { parts?: unknown })?.parts;
-    if (!Array.isArray(parts)) continue;
-    for (const part of parts) {
-      const { type, text, state } = (part ?? {}) as { type?: unknown; text?: unknown; state?: { output?: unknown } };
-      if (type === 'text' && typeof text === 'string') chars += text.length;
-      else if (type === 'tool' && typeof state?.output === 'string') chars += state.output.length;
-    }
-  }
-  return chars;
+  return messages.reduce<number>((chars, message) => chars + messageWeight(message), 0);
 }
 
 /** What the handler uses of the plugin's shared parts. */
@@ -125,8 +115,13 @@ export function createCompaction(context: CompactionDeps): Compacting {
       output.context.push(TAGGING_GUIDELINES);
       const deadline = options.compactionDeadlineMs;
       // Page by page, newest first, and no further back than the window the extraction reads.
-      const scan = createWindowScan(DEFAULT_WINDOW_LIMITS);
-      const fetched = await readSessionMessages(host, sessionID, deadline, { enough: (page) => (scan.take(page), scan.whole) });
+      const scan = createWindowScan(engine.window);
+      const fetched = await readSessionMessages(host, sessionID, deadline, {
+        enough: (page) => {
+          scan.take(page);
+          return scan.whole;
+        },
+      });
       if (!fetched.done) {
         logger.warn(`compaction: could not read session ${sessionID} (${fetched.reason}); guidelines only`);
         return;

@@ -14,7 +14,7 @@
  * output instead, so more than a context window of messages can follow the
  * last summary).
  */
-import { boundedLength } from './session-units.js';
+import { boundedLength, isRecord } from './session-units.js';
 
 /** The bounds of a window, in characters of message text and bounded tool output. */
 export interface WindowLimits {
@@ -43,10 +43,6 @@ export const WHOLE_CONVERSATION: Readonly<WindowLimits> = Object.freeze({
   maxChars: Number.POSITIVE_INFINITY,
   messageChars: Number.POSITIVE_INFINITY,
 });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Characters of one message as a worker would read them: text parts, and tool output bounded as it crosses. */
 export function messageWeight(message: unknown): number {

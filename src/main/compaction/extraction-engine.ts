@@ -20,7 +20,7 @@ import type {
 import { createAnalysisCache, type AnalysisCache } from './analysis-cache.js';
 import { assembleBoundarySections } from './section-assembly.js';
 import { messagesOf, messageToUnit } from './session-units.js';
-import { windowStart } from './conversation-window.js';
+import { windowStart, type WindowLimits } from './conversation-window.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import { DEFAULT_EXTRACTION_SETTINGS, type ExtractionSettings } from './extraction-settings.js';
 
@@ -45,6 +45,8 @@ export interface ExtractionEngine {
     controls?: { signal?: AbortSignal; settings?: Partial<ExtractionSettings> },
   ): Promise<TaskResult<Extraction>>;
   readonly cache: AnalysisCache;
+  /** The window this engine reads, so a reader can stop where the engine would start. */
+  readonly window: WindowLimits;
 }
 
 function addTimings(into: StageTimings, from: StageTimings): void {
@@ -228,5 +230,5 @@ export function createExtractionEngine(
       },
     };
   }
-  return { extract, cache };
+  return { extract, cache, window: baseSettings.window ?? DEFAULT_EXTRACTION_SETTINGS.window };
 }

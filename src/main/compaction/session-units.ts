@@ -27,7 +27,8 @@ export const MESSAGE_TEXT_TAIL_CHARS = 256 * 1024;
 /** Tool calls of one message that are read: the most recent ones. */
 export const TOOL_CALLS_PER_MESSAGE = 256;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** Whether a value is a plain object (not null, not an array): the only shape a host entry is read from. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
