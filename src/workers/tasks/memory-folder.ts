@@ -21,9 +21,11 @@ export interface ScanInput {
   memoryDir: string;
 }
 
-/** Output of `scanMemoryFolder`: every markdown file's stamp, packed, and the WikiLink block-list. */
+/** Output of `scanMemoryFolder`: every markdown file's stamp, packed, the folders walked, and the WikiLink block-list. */
 export interface ScanOutput {
   files: PackedStamps;
+  /** The folders walked, relative to the memory folder (`''` is the memory folder itself). */
+  dirs: string[];
   /** Normalized concepts of `.wikilink-filter.json`. */
   blocked: string[];
 }
@@ -67,17 +69,18 @@ export interface SearchIndexInput {
  * Stamps of the markdown files under `dir`, whose URI prefix is `prefix` (`memory://a/`): the prefix is
  * carried down the walk instead of each path being resolved and made relative again, per file.
  */
-function walk(dir: string, prefix: string, out: FileStamp[]): void {
+function walk(dir: string, prefix: string, out: FileStamp[], dirs: string[]): void {
   let names;
   try {
     names = readdirSync(dir, { withFileTypes: true });
   } catch {
     return; // A folder removed while walking.
   }
+  dirs.push(prefix.slice('memory://'.length, -1));
   for (const entry of names) {
     if (entry.name.startsWith('.')) continue;
     const full = join(dir, entry.name);
-    if (entry.isDirectory()) walk(full, `${prefix}${entry.name}/`, out);
+    if (entry.isDirectory()) walk(full, `${prefix}${entry.name}/`, out, dirs);
     else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
       try {
         // Removed between listing and stat: no stamp (and no exception to build for it).
@@ -108,8 +111,9 @@ export function readWikiLinkFilter(memoryDir: string): Map<string, string> {
 /** Task `scanMemoryFolder`. */
 export function scanMemoryFolder(input: ScanInput): ScanOutput {
   const files: FileStamp[] = [];
-  walk(input.memoryDir, 'memory://', files);
-  return { files: packStamps(files), blocked: [...readWikiLinkFilter(input.memoryDir).keys()] };
+  const dirs: string[] = [];
+  walk(input.memoryDir, 'memory://', files, dirs);
+  return { files: packStamps(files), dirs, blocked: [...readWikiLinkFilter(input.memoryDir).keys()] };
 }
 
 /** Task `indexMemoryFiles`: reads and indexes the given files, stamped as read. */

@@ -14,7 +14,7 @@ import { memoryConcepts } from '../../../core/memory/memory-markdown.js';
 import { formatFrontmatter, MAX_TITLE_CHARS, memoryFilePath, noteLocation, parseWikiLinkFilter } from '../../../core/memory/memory-format.js';
 import type { NoteInput, WrittenNote } from '../../../core/memory/memory-answers.js';
 import type { MemoryPort, MemoryResult } from '../memory-port.js';
-import { createFolderIndex, type FolderIndex } from './folder-index.js';
+import { createFolderIndex, type FolderIndex, type FolderIndexSettings } from './folder-index.js';
 import type { TaskRunner } from '../../pool/task-runner.js';
 import { errorText, type Logger } from '../../shared/logger.js';
 import { writeFileAtomically } from '../../../io/atomic-file.js';
@@ -30,7 +30,7 @@ export interface FileStore extends MemoryPort {
   readonly root: string;
   readonly memoryDir: string;
   readonly index: FolderIndex;
-  /** Writes the index cache if it changed. */
+  /** Stops watching the folder and writes the index cache if it changed. */
   close(): Promise<void>;
 }
 
@@ -45,7 +45,7 @@ export interface FileStoreSettings {
   /** The agent named in thought headings. @default $AGENT_ID or 'agent' */
   agent?: string;
   /** Index tuning (tests, benchmarks). */
-  index?: { freshForMs?: number; persistDelayMs?: number; batchSize?: number };
+  index?: Pick<FolderIndexSettings, 'freshForMs' | 'persistDelayMs' | 'batchSize' | 'watch'>;
 }
 
 /**
@@ -137,6 +137,9 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
     search: (query) => guarded('SearchMemories', () => reads.search(query)),
     recent: (query) => guarded('RecentActivity', () => reads.recent(query)),
     related: (query) => guarded('BuildContext', () => reads.related(query)),
-    close: () => index.persist(),
+    close: () => {
+      index.close();
+      return index.persist();
+    },
   };
 }

@@ -1,8 +1,9 @@
 /**
  * The index of a memory folder, held on the hook thread and kept fresh
- * incrementally: a refresh walks the folder in the pool (stamps only), and
- * only files whose mtime or size changed are read and indexed again, in
- * batches across the workers. The index is cached on disk in the state dir;
+ * incrementally: a refresh re-reads the files the folder watch saw change
+ * (`folder-watch.ts`), or, when the watch cannot vouch for the events, walks
+ * the folder in the pool (stamps only) and re-reads the files whose mtime or
+ * size changed; reading and indexing run in batches across the workers. The index is cached on disk in the state dir;
  * the cache is validated when loaded (version, folder, shape) and every
  * cached entry is checked against the file's stamp, so a stale or damaged
  * cache is never trusted: it is rebuilt, and that is logged once.
@@ -14,6 +15,7 @@ import type { TaskRunner } from '../../pool/task-runner.js';
 import { errorText, type Logger } from '../../shared/logger.js';
 import { createIndexTables, type IndexSnapshot } from './index-tables.js';
 import { forEachStamp } from '../../../core/memory/file-stamps.js';
+import { createFolderWatch, type FolderWatchSettings } from './folder-watch.js';
 
 export type { IndexSnapshot } from './index-tables.js';
 
@@ -23,6 +25,8 @@ export interface RefreshReport {
   indexed: number;
   removed: number;
   total: number;
+  /** How the changes were found: a walk of the folder, or the folder watch's events. */
+  found: 'walk' | 'events';
   /** Whether the cache was loaded, missing, or rejected as corrupt (first refresh only). */
   cache?: 'loaded' | 'missing' | 'corrupt';
 }
@@ -39,6 +43,8 @@ export interface FolderIndex {
   lastReport(): RefreshReport | null;
   /** Writes the cache if the index changed since it was last written. */
   persist(): Promise<void>;
+  /** Stops watching the folder (reads still work, by walking it). */
+  close(): void;
 }
 
 /** Settings of {@link createFolderIndex}. */
@@ -53,6 +59,8 @@ export interface FolderIndexSettings {
   freshForMs?: number;
   /** Delay before the cache is written after a change. @default 2000; 0 writes only on `persist()`. */
   persistDelayMs?: number;
+  /** Follow the folder watch's events between walks. @default true */
+  watch?: boolean | Omit<FolderWatchSettings, 'memoryDir'>;
 }
 
 /**
@@ -85,6 +93,8 @@ export function createFolderIndex(settings: FolderIndexSettings): FolderIndex {
   let report: RefreshReport | null = null;
   let saveTimer: NodeJS.Timeout | null = null;
   let saving: Promise<void> = Promise.resolve();
+  const watchSettings = settings.watch ?? true;
+  const watch = watchSettings === false ? null : createFolderWatch({ memoryDir, ...(watchSettings === true ? {} : watchSettings) });
   const snapshot = (): IndexSnapshot => tables.snapshot(blocked);
   const put = tables.put;
   const drop = tables.drop;
@@ -112,19 +122,14 @@ export function createFolderIndex(settings: FolderIndexSettings): FolderIndex {
     saveTimer.unref?.();
   }
 
-  async function update(): Promise<IndexSnapshot> {
-    const next: RefreshReport = { indexed: 0, removed: 0, total: 0 };
-    if (!loaded) {
-      loaded = true;
-      next.cache = await loadCache();
-    }
-    stale = false;
+  /** The URIs a walk finds changed, with removed files dropped; null when the walk failed. */
+  async function walkForChanges(next: RefreshReport): Promise<string[] | null> {
     const scan = await runner.run('scanMemoryFolder', { memoryDir });
     if (!scan.ok) {
       logger.warn(`memory index: could not walk ${memoryDir} (${scan.error.code}: ${scan.error.message}); answering from the last index`);
-      stale = true;
-      return snapshot();
+      return null;
     }
+    watch?.track(scan.value.dirs);
     blocked = new Set(scan.value.blocked);
     const seen = new Set<string>();
     const changed: string[] = [];
@@ -139,6 +144,29 @@ export function createFolderIndex(settings: FolderIndexSettings): FolderIndex {
         next.removed += 1;
       }
     }
+    return changed;
+  }
+
+  async function update(): Promise<IndexSnapshot> {
+    const next: RefreshReport = { indexed: 0, removed: 0, total: 0, found: 'walk' };
+    if (!loaded) {
+      loaded = true;
+      next.cache = await loadCache();
+    }
+    stale = false;
+    const plan = watch ? await watch.plan() : null;
+    let changed: string[] | null;
+    if (plan?.kind === 'changes') {
+      next.found = 'events';
+      changed = plan.uris;
+    } else {
+      if (plan && report) logger.debug(`memory index: walking ${memoryDir} (${plan.reason})`);
+      changed = await walkForChanges(next);
+    }
+    if (changed === null) {
+      stale = true;
+      return snapshot();
+    }
     const batches: string[][] = [];
     for (let start = 0; start < changed.length; start += batchSize) batches.push(changed.slice(start, start + batchSize));
     const results = await Promise.all(batches.map((uris) => runner.run('indexMemoryFiles', { memoryDir, uris })));
@@ -150,7 +178,10 @@ export function createFolderIndex(settings: FolderIndexSettings): FolderIndex {
         continue;
       }
       for (const entry of result.value.entries) put(entry);
-      for (const uri of result.value.missing) drop(uri);
+      for (const uri of result.value.missing) {
+        if (entries.has(uri)) next.removed += 1;
+        drop(uri);
+      }
       next.indexed += result.value.entries.length;
     }
     next.total = entries.size;
@@ -204,5 +235,6 @@ export function createFolderIndex(settings: FolderIndexSettings): FolderIndex {
     },
     lastReport: () => report,
     persist,
+    close: () => watch?.close(),
   };
 }
