@@ -3,12 +3,14 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const tsx = join(root, 'node_modules', '.bin', 'tsx');
 const script = join(root, 'src', 'cli', 'preview.ts');
+// By URL: some runs start in a folder with no node_modules to resolve `tsx` from.
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const sample = join(root, 'test', 'fixtures', 'export-sample.json');
 const dirs: string[] = [];
 afterAll(async () => {
@@ -42,9 +44,16 @@ function run(command: string, args: string[], options: { cwd: string; env: NodeJ
   });
 }
 
+/**
+ * The command line of `npm start -- <args>` without npm and without the tsx launcher's extra process
+ * (`tsx` runs a second node with this same loader): one node that compiles the script through tsx.
+ */
+const previewCommand = (args: string[]): [string, string[]] => [process.execPath, ['--import', tsxLoader, script, ...args]];
+
 /** `npm start -- <args>` as the script runs it, from `cwd`. */
 function preview(args: string[], cwd = root, extra: Record<string, string> = {}): Promise<Run> {
-  return run(tsx, [script, ...args], { cwd, env: envOf(extra) });
+  const [command, argv] = previewCommand(args);
+  return run(command, argv, { cwd, env: envOf(extra) });
 }
 
 async function previewFolders(dir: string): Promise<string[]> {
@@ -55,14 +64,20 @@ async function previewFolders(dir: string): Promise<string[]> {
 describe('npm start --session', { timeout: 240_000 }, () => {
   it('should refuse a file whose messages hold no text, with one line and exit code 1', async () => {
     const dir = await scratch();
-    for (const [name, content] of [
+    // Each is refused before a worker pool starts, so the three runs share nothing but the machine.
+    const cases = [
       ['not-a-session.json', '{"messages":[{"info":null,"parts":"nope"},42,null]}'],
       ['no-text.json', '{"messages":[{"info":{"role":"user"},"parts":[{"type":"text","text":"  "},{"type":"tool"}]}]}'],
       ['empty.json', '[]'],
-    ] as const) {
-      const file = join(dir, name);
-      await writeFile(file, content);
-      const result = await preview(['--session', file, '--no-store']);
+    ] as const;
+    const results = await Promise.all(
+      cases.map(async ([name, content]) => {
+        const file = join(dir, name);
+        await writeFile(file, content);
+        return { name, file, result: await preview(['--session', file, '--no-store']) };
+      }),
+    );
+    for (const { name, file, result } of results) {
       expect(result.code, name).toBe(1);
       expect(result.stdout, name).toBe('');
       expect(result.stderr.trimEnd().split('\n'), name).toEqual([expect.stringContaining(`${file} is not a session export`)]);
@@ -91,14 +106,19 @@ describe('npm start --session', { timeout: 240_000 }, () => {
 
   it('should read a relative path from INIT_CWD when it is set, else from the working directory', async () => {
     const elsewhere = await scratch();
-    await copyFile(sample, join(elsewhere, 'mine.json'));
-    const fromInit = await preview(['--session', 'mine.json', '--json', '--no-store'], root, { INIT_CWD: elsewhere });
-    expect(fromInit.code).toBe(0);
-    expect((JSON.parse(fromInit.stdout) as { source: string }).source).toBe(join(elsewhere, 'mine.json'));
-    const fromCwd = await preview(['--session', 'mine.json', '--json', '--no-store'], elsewhere);
-    expect(fromCwd.code).toBe(0);
-    expect((JSON.parse(fromCwd.stdout) as { source: string }).source).toBe(join(elsewhere, 'mine.json'));
-    const missing = await preview(['--session', 'mine.json', '--no-store'], root, { INIT_CWD: root });
+    // A file that is read and then refused names the path it was read from, before any worker starts;
+    // the npm run above reads a whole export through INIT_CWD and reports its path.
+    await writeFile(join(elsewhere, 'mine.json'), '[]');
+    const refused = `${join(elsewhere, 'mine.json')} is not a session export`;
+    const [fromInit, fromCwd, missing] = await Promise.all([
+      preview(['--session', 'mine.json', '--json', '--no-store'], root, { INIT_CWD: elsewhere }),
+      preview(['--session', 'mine.json', '--json', '--no-store'], elsewhere),
+      preview(['--session', 'mine.json', '--no-store'], root, { INIT_CWD: root }),
+    ]);
+    expect(fromInit.code).toBe(1);
+    expect(fromInit.stderr).toContain(refused);
+    expect(fromCwd.code).toBe(1);
+    expect(fromCwd.stderr).toContain(refused);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`cannot read ${join(root, 'mine.json')} (ENOENT)`);
   });
@@ -121,10 +141,20 @@ describe('npm start --session', { timeout: 240_000 }, () => {
   });
 });
 
+let generated: Promise<{ temp: string; run: Run }> | undefined;
+
+/**
+ * The generated demo, run once without a terminal in a TMPDIR of its own: the tests that read it share
+ * it, since every run that gets past its arguments starts a worker pool.
+ */
+function generatedDemo(): Promise<{ temp: string; run: Run }> {
+  generated ??= scratch().then(async (temp) => ({ temp, run: await preview(['--size', '100KB'], root, { TMPDIR: temp }) }));
+  return generated;
+}
+
 describe('npm start on the generated session', { timeout: 240_000 }, () => {
   it('should remove its temporary folder on exit, or keep it with --keep and say where', async () => {
-    const temp = await scratch();
-    const removed = await preview(['--size', '100KB'], root, { TMPDIR: temp });
+    const { temp, run: removed } = await generatedDemo();
     expect(removed.code).toBe(0);
     expect(removed.stderr).toBe('');
     expect(removed.stdout).toMatch(/== File store \(no maenifold needed\): .*maenifold-preview-\w+\/memory \(removed on exit; --keep keeps it\)/);
@@ -143,7 +173,8 @@ describe('npm start on the generated session', { timeout: 240_000 }, () => {
   it('should remove its temporary folder when interrupted', async () => {
     const temp = await scratch();
     // Started in its own process group, interrupted as a terminal's Ctrl-C interrupts it: the whole group gets SIGINT.
-    const child = spawn(tsx, [script, '--size', '1MB'], { cwd: root, env: envOf({ TMPDIR: temp }), detached: true, stdio: 'ignore' });
+    const [command, argv] = previewCommand(['--size', '1MB']);
+    const child = spawn(command, argv, { cwd: root, env: envOf({ TMPDIR: temp }), detached: true, stdio: 'ignore' });
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     let seen: string[] = [];
     let done = false;
@@ -160,12 +191,13 @@ describe('npm start on the generated session', { timeout: 240_000 }, () => {
   });
 
   it('should print progress on stderr only when stderr is a terminal', async () => {
-    const quiet = await preview(['--size', '100KB', '--no-store']);
+    const { run: quiet } = await generatedDemo();
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).not.toContain('generating a');
     expect(quiet.stdout).not.toContain('extracting with');
     // `script` gives the command a terminal for stdout and stderr.
-    const command = `${tsx} ${script} --size 100KB --no-store`;
+    const command = previewCommand(['--size', '100KB', '--no-store']).flat().join(' ');
     const terminal = await run('script', ['-qec', command, '/dev/null'], { cwd: root, env: envOf({}) });
     expect(terminal.code).toBe(0);
     expect(terminal.stdout).toContain('generating a 100KB session (seed 1)');
