@@ -2,9 +2,9 @@
  * Hostile inputs for the compacting hook, generated on demand (nothing large
  * is checked in): sizes that stress the engine, strings aimed at each pattern
  * the stages use, characters that break naive text handling, and message
- * lists of the wrong shape.
+ * lists of the wrong shape. The 50 MB session is in the adversarial corpus
+ * (adversarial-corpus.ts), checked there with stricter assertions.
  */
-import { generateSession } from '../../src/synth/session-generator.js';
 
 /** One hostile input. */
 export interface HostileCase {
@@ -34,7 +34,6 @@ function nested(depth: number, prefix: (level: number) => string): string {
 }
 
 export const HOSTILE_CASES: readonly HostileCase[] = [
-  { name: '50 MB session', messages: () => generateSession({ seed: 50, targetBytes: 50 * 1024 * 1024 }).messages },
   { name: 'one 5 MB line', messages: () => framed('line', `[[one-line]] ${'word '.repeat(1_000_000)}`) },
   { name: '1 MB without a sentence terminator', messages: () => framed('noterm', `we decided to ${'keep going and '.repeat(70_000)}`) },
   { name: "'we ' × 300k", messages: () => framed('we', 'we '.repeat(300_000)) },
