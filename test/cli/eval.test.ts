@@ -69,7 +69,8 @@ afterAll(async () => {
   await rm(corpus, { recursive: true, force: true });
 });
 
-describe('npm run eval', () => {
+// The three runs only read the corpus, and each is a process of its own with its own worker pool.
+describe.concurrent('npm run eval', () => {
   it('should print exactly one JSON object of the documented shape with --json', async () => {
     const { code, stdout } = await runEvalCli(['--corpus', corpus, '--json']);
     expect(code).toBe(0);

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { runSoak } from '../../support/soak.js';
 
 // Real processes (test/fixtures/delivery/submit-thought.ts) on one state folder and one memory root.
-describe('delivery shared by processes', () => {
+// Each soak has its own double root and state folder, and most of a soak is spent waiting on the slowed
+// CLI double and on stale locks, so the four run at once.
+describe.concurrent('delivery shared by processes', () => {
   for (const store of ['cli', 'files'] as const) {
     it(`should put 2 × 5 summaries submitted at once into one chain, each once, numbered without repeats (${store})`, async () => {
       const result = await runSoak({ rounds: 1, store, killChance: 0 });
