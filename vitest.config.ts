@@ -34,7 +34,11 @@ export default defineConfig({
       { extends: true, test: { name: 'pure', include: PURE, isolate: false } },
       // Everything that starts the plugin, a pool, a process or a lock keeps a fresh module graph per file.
       // The end-to-end suite runs on its own afterwards (vitest.e2e.config.ts): it drives a real server.
-      { extends: true, test: { name: 'hooks', include: ['test/**/*.test.ts'], exclude: [...PURE, 'test/e2e/**', '**/node_modules/**'] } },
+      // Its plugins, pools and fixture processes start from bundles built once for the run (test/support/test-bundles.ts).
+      {
+        extends: true,
+        test: { name: 'hooks', include: ['test/**/*.test.ts'], exclude: [...PURE, 'test/e2e/**', '**/node_modules/**'], globalSetup: ['test/support/test-bundles.ts'] },
+      },
     ],
   },
 });

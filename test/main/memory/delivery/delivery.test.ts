@@ -15,6 +15,7 @@ import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-do
 import { canMount, mountTmpfs, type Mount } from '../../../support/scratch-mount.js';
 import { groupGone } from '../../../support/soak.js';
 import { createFakeHost, type FakeHost } from '../../../support/fake-host.js';
+import { fixtureArgv } from '../../../support/fixture-process.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -238,7 +239,7 @@ describe('delivery across a killed process', () => {
 
   /** Starts the sender in its own process group, so the test can tell when every process it started is gone. */
   function startSender(r: Rig, cliPath: string): { pid: number; exited: Promise<void> } {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, r.stateDir, cliPath, 'demo'], {
+    const proc = spawn(process.execPath, [...fixtureArgv(child), r.stateDir, cliPath, 'demo'], {
       env: { ...process.env, ...r.double.env, DELIVERY_TIMEOUT_MS: '5000' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
