@@ -23,8 +23,9 @@ async function scratch(): Promise<string> {
   return dir;
 }
 
-// The same scenarios run under OpenCode's Bun in test/e2e/hanging-cli.e2e.test.ts.
-describe('runProcess with a CLI that hangs (Node)', () => {
+// The same scenarios run under OpenCode's Bun in test/e2e/hanging-cli.e2e.test.ts. Each test has its own
+// scratch folder, wrappers and plugin, and spends most of its time waiting for a deadline: they run at once.
+describe.concurrent('runProcess with a CLI that hangs (Node)', () => {
   it('should stop a hanging wrapper and what it started at the deadline, and answer at the exit when a grandchild holds stdout', async () => {
     const figures = await runnerScenarios(await scratch(), 1_500);
     console.info(JSON.stringify(figures));
@@ -42,7 +43,7 @@ describe('runProcess with a CLI that hangs (Node)', () => {
   });
 });
 
-describe('every hook with a CLI that hangs (Node)', () => {
+describe.concurrent('every hook with a CLI that hangs (Node)', () => {
   for (const [name, cli] of [
     ['a wrapper whose program hangs', WRAPPER_HANGS],
     ['a wrapper whose grandchild holds stdout', GRANDCHILD_HOLDS_STDOUT],
