@@ -22,6 +22,12 @@ const PURE = [
   ...['option-issues', 'option-kinds', 'plugin-options'].map((name) => `test/main/shared/${name}.test.ts`),
 ];
 
+// The unit tests open no TLS connection, and they start hundreds of Node processes (the maenifold double,
+// fixtures, CLIs under test). Where the environment names extra CA certificates, every one of those parsed
+// the bundle as it started: about 0.1 s of CPU apiece on a 2-core machine, more than the double's own run.
+// The end-to-end suite, which installs and runs OpenCode, keeps them.
+delete process.env['NODE_EXTRA_CA_CERTS'];
+
 export default defineConfig({
   test: {
     // Pool tests start real worker threads; give them room on a 2-core machine.
@@ -34,7 +40,11 @@ export default defineConfig({
       { extends: true, test: { name: 'pure', include: PURE, isolate: false } },
       // Everything that starts the plugin, a pool, a process or a lock keeps a fresh module graph per file.
       // The end-to-end suite runs on its own afterwards (vitest.e2e.config.ts): it drives a real server.
-      { extends: true, test: { name: 'hooks', include: ['test/**/*.test.ts'], exclude: [...PURE, 'test/e2e/**', '**/node_modules/**'] } },
+      // Its plugins, pools and fixture processes start from bundles built once for the run (test/support/test-bundles.ts).
+      {
+        extends: true,
+        test: { name: 'hooks', include: ['test/**/*.test.ts'], exclude: [...PURE, 'test/e2e/**', '**/node_modules/**'], globalSetup: ['test/support/test-bundles.ts'] },
+      },
     ],
   },
 });

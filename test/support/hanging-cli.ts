@@ -16,7 +16,7 @@ import { FRAME_CONTEXT_DEADLINE_MS } from '../../src/main/frames/frame-context.j
 import { FRAME_COMPACTING_DEADLINE_MS } from '../../src/main/frames/frame-compaction.js';
 import { FRAME_TOOL_DEADLINE_MS } from '../../src/main/frames/frame-tools.js';
 import { TASK_FIT_RESERVE_MS } from '../../src/main/graph/task-augmentation.js';
-import { startHarness } from './plugin-harness.js';
+import { startHarness, type HarnessShared } from './plugin-harness.js';
 import { message } from './fake-host.js';
 
 /** A wrapper that starts the program without exec; the program hangs, and both hold stdout. */
@@ -132,10 +132,11 @@ async function timed(figures: HookFigure[], hook: string, deadlineMs: number, ca
  * @param dir - a scratch folder for the pid file.
  * @param cli - the wrapper the plugin runs as maenifold.
  * @param hungFrames - make the frames file's read hang.
+ * @param shared - a worker pool shared by the scenarios of one test file; by default the plugin starts its own.
  */
-export async function hookScenarios(dir: string, cli: string, hungFrames = false): Promise<{ figures: HookFigure[]; started: number; running: number[] }> {
+export async function hookScenarios(dir: string, cli: string, hungFrames = false, shared: HarnessShared = {}): Promise<{ figures: HookFigure[]; started: number; running: number[] }> {
   const pids = join(dir, `hooks-${hungFrames ? 'fifo' : 'cli'}.pids`);
-  const harness = await startHarness({ ...HOOK_OPTIONS, cli }, { HANGING_CLI_PIDS: pids });
+  const harness = await startHarness({ ...HOOK_OPTIONS, cli }, { HANGING_CLI_PIDS: pids }, undefined, shared);
   const figures: HookFigure[] = [];
   let unblock: (() => void) | undefined;
   try {

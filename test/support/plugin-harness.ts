@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMaenifoldPlugin, type MaenifoldPlugin } from '../../src/main/plugin/create-plugin.js';
+import { createWorkerPool, type WorkerPool } from '../../src/main/pool/worker-pool.js';
 import { createDoubleRoot, type DoubleRoot } from './maenifold-double.js';
 import { createFakeHost, type FakeHost } from './fake-host.js';
 
@@ -18,12 +19,43 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** What a test file may share between the plugins it starts. */
+export interface HarnessShared {
+  /** A pool from `startTestPool`, used by the plugin instead of one of its own and left running by `close`. */
+  pool?: WorkerPool;
+}
+
+/**
+ * The worker module the tests' pools start: under vitest, the bundle its global setup built
+ * (`test-bundles.ts`); elsewhere (the hanging-CLI probe runs this harness under Bun), or when that
+ * setup did not run, none, and the pool starts the worker as the sources run it.
+ */
+export async function testWorkerFile(): Promise<string | undefined> {
+  // Loaded only under vitest: outside a test run its module has no state to read.
+  if (!process.env['VITEST']) return undefined;
+  const { inject } = await import('vitest');
+  return inject('workerBundle');
+}
+
+/**
+ * A pool of one worker for the plugins of one test file: each plugin otherwise starts its own worker,
+ * and a file that starts ten plugins paid for ten. For tests that do not depend on a fresh worker; the
+ * caller destroys it (usually in `afterAll`). Warmed up once, before the first test: no hook of a test
+ * then waits for the worker to load, which on a loaded machine can take longer than a short deadline.
+ */
+export async function startTestPool(): Promise<WorkerPool> {
+  const pool = createWorkerPool({ threads: 1, warmUp: true }, await testWorkerFile());
+  await pool.ready;
+  return pool;
+}
+
 /**
  * @param options - plugin options (the `[spec, options]` tuple's second element).
  * @param env - extra environment (MAENIFOLD_* options, double faults); `MAENIFOLD_CLI: ''` hides the CLI.
  * @param graph - notes written (and synced) before the plugin starts, as `DoubleRoot.seed` takes them.
+ * @param shared - parts shared with other plugins of the file; without them the plugin starts its own pool.
  */
-export async function startHarness(options: Record<string, unknown> = {}, env: Record<string, string> = {}, graph?: Record<string, string>): Promise<Harness> {
+export async function startHarness(options: Record<string, unknown> = {}, env: Record<string, string> = {}, graph?: Record<string, string>, shared: HarnessShared = {}): Promise<Harness> {
   const double = await createDoubleRoot();
   if (graph) await double.seed(graph);
   const stateDir = await mkdtemp(join(tmpdir(), 'maenifold-state-'));
@@ -33,11 +65,17 @@ export async function startHarness(options: Record<string, unknown> = {}, env: R
     // Options from the surrounding shell must not leak into a test.
     if (key.startsWith('MAENIFOLD_') && !(key in double.env) && !(key in env) && key !== 'MAENIFOLD_STATE_DIR') delete environment[key];
   }
-  // One worker unless a test asks for more: each worker costs a second or two of CPU to start under tsx,
-  // and a hook test needs a real worker, not several (tests about the pool's concurrency pass `pool`).
+  // One worker unless a test asks for more: each worker costs about half a second of CPU to start from
+  // the bundle (two or more under tsx), and a hook test needs a real worker, not several (tests about
+  // the pool's concurrency pass `pool`).
   // Nor its warm-up, which only makes the first extraction faster and costs each start about 0.4 s of
   // CPU; the pool's own tests and the end-to-end suite start pools that warm up.
-  const plugin = await createMaenifoldPlugin({ client: host.client, directory: '/work/acme-shop', worktree: '/work/acme-shop' }, { pool: { threads: 1, warmUp: false }, ...options }, environment);
+  const plugin = await createMaenifoldPlugin(
+    { client: host.client, directory: '/work/acme-shop', worktree: '/work/acme-shop' },
+    { pool: { threads: 1, warmUp: false }, ...options },
+    environment,
+    shared.pool ? { pool: shared.pool } : { workerFile: await testWorkerFile() },
+  );
   await plugin.pool?.ready;
   return {
     plugin,

@@ -57,6 +57,21 @@ export interface MaenifoldHooks {
   tool?: Hooks['tool'];
 }
 
+/**
+ * Parts a caller may hand the plugin instead of letting it build them. OpenCode passes none; the
+ * hook tests use them to pay for a worker's start once per file, or once per run, instead of once
+ * per plugin.
+ */
+export interface PluginSeams {
+  /**
+   * The worker module of the pool the plugin starts.
+   * @default resolveWorkerFile()
+   */
+  workerFile?: string;
+  /** A started pool to run tasks on instead of starting one. Its owner stops it: `dispose` leaves it running. */
+  pool?: WorkerPool;
+}
+
 /** A started plugin: its hooks and the handles tests and shutdown need. */
 export interface MaenifoldPlugin {
   hooks: MaenifoldHooks;
@@ -72,8 +87,9 @@ export interface MaenifoldPlugin {
  * @param input - OpenCode's plugin input.
  * @param rawOptions - the options of the `[spec, options]` tuple.
  * @param env - the environment (options, CLI lookup, the CLI's own environment).
+ * @param seams - parts built by the caller (tests); none in production.
  */
-export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unknown, env: NodeJS.ProcessEnv = process.env): Promise<MaenifoldPlugin> {
+export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unknown, env: NodeJS.ProcessEnv = process.env, seams: PluginSeams = {}): Promise<MaenifoldPlugin> {
   const logger = createLogger(input?.client);
   const { options, issues } = resolvePluginOptions(rawOptions, env);
   for (const issue of issues) logger.warn(describeOptionIssue(issue));
@@ -89,7 +105,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const project = options.project || basename(input.worktree || input.directory || process.cwd()) || 'project';
     const location = locateCli(options.cli, env, input.directory || process.cwd());
     const useFiles = options.store === 'files' || (options.store === 'auto' && !location.found);
-    const pool = createWorkerPool(options.pool);
+    const pool = seams.pool ?? createWorkerPool(options.pool, seams.workerFile);
     const runner = createFallbackRunner(pool, (name, reason) => logger.warn(`pool could not run ${name} (${reason}); ran it inline`));
     let files: FileStore | null = null;
     let cli: MemoryPort;
@@ -207,7 +223,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
         }
         for (const [what, step] of [
           ['file store index', () => files?.close()],
-          ['worker pool', () => pool.destroy()],
+          ['worker pool', () => (seams.pool ? undefined : pool.destroy())],
         ] as const) {
           const done = await withDeadline(Promise.resolve().then(step), SHUTDOWN_STEP_MS);
           if (!done.done) logger.warn(`shutdown: ${what} ${done.reason === 'timeout' ? `did not stop within ${SHUTDOWN_STEP_MS} ms` : `failed to stop: ${errorText(done.error)}`}`);

@@ -3,21 +3,31 @@ import { basename, dirname } from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { hungFile } from '../../support/hung-file.js';
-import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
+import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { createFakeHost, message } from '../../support/fake-host.js';
 import { createFrames, TOOL_HELPER_DEADLINE_MS } from '../../../src/main/frames/frames.js';
 import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
-import { createInlineRunner } from '../../../src/main/pool/inline-runner.js';
 import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
 import { createWorkingSetTracker } from '../../../src/main/compaction/working-set-tracker.js';
 import { FRAME_COMPLETION_HEADING, FRAME_CONTINUATION_HEADING } from '../../../src/main/frames/frame-compaction.js';
 import { FRAME_HEADINGS } from '../../../src/main/frames/frame-context.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
 import { createFrameStore, frameFileFor } from '../../../src/main/frames/frame-store.js';
+
+// One worker for every plugin of the file: no test here depends on a fresh one.
+let pool: WorkerPool;
+beforeAll(async () => {
+  pool = await startTestPool();
+});
+afterAll(async () => {
+  await pool.destroy();
+});
+const startHarness = (options?: Record<string, unknown>): Promise<Harness> => startPlugin(options, {}, undefined, { pool });
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -58,7 +68,8 @@ describe('createFrames', () => {
     const context = {
       options,
       logger: createLogger(host.client),
-      runner: await createInlineRunner(),
+      // Never asked to run a task here; the file's pool saves loading the task modules into this thread.
+      runner: pool,
       host: host.client,
       background: createBackgroundWork(() => undefined),
       workingSet: createWorkingSetTracker('/work/acme-shop'),

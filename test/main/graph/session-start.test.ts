@@ -1,11 +1,23 @@
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, STRONG_GRAPH, type Harness } from '../../support/plugin-harness.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness as startPlugin, startTestPool, STRONG_GRAPH, type Harness } from '../../support/plugin-harness.js';
+import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { doubleCliPath, runDouble } from '../../support/maenifold-double.js';
 import { SESSION_CONTEXT_HEADING } from '../../../src/main/graph/session-start.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
+
+// One worker for every plugin of the file: no test here depends on a fresh one.
+let pool: WorkerPool;
+beforeAll(async () => {
+  pool = await startTestPool();
+});
+afterAll(async () => {
+  await pool.destroy();
+});
+const startHarness = (options?: Record<string, unknown>, env?: Record<string, string>, graph?: Record<string, string>): Promise<Harness> =>
+  startPlugin(options, env, graph, { pool });
 
 let harness: Harness | undefined;
 const dirs: string[] = [];

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkerPool, resolveWorkerFile, type WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import type { AnalyzeInput } from '../../../src/workers/protocol.js';
 
-const faultyWorker = new URL('../../fixtures/workers/faulty-worker.ts', import.meta.url).href;
+const faultyWorker = new URL('../../fixtures/workers/faulty-worker.mjs', import.meta.url).href;
 
 function command(text: string): AnalyzeInput {
   return {
@@ -51,8 +51,9 @@ describe('createWorkerPool', () => {
   });
 
   it('should abort a task past its deadline with TIMEOUT and keep serving', async () => {
-    // Long enough for a worker to start on a loaded machine, short enough to wait for.
-    const pool = startPool({ threads: 1, taskTimeoutMs: 3_000 }, faultyWorker);
+    // The deadline also bounds the warm-up, so it must cover a worker's start on a loaded machine: the
+    // plain JavaScript fixture starts in about 0.1 s, so a second is ample and short to wait for.
+    const pool = startPool({ threads: 1, taskTimeoutMs: 1_000 }, faultyWorker);
     await pool.ready;
     const hung = await pool.run('analyzeUnits', command('hang'));
     expect(hung).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
@@ -103,7 +104,8 @@ describe('createWorkerPool', () => {
   });
 
   it('should replace invalid options with defaults and name each one', () => {
-    const pool = startPool({ threads: 0, maxQueue: 'many', warmUp: 'yes' });
+    // The fixture worker: which worker runs does not matter here, and the real one costs a second of CPU to start.
+    const pool = startPool({ threads: 0, maxQueue: 'many', warmUp: 'yes' }, faultyWorker);
     expect(pool.issues.map((issue) => issue.key).sort()).toEqual(['pool.maxQueue', 'pool.threads', 'pool.warmUp']);
     expect(pool.options.threads).toBeGreaterThanOrEqual(1);
   });

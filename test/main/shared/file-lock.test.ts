@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StateLockError, throwIfAborted, withFileLock } from '../../../src/main/shared/file-lock.js';
+import { fixtureArgv } from '../../support/fixture-process.js';
 
 const HOLDER = fileURLToPath(new URL('../../fixtures/state/lock-holder.ts', import.meta.url));
 const dirs: string[] = [];
@@ -19,7 +21,7 @@ async function scratch(): Promise<string> {
 }
 
 function start(args: string[]): { proc: ReturnType<typeof spawn>; output: () => string; exited: Promise<number | null> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', HOLDER, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [...fixtureArgv(HOLDER), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   proc.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { proc, output: () => output, exited: new Promise((resolve) => proc.once('exit', (code) => resolve(code))) };
@@ -42,6 +44,8 @@ describe('withFileLock', () => {
     while (!holder.output().includes('held')) await new Promise((resolve) => setTimeout(resolve, 20));
     holder.proc.kill('SIGKILL');
     await holder.exited;
+    // Killed, it could not release the lock: what is taken over is a dead holder's lock.
+    expect(existsSync(lock)).toBe(true);
     await expect(withFileLock(lock, async () => 'mine', { staleMs: 2_000, waitMs: 30_000 })).resolves.toBe('mine');
   });
 

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startHarness as startPlugin, startTestPool, testWorkerFile, type Harness } from '../../support/plugin-harness.js';
+import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { createFakeHost, message } from '../../support/fake-host.js';
 import { buildSummaryThought, createSummaryPersistence, lastSummaryText, type SummaryPersistenceDeps } from '../../../src/main/summaries/summary-persistence.js';
 import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
@@ -9,6 +10,17 @@ import { createLogger } from '../../../src/main/shared/logger.js';
 import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
 import { HOST_READ_DEADLINE_MS } from '../../../src/main/shared/host-client.js';
 import { MAX_PAYLOAD_BYTES } from '../../../src/main/memory/cli/maenifold-client.js';
+
+// One worker for the harnesses of the file: no test here depends on a fresh one. The restarted plugin
+// below starts its own, as a plugin does.
+let pool: WorkerPool;
+beforeAll(async () => {
+  pool = await startTestPool();
+});
+afterAll(async () => {
+  await pool.destroy();
+});
+const startHarness = (): Promise<Harness> => startPlugin({}, {}, undefined, { pool });
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -81,11 +93,12 @@ describe('summary persistence', () => {
 
     // A restart reads the chain from disk and continues it.
     const { createMaenifoldPlugin } = await import('../../../src/main/plugin/create-plugin.js');
-    const restarted = await createMaenifoldPlugin({ client: harness.host.client, worktree: '/work/acme-shop' }, { pool: { threads: 1 } }, {
-      ...process.env,
-      ...harness.double.env,
-      MAENIFOLD_STATE_DIR: harness.stateDir,
-    });
+    const restarted = await createMaenifoldPlugin(
+      { client: harness.host.client, worktree: '/work/acme-shop' },
+      { pool: { threads: 1, warmUp: false } },
+      { ...process.env, ...harness.double.env, MAENIFOLD_STATE_DIR: harness.stateDir },
+      { workerFile: await testWorkerFile() },
+    );
     harness.host.setMessages('ses_c', compacted('ses_c', 'Third [[redis]] summary.'));
     await restarted.hooks.event?.({ event: { type: 'session.compacted', properties: { sessionID: 'ses_c' } } });
     await restarted.dispose();

@@ -3,7 +3,7 @@ import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { backoffMs, createDelivery, type Delivery } from '../../../../src/main/memory/delivery/delivery.js';
 import { sessionUri } from '../../../../src/core/memory/memory-format.js';
 import { createOutbox } from '../../../../src/main/memory/delivery/outbox.js';
@@ -15,12 +15,12 @@ import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-do
 import { canMount, mountTmpfs, type Mount } from '../../../support/scratch-mount.js';
 import { groupGone } from '../../../support/soak.js';
 import { createFakeHost, type FakeHost } from '../../../support/fake-host.js';
+import { fixtureArgv } from '../../../support/fixture-process.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 const mountable = await canMount();
+
+/** Where a test registers what to remove when it ends: its own context's, since the tests run concurrently. */
+type Cleanup = TestContext['onTestFinished'];
 
 interface Rig {
   double: DoubleRoot;
@@ -31,10 +31,12 @@ interface Rig {
   delivery(env?: Record<string, string>, cliPath?: string): Delivery;
 }
 
-async function rig(): Promise<Rig> {
+async function rig(cleanup: Cleanup): Promise<Rig> {
   const double = await createDoubleRoot();
   const stateDir = await mkdtemp(join(tmpdir(), 'delivery-'));
-  cleanups.push(() => double.cleanup(), () => rm(stateDir, { recursive: true, force: true }));
+  // Run in reverse order: the state folder goes first, then the double's root.
+  cleanup(() => double.cleanup());
+  cleanup(() => rm(stateDir, { recursive: true, force: true }));
   const host = createFakeHost();
   const clock = { now: Date.UTC(2026, 10, 22, 12) };
   return {
@@ -82,9 +84,9 @@ describe('backoffMs', () => {
   });
 });
 
-describe('createDelivery', () => {
-  it('should keep an undeliverable note and deliver it once the CLI answers, not before its backoff', async () => {
-    const r = await rig();
+describe.concurrent('createDelivery', () => {
+  it('should keep an undeliverable note and deliver it once the CLI answers, not before its backoff', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
     await r.delivery({ MAENIFOLD_DOUBLE_FAULT: 'garbage' }).submitNote('demo', note);
     expect(await pending(r.stateDir)).toHaveLength(1);
     const healthy = r.delivery();
@@ -99,15 +101,15 @@ describe('createDelivery', () => {
     expect(r.host.linesWith('(after 1 retries)')).toHaveLength(1);
   });
 
-  it('should park a note maenifold refuses instead of retrying it forever', async () => {
-    const r = await rig();
+  it('should park a note maenifold refuses instead of retrying it forever', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
     await r.delivery().submitNote('demo', { ...note, content: 'no links, only `[[code]]`' });
     expect(await pending(r.stateDir)).toEqual([]);
     expect(await readdir(join(r.stateDir, 'outbox', 'failed'))).toHaveLength(1);
   });
 
-  it('should add each summary once to one chain, even when submitted twice', async () => {
-    const r = await rig();
+  it('should add each summary once to one chain, even when submitted twice', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
     const delivery = r.delivery();
     const thought = { project: 'demo', response: 'First [[redis]] summary.', source: 'ses_a\u0000one' };
     await delivery.submitThought(thought);
@@ -119,8 +121,8 @@ describe('createDelivery', () => {
     expect((await thoughtFile(r.double, chain.sessionId)).match(/^## Thought /gm)).toHaveLength(2);
   });
 
-  it('should deliver directly when the disk refuses the outbox', async () => {
-    const r = await rig();
+  it('should deliver directly when the disk refuses the outbox', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
     await writeFile(join(r.stateDir, 'outbox'), 'a file where the folder should be');
     await r.delivery().submitNote('demo', note);
     expect((await r.double.calls()).filter((call) => call.tool === 'WriteMemory')).toHaveLength(1);
@@ -128,7 +130,7 @@ describe('createDelivery', () => {
   });
 });
 
-describe('delivery through failures', () => {
+describe.concurrent('delivery through failures', () => {
   async function script(r: Rig, name: string, body: string): Promise<string> {
     const path = join(r.stateDir, name);
     await writeFile(path, `#!/bin/sh\n${body}\n`);
@@ -136,8 +138,8 @@ describe('delivery through failures', () => {
     return path;
   }
 
-  it('should retry an INTERNAL_ERROR envelope (exit 0) with backoff instead of parking it', async () => {
-    const r = await rig();
+  it('should retry an INTERNAL_ERROR envelope (exit 0) with backoff instead of parking it', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
     const flaky = await script(r, 'flaky', `printf '%s\\n' '{"success":false,"data":null,"error":{"code":"INTERNAL_ERROR","message":"database is locked"}}'`);
     await r.delivery({}, flaky).submitNote('demo', note);
     expect(await pending(r.stateDir)).toHaveLength(1);
@@ -148,8 +150,8 @@ describe('delivery through failures', () => {
     expect((await r.double.calls()).filter((call) => call.tool === 'WriteMemory')).toHaveLength(1);
   });
 
-  it('should start a new chain when maenifold refuses the remembered one for its session id', async () => {
-    const r = await rig();
+  it('should start a new chain when maenifold refuses the remembered one for its session id', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
     await createChainStore(r.stateDir).set('demo', { sessionId: 'session-abc', thoughtNumber: 4, updatedAt: '' });
     await r.delivery().submitThought({ project: 'demo', response: 'A [[redis]] summary.', source: 'ses_a\u0000one' });
     const calls = (await r.double.calls()).filter((call) => call.tool === 'SequentialThinking').map((call) => call.payload as { sessionId?: string; thoughtNumber: number });
@@ -160,8 +162,8 @@ describe('delivery through failures', () => {
     expect(await pending(r.stateDir)).toEqual([]);
   });
 
-  it('should write a summary to disk while an earlier delivery is still waiting for the CLI', async () => {
-    const r = await rig();
+  it('should write a summary to disk while an earlier delivery is still waiting for the CLI', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
     const gate = join(r.stateDir, 'gate');
     const gated = await script(r, 'gated', `while [ ! -f "${gate}" ] && [ -d "${r.stateDir}" ]; do sleep 0.05; done\nexec "${r.double.cliPath}" "$@"`);
     const delivery = r.delivery({}, gated);
@@ -179,8 +181,8 @@ describe('delivery through failures', () => {
     expect(await pending(r.stateDir)).toEqual([]);
   });
 
-  it('should not let an outbox write that never returns hold the summary or later submissions', async () => {
-    const r = await rig();
+  it('should not let an outbox write that never returns hold the summary or later submissions', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
     const real = createOutbox(join(r.stateDir, 'outbox'), () => r.clock.now);
     let hang = true;
     // The first write never returns, as on a home folder whose server went away.
@@ -192,7 +194,9 @@ describe('delivery through failures', () => {
       logger: createLogger(r.host.client),
       timeoutMs: 5_000,
       now: () => r.clock.now,
-      storeDeadlineMs: 100,
+      // Cuts the hung write; the real write after it must finish within it too, with the other cases of
+      // the file running at once on a loaded machine: a second, not a tenth.
+      storeDeadlineMs: 1_000,
     });
     await delivery.submitThought({ project: 'demo', response: 'A [[redis]] summary.', source: 'ses_a\u0000one' });
     await delivery.submitNote('demo', note);
@@ -203,10 +207,10 @@ describe('delivery through failures', () => {
     expect(await pending(r.stateDir)).toEqual([]);
   });
 
-  it.runIf(mountable)('should keep submissions in memory while the state folder is read-only and write them once it is writable again', async () => {
+  it.runIf(mountable)('should keep submissions in memory while the state folder is read-only and write them once it is writable again', async ({ onTestFinished }) => {
     const mount = (await mountTmpfs(1024)) as Mount;
-    cleanups.push(() => mount.unmount());
-    const r = await rig();
+    onTestFinished(() => mount.unmount());
+    const r = await rig(onTestFinished);
     const stateDir = join(mount.dir, 'state');
     const delivery = (env: Record<string, string> = {}) =>
       createDelivery({
@@ -232,13 +236,13 @@ describe('delivery through failures', () => {
   });
 });
 
-describe('delivery across a killed process', () => {
+describe.concurrent('delivery across a killed process', () => {
   const child = fileURLToPath(new URL('../../../fixtures/delivery/submit-thought.ts', import.meta.url));
   const settled = (): number => Date.now() + 2 * 5_000 + 1;
 
   /** Starts the sender in its own process group, so the test can tell when every process it started is gone. */
   function startSender(r: Rig, cliPath: string): { pid: number; exited: Promise<void> } {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, r.stateDir, cliPath, 'demo'], {
+    const proc = spawn(process.execPath, [...fixtureArgv(child), r.stateDir, cliPath, 'demo'], {
       env: { ...process.env, ...r.double.env, DELIVERY_TIMEOUT_MS: '5000' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -254,8 +258,8 @@ describe('delivery across a killed process', () => {
     }
   }
 
-  it('should not duplicate a thought that landed while its sender was killed', async () => {
-    const r = await rig();
+  it('should not duplicate a thought that landed while its sender was killed', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
     // The double writes the thought at once; its answer is held back until the test opens the gate,
     // which it does only after the sender is dead, so the sender never learns the outcome.
     const gate = join(r.stateDir, 'gate');
@@ -280,8 +284,8 @@ describe('delivery across a killed process', () => {
     expect((await thoughtFile(r.double, chain?.sessionId as string)).match(/^## Thought /gm)).toHaveLength(1);
   });
 
-  it('should wait while a killed sender’s call may still land, then deliver the thought once', async () => {
-    const r = await rig();
+  it('should wait while a killed sender’s call may still land, then deliver the thought once', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
     // The wrapper waits for a gate the test never opens: the CLI is not reached before the kill.
     const late = join(r.stateDir, 'late-maenifold');
     // It also gives up once the test's folder is gone: it runs in a process group of its own, which the kill does not reach.

@@ -1,0 +1,74 @@
+/**
+ * Global setup of the hook tests: the pool's worker, and the fixtures some
+ * tests start as processes, each bundled into one JavaScript module, once per
+ * run.
+ *
+ * From the sources, Node starts a worker through a bootstrap that compiles
+ * the worker's module graph with tsx, file by file: about 1.7 s of CPU per
+ * worker, and a hook test file starts one or more. A fixture process started
+ * with `--import tsx` pays about 0.5 s the same way. A bundle is the same
+ * sources compiled by the same esbuild, loaded as one file: about 0.5 s for
+ * the worker, 0.1 s for a fixture. The pool's own tests and the end-to-end
+ * suite still start the worker through the bootstrap, as the sources run it.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** URL of the bundled worker; absent when this setup did not run. */
+    workerBundle?: string;
+    /** Path of each bundled fixture process, by its source's path from the repository root. */
+    processBundles?: Record<string, string>;
+  }
+}
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const WORKER = 'src/workers/extract-worker.ts';
+
+/** Fixtures the tests start as processes (see `fixtureArgv` in fixture-process.ts). */
+const PROCESS_FIXTURES: readonly string[] = ['test/fixtures/state/lock-holder.ts', 'test/fixtures/delivery/submit-thought.ts'];
+
+/** The esbuild tsx compiles with, so a bundle is built as tsx would build each file. */
+function loadEsbuild(): typeof import('esbuild') {
+  const require = createRequire(import.meta.url);
+  return createRequire(require.resolve('tsx/package.json'))('esbuild') as typeof import('esbuild');
+}
+
+/** Builds the bundles, provides where they are to the tests, and removes them after the run. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Under node_modules, so what a bundle loads by name at run time (cl100k_base, through createRequire)
+  // resolves from the bundle's place as it does from the sources.
+  const cache = join(repoRoot, 'node_modules/.cache/opencode-maenifold');
+  await mkdir(cache, { recursive: true });
+  const outdir = await mkdtemp(join(cache, 'bundles-'));
+  const entries = [WORKER, ...PROCESS_FIXTURES];
+  const output = (entry: string): string => join(outdir, entry.replace(/\.ts$/, '.mjs'));
+  const context = await loadEsbuild().context({
+    entryPoints: entries.map((entry) => join(repoRoot, entry)),
+    outbase: repoRoot,
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: `node${process.versions.node}`,
+    logLevel: 'warning',
+    // Dependencies that are CommonJS call require() for Node's builtins; an ES module has none of its own.
+    banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },
+  });
+  await context.rebuild();
+  // In watch mode the sources may have changed between runs.
+  project.onTestsRerun(async () => {
+    await context.rebuild();
+  });
+  project.provide('workerBundle', pathToFileURL(output(WORKER)).href);
+  project.provide('processBundles', Object.fromEntries(PROCESS_FIXTURES.map((entry) => [entry, output(entry)])));
+  return async () => {
+    await context.dispose();
+    await rm(outdir, { recursive: true, force: true });
+  };
+}
