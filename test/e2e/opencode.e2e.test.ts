@@ -9,12 +9,12 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDoubleRoot, type DoubleRoot, type RecordedCall } from '../support/maenifold-double.js';
 import { STRONG_GRAPH } from '../support/plugin-harness.js';
 import { countTokens } from '../../src/core/text/tokens.js';
 import { generateSession } from '../../src/synth/session-generator.js';
-import { createProject, OPENCODE_CACHE_DIR, prepareRuntime, scratchDir, until } from './runtime.js';
+import { createProject, OPENCODE_CACHE_DIR, scratchDir, until } from './runtime.js';
 import { defaultScript, startFakeModel, type FakeModel, type ModelRequest } from './fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
 import { projectApi, type ProjectApi } from './api.js';
@@ -43,7 +43,7 @@ function requestsSince(index: number, filter: (request: ModelRequest) => boolean
 
 beforeAll(async () => {
   scratch = await scratchDir();
-  ({ binary, template } = await prepareRuntime(scratch));
+  ({ binary, template } = inject('e2eRuntime'));
   model = await startFakeModel();
   double = await createDoubleRoot();
   await double.seed(STRONG_GRAPH);
@@ -58,7 +58,7 @@ beforeAll(async () => {
     },
   });
   // The server's environment names no CLI: only projects that set the `cli` option have one.
-  const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR });
+  const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR }, template);
   server = await startOpenCode(binary, mainDir, env);
   main = await projectApi(server.url, mainDir);
 });
