@@ -5,6 +5,7 @@
  * what the double recorded.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { chmod, rm, writeFile } from 'node:fs/promises';
@@ -35,6 +36,26 @@ let mainDir = '';
 
 async function callsOf(tool: string): Promise<RecordedCall[]> {
   return (await double.calls()).filter((call) => call.tool === tool);
+}
+
+/**
+ * `pid args` of every running maenifold double started with this file's
+ * root: the plugin passes its environment on to the CLI, so each one it ran
+ * has `MAENIFOLD_ROOT` set to it. The other e2e files and other checkouts on
+ * the machine run doubles of their own at the same time.
+ */
+function runningDoubles(): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      if (!args.includes('maenifold.mjs')) continue;
+      if (readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`MAENIFOLD_ROOT=${double.root}`)) found.push(`${pid} ${args}`);
+    } catch {
+      // Exited while being read.
+    }
+  }
+  return found;
 }
 
 function requestsSince(index: number, filter: (request: ModelRequest) => boolean = () => true): ModelRequest[] {
@@ -307,7 +328,7 @@ describe('the plugin in the real OpenCode server', () => {
     // destroy returned (the probe printed after it) and the hanging CLI was stopped at its deadline (TIMEOUT).
     expect(seen).toMatchObject({ runtime: 'bun', poolReady: true, concepts: ['redis', 'cache-layer'], listOk: true, hangCode: 'TIMEOUT' });
     console.log(`bun probe: pool destroyed in ${Math.round(seen.destroyMs)} ms; hanging CLI stopped after ${Math.round(seen.hangMs)} ms`);
-    expect(execFileSync('ps', ['-eo', 'args']).toString()).not.toContain('maenifold.mjs');
+    expect(runningDoubles()).toEqual([]);
   });
 
   it('shutdown: the server exits on SIGTERM with the pool running, without SIGKILL, leaving nothing behind', async () => {
@@ -318,6 +339,6 @@ describe('the plugin in the real OpenCode server', () => {
     expect(stopped.killed).toBe(false);
     const leftovers = execFileSync('ps', ['-eo', 'pid,args']).toString();
     expect(leftovers).not.toContain(scratch);
-    expect(leftovers.split('\n').filter((line) => line.includes('maenifold.mjs'))).toEqual([]);
+    expect(runningDoubles()).toEqual([]);
   });
 });
