@@ -11,7 +11,7 @@ export default defineConfig({
     globalSetup: ['test/e2e/global-setup.ts'],
     maxWorkers: 2,
     testTimeout: 120_000,
-    // Installing the pinned OpenCode, packing the plugin and preparing projects on a fresh machine.
+    // A file's server start and projects on a slow machine (the installs are globalSetup's).
     hookTimeout: 300_000,
   },
 });
