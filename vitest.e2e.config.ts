@@ -1,12 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
-// The real OpenCode server against a fake model: one file, one server, scenarios in order.
+// The real OpenCode server against a fake model: one server per file, scenarios in order.
+// Files share only the prepared runtime and OpenCode's cache folder (each has its own
+// scratch folder, ports, fake model and double), so two run at once: mostly they wait
+// on their servers.
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.test.ts'],
-    fileParallelism: false,
+    // Installs the pinned OpenCode and packs the plugin once, for every file.
+    globalSetup: ['test/e2e/global-setup.ts'],
+    maxWorkers: 2,
     testTimeout: 120_000,
-    // Installing the pinned OpenCode, packing the plugin and preparing projects on a fresh machine.
+    // A file's server start and projects on a slow machine (the installs are globalSetup's).
     hookTimeout: 300_000,
   },
 });

@@ -8,8 +8,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProject, OPENCODE_CACHE_DIR, prepareRuntime, REPO_ROOT, scratchDir, until } from './runtime.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createProject, OPENCODE_CACHE_DIR, REPO_ROOT, scratchDir, until } from './runtime.js';
 import { startFakeModel, type FakeModel } from './fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
 import { projectApi, type ProjectApi } from './api.js';
@@ -52,7 +52,7 @@ beforeAll(async () => {
   scratch = await scratchDir();
   root = join(scratch, 'maenifold-root');
   await mkdir(root);
-  const { binary, template } = await prepareRuntime(scratch);
+  const { binary, template } = inject('e2eRuntime');
   model = await startFakeModel();
   // No `cli` option, no MAENIFOLD_CLI, and no folder on PATH that holds a `maenifold`.
   const dir = await createProject(scratch, 'kept-knowledge', template, { pluginOptions: {}, modelUrl: model.url });
@@ -60,7 +60,7 @@ beforeAll(async () => {
     .split(delimiter)
     .filter((folder) => folder !== '' && !existsSync(join(folder, 'maenifold')))
     .join(delimiter);
-  const env = await isolatedEnv(scratch, { PATH: path, MAENIFOLD_ROOT: root, XDG_CACHE_HOME: OPENCODE_CACHE_DIR });
+  const env = await isolatedEnv(scratch, { PATH: path, MAENIFOLD_ROOT: root, XDG_CACHE_HOME: OPENCODE_CACHE_DIR }, template);
   server = await startOpenCode(binary, dir, env);
   api = await projectApi(server.url, dir);
 });

@@ -6,9 +6,9 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDoubleRoot, type DoubleRoot } from '../support/maenifold-double.js';
-import { createProject, OPENCODE_CACHE_DIR, prepareRuntime, scratchDir, until } from './runtime.js';
+import { createProject, OPENCODE_CACHE_DIR, scratchDir, until } from './runtime.js';
 import { defaultScript, startFakeModel, type FakeModel, type ModelRequest, type ModelScript } from './fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
 import { projectApi, type ProjectApi } from './api.js';
@@ -64,11 +64,11 @@ function frameScript(goal: string, overflow = false): ModelScript {
 
 beforeAll(async () => {
   scratch = await scratchDir();
-  const { binary, template } = await prepareRuntime(scratch);
+  const { binary, template } = inject('e2eRuntime');
   model = await startFakeModel();
   double = await createDoubleRoot();
   projectDir = await createProject(scratch, 'frames-shop', template, { pluginOptions: { cli: double.cliPath, sessionStart: false }, modelUrl: model.url });
-  const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR });
+  const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR }, template);
   stateDir = join(env['XDG_STATE_HOME'] as string, 'opencode-maenifold');
   server = await startOpenCode(binary, projectDir, env);
   api = await projectApi(server.url, projectDir);

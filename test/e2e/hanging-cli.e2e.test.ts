@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureOpenCode } from './runtime.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { HookFigure, RunnerFigure } from '../support/hanging-cli.js';
 
 const run = promisify(execFile);
@@ -13,7 +12,7 @@ let binary: string;
 let scratch: string;
 
 beforeAll(async () => {
-  binary = await ensureOpenCode();
+  ({ binary } = inject('e2eRuntime'));
   scratch = await mkdtemp(join(tmpdir(), 'hanging-cli-bun-'));
 });
 afterAll(async () => {

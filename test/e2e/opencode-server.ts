@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { linkConfigDir } from './runtime.js';
 
 /** A running server. */
 export interface OpenCodeServer {
@@ -30,8 +31,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The isolated environment of a run rooted at `home`. */
-export async function isolatedEnv(root: string, extra: Record<string, string>): Promise<NodeJS.ProcessEnv> {
+/**
+ * The isolated environment of a run rooted at `root`.
+ *
+ * @param root - holds the run's HOME and XDG folders.
+ * @param extra - variables to add or override.
+ * @param template - from `prepareRuntime`: for a server, its global config
+ *   folder links the template's plugin API install (see `linkConfigDir`).
+ */
+export async function isolatedEnv(root: string, extra: Record<string, string>, template?: string): Promise<NodeJS.ProcessEnv> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
     HOME: join(root, 'home'),
@@ -45,6 +53,7 @@ export async function isolatedEnv(root: string, extra: Record<string, string>): 
     ...extra,
   };
   for (const key of ['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME']) await mkdir(env[key] as string, { recursive: true });
+  if (template) await linkConfigDir(join(env['XDG_CONFIG_HOME'] as string, 'opencode'), template);
   return env;
 }
 

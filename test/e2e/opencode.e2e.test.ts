@@ -5,16 +5,17 @@
  * what the double recorded.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDoubleRoot, type DoubleRoot, type RecordedCall } from '../support/maenifold-double.js';
 import { STRONG_GRAPH } from '../support/plugin-harness.js';
 import { countTokens } from '../../src/core/text/tokens.js';
 import { generateSession } from '../../src/synth/session-generator.js';
-import { createProject, OPENCODE_CACHE_DIR, prepareRuntime, scratchDir, until } from './runtime.js';
+import { createProject, OPENCODE_CACHE_DIR, scratchDir, until } from './runtime.js';
 import { defaultScript, startFakeModel, type FakeModel, type ModelRequest } from './fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
 import { projectApi, type ProjectApi } from './api.js';
@@ -37,13 +38,33 @@ async function callsOf(tool: string): Promise<RecordedCall[]> {
   return (await double.calls()).filter((call) => call.tool === tool);
 }
 
+/**
+ * `pid args` of every running maenifold double started with this file's
+ * root: the plugin passes its environment on to the CLI, so each one it ran
+ * has `MAENIFOLD_ROOT` set to it. The other e2e files and other checkouts on
+ * the machine run doubles of their own at the same time.
+ */
+function runningDoubles(): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      if (!args.includes('maenifold.mjs')) continue;
+      if (readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`MAENIFOLD_ROOT=${double.root}`)) found.push(`${pid} ${args}`);
+    } catch {
+      // Exited while being read.
+    }
+  }
+  return found;
+}
+
 function requestsSince(index: number, filter: (request: ModelRequest) => boolean = () => true): ModelRequest[] {
   return model.requests.slice(index).filter(filter);
 }
 
 beforeAll(async () => {
   scratch = await scratchDir();
-  ({ binary, template } = await prepareRuntime(scratch));
+  ({ binary, template } = inject('e2eRuntime'));
   model = await startFakeModel();
   double = await createDoubleRoot();
   await double.seed(STRONG_GRAPH);
@@ -58,7 +79,7 @@ beforeAll(async () => {
     },
   });
   // The server's environment names no CLI: only projects that set the `cli` option have one.
-  const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR });
+  const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR }, template);
   server = await startOpenCode(binary, mainDir, env);
   main = await projectApi(server.url, mainDir);
 });
@@ -307,7 +328,7 @@ describe('the plugin in the real OpenCode server', () => {
     // destroy returned (the probe printed after it) and the hanging CLI was stopped at its deadline (TIMEOUT).
     expect(seen).toMatchObject({ runtime: 'bun', poolReady: true, concepts: ['redis', 'cache-layer'], listOk: true, hangCode: 'TIMEOUT' });
     console.log(`bun probe: pool destroyed in ${Math.round(seen.destroyMs)} ms; hanging CLI stopped after ${Math.round(seen.hangMs)} ms`);
-    expect(execFileSync('ps', ['-eo', 'args']).toString()).not.toContain('maenifold.mjs');
+    expect(runningDoubles()).toEqual([]);
   });
 
   it('shutdown: the server exits on SIGTERM with the pool running, without SIGKILL, leaving nothing behind', async () => {
@@ -318,6 +339,6 @@ describe('the plugin in the real OpenCode server', () => {
     expect(stopped.killed).toBe(false);
     const leftovers = execFileSync('ps', ['-eo', 'pid,args']).toString();
     expect(leftovers).not.toContain(scratch);
-    expect(leftovers.split('\n').filter((line) => line.includes('maenifold.mjs'))).toEqual([]);
+    expect(runningDoubles()).toEqual([]);
   });
 });

@@ -60,23 +60,40 @@ export async function packPlugin(into: string): Promise<string> {
 }
 
 /**
- * A folder holding `node_modules` with the packed plugin installed, and a
- * `.opencode/node_modules` with the plugin API package: what each test
+ * Installs the packed plugin into `template/node_modules`: what each test
  * project links to instead of installing again.
  */
-export async function prepareTemplate(root: string, tarball: string): Promise<string> {
-  const template = join(root, 'template');
-  await mkdir(join(template, '.opencode'), { recursive: true });
+async function installPackedPlugin(template: string, tarball: string): Promise<void> {
   await writeFile(join(template, 'package.json'), JSON.stringify({ name: 'e2e-project', private: true }, null, 2));
-  await npm(['install', '--no-package-lock', tarball], template);
-  const version = await openCodeVersion();
-  await writeFile(
-    join(template, '.opencode', 'package.json'),
-    JSON.stringify({ name: 'e2e-opencode-dir', private: true, type: 'module', dependencies: { '@opencode-ai/plugin': version } }, null, 2),
-  );
-  // Without these, OpenCode runs its own npm install when the project first loads.
-  await npm(['install', '--no-package-lock'], join(template, '.opencode'));
-  return template;
+  await npm(['install', '--prefer-offline', '--no-package-lock', tarball], template);
+}
+
+/**
+ * Installs the plugin API package into `dir` (the template's `.opencode`),
+ * with its lockfile: {@link linkConfigDir} hands both to every config folder
+ * OpenCode reads.
+ */
+async function installPluginApi(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'e2e-opencode-dir', private: true, type: 'module', dependencies: { '@opencode-ai/plugin': await openCodeVersion() } }, null, 2));
+  await npm(['install', '--prefer-offline'], dir);
+}
+
+/**
+ * Gives an OpenCode config folder (a project's `.opencode`, or the global
+ * one under `XDG_CONFIG_HOME`) the template's plugin API install: copies of
+ * its `package.json` and `package-lock.json`, and a link to its `node_modules`.
+ * OpenCode installs into every writable config folder whose `node_modules` is
+ * missing or whose lockfile lacks a dependency of its `package.json`, and
+ * loads no plugin until that is done; with these it has nothing to install.
+ *
+ * @param dir - the config folder; created when missing.
+ * @param template - from {@link prepareRuntime}.
+ */
+export async function linkConfigDir(dir: string, template: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const file of ['package.json', 'package-lock.json']) await cp(join(template, '.opencode', file), join(dir, file));
+  await symlink(join(template, '.opencode', 'node_modules'), join(dir, 'node_modules'), 'dir');
 }
 
 /** Options of {@link createProject}. */
@@ -97,10 +114,9 @@ export interface ProjectOptions {
  */
 export async function createProject(root: string, name: string, template: string, options: ProjectOptions): Promise<string> {
   const dir = join(root, name);
-  await mkdir(join(dir, '.opencode'), { recursive: true });
+  await mkdir(dir, { recursive: true });
   await symlink(join(template, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  await cp(join(template, '.opencode', 'package.json'), join(dir, '.opencode', 'package.json'));
-  await symlink(join(template, '.opencode', 'node_modules'), join(dir, '.opencode', 'node_modules'), 'dir');
+  await linkConfigDir(join(dir, '.opencode'), template);
   await writeFile(join(dir, 'README.md'), '# Demo\n\nA project about the [[cache-layer]].\n');
   for (const [path, content] of Object.entries(options.files ?? {})) {
     await mkdir(join(dir, path, '..'), { recursive: true });
@@ -133,16 +149,25 @@ export function scratchDir(): Promise<string> {
 }
 
 /**
- * Everything a suite needs before its server starts: the pinned OpenCode
- * binary, and a template project with the freshly packed plugin installed.
+ * Everything the suite needs before a server starts: the pinned OpenCode
+ * binary, and a template project (`<scratch>/template`) with the freshly
+ * packed plugin in its `node_modules` and the plugin API package in its
+ * `.opencode`. The three are independent, so they run at once: the build
+ * behind the pack is CPU work, the installs mostly wait on the registry.
  *
- * @param scratch - the suite's scratch folder (from {@link scratchDir}).
+ * @param scratch - a scratch folder (from {@link scratchDir}).
  */
 export async function prepareRuntime(scratch: string): Promise<{ binary: string; template: string }> {
-  const binary = await ensureOpenCode();
+  const template = join(scratch, 'template');
   const pack = join(scratch, 'pack');
   await mkdir(pack);
-  return { binary, template: await prepareTemplate(scratch, await packPlugin(pack)) };
+  await mkdir(template);
+  const [binary] = await Promise.all([
+    ensureOpenCode(),
+    packPlugin(pack).then((tarball) => installPackedPlugin(template, tarball)),
+    installPluginApi(join(template, '.opencode')),
+  ]);
+  return { binary, template };
 }
 
 /**
