@@ -31,10 +31,16 @@ export interface HarnessShared {
  * setup did not run, none, and the pool starts the worker as the sources run it.
  */
 export async function testWorkerFile(): Promise<string | undefined> {
-  // Loaded only under vitest: outside a test run its module has no state to read.
+  // Loaded only under vitest: outside a test run its module has no state to read. A process a test
+  // starts inherits VITEST from it (the end-to-end suite starts the probe under Bun), so the variable
+  // alone does not tell; vitest's own state does, and `inject` throws without it.
   if (!process.env['VITEST']) return undefined;
   const { inject } = await import('vitest');
-  return inject('workerBundle');
+  try {
+    return inject('workerBundle');
+  } catch {
+    return undefined;
+  }
 }
 
 /**
