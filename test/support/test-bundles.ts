@@ -11,7 +11,7 @@
  * the worker, 0.1 s for a fixture. The pool's own tests and the end-to-end
  * suite still start the worker through the bootstrap, as the sources run it.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -29,8 +29,12 @@ declare module 'vitest' {
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const WORKER = 'src/workers/extract-worker.ts';
 
-/** Fixtures the tests start as processes (see `fixtureArgv` in fixture-process.ts). */
-const PROCESS_FIXTURES: readonly string[] = ['test/fixtures/state/lock-holder.ts', 'test/fixtures/delivery/submit-thought.ts'];
+/**
+ * Scripts the tests start as processes (see `fixtureArgv` in fixture-process.ts): two fixtures, and
+ * `npm start`'s script, whose runs each start a pool of their own.
+ */
+const CLI_SCRIPTS: readonly string[] = ['src/cli/preview.ts'];
+const PROCESS_FIXTURES: readonly string[] = ['test/fixtures/state/lock-holder.ts', 'test/fixtures/delivery/submit-thought.ts', ...CLI_SCRIPTS];
 
 /** The esbuild tsx compiles with, so a bundle is built as tsx would build each file. */
 function loadEsbuild(): typeof import('esbuild') {
@@ -45,9 +49,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const cache = join(repoRoot, 'node_modules/.cache/opencode-maenifold');
   await mkdir(cache, { recursive: true });
   const outdir = await mkdtemp(join(cache, 'bundles-'));
-  const entries = [WORKER, ...PROCESS_FIXTURES];
   const output = (entry: string): string => join(outdir, entry.replace(/\.ts$/, '.mjs'));
-  const context = await loadEsbuild().context({
+  const esbuild = loadEsbuild();
+  const options = (entries: readonly string[]): Parameters<typeof esbuild.context>[0] => ({
     entryPoints: entries.map((entry) => join(repoRoot, entry)),
     outbase: repoRoot,
     outdir,
@@ -60,15 +64,27 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Dependencies that are CommonJS call require() for Node's builtins; an ES module has none of its own.
     banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },
   });
-  await context.rebuild();
+  const contexts = await Promise.all([
+    esbuild.context(options([WORKER, ...PROCESS_FIXTURES.filter((entry) => !CLI_SCRIPTS.includes(entry))])),
+    // A script that starts a pool keeps its packages outside: piscina finds its own worker by __dirname.
+    esbuild.context({ ...options(CLI_SCRIPTS), packages: 'external' }),
+  ]);
+  // A bundled script that starts a pool looks for the worker where the package keeps it, relative to
+  // the pool's module (`resolveWorkerFile`): from `src/cli/preview.mjs`, `workers/extract-worker.js`,
+  // an ES module by its folder's package.json.
+  const build = async (): Promise<void> => {
+    await Promise.all(contexts.map((context) => context.rebuild()));
+    await mkdir(join(outdir, 'workers'), { recursive: true });
+    await copyFile(output(WORKER), join(outdir, 'workers', 'extract-worker.js'));
+  };
+  await writeFile(join(outdir, 'package.json'), '{ "type": "module" }\n');
+  await build();
   // In watch mode the sources may have changed between runs.
-  project.onTestsRerun(async () => {
-    await context.rebuild();
-  });
+  project.onTestsRerun(build);
   project.provide('workerBundle', pathToFileURL(output(WORKER)).href);
   project.provide('processBundles', Object.fromEntries(PROCESS_FIXTURES.map((entry) => [entry, output(entry)])));
   return async () => {
-    await context.dispose();
+    await Promise.all(contexts.map((context) => context.dispose()));
     await rm(outdir, { recursive: true, force: true });
   };
 }
