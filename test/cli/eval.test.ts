@@ -6,12 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureArgv } from '../support/fixture-process.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/eval.ts', import.meta.url));
 
 async function runEvalCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], { timeout: 120_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...fixtureArgv(CLI), ...args], { timeout: 120_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

@@ -31,9 +31,9 @@ const WORKER = 'src/workers/extract-worker.ts';
 
 /**
  * Scripts the tests start as processes (see `fixtureArgv` in fixture-process.ts): two fixtures, and
- * `npm start`'s script, whose runs each start a pool of their own.
+ * the scripts of `npm start` and `npm run eval`, whose runs each start a pool of their own.
  */
-const CLI_SCRIPTS: readonly string[] = ['src/cli/preview.ts'];
+const CLI_SCRIPTS: readonly string[] = ['src/cli/preview.ts', 'src/cli/eval.ts'];
 const PROCESS_FIXTURES: readonly string[] = ['test/fixtures/state/lock-holder.ts', 'test/fixtures/delivery/submit-thought.ts', ...CLI_SCRIPTS];
 
 /** The esbuild tsx compiles with, so a bundle is built as tsx would build each file. */
