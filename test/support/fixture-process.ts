@@ -14,6 +14,11 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
  * @param file - the fixture's absolute path.
  */
 export function fixtureArgv(file: string): string[] {
-  const bundle = inject('processBundles')?.[relative(repoRoot, file)];
+  let bundle: string | undefined;
+  try {
+    bundle = inject('processBundles')?.[relative(repoRoot, file)];
+  } catch {
+    // Not inside a test file (a script that imports the test support, such as `npm run soak`).
+  }
   return bundle ? [bundle] : ['--import', 'tsx', file];
 }
