@@ -85,7 +85,10 @@ export async function benchFileStore(runner: TaskRunner, quick: boolean): Promis
     await bench.run();
     const p50 = (name: string): number => {
       const result = bench.getTask(name)?.result;
-      if (!result || result.state !== 'completed') throw new Error(`benchmark ${name} did not complete: ${result?.state}`);
+      if (!result || result.state !== 'completed') {
+        const cause = result && 'error' in result ? `: ${String(result.error)}` : '';
+        throw new Error(`benchmark ${name} did not complete: ${result?.state}${cause}`);
+      }
       return result.latency.p50 ?? Number.NaN;
     };
     const figures: StoreFigures = {

@@ -15,7 +15,7 @@ import type { TaskRunner } from '../../pool/task-runner.js';
 import { errorText, type Logger } from '../../shared/logger.js';
 import { createIndexTables, type IndexSnapshot } from './index-tables.js';
 import { forEachStamp } from '../../../core/memory/file-stamps.js';
-import { createFolderWatch, type FolderWatchSettings } from './folder-watch.js';
+import { createFolderWatch, watchEventsAreReliable, type FolderWatchSettings } from './folder-watch.js';
 
 export type { IndexSnapshot } from './index-tables.js';
 
@@ -59,7 +59,7 @@ export interface FolderIndexSettings {
   freshForMs?: number;
   /** Delay before the cache is written after a change. @default 2000; 0 writes only on `persist()`. */
   persistDelayMs?: number;
-  /** Follow the folder watch's events between walks. @default true */
+  /** Follow the folder watch's events between walks. @default true where {@link watchEventsAreReliable}, else false */
   watch?: boolean | Omit<FolderWatchSettings, 'memoryDir'>;
 }
 
@@ -93,7 +93,7 @@ export function createFolderIndex(settings: FolderIndexSettings): FolderIndex {
   let report: RefreshReport | null = null;
   let saveTimer: NodeJS.Timeout | null = null;
   let saving: Promise<void> = Promise.resolve();
-  const watchSettings = settings.watch ?? true;
+  const watchSettings = settings.watch ?? watchEventsAreReliable();
   const watch = watchSettings === false ? null : createFolderWatch({ memoryDir, ...(watchSettings === true ? {} : watchSettings) });
   const snapshot = (): IndexSnapshot => tables.snapshot(blocked);
   const put = tables.put;

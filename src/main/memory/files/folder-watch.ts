@@ -17,6 +17,10 @@
  * in time, the file system does not report changes (some network and FUSE
  * mounts): the watch gives up and every refresh walks, as without it. Folders the walk skips (names starting with a dot) are not
  * watched, and their events are ignored, except `.wikilink-filter.json`.
+ *
+ * Only where the runtime's watcher reports every change in order
+ * ({@link watchEventsAreReliable}): Node's does; Bun's, OpenCode's own
+ * runtime, does not, and there every refresh walks.
  */
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { unlink, writeFile } from 'node:fs/promises';
@@ -51,6 +55,23 @@ export interface FolderWatchSettings {
   /** The watch function (tests make it fail). */
   watch?: typeof fsWatch;
   now?: () => number;
+}
+
+/**
+ * Whether this runtime's `fs.watch` reports every change, in order across
+ * folders, as the marker needs. Bun 1.3's does not (measured on Linux with
+ * the Bun of OpenCode 1.18.33): a second change to a file within about a
+ * millisecond of the first never produced an event (about half of 200 rapid
+ * rewrites were lost); an atomic replace (a temporary file renamed over the
+ * note, as careful writers do) reported only the temporary name; and a change
+ * in a subfolder was now and then delivered after the marker written later
+ * in the root folder. Each of these leaves the index stale until the next
+ * periodic walk, so under Bun the index walks on every refresh.
+ *
+ * @param runtime - the global object to inspect (tests pass their own).
+ */
+export function watchEventsAreReliable(runtime: object = globalThis): boolean {
+  return !('Bun' in runtime);
 }
 
 const MARKER_PREFIX = '.opencode-maenifold-sync-';

@@ -3,8 +3,9 @@ import { watch, type FSWatcher } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFolderIndex, type FolderIndex, type FolderIndexSettings } from '../../../../src/main/memory/files/folder-index.js';
+import { watchEventsAreReliable } from '../../../../src/main/memory/files/folder-watch.js';
 import { createInlineRunner } from '../../../../src/main/pool/inline-runner.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
 import { createFakeHost } from '../../../support/fake-host.js';
@@ -22,7 +23,7 @@ afterEach(async () => {
 const note = (title: string, concepts: string[]): string => `# ${title}\n\nAbout ${concepts.map((concept) => `[[${concept}]]`).join(' and ')}.\n`;
 
 /** A memory folder of two notes in two folders, and an index over it that has walked it twice (so its watches are settled). */
-async function watchedFolder(watchSettings: FolderIndexSettings['watch'] = true): Promise<{ memoryDir: string; index: FolderIndex; logged: (text: string) => number }> {
+async function watchedFolder(watchSettings: FolderIndexSettings['watch'] | 'default' = true): Promise<{ memoryDir: string; index: FolderIndex; logged: (text: string) => number }> {
   const root = await mkdtemp(join(tmpdir(), 'folder-watch-'));
   dirs.push(root);
   const memoryDir = join(root, 'memory');
@@ -37,7 +38,7 @@ async function watchedFolder(watchSettings: FolderIndexSettings['watch'] = true)
     logger: createLogger(host.client),
     freshForMs: 0,
     persistDelayMs: 0,
-    watch: watchSettings,
+    ...(watchSettings === 'default' ? {} : { watch: watchSettings }),
   });
   indexes.push(index);
   await index.refresh();
@@ -142,5 +143,27 @@ describe('createFolderIndex with the folder watch', () => {
     await index.refresh();
     expect(index.lastReport()).toMatchObject({ found: 'walk' });
     expect(logged('periodic walk')).toBe(1);
+  });
+});
+
+describe('watchEventsAreReliable', () => {
+  it('should trust Node\'s watcher and not Bun\'s', () => {
+    expect(watchEventsAreReliable({})).toBe(true);
+    expect(watchEventsAreReliable({ Bun: { version: '1.3.14' } })).toBe(false);
+    expect(watchEventsAreReliable()).toBe(!('Bun' in globalThis));
+  });
+
+  it('should leave an index in a runtime it does not trust walking on every refresh, seeing each change', async () => {
+    vi.stubGlobal('Bun', { version: '1.3.14' });
+    try {
+      const { memoryDir, index } = await watchedFolder('default');
+      await appendFile(join(memoryDir, 'tech', 'cache.md'), 'Now with [[valkey]] too.\n');
+      const snapshot = await index.refresh();
+      expect(index.lastReport()).toMatchObject({ found: 'walk', indexed: 1, total: 2 });
+      expect(snapshot.postings.get('valkey')).toEqual(new Set(['memory://tech/cache']));
+      expect((await readdir(memoryDir)).filter((name) => name.startsWith('.'))).toEqual([]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
