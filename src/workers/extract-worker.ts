@@ -7,11 +7,11 @@ import { fitContextEntries } from '../core/context/context-budget.js';
 import { analyzeUnits as runAnalyzeUnits } from './tasks/analyze-units.js';
 import { finalizeExtraction as runFinalizeExtraction } from './tasks/finalize-extraction.js';
 import { toTaskError } from '../core/task-error.js';
-import { buildSummaryThought } from '../core/memory/summary-thought.js';
+import { buildSummaryThought, cleanSummaryText } from '../core/memory/summary-thought.js';
 import { inputProblem, TASK_INPUTS, type TaskInputSchema } from './task-inputs.js';
 import * as memoryFolder from './tasks/memory-folder.js';
 import { runWarmUp } from './tasks/warm-up.js';
-import type { IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, SummaryThoughtInput, TaskName, TaskSignatures } from './protocol.js';
+import type { CleanSummaryInput, IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, SummaryThoughtInput, TaskName, TaskSignatures } from './protocol.js';
 
 /**
  * A task that first checks its input against its schema: a wrong shape is refused as data, naming the
@@ -63,6 +63,9 @@ export const summaryThought = guarded<SummaryThoughtInput, string>(TASK_INPUTS.s
   buildSummaryThought(input.project, input.sessionID, input.summary, input.maxChars),
 );
 
+/** Task `cleanSummary`: a compaction summary sanitized, redacted and capped for another session's context. */
+export const cleanSummary = guarded<CleanSummaryInput, string>(TASK_INPUTS.cleanSummary, (input) => cleanSummaryText(input.summary, input.maxChars));
+
 /** Task `warmUp`: a small coding conversation analyzed a few times, so the first real task is not the one paying for JIT. */
 export function warmUp(): TaskResult<number> {
   try {
@@ -87,6 +90,7 @@ export const TASKS: { readonly [N in TaskName]: (input: unknown) => TaskResult<T
   saveMemoryIndex,
   searchMemoryIndex,
   summaryThought,
+  cleanSummary,
 };
 
 function isTaskName(name: unknown): name is TaskName {

@@ -47,6 +47,14 @@ export interface TaskSignatures {
   saveMemoryIndex: { input: SaveIndexInput; output: number };
   searchMemoryIndex: { input: SearchIndexInput; output: SearchAnswer };
   summaryThought: { input: SummaryThoughtInput; output: string };
+  cleanSummary: { input: CleanSummaryInput; output: string };
+}
+
+/** Input of `cleanSummary`: a compaction summary another session will see. */
+export interface CleanSummaryInput {
+  summary: string;
+  /** Cap on the result's characters. */
+  maxChars: number;
 }
 
 /** Input of `summaryThought`: a compaction summary and where it goes. */

@@ -22,12 +22,23 @@ describe('runTask', () => {
     const escape = runTask({ name: 'indexMemoryFiles', input: { memoryDir: '/m', uris: ['memory://notes/../../etc/passwd'] } });
     expect(!escape.ok && escape.error.message).toContain('uris.0');
   });
+
+  it('should clean a summary for another session: controls out, secrets redacted, capped, and refuse a cap below one', () => {
+    const result = runTask({ name: 'cleanSummary', input: { summary: 'Token\u0000 ghp_abcdefghijklmnopqrstuvwxyz0123456789 used. And more text.', maxChars: 40 } });
+    expect(result.ok).toBe(true);
+    const text = result.ok ? (result.value as string) : '';
+    expect(text).not.toContain('\u0000');
+    expect(text).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
+    expect(text).toContain('[REDACTED:');
+    expect(text.length).toBeLessThanOrEqual(40);
+    expect(runTask({ name: 'cleanSummary', input: { summary: 'x', maxChars: 0 } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
 });
 
 describe('TASKS', () => {
   it('should hold every task of the protocol once', () => {
     expect(Object.keys(TASKS).sort()).toEqual([
-      'analyzeUnits', 'finalizeExtraction', 'fitContext', 'indexMemoryFiles', 'loadMemoryIndex', 'saveMemoryIndex', 'scanMemoryFolder', 'searchMemoryIndex', 'summaryThought', 'warmUp',
+      'analyzeUnits', 'cleanSummary', 'finalizeExtraction', 'fitContext', 'indexMemoryFiles', 'loadMemoryIndex', 'saveMemoryIndex', 'scanMemoryFolder', 'searchMemoryIndex', 'summaryThought', 'warmUp',
     ]);
   });
 });

@@ -15,6 +15,18 @@ export const MAX_ARGUMENT_BYTES = 128 * 1024 - 1;
 export const MAX_SUMMARY_PAYLOAD_CHARS = 50_000;
 
 /**
+ * A compaction summary as another session or the graph may see it: sanitized,
+ * its secrets redacted (the model may have copied one from the conversation
+ * into its summary), and capped.
+ *
+ * @param summary - the summary as the host stored it.
+ * @param maxChars - cap on the result's characters.
+ */
+export function cleanSummaryText(summary: string, maxChars: number): string {
+  return capChars(redactSecrets(sanitizeText(summary)).text, maxChars);
+}
+
+/**
  * The thought's response: a linked header line first (so a link exists outside
  * any code the summary may open), then the summary as it is.
  */
@@ -23,8 +35,7 @@ export function buildSummaryThought(project: string, sessionID: string, summary:
   // OpenCode ids share their first characters (a time prefix): only the whole id tells sessions apart.
   const session = sessionID.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 100) || 'unknown';
   const header = `Compaction summary of session ${session} in [[${concept}]] ([[compaction]]).`;
-  // The model may have copied a secret from the conversation into its summary.
-  let body = capChars(redactSecrets(sanitizeText(summary)).text, maxChars);
+  let body = cleanSummaryText(summary, maxChars);
   let response = `${header}\n\n${body}`;
   // Under both the character cap and the argv byte limit, with room for the rest of the payload.
   const room = Math.min(MAX_SUMMARY_PAYLOAD_CHARS, MAX_ARGUMENT_BYTES) - 2_000;

@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { withDeadline } from '../shared/deadline.js';
-import { readSessionMessages } from './session-reader.js';
+import { readSessionMessages } from '../shared/session-reader.js';
 import { createWindowScan, messageWeight } from './conversation-window.js';
 import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';

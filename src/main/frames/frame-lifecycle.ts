@@ -9,10 +9,9 @@
  * and after the compacting hook returned, so reading the session's messages
  * then always finds it.
  */
-import { sanitizeText } from '../../core/text/sanitize.js';
-import { redactSecrets } from '../../core/text/secrets.js';
-import { capChars } from '../../core/text/sections.js';
-import { lastSummaryText } from '../summaries/summary-persistence.js';
+import type { CompactedSummaries } from '../summaries/compacted-summary.js';
+import type { TaskRunner } from '../pool/task-runner.js';
+import { readSessionMessages } from '../shared/session-reader.js';
 import { captureSummary } from './frame-state.js';
 import type { FrameStore } from './frame-store.js';
 import { errorText } from '../shared/logger.js';
@@ -59,7 +58,14 @@ export interface FrameLifecycle {
 export interface FrameLifecycleDeps extends HandlerDeps {
   host: HostClient;
   background: BackgroundWork;
+  /** Cleans a captured summary (sanitizing and redacting text of any length is the pool's work). */
+  runner: TaskRunner;
+  /** Reads the summary a compaction stored (shared with the summary chain). */
+  summaries: CompactedSummaries;
 }
+
+/** The newest messages read for a frame's model: its last turns name it. */
+const MODEL_PAGE = { pageSize: 10, maxPages: 10 } as const;
 
 /** How long the background work of a popped frame waits for each host call and store step. */
 export interface FrameLifecycleDeadlines {
@@ -86,7 +92,7 @@ class StepTimeout extends Error {}
  * @param deadlines - see {@link FrameLifecycleDeadlines}.
  */
 export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameStore, deadlines: FrameLifecycleDeadlines = FRAME_LIFECYCLE_DEADLINES): FrameLifecycle {
-  const { host, background, options, logger } = forHook(context, 'frames');
+  const { host, background, runner, summaries, options, logger } = forHook(context, 'frames');
   const waitingForIdle = new Set<string>();
   const now = (): string => new Date().toISOString();
 
@@ -101,7 +107,15 @@ export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameSt
   async function summarize(frameID: string): Promise<void> {
     let asked = false;
     try {
-      const listed = await step(() => host.session.messages({ path: { id: frameID } }), "the host's message list");
+      // The newest messages only, page by page: a frame's session can be as long as any other.
+      const listed = await step(
+        async () => {
+          const read = await readSessionMessages(host, frameID, deadlines.stepMs, { ...MODEL_PAGE, partial: true, enough: (page) => lastModelOf(page) !== null });
+          if (read.done) return read.value;
+          throw read.reason === 'timeout' ? new StepTimeout(`the host's message list did not answer within ${deadlines.stepMs} ms`) : read.error;
+        },
+        "the host's message list",
+      );
       const model = Array.isArray(listed?.data) ? lastModelOf(listed.data) : null;
       if (!model || !host.session.summarize) {
         // Nothing was said in the frame (or the host cannot compact): goal and results stand for it.
@@ -133,10 +147,12 @@ export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameSt
         logger.info(`frames: frame ${frameID} compacted while ${frame.status}; it stays ${frame.status}`);
         return;
       }
-      const listed = await step(() => host.session.messages({ path: { id: frameID } }), "the host's message list");
-      const found = Array.isArray(listed?.data) ? lastSummaryText(listed.data) : null;
+      const read = await summaries.latest(frameID);
+      if (read.kind === 'failed') throw new StepTimeout(`the host's message list ${read.why}`);
       // The summary is injected into other sessions' system text: clean, without secrets, capped.
-      const summary = found ? capChars(redactSecrets(sanitizeText(found)).text, options.summaryMaxChars) : null;
+      const cleaned = read.kind === 'found' ? await runner.run('cleanSummary', { summary: read.text, maxChars: options.summaryMaxChars }) : null;
+      if (cleaned && !cleaned.ok) throw new Error(`the summary could not be cleaned (${cleaned.error.code}: ${cleaned.error.message})`);
+      const summary = cleaned?.value ?? null;
       const changed = await step(() => store.update((tree) => captureSummary(tree, { sessionID: frameID, summary, now: now() })), 'the frame store');
       if (changed.ok) logger.info(`frames: frame ${frameID} ${changed.frame.status}; summary of ${summary?.length ?? 0} chars for frame ${changed.frame.parentID}`);
       else logger.info(`frames: summary of ${frameID} not captured: ${changed.reason}`);

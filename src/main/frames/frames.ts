@@ -16,6 +16,7 @@ import type { TaskRunner } from '../pool/task-runner.js';
 import type { HostClient } from '../shared/host-client.js';
 import type { BackgroundWork } from '../shared/background-work.js';
 import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
+import type { CompactedSummaries } from '../summaries/compacted-summary.js';
 
 /** The frame parts of the plugin's hooks. */
 export interface Frames {
@@ -34,6 +35,8 @@ export interface FramesDeps extends HandlerDeps {
   background: BackgroundWork;
   /** The paths each session's tools touched. */
   workingSet: WorkingSetTracker;
+  /** Reads the summary a compaction stored (shared with the summary chain). */
+  summaries: CompactedSummaries;
 }
 
 /**

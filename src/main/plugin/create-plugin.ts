@@ -24,6 +24,7 @@ import { createSessionStart } from '../graph/session-start.js';
 import { createTaskAugmentation } from '../graph/task-augmentation.js';
 import { createCompaction } from '../compaction/compaction.js';
 import { createSummaryPersistence } from '../summaries/summary-persistence.js';
+import { createCompactedSummaries } from '../summaries/compacted-summary.js';
 import { createConfessionReport } from '../summaries/confession-report.js';
 import type { Hooks } from '@opencode-ai/plugin';
 import type { HostClient } from '../shared/host-client.js';
@@ -145,6 +146,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       background,
       delivery,
       workingSet: createWorkingSetTracker(worktree),
+      summaries: createCompactedSummaries(input.client),
       rules: createRuleSet(ruleFolders(env, worktree), logger),
     };
     const sessionStart = createSessionStart(context);

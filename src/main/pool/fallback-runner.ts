@@ -23,6 +23,9 @@ function inputChars(name: TaskName, input: unknown): number {
       return sum(value['sections'], (section: string) => section);
     case 'fitContext':
       return sum(value['entries'], (entry: string) => entry);
+    case 'summaryThought':
+    case 'cleanSummary':
+      return typeof value['summary'] === 'string' ? value['summary'].length : 0;
     default:
       return 0;
   }

@@ -12,28 +12,9 @@ import type { TaskRunner } from '../pool/task-runner.js';
 import { errorText } from '../shared/logger.js';
 import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { MemoryPort } from '../memory/memory-port.js';
-import { HOST_READ_DEADLINE_MS, type HostClient } from '../shared/host-client.js';
-import { withDeadline } from '../shared/deadline.js';
 import type { BackgroundWork } from '../shared/background-work.js';
+import type { CompactedSummaries } from './compacted-summary.js';
 import type { Delivery } from '../memory/delivery/delivery.js';
-
-/**
- * The text of the last compaction summary of a message list, or `null`.
- *
- * @param messages - `{ info, parts }` entries.
- */
-export function lastSummaryText(messages: readonly unknown[]): string | null {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index] as { info?: { role?: unknown; summary?: unknown }; parts?: unknown };
-    if (message?.info?.role !== 'assistant' || message.info.summary !== true || !Array.isArray(message.parts)) continue;
-    const texts = message.parts
-      .filter((part: { type?: unknown; text?: unknown; synthetic?: unknown }) => part?.type === 'text' && typeof part.text === 'string' && !part.synthetic)
-      .map((part: { text: string }) => part.text);
-    const text = texts.join('\n\n').trim();
-    if (text) return text;
-  }
-  return null;
-}
 
 type EventHook = (input: { event: { type: string; properties?: Record<string, unknown> } }) => Promise<void>;
 
@@ -42,7 +23,8 @@ export interface SummaryPersistenceDeps extends HandlerDeps {
   /** The memory store: the maenifold CLI or the built-in file store. */
   cli: MemoryPort;
   runner: TaskRunner;
-  host: HostClient;
+  /** Reads the summary a compaction stored (shared with goal frames). */
+  summaries: CompactedSummaries;
   /** The project's name. */
   project: string;
   background: BackgroundWork;
@@ -54,22 +36,20 @@ export interface SummaryPersistenceDeps extends HandlerDeps {
  * @param context - the parts of the plugin it uses.
  */
 export function createSummaryPersistence(context: SummaryPersistenceDeps): EventHook {
-  const { options, cli, runner, host, project, background, delivery, logger } = forHook(context, 'summary');
+  const { options, cli, runner, summaries, project, background, delivery, logger } = forHook(context, 'summary');
 
   async function persist(sessionID: string): Promise<void> {
-    const read = await withDeadline(Promise.resolve().then(() => host.session.messages({ path: { id: sessionID } })), HOST_READ_DEADLINE_MS);
-    if (!read.done) {
-      // A host that never answers must not keep this work (and shutdown) waiting.
-      const why = read.reason === 'timeout' ? `did not answer within ${HOST_READ_DEADLINE_MS} ms` : `failed: ${errorText(read.error)}`;
-      logger.warn(`summary: session ${sessionID}: the host's message list ${why}; this summary is not persisted`);
+    const read = await summaries.latest(sessionID);
+    if (read.kind === 'failed') {
+      // A host that never answers must not keep this work (and shutdown) waiting: the read has a deadline.
+      logger.warn(`summary: session ${sessionID}: the host's message list ${read.why}; this summary is not persisted`);
       return;
     }
-    const listed = read.value;
-    const summary = Array.isArray(listed?.data) ? lastSummaryText(listed.data) : null;
-    if (!summary) {
+    if (read.kind === 'none') {
       logger.info(`summary: session ${sessionID} has no compaction summary to persist`);
       return;
     }
+    const summary = read.text;
     // Sanitizing and redacting up to 50,000 characters is text work: it runs in the pool.
     const built = await runner.run('summaryThought', { project, sessionID, summary, maxChars: options.summaryMaxChars });
     if (!built.ok) {

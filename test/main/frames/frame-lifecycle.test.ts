@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFrameLifecycle, lastModelOf } from '../../../src/main/frames/frame-lifecycle.js';
 import { emptyTree, type FrameTree } from '../../../src/main/frames/frame-state.js';
 import type { FrameStore } from '../../../src/main/frames/frame-store.js';
@@ -9,6 +9,9 @@ import { createFakeHost, message, type FakeHost } from '../../support/fake-host.
 import { loadToolHelper, toolHelperCandidates } from '../../../src/main/frames/tool-helper.js';
 import { instructionsFor } from '../../../src/main/frames/frame-compaction.js';
 import type { Frame } from '../../../src/main/frames/frame-state.js';
+import { createCompactedSummaries } from '../../../src/main/summaries/compacted-summary.js';
+import { createInlineRunner } from '../../../src/main/pool/inline-runner.js';
+import type { TaskRunner } from '../../../src/main/pool/task-runner.js';
 
 describe('lastModelOf', () => {
   it("should take the latest assistant's provider and model, or a user message's model", () => {
@@ -55,12 +58,18 @@ function memoryStore(): FrameStore & { tree: FrameTree } {
 describe('createFrameLifecycle', () => {
   const deadlines = { stepMs: 1_000, summarizeMs: 5_000 };
   const never = () => new Promise<never>(() => undefined);
+  let runner: TaskRunner;
+
+  beforeAll(async () => {
+    runner = await createInlineRunner();
+  });
 
   function lifecycleWith(host: FakeHost, store: FrameStore) {
     const background = createBackgroundWork(() => undefined);
     const logger = createLogger(host.client);
     const { options } = resolvePluginOptions({}, {});
-    const lifecycle = createFrameLifecycle({ options, logger, host: host.client, background }, store, deadlines);
+    const summaries = createCompactedSummaries(host.client, { deadlineMs: deadlines.stepMs });
+    const lifecycle = createFrameLifecycle({ options, logger, host: host.client, background, runner, summaries }, store, deadlines);
     let idle = false;
     return {
       lifecycle,
@@ -85,9 +94,10 @@ describe('createFrameLifecycle', () => {
     const { lifecycle, logger, waitIdle } = lifecycleWith(host, store);
     await lifecycle.event({ event: { type: 'session.compacted', properties: { sessionID: 'ses_child' } } });
     const settled = waitIdle();
-    await vi.advanceTimersByTimeAsync(deadlines.stepMs - 1);
+    // The paged read counts its budget on the real clock, so it may end a few milliseconds early.
+    await vi.advanceTimersByTimeAsync(deadlines.stepMs - 50);
     expect(settled()).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
+    await vi.advanceTimersByTimeAsync(50);
     expect(settled()).toBe(true);
     expect(store.tree.frames['ses_child']?.status).toBe('completing');
     await logger.flush();
@@ -127,5 +137,29 @@ describe('createFrameLifecycle', () => {
     expect(compacting.linesWith('stopped').map((line) => line.message)).toEqual([
       "frames: compaction of frame ses_child stopped: the host's compaction did not answer within 5000 ms; if the compaction still ends, its summary is captured; it stays completing, flame_pop again retries",
     ]);
+  });
+
+  it('should capture the newest summary of a long frame session from its newest page, sanitized, redacted and capped', async () => {
+    const host = createFakeHost();
+    const store = memoryStore();
+    const turns = Array.from({ length: 3_000 }, (_, index) => message(`m${index}`, 'assistant', `step ${index}`, { providerID: 'fake', modelID: 'm' }));
+    const summary = `Added the [[redis]] cache.\u0000 Set DATABASE_PASSWORD=abcdefgh12345 for it. ${'More detail. '.repeat(4_000)}`;
+    host.setMessages('ses_child', [...turns, message('s1', 'assistant', summary, { summary: true, mode: 'compaction' })]);
+    const queries: unknown[] = [];
+    const read = host.client.session.messages.bind(host.client.session);
+    host.client.session.messages = (options) => {
+      queries.push(options.query);
+      return read(options);
+    };
+    const { lifecycle, waitIdle } = lifecycleWith(host, store);
+    await lifecycle.event({ event: { type: 'session.compacted', properties: { sessionID: 'ses_child' } } });
+    const settled = waitIdle();
+    await vi.waitFor(() => expect(settled()).toBe(true));
+    const captured = store.tree.frames['ses_child']?.compactionSummary ?? '';
+    expect(store.tree.frames['ses_child']?.status).toBe('completed');
+    expect(captured.startsWith('Added the [[redis]] cache. Set DATABASE_PASSWORD=[REDACTED:secret-setting] for it.')).toBe(true);
+    expect(captured).not.toContain('\u0000');
+    expect(captured.length).toBe(resolvePluginOptions({}, {}).options.summaryMaxChars);
+    expect(queries).toEqual([{ limit: 10 }]);
   });
 });

@@ -1,3 +1,4 @@
+import { createCompactedSummaries } from '../../../src/main/summaries/compacted-summary.js';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -73,6 +74,7 @@ describe('createFrames', () => {
       host: host.client,
       background: createBackgroundWork(() => undefined),
       workingSet: createWorkingSetTracker('/work/acme-shop'),
+      summaries: createCompactedSummaries(host.client),
     };
     vi.useFakeTimers();
     try {

@@ -4,11 +4,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { startHarness as startPlugin, startTestPool, testWorkerFile, type Harness } from '../../support/plugin-harness.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { createFakeHost, message } from '../../support/fake-host.js';
-import { buildSummaryThought, createSummaryPersistence, lastSummaryText, type SummaryPersistenceDeps } from '../../../src/main/summaries/summary-persistence.js';
+import { buildSummaryThought, createSummaryPersistence, type SummaryPersistenceDeps } from '../../../src/main/summaries/summary-persistence.js';
 import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
 import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
 import { HOST_READ_DEADLINE_MS } from '../../../src/main/shared/host-client.js';
+import { createCompactedSummaries } from '../../../src/main/summaries/compacted-summary.js';
 import { MAX_PAYLOAD_BYTES } from '../../../src/main/memory/cli/maenifold-client.js';
 
 // One worker for the harnesses of the file: no test here depends on a fresh one. The restarted plugin
@@ -45,13 +46,6 @@ async function fire(h: Harness, sessionID: string): Promise<void> {
 async function thinking(h: Harness): Promise<{ payload: Record<string, unknown> }[]> {
   return (await h.double.calls()).filter((call) => call.tool === 'SequentialThinking') as { payload: Record<string, unknown> }[];
 }
-
-describe('lastSummaryText', () => {
-  it('should take the last assistant message marked summary', () => {
-    expect(lastSummaryText(compacted('s', 'The summary.'))).toBe('The summary.');
-    expect(lastSummaryText([message('a', 'assistant', 'x', { summary: { diffs: [] } })])).toBeNull();
-  });
-});
 
 describe('buildSummaryThought', () => {
   it('should sanitize, cap, and lead with a link outside any fence', () => {
@@ -143,13 +137,14 @@ describe('createSummaryPersistence', () => {
     const logger = createLogger(host.client);
     // Nothing past the message list is reached: the store, runner and delivery are never called.
     const unused = {} as never;
-    const context: SummaryPersistenceDeps = { options: resolvePluginOptions({}, {}).options, logger, cli: { available: true } as never, runner: unused, host: host.client, project: 'acme', background, delivery: unused };
+    const context: SummaryPersistenceDeps = { options: resolvePluginOptions({}, {}).options, logger, cli: { available: true } as never, runner: unused, summaries: createCompactedSummaries(host.client), project: 'acme', background, delivery: unused };
     await createSummaryPersistence(context)({ event: { type: 'session.compacted', properties: { sessionID: 'ses_1' } } });
     let idle = false;
     void background.idle().then(() => (idle = true));
-    await vi.advanceTimersByTimeAsync(HOST_READ_DEADLINE_MS - 1);
+    // The paged read counts its budget on the real clock, so it may end a few milliseconds early.
+    await vi.advanceTimersByTimeAsync(HOST_READ_DEADLINE_MS - 50);
     expect(idle).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
+    await vi.advanceTimersByTimeAsync(50);
     expect(idle).toBe(true);
     await logger.flush();
     expect(host.logs.map((line) => line.message)).toEqual([

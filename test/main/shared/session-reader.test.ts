@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSessionMessages } from '../../../src/main/compaction/session-reader.js';
+import { readSessionMessages } from '../../../src/main/shared/session-reader.js';
 import type { HostClient, SdkResult } from '../../../src/main/shared/host-client.js';
 
 type Query = { limit?: number; before?: string } | undefined;
@@ -106,6 +106,12 @@ describe('readSessionMessages', () => {
     const endless = pagingHost(1_000);
     expect(await readSessionMessages(endless.client, 'ses_a', 10_000, { pageSize: 10, maxPages: 5 })).toEqual({ done: true, value: { data: endless.all } });
     expect(endless.calls).toHaveLength(6);
+  });
+
+  it('should answer the pages it read, not the whole list, when asked for a partial read and the pages run out', async () => {
+    const long = pagingHost(1_000);
+    expect(await readSessionMessages(long.client, 'ses_a', 10_000, { pageSize: 10, maxPages: 3, partial: true })).toEqual({ done: true, value: { data: long.all.slice(970) } });
+    expect(long.calls).toEqual([{ limit: 10 }, { limit: 10, before: '990' }, { limit: 10, before: '980' }]);
   });
 
   it('should give up at the deadline, pages and fallback together, when a page never comes', async () => {

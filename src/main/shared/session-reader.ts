@@ -1,5 +1,7 @@
 /**
- * Reading a session for the compacting hook in bounded slices. The host
+ * Reading a session in bounded slices, for the compacting hook (the
+ * conversation's window) and for the readers of a compaction's summary and a
+ * frame's model (the newest messages only). The host
  * answers the plugin's client on its own thread, so one read of a 10 MB
  * session is one 10 MB serialisation and parse there. OpenCode 1.18.33 pages
  * `GET /session/{id}/message`: `limit` gives the newest messages, oldest
@@ -11,8 +13,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToHost } from 'node:timers/promises';
-import { withDeadline, type DeadlineResult } from '../shared/deadline.js';
-import type { HostClient, SdkResult } from '../shared/host-client.js';
+import { withDeadline, type DeadlineResult } from './deadline.js';
+import type { HostClient, SdkResult } from './host-client.js';
 
 /**
  * Messages asked for per page: about 350 KB of a busy session (OpenCode
@@ -37,6 +39,12 @@ export interface SessionReadOptions {
    * answers `true`, no older page is read and the messages so far are the answer.
    */
   enough?: (page: readonly unknown[]) => boolean;
+  /**
+   * When `maxPages` pages were read and `enough` never answered `true`: the messages read so far
+   * (`true`), or the whole list in one read (`false`, for a caller that needs all of it).
+   * @default false
+   */
+  partial?: boolean;
 }
 
 type Paged = { kind: 'complete'; messages: unknown[] } | { kind: 'timeout' } | { kind: 'unavailable' };
@@ -47,7 +55,7 @@ function nextCursor(result: SdkResult<unknown[]> | undefined): string | undefine
   return typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
 }
 
-async function readPages(host: HostClient, id: string, left: () => number, pageSize: number, maxPages: number, enough: (page: readonly unknown[]) => boolean): Promise<Paged> {
+async function readPages(host: HostClient, id: string, left: () => number, pageSize: number, maxPages: number, enough: (page: readonly unknown[]) => boolean, partial: boolean): Promise<Paged> {
   const pages: unknown[][] = [];
   let before: string | undefined;
   for (let index = 0; index < maxPages; index += 1) {
@@ -71,7 +79,7 @@ async function readPages(host: HostClient, id: string, left: () => number, pageS
     if (cursor === before) return { kind: 'unavailable' };
     before = cursor;
   }
-  return { kind: 'unavailable' };
+  return partial ? { kind: 'complete', messages: pages.reverse().flat() } : { kind: 'unavailable' };
 }
 
 /**
@@ -88,7 +96,7 @@ async function readPages(host: HostClient, id: string, left: () => number, pageS
 export async function readSessionMessages(host: HostClient, sessionID: string, deadlineMs: number, options: SessionReadOptions = {}): Promise<DeadlineResult<SdkResult<unknown[]>>> {
   const start = performance.now();
   const left = (): number => Math.max(0, deadlineMs - (performance.now() - start));
-  const paged = await readPages(host, sessionID, left, options.pageSize ?? SESSION_PAGE_MESSAGES, options.maxPages ?? MAX_SESSION_PAGES, options.enough ?? (() => false));
+  const paged = await readPages(host, sessionID, left, options.pageSize ?? SESSION_PAGE_MESSAGES, options.maxPages ?? MAX_SESSION_PAGES, options.enough ?? (() => false), options.partial ?? false);
   if (paged.kind === 'complete') return { done: true, value: { data: paged.messages } };
   if (paged.kind === 'timeout') return { done: false, reason: 'timeout' };
   // No paging here, or a page failed: the whole list, in what is left of the budget.

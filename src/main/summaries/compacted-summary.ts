@@ -1,0 +1,107 @@
+/**
+ * The summary a compaction stored, read once for every handler of
+ * `session.compacted` (the summary chain and goal frames).
+ *
+ * OpenCode publishes the event after it stored the summary as the session's
+ * newest assistant message (`summary: true`), so the newest messages hold it:
+ * the reader asks for a few at a time, newest first, and stops at the first
+ * summary, instead of listing the whole session on the host's thread (one
+ * list of a 10 MB session is one 10 MB serialisation and parse there, 100 ms
+ * and more). Both handlers start their work from the same event, so a read
+ * still under way for one serves the other; a read that has ended is not
+ * kept, since the next compaction of the session stores a new summary.
+ */
+import { errorText } from '../shared/logger.js';
+import { HOST_READ_DEADLINE_MS, type HostClient } from '../shared/host-client.js';
+import { readSessionMessages } from '../shared/session-reader.js';
+
+/** Messages asked for per page: the summary is the newest, a few replies may follow it. */
+export const SUMMARY_PAGE_MESSAGES = 10;
+
+/** Pages read before concluding the session has no recent summary: its newest 100 messages. */
+export const SUMMARY_MAX_PAGES = 10;
+
+/** What a read found. */
+export type SummaryRead = { kind: 'found'; text: string } | { kind: 'none' } | { kind: 'failed'; why: string };
+
+/** Reads the newest compaction summary of a session. */
+export interface CompactedSummaries {
+  /** The newest summary among the session's newest messages. Never rejects. */
+  latest(sessionID: string): Promise<SummaryRead>;
+}
+
+/** Settings of {@link createCompactedSummaries}. */
+export interface CompactedSummariesSettings {
+  /** The budget of one read, every page included. @default HOST_READ_DEADLINE_MS */
+  deadlineMs?: number;
+}
+
+/**
+ * Whether a message is a compaction summary the host stored.
+ *
+ * @param message - an `{ info, parts }` entry.
+ */
+function isSummaryMessage(message: unknown): message is { parts: unknown[] } {
+  const { info, parts } = (message ?? {}) as { info?: { role?: unknown; summary?: unknown }; parts?: unknown };
+  return info?.role === 'assistant' && info.summary === true && Array.isArray(parts);
+}
+
+/**
+ * The text of the last compaction summary of a message list, or `null`.
+ *
+ * @param messages - `{ info, parts }` entries, oldest first.
+ */
+export function lastSummaryText(messages: readonly unknown[]): string | null {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (!isSummaryMessage(message)) continue;
+    const texts = message.parts
+      .filter((part): part is { text: string } => {
+        const { type, text, synthetic } = (part ?? {}) as { type?: unknown; text?: unknown; synthetic?: unknown };
+        return type === 'text' && typeof text === 'string' && !synthetic;
+      })
+      .map((part) => part.text);
+    const text = texts.join('\n\n').trim();
+    if (text) return text;
+  }
+  return null;
+}
+
+/**
+ * @param host - the host's client.
+ * @param settings - see {@link CompactedSummariesSettings}.
+ */
+export function createCompactedSummaries(host: HostClient, settings: CompactedSummariesSettings = {}): CompactedSummaries {
+  const deadlineMs = settings.deadlineMs ?? HOST_READ_DEADLINE_MS;
+  const underWay = new Map<string, Promise<SummaryRead>>();
+
+  async function read(sessionID: string): Promise<SummaryRead> {
+    try {
+      const listed = await readSessionMessages(host, sessionID, deadlineMs, {
+        pageSize: SUMMARY_PAGE_MESSAGES,
+        maxPages: SUMMARY_MAX_PAGES,
+        partial: true,
+        enough: (page) => page.some(isSummaryMessage),
+      });
+      if (!listed.done) {
+        return { kind: 'failed', why: listed.reason === 'timeout' ? `did not answer within ${deadlineMs} ms` : `failed: ${errorText(listed.error)}` };
+      }
+      const { data, error } = listed.value ?? {};
+      if (!Array.isArray(data)) return { kind: 'failed', why: `answered no list${error ? ` (${errorText(error)})` : ''}` };
+      const text = lastSummaryText(data);
+      return text === null ? { kind: 'none' } : { kind: 'found', text };
+    } catch (error) {
+      return { kind: 'failed', why: `failed: ${errorText(error)}` };
+    }
+  }
+
+  return {
+    latest(sessionID) {
+      const known = underWay.get(sessionID);
+      if (known) return known;
+      const reading = read(sessionID).finally(() => underWay.delete(sessionID));
+      underWay.set(sessionID, reading);
+      return reading;
+    },
+  };
+}
