@@ -11,6 +11,8 @@ import type { Observation, ObservationType } from './observations.js';
 import { readOutput } from './problems.js';
 import { capChars } from '../text/sections.js';
 import { commandKey } from './command-key.js';
+import { compactMessage } from './output-lines.js';
+import { diagnosticsSource, readDiagnostics, reportedDiagnostics } from './lsp-diagnostics.js';
 
 /** How many signals one tool output may yield. */
 const MAX_SIGNALS_PER_OUTPUT = 8;
@@ -21,6 +23,8 @@ export const CLEAN_RUN_PREFIX = 'run:';
 
 /** A tool whose output is a command's output. */
 const SHELL_TOOL = /bash|shell|terminal|powershell|^cmd$|exec|run_command/i;
+/** A tool that changes one file, after which the host reports that file's compiler errors. */
+const FILE_EDIT_TOOL = /(?:^|[_.:-])(?:edit|write|multiedit|str_replace\w*)$/i;
 
 /**
  * Failures of a tool call that are the host enforcing its own protocol on an edit, not a problem of the
@@ -66,11 +70,38 @@ export function signalsFromToolCall(call: ToolCallSignalsInput): Observation[] {
     const head = capChars(output, 600).split('\n', 3).join(' ');
     push('problem', `${tool} failed: ${head}`, lowercaseKey(`${tool} ${head}`));
   }
-  if (command === null) return signals;
+  if (command === null) {
+    if (!failed) signals.push(...diagnosticSignals(tool, input, output, order));
+    return signals;
+  }
   const reading = readOutput(output, { max: MAX_SIGNALS_PER_OUTPUT });
   for (const problem of reading.problems) push(problem.type, problem.text, problem.key);
   if (!failed && !reading.failed && source) {
     signals.push({ id: `${CLEAN_RUN_PREFIX}${source}`, type: 'success', text: reading.success ?? `\`${source}\` ran clean`, order, frequency: 1, topics: [tool], source });
+  }
+  return signals;
+}
+
+/**
+ * The compiler errors the host appended to a file tool's output (see lsp-diagnostics.ts): a `problem`
+ * per error of the file the call changed, a `warning` for the first error of each other file, both
+ * sourced by their file; and, when the call edited one file and no block names it, a clean-run
+ * marker that settles that file's earlier errors.
+ */
+function diagnosticSignals(tool: string, input: Record<string, unknown>, output: string, order: number): Observation[] {
+  const diagnostics = reportedDiagnostics(readDiagnostics(output)).slice(0, MAX_SIGNALS_PER_OUTPUT);
+  const signals = diagnostics.map((diagnostic): Observation => {
+    const type = diagnostic.current ? 'problem' : 'warning';
+    const text = capChars(`${compactMessage(diagnostic.message.replace(/\s+/g, ' '))} (${diagnostic.file}:${diagnostic.line})`, MAX_SIGNAL_CHARS);
+    return { id: `${type}:${diagnostic.key}`, type, text, order, frequency: 1, topics: [tool], source: diagnosticsSource(diagnostic.file) };
+  });
+  const edited = input['filePath'] ?? input['file_path'] ?? input['path'];
+  if (typeof edited === 'string' && FILE_EDIT_TOOL.test(tool)) {
+    const source = diagnosticsSource(edited);
+    // A block "in this file" is about the edited file whatever path form it uses.
+    if (!signals.some((signal) => signal.type === 'problem')) {
+      signals.push({ id: `${CLEAN_RUN_PREFIX}${source}`, type: 'success', text: `\`${edited}\` has no compiler errors`, order, frequency: 1, topics: [tool], source });
+    }
   }
   return signals;
 }

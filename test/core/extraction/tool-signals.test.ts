@@ -32,6 +32,35 @@ describe('signalsFromToolCall', () => {
     }
   });
 
+  it("should read the compiler errors the host appends to a file tool's output, and settle them by a clean edit", () => {
+    const output = [
+      'Edit applied successfully.',
+      '',
+      'LSP errors detected in this file, please fix:',
+      '<diagnostics file="/home/dev/ledger/Api/Report.cs">',
+      'ERROR [88:21] "Invoice" enthält keine Definition für "Net". (Möglicherweise fehlt eine using-Direktive.)',
+      '</diagnostics>',
+      '',
+      'LSP errors detected in other files:',
+      '<diagnostics file="/home/dev/ledger/native/sum.c">',
+      "ERROR [1:10] 'ledger.h' file not found",
+      "ERROR [4:3] Call to undeclared function 'ledger_sum'",
+      '</diagnostics>',
+    ].join('\n');
+    const edit = (order: number, text: string) => signalsFromToolCall({ tool: 'edit', input: { filePath: '/home/dev/ledger/Api/Report.cs' }, output: text, failed: false, order });
+    const first = edit(3, output);
+    expect(first.map((signal) => `${signal.type}: ${signal.text}`)).toEqual([
+      'problem: "Invoice" enthält keine Definition für "Net". (/home/dev/ledger/Api/Report.cs:88)',
+      "warning: 'ledger.h' file not found (/home/dev/ledger/native/sum.c:1)",
+    ]);
+    expect(first[0]?.source).toBe('lsp:/home/dev/ledger/Api/Report.cs');
+    const settled = resolveByLaterRuns([...first, ...edit(5, 'Edit applied successfully.')]);
+    expect(settled.map((signal) => signal.text)).toEqual([
+      'resolved: "Invoice" enthält keine Definition für "Net". (/home/dev/ledger/Api/Report.cs:88)',
+      "'ledger.h' file not found (/home/dev/ledger/native/sum.c:1)",
+    ]);
+  });
+
   it('should never cut a character in half and stay bounded', () => {
     const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
     const signals = [...bash('make', `Error: ${'😀'.repeat(1_000)}`, 0), ...bash('make', `xy${'😀'.repeat(1_000)}`, 0, true)];
