@@ -7,6 +7,24 @@ const stated = (text: string, language = 'eng') => statedProblems(proseItems(tex
 const reported = (text: string, language = 'eng') => reportedProblems(proseItems(text), cuesFor(language));
 
 describe('statedProblems', () => {
+  it('should carry what a sentence ending with a colon announces, past the code it shows', () => {
+    const text = [
+      '## Will the deploy script run on the new image?',
+      '',
+      '**Mostly, with one catch:**',
+      '',
+      'The script should run as is, but there is a problem in the cache step:',
+      '',
+      '```sh',
+      'apk add --no-cache redis6',
+      '```',
+      '',
+      'Alpine 3.20 ships the package as "redis" only, so the step fails.',
+    ].join('\n');
+    const [problem] = stated(text);
+    expect(problem?.text).toContain('problem in the cache step: Alpine 3.20 ships the package as "redis" only');
+  });
+
   it('should take one problem per numbered cause under a root-causes heading, with the cause as its label', () => {
     const text = [
       'I went through the stylesheet and the service.',
