@@ -175,8 +175,8 @@ export function isProblemLeadIn(text: string, cues: CueMatchers): boolean {
 }
 
 /**
- * Problems a user's message reports: sentences with a problem word, or that say how the code should
- * behave or used to ("it should not …", "it used to be white, now …").
+ * The problem a user's message reports, as one: its sentences with a problem word, or that say how the
+ * code should behave or used to ("it should not …", "it used to be white, now …"), joined in order.
  *
  * @param items - the message's prose items.
  * @param cues - the cue matchers of its language.
@@ -187,5 +187,9 @@ export function reportedProblems(items: readonly ProseItem[], cues: CueMatchers)
     if (cues.problem.test(item.text)) found.push({ origin: 'user', text: carryAnnounced(items, item, item.text), index: item.index });
     else if (EXPECTATION.test(item.text)) found.push({ origin: 'expect', text: item.text, index: item.index });
   }
-  return found;
+  const [first] = found;
+  if (!first || found.length === 1) return found;
+  // One message is one request: its sentences describe one report, in the order the user wrote them.
+  const origin = found.some((problem) => problem.origin === 'user') ? 'user' : 'expect';
+  return [{ origin, text: found.map((problem) => problem.text).join(' '), index: first.index }];
 }

@@ -32,6 +32,15 @@ const FILE_EDIT_TOOL = /(?:^|[_.:-])(?:edit|write|multiedit|str_replace\w*)$/i;
  */
 const ROUTINE_FAILURE = /must read (?:the )?file .*before|has been modified since (?:it was )?last read|Could not find oldString|oldString (?:not found|must be different)|Found multiple matches for oldString|apply_patch verification failed|Failed to find expected lines/i;
 
+/**
+ * Failures an agent recovers from by calling the same tool again: arguments the tool's schema rejected, a
+ * guessed path that does not exist. When a later call of that tool succeeds they were routine, not a
+ * problem of the session.
+ */
+const RETRIED_FAILURE = /invalid arguments|invalid input|schema ?error|validation error|expected \S+, received|required (?:property|parameter|field)|not found|no such file|does not exist|ENOENT|is a directory|not a directory/i;
+/** Source prefix of a failure a later call of the same tool settles (see {@link resolveByLaterRuns}). */
+const RETRY_PREFIX = 'retry:';
+
 const lowercaseKey = (text: string): string => text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').slice(0, 160);
 
 /** A tool call as the signal reader needs it. */
@@ -58,20 +67,25 @@ export function signalsFromToolCall(call: ToolCallSignalsInput): Observation[] {
   const signals: Observation[] = [];
   const command = typeof input['command'] === 'string' && SHELL_TOOL.test(tool) ? input['command'] : null;
   const source = command === null ? undefined : commandKey(command) || undefined;
-  const push = (type: ObservationType, raw: string, key: string): void => {
+  const push = (type: ObservationType, raw: string, key: string, from = source): void => {
     // Cut whole characters only: half of a surrogate pair must never reach a prompt or a note.
     const text = capChars(raw.replace(/\s+/g, ' ').trim(), MAX_SIGNAL_CHARS);
     const id = `${type}:${key}`;
     if (text.length === 0 || signals.some((signal) => signal.id === id) || signals.length >= MAX_SIGNALS_PER_OUTPUT) return;
-    signals.push({ id, type, text, order, frequency: 1, topics: [tool], ...(source ? { source } : {}) });
+    signals.push({ id, type, text, order, frequency: 1, topics: [tool], ...(from ? { source: from } : {}) });
   };
+  const head = failed ? capChars(output, 600) : '';
   if (failed && !ROUTINE_FAILURE.test(output.slice(0, 2_000))) {
     // The first lines of the error, joined: schema errors and permission refusals say what in their second line.
-    const head = capChars(output, 600).split('\n', 3).join(' ');
-    push('problem', `${tool} failed: ${head}`, lowercaseKey(`${tool} ${head}`));
+    const lines = head.split('\n', 3).join(' ');
+    const retried = command === null && !SHELL_TOOL.test(tool) && RETRIED_FAILURE.test(head) ? `${RETRY_PREFIX}${tool}` : source;
+    push('problem', `${tool} failed: ${lines}`, lowercaseKey(`${tool} ${lines}`), retried);
   }
   if (command === null) {
-    if (!failed) signals.push(...diagnosticSignals(tool, input, output, order));
+    if (failed) return signals;
+    signals.push(...diagnosticSignals(tool, input, output, order));
+    // A call that worked settles the failures of the same tool that came before it in the conversation.
+    if (!SHELL_TOOL.test(tool)) signals.push({ id: `${CLEAN_RUN_PREFIX}${RETRY_PREFIX}${tool}`, type: 'success', text: `${tool} worked`, order, frequency: 1, topics: [tool], source: `${RETRY_PREFIX}${tool}` });
     return signals;
   }
   const reading = readOutput(output, { max: MAX_SIGNALS_PER_OUTPUT });
@@ -151,9 +165,17 @@ export function resolveByLaterRuns(signals: readonly Observation[]): Observation
     for (let length = words.length; length >= 1; length--) latest = Math.max(latest, cleanRuns.get(words.slice(0, length).join(' ')) ?? -Infinity);
     return latest;
   };
+  // How often each tool failed in a way a retry fixes: once is routine, a tool that keeps failing is a pattern.
+  const failures = new Map<string, number>();
+  for (const signal of signals) {
+    if (signal.source?.startsWith(RETRY_PREFIX) && !signal.id.startsWith(CLEAN_RUN_PREFIX)) failures.set(signal.source, (failures.get(signal.source) ?? 0) + signal.frequency);
+  }
   const out: Observation[] = [];
   for (const signal of signals) {
     if (signal.id.startsWith(CLEAN_RUN_PREFIX)) continue;
+    // A one-off failure that a working call of the same tool settled (in the same message or later) was a retry.
+    const retried = signal.source?.startsWith(RETRY_PREFIX) === true && failures.get(signal.source) === 1;
+    if (retried && (cleanRuns.get(signal.source ?? '') ?? -Infinity) >= signal.order) continue;
     const settled = signal.source !== undefined && (signal.type === 'problem' || signal.type === 'warning') && resolvedAfter(signal.source) > signal.order;
     if (!settled) out.push(signal);
     else out.push({ ...signal, id: `resolved:${signal.id}`, type: 'warning', text: capChars(`resolved: ${signal.text}`, MAX_SIGNAL_CHARS) });

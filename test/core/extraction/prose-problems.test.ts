@@ -99,8 +99,14 @@ describe('isProblemLeadIn', () => {
 describe('reportedProblems', () => {
   it('should read what the code should do or used to do as a problem the user reports', () => {
     const problems = reported('the invoice should not be emailed before the payment clears. also it used to show the tax line, now it is gone');
-    expect(problems.map((problem) => problem.origin)).toEqual(['expect', 'expect']);
+    expect(problems.map((problem) => problem.origin)).toEqual(['expect']);
     expect(reported('the export crashes on empty rows')[0]?.origin).toBe('user');
     expect(reported('add a dark mode toggle to the header')).toEqual([]);
+  });
+
+  it("should keep one message's report as one problem, its sentences in order", () => {
+    const problems = reported('The sidebar is broken on phones. It used to collapse, now it covers the page. Please fix it and redeploy.');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ origin: 'user', text: 'The sidebar is broken on phones. It used to collapse, now it covers the page.' });
   });
 });
