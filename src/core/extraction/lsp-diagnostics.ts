@@ -11,7 +11,8 @@
  * ```
  *
  * — "in this file" (or "in src/a.ts", for a multi-file edit) for the files the
- * call changed, "in other files" for the rest of the project. A session whose
+ * call changed, "in other files" for the rest of the project (versions of 2025
+ * printed `<file_diagnostics>` and `<project_diagnostics>` blocks instead). A session whose
  * build is never run in a shell shows its compiler errors only here, so they
  * are problems like a compiler's, tied to their file and settled when a later
  * edit of that file comes back without a block for it.
@@ -35,7 +36,10 @@ export const DIAGNOSTICS_TAG = '<diagnostics file="';
 
 const HEADER = /^LSP errors detected in (other files)?/;
 const OPEN = /^<diagnostics file="([^"]{1,1000})">$/;
-// OpenCode keeps only severity 1 and prints it as ERROR; forks that print more use the same shape.
+/** Earlier OpenCode (2025): `This file has errors, please fix` over `<file_diagnostics>`, and `<project_diagnostics>` with the file on its first line. */
+const EARLIER_HEADER = 'This file has errors, please fix';
+const EARLIER_CLOSE = /^<\/(?:file|project)_diagnostics>$/;
+// OpenCode keeps only severity 1 and prints it as ERROR; earlier versions and forks print WARN and INFO lines too, left out.
 const ERROR_LINE = /^ERROR \[(\d+):\d+\] (\S.*)$/;
 /** Errors read from one output at most (OpenCode prints 20 per file, 5 other files). */
 const MAX_DIAGNOSTICS = 40;
@@ -46,30 +50,43 @@ const normalize = (file: string): string => file.replaceAll('\\', '/');
  * The errors in a file tool's output.
  *
  * @param output - the tool's output, bounded.
+ * @param edited - the file the call changed, as its input names it: earlier blocks about it do not repeat its name.
  * @returns the errors in the order printed, at most {@link MAX_DIAGNOSTICS}; an output without a block gives none.
  */
-export function readDiagnostics(output: string): Diagnostic[] {
-  if (!output.includes(DIAGNOSTICS_TAG)) return [];
+export function readDiagnostics(output: string, edited = ''): Diagnostic[] {
+  if (!output.includes(DIAGNOSTICS_TAG) && !output.includes('_diagnostics>')) return [];
   const found: Diagnostic[] = [];
   let other = false;
   let afterHeader = false;
+  let projectBlock = false;
   let file: string | null = null;
   for (const raw of output.split('\n')) {
     const line = raw.replace(/\r$/, '');
     const header = HEADER.exec(line);
-    if (header) {
-      other = header[1] !== undefined;
+    if (header || line === EARLIER_HEADER) {
+      other = header?.[1] !== undefined;
       afterHeader = true;
+      continue;
+    }
+    if (projectBlock) {
+      // The line after `<project_diagnostics>` names the file.
+      file = normalize(line.trim());
+      projectBlock = false;
       continue;
     }
     // Only a block right under its header: a file's content that quotes the tag is not a report.
     const open = afterHeader ? OPEN.exec(line) : null;
+    const earlierOwn = afterHeader && line === '<file_diagnostics>';
     afterHeader = false;
-    if (open) {
-      file = normalize(open[1] ?? '');
+    if (open || earlierOwn) {
+      file = open ? normalize(open[1] ?? '') : edited ? normalize(edited) : null;
       continue;
     }
-    if (line === '</diagnostics>') {
+    if (line === '<project_diagnostics>') {
+      [projectBlock, other] = [true, true];
+      continue;
+    }
+    if (line === '</diagnostics>' || EARLIER_CLOSE.test(line)) {
       file = null;
       continue;
     }

@@ -2,7 +2,7 @@
  * What operating a service prints when it goes wrong, read like a compiler's
  * errors (see line-readers.ts): structured log lines at an error level
  * (JSON, as Go's slog, zap, pino or bunyan write them, and logfmt), systemd's
- * report of a unit whose main process failed, a CI run listed as failed
+ * report of a unit whose main process failed (in its journal and in `systemctl status`), a CI run listed as failed
  * (`gh run list`, `gh run view`), and a server error in the response
  * headers curl prints. Deployment sessions show their failures only there.
  * Each expression is anchored or bounded; a line is read through a capped prefix.
@@ -22,6 +22,8 @@ const LOGFMT_MESSAGE = LOGFMT_FIELD('msg|message');
 const LOGFMT_ERROR = LOGFMT_FIELD('error|err');
 /** systemd: `app.service: Main process exited, code=exited, status=226/NAMESPACE`. */
 const SYSTEMD_STATUS = /([\w@.:-]{1,120}\.(?:service|socket|mount|timer)): (?:Main|Control) process exited, code=(\w+), status=(\d+)\/([A-Z_]+)/;
+/** `systemctl status`: `Main PID: 812 (code=exited, status=226/NAMESPACE)`, `Process: 812 ExecStart=/usr/bin/app (code=…)`. */
+const SYSTEMCTL_STATUS = /^(?:Main PID|Process): \d+ (?:\S.{0,200}? )?\(code=(\w+), status=(\d+)\/([A-Z_]+)\)$/;
 const SYSTEMD_FAILED_START = /systemd\[\d+\]: (Failed to start .{1,200})$/;
 /** `gh run list` when piped (tab-separated) and on a terminal (`X` marks a failed run). */
 const GH_RUN_TSV = /^completed\t(failure|startup_failure|timed_out)\t([^\t]{1,200})\t([^\t]{1,120})\t([^\t]{1,120})\t/;
@@ -34,8 +36,10 @@ const unescape = (text: string): string => text.replace(/\\(["\\/])/g, '$1').rep
 
 /** A structured log line's message and error, when its level is an error or a warning. */
 function structuredLog(line: string): { type: 'problem' | 'warning'; text: string } | null {
-  const json = line.includes('{"') || line.includes('{ "');
-  const level = json ? JSON_LEVEL.exec(line)?.[1] ?? (NUMERIC_LEVEL.test(line) ? 'error' : undefined) : line.includes('=') ? LOGFMT_LEVEL.exec(line)?.[1] : undefined;
+  const json = line.includes('{') && (line.includes('"level"') || line.includes('"severity"') || line.includes('"lvl"') || line.includes('"log.level"'));
+  const logfmt = !json && (line.includes('level=') || line.includes('lvl=') || line.includes('severity='));
+  if (!json && !logfmt) return null;
+  const level = json ? JSON_LEVEL.exec(line)?.[1] ?? (NUMERIC_LEVEL.test(line) ? 'error' : undefined) : LOGFMT_LEVEL.exec(line)?.[1];
   if (level === undefined) return null;
   const message = json ? JSON_MESSAGE.exec(line)?.[1] : (([, quoted, bare]) => quoted ?? bare)(LOGFMT_MESSAGE.exec(line) ?? []);
   const error = json ? JSON_ERROR.exec(line)?.[1] : (([, quoted, bare]) => quoted ?? bare)(LOGFMT_ERROR.exec(line) ?? []);
@@ -52,18 +56,20 @@ function structuredLog(line: string): { type: 'problem' | 'warning'; text: strin
  * @returns whether the line was taken.
  */
 export function readOpsLine(line: string, state: ReadingState): boolean {
-  const logged = structuredLog(line);
+  // Cheap gates first: most lines have no field, and must cost a substring search, not a scan per shape.
+  const fields = line.includes('=') || line.includes('{');
+  const logged = fields ? structuredLog(line) : null;
   if (logged) {
     state.push(logged.type, logged.text);
     if (logged.type === 'problem') state.failed = true;
     return true;
   }
-  // Cheap gates first: the unanchored shapes scan only lines that can be theirs.
-  const systemd = line.includes('process exited') ? SYSTEMD_STATUS.exec(line) : null;
-  if (systemd) {
-    if (systemd[3] === '0') return false;
+  const exited = fields && line.includes('status=') ? SYSTEMD_STATUS.exec(line) ?? SYSTEMCTL_STATUS.exec(line) : null;
+  if (exited) {
+    const [unit, code, status, name] = exited.length === 5 ? exited.slice(1) : ['', ...exited.slice(1)];
+    if (status === '0') return false;
     // Keyed by unit and status name: a crash loop prints the same line on every restart.
-    state.push('problem', `${systemd[1]}: main process exited, code=${systemd[2]}, status=${systemd[3]}/${systemd[4]}`, `systemd:${systemd[1]}:${systemd[4]}`);
+    state.push('problem', `${unit ? `${unit}: ` : ''}main process exited, code=${code}, status=${status}/${name}`, `systemd:${unit}:${name}`);
     state.failed = true;
     return true;
   }
@@ -73,9 +79,10 @@ export function readOpsLine(line: string, state: ReadingState): boolean {
     state.failed = true;
     return true;
   }
-  const run = GH_RUN_TSV.exec(line);
-  const tty = run ? null : GH_RUN_TTY.exec(line);
-  const view = run || tty ? null : GH_RUN_VIEW.exec(line);
+  const run = line.startsWith('completed\t') ? GH_RUN_TSV.exec(line) : null;
+  const marked = line.startsWith('X ');
+  const tty = marked ? GH_RUN_TTY.exec(line) : null;
+  const view = marked && !tty ? GH_RUN_VIEW.exec(line) : null;
   if (run || tty || view) {
     const [workflow, title, branch] = run ? [run[3], run[2], run[4]] : tty ? [tty[2], tty[1], tty[3]] : [view?.[2], '', view?.[1]];
     // One line per workflow and branch: a listing repeats the same failure for every push.
@@ -83,7 +90,7 @@ export function readOpsLine(line: string, state: ReadingState): boolean {
     state.failed = true;
     return true;
   }
-  const http = HTTP_SERVER_ERROR.exec(line);
+  const http = line.startsWith('HTTP/') || line.startsWith('< HTTP/') ? HTTP_SERVER_ERROR.exec(line) : null;
   if (http) {
     state.push('problem', `HTTP ${http[1]}${http[2] ? ` ${http[2].trim()}` : ''} from the server`);
     state.failed = true;

@@ -7,9 +7,12 @@
  */
 import {
   SUREFIRE_TEST, SUREFIRE_SUMMARY, TEST_FAIL, PYTEST_FAILED, PYTEST_HEADER, GO_FAIL, TAP_NOT_OK, DOTNET_TEST_FAIL, DOTNET_FAILED_WORD,
-  DOTNET_TEST_SUMMARY, TEST_HEADERS, RUST_PANIC, keyOf,
+  DOTNET_TEST_SUMMARY, TEST_HEADERS, RUST_PANIC, RSPEC_FAILED, keyOf,
 } from './output-lines.js';
 import { LOOKAHEAD_LINES, type ReadingState } from './reading-state.js';
+
+/** How the headers of {@link TEST_HEADERS} that are not told by their end begin. */
+const HEADER_ENDS = /^(?:thread '|● |ERROR in |\d{1,4}\) )/;
 
 /**
  * Test runners: a failing test's name, then its message (Surefire, pytest, Go, Vitest and Jest), or
@@ -20,7 +23,7 @@ import { LOOKAHEAD_LINES, type ReadingState } from './reading-state.js';
  * @returns whether the line was taken.
  */
 export function readTestRunner(line: string, state: ReadingState): boolean {
-  const dotnet = DOTNET_TEST_FAIL.exec(line);
+  const dotnet = line.endsWith(']') ? DOTNET_TEST_FAIL.exec(line) : null;
   if (dotnet && DOTNET_FAILED_WORD.test(dotnet[1] ?? '')) {
     state.flush();
     const name = (dotnet[2] ?? '').replace(/\(.*$/, '').split('.').slice(-2).join('.');
@@ -28,8 +31,10 @@ export function readTestRunner(line: string, state: ReadingState): boolean {
     state.failed = true;
     return true;
   }
-  for (const { shape, next } of TEST_HEADERS) {
-    const header = shape.exec(line);
+  // One cheap look at both ends before trying each header's shape: most lines are none of them.
+  const headed = HEADER_ENDS.test(line) || line.endsWith(' FAILED') || line.endsWith('[FAIL]');
+  for (const { shape, next, gate } of headed ? TEST_HEADERS : []) {
+    const header = gate(line) ? shape.exec(line) : null;
     if (!header) continue;
     state.flush();
     const name = header[1] ?? '';
@@ -43,7 +48,7 @@ export function readTestRunner(line: string, state: ReadingState): boolean {
     state.failed = true;
     return true;
   }
-  const dotnetSummary = DOTNET_TEST_SUMMARY.exec(line);
+  const dotnetSummary = line.includes('!') ? DOTNET_TEST_SUMMARY.exec(line) : null;
   if (dotnetSummary) {
     if (Number(dotnetSummary[1]) > 0) {
       state.failed = true;
@@ -66,6 +71,12 @@ export function readTestRunner(line: string, state: ReadingState): boolean {
   if (summary && /\./.test(summary[1] ?? '')) {
     const name = (summary[1] ?? '').split('.').slice(-2).join('.');
     state.push('problem', `${name}: ${summary[2] ?? ''}`, `test:${keyOf(name)}`, summary[2]);
+    state.failed = true;
+    return true;
+  }
+  const rspec = RSPEC_FAILED.exec(line);
+  if (rspec) {
+    state.push('problem', `${rspec[2]} (${rspec[1]})`, `test:${keyOf(rspec[2] ?? '')}`);
     state.failed = true;
     return true;
   }

@@ -103,13 +103,13 @@ export function signalsFromToolCall(call: ToolCallSignalsInput): Observation[] {
  * marker that settles that file's earlier errors.
  */
 function diagnosticSignals(tool: string, input: Record<string, unknown>, output: string, order: number): Observation[] {
-  const diagnostics = reportedDiagnostics(readDiagnostics(output)).slice(0, MAX_SIGNALS_PER_OUTPUT);
+  const edited = input['filePath'] ?? input['file_path'] ?? input['path'];
+  const diagnostics = reportedDiagnostics(readDiagnostics(output, typeof edited === 'string' ? edited : '')).slice(0, MAX_SIGNALS_PER_OUTPUT);
   const signals = diagnostics.map((diagnostic): Observation => {
     const type = diagnostic.current ? 'problem' : 'warning';
     const text = capChars(`${compactMessage(diagnostic.message.replace(/\s+/g, ' '))} (${diagnostic.file}:${diagnostic.line})`, MAX_SIGNAL_CHARS);
     return { id: `${type}:${diagnostic.key}`, type, text, order, frequency: 1, topics: [tool], source: diagnosticsSource(diagnostic.file) };
   });
-  const edited = input['filePath'] ?? input['file_path'] ?? input['path'];
   if (typeof edited === 'string' && FILE_EDIT_TOOL.test(tool)) {
     const source = diagnosticsSource(edited);
     // A block "in this file" is about the edited file whatever path form it uses.

@@ -27,6 +27,26 @@ describe('readDiagnostics', () => {
     expect(found[3]).toMatchObject({ file: '/home/dev/shop/native/crc.c', line: 1, current: false });
   });
 
+  it("should read the blocks earlier versions printed, the edited file's named by the call", () => {
+    const output = [
+      '',
+      'This file has errors, please fix',
+      '<file_diagnostics>',
+      "ERROR [7:3] Cannot find name 'tax'.",
+      'WARN [9:1] Unreachable code detected.',
+      '</file_diagnostics>',
+      '',
+      '<project_diagnostics>',
+      '/home/dev/shop/src/invoice.ts',
+      "ERROR [3:10] Module './cart' has no exported member 'total'.",
+      '</project_diagnostics>',
+    ].join('\n');
+    expect(readDiagnostics(output, '/home/dev/shop/src/cart.ts')).toEqual([
+      { file: '/home/dev/shop/src/cart.ts', line: 7, message: "Cannot find name 'tax'.", current: true },
+      { file: '/home/dev/shop/src/invoice.ts', line: 3, message: "Module './cart' has no exported member 'total'.", current: false },
+    ]);
+  });
+
   it('should not read a tag that file content quotes without its header', () => {
     expect(readDiagnostics('12: const tag = `\n<diagnostics file="a.ts">\nERROR [1:1] quoted\n</diagnostics>')).toEqual([]);
     expect(readDiagnostics('Wrote file successfully.')).toEqual([]);

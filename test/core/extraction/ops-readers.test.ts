@@ -26,6 +26,9 @@ describe('readOpsLine', () => {
     expect(read(line, line.replace('09:00:01', '09:00:06'))).toEqual(['problem: queue.service: main process exited, code=exited, status=217/USER']);
     expect(read('Mar 01 09:00:01 box systemd[1]: queue.service: Main process exited, code=exited, status=0/SUCCESS')).toEqual([]);
     expect(read('Mar 01 09:00:01 box systemd[1]: Failed to start Queue worker.')).toEqual(['problem: Failed to start Queue worker.']);
+    expect(read('Process: 812 ExecStart=/usr/local/bin/queue (code=exited, status=203/EXEC)', 'Main PID: 812 (code=exited, status=203/EXEC)')).toEqual([
+      'problem: main process exited, code=exited, status=203/EXEC',
+    ]);
   });
 
   it('should read failed CI runs, piped or on a terminal, once per workflow and branch', () => {

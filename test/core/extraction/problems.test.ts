@@ -96,6 +96,36 @@ describe('readOutput', () => {
     ]);
   });
 
+  it('should read more type checkers, linters, runtimes and runners with their place', () => {
+    expect(texts('  /home/dev/shop/cart.py:12:5 - error: "vat" is not defined (reportUndefinedVariable)')).toEqual([
+      'problem: "vat" is not defined (reportUndefinedVariable) (/home/dev/shop/cart.py:12)',
+    ]);
+    expect(texts('shop/cart.py:1:8: F401 [*] `json` imported but unused\nshop/cart.py:9:80: W505 doc line too long')).toEqual([
+      'problem: F401: `json` imported but unused (shop/cart.py:1)',
+      'warning: W505: doc line too long (shop/cart.py:9)',
+    ]);
+    expect(texts('PHP Fatal error:  Uncaught Error: Call to undefined function vat() in /srv/shop/cart.php:40')).toEqual([
+      'problem: Uncaught Error: Call to undefined function vat() (/srv/shop/cart.php:40)',
+    ]);
+    expect(texts('(node:4121) UnhandledPromiseRejectionWarning: Error: connect ECONNREFUSED 127.0.0.1:6379')).toEqual([
+      'problem: UnhandledPromiseRejectionWarning: Error: connect ECONNREFUSED 127.0.0.1:6379',
+    ]);
+    expect(texts('Error from server (Forbidden): pods is forbidden: User "ci" cannot list resource "pods"')).toEqual([
+      'problem: Forbidden: pods is forbidden: User "ci" cannot list resource "pods"',
+    ]);
+    expect(texts('╷\n│ Error: Unsupported argument\n│ \n│   on main.tf line 8, in resource "aws_s3_bucket" "logs":')).toEqual(['problem: Error: Unsupported argument']);
+    expect(texts('rspec ./spec/cart_spec.rb:14 # Cart adds the tax')).toEqual(['problem: Cart adds the tax (./spec/cart_spec.rb:14)']);
+    expect(texts('1) Tests\\CartTest::testTax\nFailed asserting that 3 matches expected 4.')).toEqual([
+      'problem: Tests\\CartTest::testTax: Failed asserting that 3 matches expected 4.',
+    ]);
+    expect(texts('[xUnit.net 00:00:01.20]     Shop.Tests.CartTests.AddsTax [FAIL]\n      Assert.Equal() Failure')).toEqual([
+      'problem: Shop.Tests.CartTests.AddsTax: Assert.Equal() Failure',
+    ]);
+    expect(texts('ERROR in ./src/cart.ts 12:5-9\nModule parse failed: Unexpected token (12:5)')).toEqual([
+      'problem: ./src/cart.ts 12:5-9: Module parse failed: Unexpected token (12:5)',
+    ]);
+  });
+
   it('should read shell, package manager, logging and host failures', () => {
     expect(texts('zsh:1: command not found: timeout')).toEqual(['problem: zsh:1: command not found: timeout']);
     expect(texts('hadolint not found\nfalling back to a plain docker build')).toEqual(['problem: hadolint not found']);
