@@ -35,7 +35,8 @@ const SPECIFIC = /[\w-]+\.\w{1,6}(?::\d+)?|\w\(\)|\b[a-z]+[A-Z]\w*|\b\w+_\w+|\d/
  * How much one problem or warning is worth keeping, from its origin: what the conversation itself states
  * as the problem (a diagnosis, a report) first, then what tools printed, a refused tool call lower; problems
  * since resolved and warnings below open problems; a package manager's deprecation notice, an installed
- * library's warning about itself and a failed look-up of a missing path (the agent probing) lowest. Recency and repeats raise it.
+ * library's warning about itself, a failed look-up of a missing path (the agent probing) and the errors the host reports
+ * on files the call did not touch lowest. Recency and repeats raise it (not the last kind's repeats).
  *
  * @param observation - a `problem` or `warning`.
  * @param latestOrder - the latest position of the conversation.
@@ -43,7 +44,9 @@ const SPECIFIC = /[\w-]+\.\w{1,6}(?::\d+)?|\w\(\)|\b[a-z]+[A-Z]\w*|\b\w+_\w+|\d/
 export function problemValue(observation: Observation, latestOrder: number): number {
   const text = observation.text;
   let weight: number;
-  if (MISSED_LOOKUP.test(text)) weight = 0.35;
+  // Another file's compiler errors come back unchanged after every write: their repeats say nothing new.
+  const otherFile = observation.id.startsWith('warning:lsp-other:');
+  if (MISSED_LOOKUP.test(text) || otherFile) weight = 0.35;
   else if (NOTICE.test(text) || observation.id.includes(`:${PY_WARNING_KEY}lib:`)) weight = 0.4;
   else if (observation.type === 'warning') weight = text.startsWith('resolved: ') ? 0.6 : 0.55;
   else if (observation.id.startsWith(SAID_PREFIX)) weight = ORIGIN_WEIGHTS[observation.id.slice(SAID_PREFIX.length).split(':', 1)[0] as ProblemOrigin] ?? 0.8;
@@ -51,7 +54,7 @@ export function problemValue(observation: Observation, latestOrder: number): num
   else weight = 0.9;
   const age = Math.max(0, latestOrder - observation.order);
   const recency = 0.5 + 0.5 * 0.5 ** (age / RECENCY_HALF_LIFE);
-  const frequency = 1 + 0.25 * Math.log2(Math.max(1, observation.frequency));
+  const frequency = otherFile ? 1 : 1 + 0.25 * Math.log2(Math.max(1, observation.frequency));
   const specific = SPECIFIC.test(text.slice(0, 200)) ? 1.1 : 1;
   return weight * recency * frequency * specific;
 }
@@ -60,6 +63,32 @@ function words(text: string): Set<string> {
   const found = new Set<string>();
   for (const word of text.toLowerCase().slice(0, 300).split(/[^\p{L}\p{N}_]+/u)) if (word.length >= 3 && !/^\d+$/.test(word)) found.add(word);
   return found;
+}
+
+/**
+ * An identifier a message quotes (`'Foo'`, `"Ns.Type"`): compilers quote the members and types an error
+ * is about. Quoted paths are not names here: modules that fail to resolve alike share their cause (an
+ * alias, an install), and a session states it once.
+ */
+const QUOTED = /["'`\u201C\u2018\u00AB]([\p{L}_$][\p{L}\p{N}_$.]{0,79})["'`\u201D\u2019\u00BB]/gu;
+
+function quotedNames(text: string): Set<string> {
+  const found = new Set<string>();
+  for (const [, name] of text.slice(0, 300).matchAll(QUOTED)) found.add((name ?? '').toLowerCase());
+  return found;
+}
+
+/**
+ * Whether two problems are about different things although they share most words: a compiler prints
+ * one template for every missing member or type ("Type 'A' has no property 'x'"), and only the quoted
+ * names tell its errors apart.
+ */
+function namesDiffer(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size === 0 || b.size === 0) return false;
+  // Any name of its own: the namespace or the type they share is the template's context, not the error.
+  for (const name of a) if (!b.has(name)) return true;
+  for (const name of b) if (!a.has(name)) return true;
+  return false;
 }
 
 function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
@@ -85,12 +114,13 @@ export function rankProblems(observations: readonly Observation[], latestOrder: 
     .sort((a, b) => b.value - a.value || b.index - a.index)
     .slice(0, MAX_CANDIDATES);
   const kept = new Map<number, Observation>();
-  const keptWords: Array<{ index: number; words: Set<string> }> = [];
+  const keptWords: Array<{ index: number; words: Set<string>; names: Set<string> }> = [];
   const counts = { problem: 0, warning: 0 };
   for (const { observation, index } of candidates) {
     const type = observation.type as 'problem' | 'warning';
     const own = words(observation.text);
-    const repeat = keptWords.find((other) => overlap(own, other.words) >= NEAR_REPEAT);
+    const names = quotedNames(observation.text);
+    const repeat = keptWords.find((other) => overlap(own, other.words) >= NEAR_REPEAT && !namesDiffer(names, other.names));
     if (repeat) {
       const better = kept.get(repeat.index);
       if (better) kept.set(repeat.index, { ...better, frequency: better.frequency + observation.frequency });
@@ -99,7 +129,7 @@ export function rankProblems(observations: readonly Observation[], latestOrder: 
     if (counts[type] >= (type === 'problem' ? MAX_OPEN_PROBLEMS : MAX_WARNINGS)) continue;
     counts[type]++;
     kept.set(index, observation);
-    keptWords.push({ index, words: own });
+    keptWords.push({ index, words: own, names });
   }
   return observations.flatMap((observation, index) => {
     if (observation.type !== 'problem' && observation.type !== 'warning') return [observation];

@@ -96,6 +96,17 @@ function joinNext(items: readonly ProseItem[], item: ProseItem): string {
 }
 
 /**
+ * A sentence that ends with a colon announces what follows it ("there is an issue in the auth role:"):
+ * the problem is the next item of the same section, so it is carried along rather than left at the lead-in.
+ */
+function carryAnnounced(items: readonly ProseItem[], item: ProseItem, text: string): string {
+  if (!/[:：]$/.test(item.text)) return text;
+  const next = items[item.index + 1];
+  if (!next || next.section !== item.section || next.label) return text;
+  return `${text} ${next.text}`;
+}
+
+/**
  * The heading path or lead-in when it names problems rather than their solution or a plan: the deepest
  * heading that says which decides ("Plan / Current problem" names a problem, "Root causes / 1. The page
  * is gray" too, "Fix plan / Why this solves the problem" does not); '' otherwise.
@@ -137,16 +148,16 @@ export function statedProblems(items: readonly ProseItem[], cues: CueMatchers): 
       if (item.kind === 'sentence' && sentenceTaken.has(place)) continue;
       if (item.kind === 'sentence') sentenceTaken.add(place);
       const text = cues.problemHeading.test(item.text.slice(0, 60)) ? item.text : `${label}: ${item.text}`;
-      found.push({ origin: item.kind === 'row' ? 'row' : 'heading', text, index: item.index });
+      found.push({ origin: item.kind === 'row' ? 'row' : 'heading', text: carryAnnounced(items, item, text), index: item.index });
       continue;
     }
     if (item.kind === 'row') continue;
     if ((list.findings || lead.findings || section.findings) && cues.problem.test(item.text) && !SOLUTION.test(item.text)) {
-      found.push({ origin: 'heading', text: item.text, index: item.index });
+      found.push({ origin: 'heading', text: carryAnnounced(items, item, item.text), index: item.index });
     } else if (item.index < ADMISSION_ITEMS && ADMISSION.test(item.text.slice(0, ADMISSION_CHARS))) {
       found.push({ origin: 'cause', text: joinNext(items, item), index: item.index });
     } else if (isProblemLeadIn(item.text, cues) || (BLOCKER_OR_OPEN.test(item.text.slice(0, CAUSE_CHARS)) && !SUCCESS.test(item.text))) {
-      found.push({ origin: 'cause', text: item.text, index: item.index });
+      found.push({ origin: 'cause', text: carryAnnounced(items, item, item.text), index: item.index });
     } else if (EXCEPTION_NAME.test(item.text) && !FIX_WORDS.test(item.text) && !cues.change.test(item.text) && !cues.weakChange.test(item.text)) {
       found.push({ origin: 'cause', text: joinPrevious(items, item), index: item.index });
     }
@@ -164,8 +175,8 @@ export function isProblemLeadIn(text: string, cues: CueMatchers): boolean {
 }
 
 /**
- * Problems a user's message reports: sentences with a problem word, or that say how the code should
- * behave or used to ("it should not …", "it used to be white, now …").
+ * The problem a user's message reports, as one: its sentences with a problem word, or that say how the
+ * code should behave or used to ("it should not …", "it used to be white, now …"), joined in order.
  *
  * @param items - the message's prose items.
  * @param cues - the cue matchers of its language.
@@ -173,8 +184,12 @@ export function isProblemLeadIn(text: string, cues: CueMatchers): boolean {
 export function reportedProblems(items: readonly ProseItem[], cues: CueMatchers): StatedProblem[] {
   const found: StatedProblem[] = [];
   for (const item of items) {
-    if (cues.problem.test(item.text)) found.push({ origin: 'user', text: item.text, index: item.index });
+    if (cues.problem.test(item.text)) found.push({ origin: 'user', text: carryAnnounced(items, item, item.text), index: item.index });
     else if (EXPECTATION.test(item.text)) found.push({ origin: 'expect', text: item.text, index: item.index });
   }
-  return found;
+  const [first] = found;
+  if (!first || found.length === 1) return found;
+  // One message is one request: its sentences describe one report, in the order the user wrote them.
+  const origin = found.some((problem) => problem.origin === 'user') ? 'user' : 'expect';
+  return [{ origin, text: found.map((problem) => problem.text).join(' '), index: first.index }];
 }

@@ -22,6 +22,8 @@ export interface Pending {
   wants: 'message' | 'location';
   ttl: number;
   type: 'problem' | 'warning';
+  /** Take the next line as the message, whatever it says (it follows a label such as `Error Message:`). */
+  takeNext?: boolean;
   /** For a test failure: its message alone, to group tests that fail alike. */
   message?: string;
 }

@@ -20,6 +20,15 @@ describe('problemValue', () => {
   });
 });
 
+describe('problemValue (other files)', () => {
+  it("should value another file's compiler error lowest, however often it recurs", () => {
+    const other = { ...obs('warning:lsp-other:sum.c: ledger.h file not found', 'warning', "'ledger.h' file not found (native/sum.c:1)", 5), frequency: 12 };
+    const own = obs('warning:pywarning:DeprecationWarning:jobs.py:4', 'warning', 'DeprecationWarning: utcnow is deprecated (jobs.py:4)', 5);
+    expect(problemValue(other, 5)).toBeLessThan(problemValue(own, 5));
+    expect(problemValue(other, 5)).toBe(problemValue({ ...other, frequency: 1 }, 5));
+  });
+});
+
 describe('rankProblems', () => {
   it('should merge near repeats into the better one and keep other observations as they are', () => {
     const input = [
@@ -30,6 +39,19 @@ describe('rankProblems', () => {
     const ranked = rankProblems(input, 3);
     expect(ranked.map((observation) => observation.id)).toEqual(['file:a', `${SAID_PREFIX}cause:k`]);
     expect(ranked[1]?.frequency).toBe(2);
+  });
+
+  it('should keep errors of one compiler template apart when they name other identifiers, and merge module paths that fail alike', () => {
+    const members = [
+      obs('problem:a', 'problem', "CS0117: 'RowProps' does not contain a definition for 'Header' (Api/Table.cs:12)", 1),
+      obs('problem:b', 'problem', "CS0117: 'RunProps' does not contain a definition for 'Bold' (Api/Table.cs:40)", 2),
+    ];
+    expect(rankProblems(members, 2)).toHaveLength(2);
+    const modules = [
+      obs('problem:c', 'problem', "Module not found: Can't resolve '@/lib/api' (./app/login/page.js)", 1),
+      obs('problem:d', 'problem', "Module not found: Can't resolve '@/hooks/useSocket' (./app/orders/page.js)", 2),
+    ];
+    expect(rankProblems(modules, 2)).toHaveLength(1);
   });
 
   it('should keep at most the cap of open problems, the most valuable first, in their order', () => {

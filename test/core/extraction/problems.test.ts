@@ -50,6 +50,82 @@ describe('readOutput', () => {
     ]);
   });
 
+  it("should read MSBuild's lines in any UI language, with their code and place, and the project's", () => {
+    expect(texts('/home/dev/ledger/Api/Report.cs(88,21): error CS1061: "Invoice" enthält keine Definition für "Net". [/home/dev/ledger/Api/Api.csproj]')).toEqual([
+      'problem: CS1061: "Invoice" enthält keine Definition für "Net". (/home/dev/ledger/Api/Report.cs:88)',
+    ]);
+    expect(texts("C:\\dev\\Ledger\\Api\\Report.cs(9,5): avertissement CS0168: La variable 'ex' est déclarée, mais jamais utilisée")).toEqual([
+      "warning: CS0168: La variable 'ex' est déclarée, mais jamais utilisée (C:/dev/Ledger/Api/Report.cs:9)",
+    ]);
+    expect(texts("/home/dev/ledger/Api/Api.csproj : error NU1101: Unable to find package Ledger.Core. No packages exist with this id in source(s): nuget.org")).toEqual([
+      'problem: NU1101: Unable to find package Ledger.Core. No packages exist with this id in source(s): nuget.org',
+    ]);
+    // The hint every message of its kind ends with, and a quoted signature's parameters, say nothing.
+    expect(texts("Api/Report.cs(3,14): error CS0246: The type or namespace name 'Money' could not be found (are you missing a using directive or an assembly reference?)")).toEqual([
+      "problem: CS0246: The type or namespace name 'Money' could not be found (Api/Report.cs:3)",
+    ]);
+    expect(texts('Build FAILED.\n\n    0 Warning(s)\n    1 Error(s)')).toEqual(['problem: Build FAILED.']);
+  });
+
+  it('should pair a failing test with its message (dotnet test, cargo test, Gradle, Jest)', () => {
+    const dotnet = [
+      '  Failed Ledger.Tests.ReportTests.SumsNet [8 ms]',
+      '  Error Message:',
+      '   Assert.Equal() Failure: Values differ',
+      '  Stack Trace:',
+      '     at Ledger.Tests.ReportTests.SumsNet() in /home/dev/ledger/Tests/ReportTests.cs:line 30',
+      'Failed!  - Failed:     1, Passed:    41, Skipped:     0, Total:    42, Duration: 2 s - Ledger.Tests.dll (net8.0)',
+    ].join('\n');
+    expect(texts(dotnet)).toEqual(['problem: ReportTests.SumsNet: Assert.Equal() Failure: Values differ']);
+    expect(readOutput('Bestanden!   : Fehler:     0, erfolgreich:    42, übersprungen:     0, gesamt:    42').success).toMatch(/^Bestanden/);
+    expect(readOutput('Fehler!   : Fehler:     2, erfolgreich:    40, übersprungen:     0, gesamt:    42').failed).toBe(true);
+    const cargo = "test parse::dates ... FAILED\n\n---- parse::dates stdout ----\nthread 'parse::dates' panicked at src/parse.rs:44:9:\nassertion `left == right` failed\n  left: 3";
+    expect(texts(cargo)).toEqual(['problem: parse::dates (src/parse.rs:44): assertion `left == right` failed']);
+    expect(texts('LedgerTest > sumsNet() FAILED\n    org.opentest4j.AssertionFailedError at LedgerTest.java:30')).toEqual([
+      'problem: LedgerTest > sumsNet(): AssertionFailedError at LedgerTest.java:30',
+    ]);
+    expect(texts('  ● ledger › sums net\n\n    expect(received).toBe(expected)\n\n    Expected: 4')).toEqual(['problem: ledger › sums net: Expected: 4']);
+  });
+
+  it("should read a linker's unresolved symbols and Kotlin's errors under Gradle", () => {
+    expect(texts("/usr/bin/ld: main.o: in function `main':\nmain.c:(.text+0x1a): undefined reference to `ledger_sum'\ncollect2: error: ld returned 1 exit status")[0]).toBe(
+      "problem: undefined reference to `ledger_sum' (main.c)",
+    );
+    expect(texts('e: file:///home/dev/ledger/app/src/main/kotlin/Sum.kt:12:5 Unresolved reference: net')).toEqual([
+      'problem: Unresolved reference: net (/home/dev/ledger/app/src/main/kotlin/Sum.kt:12)',
+    ]);
+  });
+
+  it('should read more type checkers, linters, runtimes and runners with their place', () => {
+    expect(texts('  /home/dev/shop/cart.py:12:5 - error: "vat" is not defined (reportUndefinedVariable)')).toEqual([
+      'problem: "vat" is not defined (reportUndefinedVariable) (/home/dev/shop/cart.py:12)',
+    ]);
+    expect(texts('shop/cart.py:1:8: F401 [*] `json` imported but unused\nshop/cart.py:9:80: W505 doc line too long')).toEqual([
+      'problem: F401: `json` imported but unused (shop/cart.py:1)',
+      'warning: W505: doc line too long (shop/cart.py:9)',
+    ]);
+    expect(texts('PHP Fatal error:  Uncaught Error: Call to undefined function vat() in /srv/shop/cart.php:40')).toEqual([
+      'problem: Uncaught Error: Call to undefined function vat() (/srv/shop/cart.php:40)',
+    ]);
+    expect(texts('(node:4121) UnhandledPromiseRejectionWarning: Error: connect ECONNREFUSED 127.0.0.1:6379')).toEqual([
+      'problem: UnhandledPromiseRejectionWarning: Error: connect ECONNREFUSED 127.0.0.1:6379',
+    ]);
+    expect(texts('Error from server (Forbidden): pods is forbidden: User "ci" cannot list resource "pods"')).toEqual([
+      'problem: Forbidden: pods is forbidden: User "ci" cannot list resource "pods"',
+    ]);
+    expect(texts('╷\n│ Error: Unsupported argument\n│ \n│   on main.tf line 8, in resource "aws_s3_bucket" "logs":')).toEqual(['problem: Error: Unsupported argument']);
+    expect(texts('rspec ./spec/cart_spec.rb:14 # Cart adds the tax')).toEqual(['problem: Cart adds the tax (./spec/cart_spec.rb:14)']);
+    expect(texts('1) Tests\\CartTest::testTax\nFailed asserting that 3 matches expected 4.')).toEqual([
+      'problem: Tests\\CartTest::testTax: Failed asserting that 3 matches expected 4.',
+    ]);
+    expect(texts('[xUnit.net 00:00:01.20]     Shop.Tests.CartTests.AddsTax [FAIL]\n      Assert.Equal() Failure')).toEqual([
+      'problem: Shop.Tests.CartTests.AddsTax: Assert.Equal() Failure',
+    ]);
+    expect(texts('ERROR in ./src/cart.ts 12:5-9\nModule parse failed: Unexpected token (12:5)')).toEqual([
+      'problem: ./src/cart.ts 12:5-9: Module parse failed: Unexpected token (12:5)',
+    ]);
+  });
+
   it('should read shell, package manager, logging and host failures', () => {
     expect(texts('zsh:1: command not found: timeout')).toEqual(['problem: zsh:1: command not found: timeout']);
     expect(texts('hadolint not found\nfalling back to a plain docker build')).toEqual(['problem: hadolint not found']);

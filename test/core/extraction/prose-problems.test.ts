@@ -7,6 +7,24 @@ const stated = (text: string, language = 'eng') => statedProblems(proseItems(tex
 const reported = (text: string, language = 'eng') => reportedProblems(proseItems(text), cuesFor(language));
 
 describe('statedProblems', () => {
+  it('should carry what a sentence ending with a colon announces, past the code it shows', () => {
+    const text = [
+      '## Will the deploy script run on the new image?',
+      '',
+      '**Mostly, with one catch:**',
+      '',
+      'The script should run as is, but there is a problem in the cache step:',
+      '',
+      '```sh',
+      'apk add --no-cache redis6',
+      '```',
+      '',
+      'Alpine 3.20 ships the package as "redis" only, so the step fails.',
+    ].join('\n');
+    const [problem] = stated(text);
+    expect(problem?.text).toContain('problem in the cache step: Alpine 3.20 ships the package as "redis" only');
+  });
+
   it('should take one problem per numbered cause under a root-causes heading, with the cause as its label', () => {
     const text = [
       'I went through the stylesheet and the service.',
@@ -81,8 +99,14 @@ describe('isProblemLeadIn', () => {
 describe('reportedProblems', () => {
   it('should read what the code should do or used to do as a problem the user reports', () => {
     const problems = reported('the invoice should not be emailed before the payment clears. also it used to show the tax line, now it is gone');
-    expect(problems.map((problem) => problem.origin)).toEqual(['expect', 'expect']);
+    expect(problems.map((problem) => problem.origin)).toEqual(['expect']);
     expect(reported('the export crashes on empty rows')[0]?.origin).toBe('user');
     expect(reported('add a dark mode toggle to the header')).toEqual([]);
+  });
+
+  it("should keep one message's report as one problem, its sentences in order", () => {
+    const problems = reported('The sidebar is broken on phones. It used to collapse, now it covers the page. Please fix it and redeploy.');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ origin: 'user', text: 'The sidebar is broken on phones. It used to collapse, now it covers the page.' });
   });
 });

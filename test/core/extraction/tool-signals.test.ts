@@ -17,7 +17,8 @@ describe('signalsFromToolCall', () => {
 
   it('should not read the content that file tools return', () => {
     const output = '12: throw new Error("unreachable");\n13: // FAIL fast';
-    expect(signalsFromToolCall({ tool: 'read', input: { filePath: 'src/a.ts' }, output, failed: false, order: 1 })).toEqual([]);
+    const signals = signalsFromToolCall({ tool: 'read', input: { filePath: 'src/a.ts' }, output, failed: false, order: 1 });
+    expect(signals.filter((signal) => !signal.id.startsWith(CLEAN_RUN_PREFIX))).toEqual([]);
   });
 
   it('should report failed calls, except routine edit retries', () => {
@@ -30,6 +31,35 @@ describe('signalsFromToolCall', () => {
     ]) {
       expect(signalsFromToolCall({ tool: 'edit', input: {}, output: routine, failed: true, order: 3 })).toEqual([]);
     }
+  });
+
+  it("should read the compiler errors the host appends to a file tool's output, and settle them by a clean edit", () => {
+    const output = [
+      'Edit applied successfully.',
+      '',
+      'LSP errors detected in this file, please fix:',
+      '<diagnostics file="/home/dev/ledger/Api/Report.cs">',
+      'ERROR [88:21] "Invoice" enthält keine Definition für "Net". (Möglicherweise fehlt eine using-Direktive.)',
+      '</diagnostics>',
+      '',
+      'LSP errors detected in other files:',
+      '<diagnostics file="/home/dev/ledger/native/sum.c">',
+      "ERROR [1:10] 'ledger.h' file not found",
+      "ERROR [4:3] Call to undeclared function 'ledger_sum'",
+      '</diagnostics>',
+    ].join('\n');
+    const edit = (order: number, text: string) => signalsFromToolCall({ tool: 'edit', input: { filePath: '/home/dev/ledger/Api/Report.cs' }, output: text, failed: false, order });
+    const first = edit(3, output);
+    expect(first.filter((signal) => !signal.id.startsWith(CLEAN_RUN_PREFIX)).map((signal) => `${signal.type}: ${signal.text}`)).toEqual([
+      'problem: "Invoice" enthält keine Definition für "Net". (/home/dev/ledger/Api/Report.cs:88)',
+      "warning: 'ledger.h' file not found (/home/dev/ledger/native/sum.c:1)",
+    ]);
+    expect(first[0]?.source).toBe('lsp:/home/dev/ledger/Api/Report.cs');
+    const settled = resolveByLaterRuns([...first, ...edit(5, 'Edit applied successfully.')]);
+    expect(settled.map((signal) => signal.text)).toEqual([
+      'resolved: "Invoice" enthält keine Definition für "Net". (/home/dev/ledger/Api/Report.cs:88)',
+      "'ledger.h' file not found (/home/dev/ledger/native/sum.c:1)",
+    ]);
   });
 
   it('should never cut a character in half and stay bounded', () => {
@@ -64,6 +94,22 @@ describe('resolveByLaterRuns', () => {
       // A clean `npm test` does not settle a missing `timeout`.
       'problem: zsh:1: command not found: timeout',
     ]);
+  });
+
+  it('should drop a one-off tool failure that a later call of the same tool recovered from, and keep one that recurs', () => {
+    const read = (order: number, failed: boolean, output: string) => signalsFromToolCall({ tool: 'read', input: { filePath: 'src/cart.ts' }, output, failed, order });
+    const edit = (order: number, failed: boolean, output: string) => signalsFromToolCall({ tool: 'edit', input: { filePath: 'src/cart.ts' }, output, failed, order });
+    const guessed = [...read(2, true, 'File not found: /home/dev/shop/src/carts.ts'), ...read(2, false, '1: export const cart = {};')];
+    expect(resolveByLaterRuns(guessed)).toEqual([]);
+    const refused = [...read(4, true, 'The user has specified a rule which prevents you from using this tool'), ...read(5, false, '1: x')];
+    expect(resolveByLaterRuns(refused).map((signal) => signal.type)).toEqual(['problem']);
+    const recurring = [
+      ...edit(6, true, 'The edit tool was called with invalid arguments: SchemaError(Missing key at ["oldString"])'),
+      ...edit(7, true, 'The edit tool was called with invalid arguments: SchemaError(Missing key at ["filePath"])'),
+      ...edit(8, false, 'Edit applied successfully.'),
+    ];
+    // Kept as pitfalls met: the tool was called wrongly more than once before it worked.
+    expect(resolveByLaterRuns(recurring).map((signal) => signal.text.slice(0, 22))).toEqual(['resolved: edit failed:', 'resolved: edit failed:']);
   });
 
   it('should keep a problem that came after the last clean run', () => {
