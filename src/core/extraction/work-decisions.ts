@@ -59,6 +59,19 @@ function usable(message: string | null): message is string {
   return message !== null && message.trim().length >= 8 && !message.trimStart().startsWith('$');
 }
 
+/** A conventional commit's `type(scope)` prefix ("fix(deploy): …"): the line of work the commit belongs to. */
+const CONVENTIONAL_SCOPE = /^([\w-]{1,20}\([^()\s]{1,40}\))!?:/;
+
+/** Paths `git add` names in a command: what its commit changed. Options, `.` and pathspec magic say nothing. */
+function stagedPaths(command: string): string[] {
+  const paths = new Set<string>();
+  for (const words of simpleCommands(command)) {
+    if (words[0] !== 'git' || words[1] !== 'add') continue;
+    for (const arg of words.slice(2)) if (!arg.startsWith('-') && !arg.startsWith(':') && arg !== '.' && paths.size < MAX_DELETED_NAMED * 4) paths.add(arg);
+  }
+  return [...paths];
+}
+
 /**
  * What a shell command records in version control: a commit (its message's first line) or a stash
  * with a message (what it set aside); `null` when the command does neither.
@@ -79,13 +92,18 @@ export function versionControlDecision(command: string, order: number): Decision
       const message = messageArgument(rest);
       if (!usable(message)) continue;
       const subject = message.split('\n', 1)[0]?.trim() ?? '';
+      const staged = stagedPaths(command);
+      const scope = CONVENTIONAL_SCOPE.exec(subject)?.[1]?.toLowerCase();
+      const line = scope ? `scope:${scope}` : staged.length > 0 ? `files:${[...staged].sort().join(' ')}` : undefined;
+      const files = staged.length > 0 ? ` (files: ${staged.slice(0, MAX_DELETED_NAMED).join(', ')})` : '';
       return {
         family: 'change',
         category: 'implementation',
         text: shorten(`committed: ${subject}`, MAX_DECISION_TEXT_CHARS),
-        context: capChars(`git commit: ${message.replace(/\s+/g, ' ').trim()}`, MAX_DECISION_CONTEXT_CHARS),
+        context: capChars(`git commit: ${message.replace(/\s+/g, ' ').trim()}${files}`, MAX_DECISION_CONTEXT_CHARS),
         score: COMMIT_SCORE,
         order,
+        ...(line ? { line } : {}),
       };
     }
     if (sub === 'stash' && (rest[0] === 'push' || rest[0] === 'save' || rest[0]?.startsWith('-'))) {
@@ -142,4 +160,45 @@ export function deletionDecision(paths: readonly string[], order: number): Decis
     score: DELETION_SCORE,
     order,
   };
+}
+
+/**
+ * Successive attempts at one change made one decision: recorded changes of one line of work (see
+ * `Decision.line`) with no user request between them are retries, each superseding the one before
+ * (six `fix(deploy): …` commits while a pipeline keeps failing), so only the latest is kept, with
+ * the count. A new request starts a new line of work, whatever its scope.
+ *
+ * @param decisions - decisions oldest first.
+ * @param requests - the orders of the user's requests, ascending.
+ */
+export function collapseAttempts(decisions: readonly Decision[], requests: readonly number[]): Decision[] {
+  const phaseOf = (order: number): number => {
+    let low = 0;
+    let high = requests.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((requests[middle] ?? 0) <= order) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  const latest = new Map<string, { index: number; count: number }>();
+  for (const [index, decision] of decisions.entries()) {
+    if (decision.line === undefined || decision.order === undefined) continue;
+    const key = `${phaseOf(decision.order)} ${decision.line}`;
+    latest.set(key, { index, count: (latest.get(key)?.count ?? 0) + 1 });
+  }
+  if (latest.size === 0) return [...decisions];
+  const kept = new Map<number, number>();
+  for (const { index, count } of latest.values()) kept.set(index, count);
+  const collapsed: Decision[] = [];
+  for (const [index, decision] of decisions.entries()) {
+    if (decision.line === undefined || decision.order === undefined) collapsed.push(decision);
+    else {
+      const count = kept.get(index);
+      if (count === undefined) continue;
+      collapsed.push(count > 1 ? { ...decision, attempts: count, context: capChars(`${decision.context} [latest of ${count} attempts]`, MAX_DECISION_CONTEXT_CHARS) } : decision);
+    }
+  }
+  return collapsed;
 }
