@@ -23,6 +23,8 @@ export const MAX_DECISION_CONTEXT_CHARS = 320;
 export const DECISION_THRESHOLD = 3.5;
 /** Score from which an item may fill a session that has few decisions above the threshold. */
 export const FILL_THRESHOLD = 3;
+/** What reporting an outcome rather than a change costs: below a choice with the same cues, a status line only fills. */
+export const VERIFICATION_PENALTY = 2;
 /** Score from which an item is kept as a candidate: later work that carries it out may raise it to the others. */
 export const CANDIDATE_THRESHOLD = 2.5;
 
@@ -50,7 +52,8 @@ function isQuestion(text: string): boolean {
 const ASIDE = /^(?:also|additionally|plus|además|también|außerdem|auch|aussi|de plus|também|另外|此外|また)(?![\p{L}])/iu;
 
 /** The low end of a finding list: what the list itself says matters least. */
-const LOW_PRIORITY = /^(?:medium|low|minor|p[2-4]|nice[- ]to[- ]have|optional|could)(?:\s+priority)?\s*(?:[:：—–-]|$)/i;
+// Optional as a label ranks a finding low; inside a sentence ("made the field optional") it is the change itself.
+const LOW_PRIORITY = /^(?:medium|low|minor|p[2-4]|nice[- ]to[- ]have|optional|opcional|optionnel|could)(?:\s+priority)?\s*(?:[:：—–-]|$)/i;
 
 /**
  * A status line: work counted in generic units said to be done ("All 10 phases have been implemented",
@@ -72,6 +75,61 @@ function arrowBetweenCode(text: string): boolean {
     if (CODE_OBJECT.test(before) && CODE_OBJECT.test(after)) return true;
   }
   return false;
+}
+
+/** A mark a report puts on each finished item. */
+const DONE_MARKS = /[\u2705\u2714\u2713\u2611]/gu;
+/** A mark of something not done, failing or waiting: a row holding one is a matrix or a status, not a finished item. */
+const OTHER_MARKS = /[\u274C\u274E\u2717\u2718\u26A0\u23F3]/u;
+
+/**
+ * Whether a list item or row is ticked as finished: one done mark ("✅ Menu button on mobile") and no
+ * other. Several marks in a row are a matrix (a role per column), not one finished change.
+ */
+function ticked(item: ProseItem): boolean {
+  // A ticked row is read through its table: a tick in a table of results or of roles is an outcome or a permission.
+  if (item.kind !== 'bullet' || OTHER_MARKS.test(item.text)) return false;
+  return (item.text.match(DONE_MARKS)?.length ?? 0) === 1;
+}
+
+/**
+ * Whether a row's table is a table of changes: one of its header's cells names changes or fixes
+ * ("Change", "What changed", "Cambio"). A column of results or statuses reports outcomes, not changes.
+ */
+function changeTable(item: ProseItem, cues: CueMatchers, cache?: LabelCache): boolean {
+  if (item.kind !== 'row' || item.lead === '') return false;
+  return item.lead.split(' | ').some((cell) => labelKind(cell, cues, cache) === 'summary' && !cues.verified.test(cell));
+}
+
+/** A count of checks that all passed ("85/85"): a verification's shape in any language. */
+const ALL_PASSED = /(?<!\d)(\d{1,5})\/\1(?!\d)/;
+
+/**
+ * Whether an item reports an outcome rather than a change: a check that passed, a service that
+ * answers, a smoke test's counts, a status under a lead-in that says so ("Smoke test passed:").
+ */
+function verifies(item: ProseItem, cues: CueMatchers, cache?: LabelCache): boolean {
+  if (cues.verified.test(item.text) || ALL_PASSED.test(item.text)) return true;
+  if (item.lead === '') return false;
+  // A row's lead is its table's header: a Status column beside a Change column makes no row a status, a table of results does.
+  return item.kind === 'row' ? !changeTable(item, cues, cache) && cues.verified.test(item.lead) : cues.verified.test(item.lead);
+}
+
+/** What a report of one's own finished work opens with, after an optional short exclamation ("Done! I've …"). */
+const OWN_PERFECT = /^(?:[\p{L}]{2,12}[!.]\s+)?(?:i['’]ve|i have|we['’]ve|we have|he|hemos|j['’]ai|nous avons|ich habe|wir haben|eu|nós)\s/iu;
+/** Words from which a report names what it changed, not only that it changed something ("I've updated both files"). */
+const MIN_PERFECT_WORDS = 6;
+
+/**
+ * Whether the item reports, in the first person, a change it made: "I've updated the setup notes to
+ * cover nano", "He corregido la validación". The work itself says so; no edit need follow.
+ *
+ * @param text - an item's text.
+ * @param cues - the cue matchers of the message's language.
+ */
+export function ownChange(text: string, cues: CueMatchers): boolean {
+  if (!OWN_PERFECT.test(text) || text.split(' ', MIN_PERFECT_WORDS).length < MIN_PERFECT_WORDS) return false;
+  return cues.change.test(text) || cues.weakChange.test(text);
 }
 
 /**
@@ -97,8 +155,14 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   let strong = cues.change.test(text);
   // An arrow documents a change between two names or values ("16.2.4 → 15.2.4"); between words it maps cases to outcomes.
   if (strong && !cues.change.test(text.replace(ARROWS, ' ')) && (CONDITION.test(text) || !arrowBetweenCode(text))) strong = false;
-  // A row of a table whose header names changes or fixes is a change, verb or not.
-  const weak = !strong && (cues.weakChange.test(text) || (item.kind === 'row' && labelKind(item.lead, cues, cache) === 'summary'));
+  // A row of a table of changes and an item ticked as done report a change by their shape, verb or not.
+  const own = item.kind === 'sentence' && ownChange(text, cues);
+  const weakVerb = !strong && cues.weakChange.test(text);
+  // A row of a table of changes reads as its header's verb when it has none of its own ("Menu — hamburger on mobile");
+  // an item ticked as done reports a finished change. In a prior compaction summary a ticked list is its progress
+  // list (phases, milestones), not changes.
+  strong ||= own || (!weakVerb && changeTable(item, cues, cache)) || (!source.summary && ticked(item));
+  const weak = !strong && (weakVerb || changeTable(item, cues, cache));
   if (!strong && !weak && kind !== 'decision') return 0;
   // The code-object scan is the costliest test here: it runs once, and only on items that passed the cues.
   const code = CODE_OBJECT.test(text);
@@ -114,8 +178,10 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   if (strong) score += 2;
   else if (weak) score += 1;
   if (code) score += 1;
-  // What the prose says right before the message's edit is what the edit does.
-  if (item.kind === 'sentence' && kind === null) score -= 0.5;
+  // What the prose says right before the message's edit is what the edit does; a report of one's own finished change is not narration.
+  if (item.kind === 'sentence' && kind === null && !own) score -= 0.5;
+  // A check's outcome (tests passing, a service answering) says the work held, not what was chosen.
+  if (verifies(item, cues, cache)) score -= VERIFICATION_PENALTY;
   // A step announced for the tool call that follows ("Now I rewrite x.py to …:") narrates the action; the edit is the fact.
   if (/[:：]$/.test(text) && item.announced === 0) score -= 0.5;
   // A change with its reason ("…so the tick survives", "…para no crashear") is a choice, not only an action.
@@ -126,6 +192,16 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   if (cues.minor.test(text) || cues.minor.test(item.lead)) score -= 1.5;
   if (ASIDE.test(text)) score -= 1;
   return score;
+}
+
+/**
+ * A first-person report with the items that follow it: "I've created the guide" is told by the list of
+ * what the guide holds, which comes next.
+ */
+function withDetails(item: ProseItem, items: readonly ProseItem[]): string {
+  let context = item.text;
+  for (let index = item.index + 1; index < items.length && context.length < MAX_DECISION_CONTEXT_CHARS; index++) context += ` ${items[index]?.text ?? ''}`;
+  return context;
 }
 
 /**
@@ -161,7 +237,7 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
       family: source.summary ? 'carried' : 'change',
       category: headingKind(item, cues, cache) === 'decision' ? 'architecture' : 'implementation',
       text: shorten(item.text, MAX_DECISION_TEXT_CHARS),
-      context: (lead ? `${lead}: ${item.text}` : item.text).slice(0, MAX_DECISION_CONTEXT_CHARS).replace(/[\uD800-\uDBFF]$/, ''),
+      context: (lead ? `${lead}: ${item.text}` : ownChange(item.text, cues) ? withDetails(item, items) : item.text).slice(0, MAX_DECISION_CONTEXT_CHARS).replace(/[\uD800-\uDBFF]$/, ''),
       score,
     });
   }
