@@ -125,6 +125,70 @@ export function versionControlDecision(command: string, order: number): Decision
   return null;
 }
 
+/** What changing the project's hosted settings is worth: a change like a commit's, made outside the files. */
+export const HOST_SCORE = 4;
+
+/**
+ * GitHub CLI subcommands that change the hosted project (its settings, secrets, releases, pull requests,
+ * workflows) rather than read it: work done only through the shell, which no file edit records.
+ */
+const HOST_CHANGES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['repo', new Set(['edit', 'create', 'rename', 'archive'])],
+  ['secret', new Set(['set', 'delete'])],
+  ['variable', new Set(['set', 'delete'])],
+  ['release', new Set(['create', 'edit'])],
+  ['pr', new Set(['create', 'merge'])],
+  ['workflow', new Set(['enable', 'disable'])],
+]);
+
+/** The settings a command's options give, `name value` each, one name once with its values in order. */
+function settingsOf(args: readonly string[]): string {
+  const settings = new Map<string, string[]>();
+  const plain: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? '';
+    if (!arg.startsWith('--')) {
+      // A bare number is a redirection's file descriptor (`2>&1`), not an argument.
+      if (!arg.startsWith('-') && !/^\d+$/.test(arg)) plain.push(arg);
+      continue;
+    }
+    const [flag = '', inline] = arg.slice(2).split('=', 2);
+    const name = flag.replace(/^add-/, '');
+    const value = inline ?? (args[index + 1]?.startsWith('-') === false ? (args[++index] ?? '') : '');
+    settings.set(name, [...(settings.get(name) ?? []), value].filter((entry) => entry !== ''));
+  }
+  const named = [...settings].map(([name, values]) => (values.length > 0 ? `${name} ${values.join(', ')}` : name));
+  return [plain.join(' '), named.join('; ')].filter((part) => part !== '').join(': ');
+}
+
+/**
+ * What a shell command changed on the project's host (`gh repo edit --description … --homepage …`, a
+ * secret set, a release created); `null` when it changed nothing there.
+ *
+ * @param command - the shell command as the tool received it.
+ * @param order - the message position.
+ */
+export function hostDecision(command: string, order: number): Decision | null {
+  const head = command.slice(0, MAX_COMMAND_CHARS);
+  if (!/(?<![\w-])gh(?![\w-])/.test(head)) return null;
+  for (const words of simpleCommands(command)) {
+    if (words[0] !== 'gh' || !HOST_CHANGES.get(words[1] ?? '')?.has(words[2] ?? '')) continue;
+    const action = `gh ${words[1]} ${words[2]}`;
+    const settings = settingsOf(words.slice(3));
+    const text = settings === '' ? action : `${action} ${settings}`;
+    return {
+      family: 'change',
+      category: 'implementation',
+      text: shorten(text, MAX_DECISION_TEXT_CHARS),
+      context: capChars(text, MAX_DECISION_CONTEXT_CHARS),
+      score: HOST_SCORE,
+      order,
+      line: action,
+    };
+  }
+  return null;
+}
+
 /** A path in a scratch folder or a by-product: its deletion is housekeeping, not a decision. */
 function scratch(path: string): boolean {
   return /^(?:\/private)?\/(?:tmp|var|dev)\/|(?:^|\/)(?:tmp|temp|\.cache|__pycache__)\//i.test(path) || /\.(?:log|tmp|bak|orig|pyc)$/i.test(path);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Decision } from '../../../src/core/extraction/decisions.js';
-import { collapseAttempts, COMMIT_SCORE, deletionDecision, versionControlDecision } from '../../../src/core/extraction/work-decisions.js';
+import { collapseAttempts, COMMIT_SCORE, deletionDecision, hostDecision, HOST_SCORE, versionControlDecision } from '../../../src/core/extraction/work-decisions.js';
 
 describe('versionControlDecision', () => {
   it("should take a commit's subject line, after cd and git add", () => {
@@ -80,5 +80,22 @@ describe('collapseAttempts', () => {
   it('should start a new line of work at each user request', () => {
     const decisions = [commit(3, 'fix(ci): a', 'scope:fix(ci)'), commit(5, 'fix(ci): b', 'scope:fix(ci)'), commit(12, 'fix(ci): c', 'scope:fix(ci)')];
     expect(collapseAttempts(decisions, [1, 8]).map((decision) => decision.order)).toEqual([5, 12]);
+  });
+});
+
+describe('hostDecision', () => {
+  it('should record a change to the hosted project with the settings it gave', () => {
+    const command = 'gh repo edit acme/ledger \\\n  --description "Double-entry ledger service" \\\n  --homepage "https://ledger.example.org" \\\n  --add-topic go --add-topic accounting 2>&1';
+    const decision = hostDecision(command, 5);
+    expect(decision).toMatchObject({ family: 'change', score: HOST_SCORE, order: 5, line: 'gh repo edit' });
+    expect(decision?.context).toBe('gh repo edit acme/ledger: description Double-entry ledger service; homepage https://ledger.example.org; topic go, accounting');
+    expect(decision?.text.length).toBeLessThanOrEqual(120);
+    expect(hostDecision('gh secret set DEPLOY_KEY < key.pem', 1)?.text).toBe('gh secret set DEPLOY_KEY');
+  });
+
+  it('should ignore commands that only read the host', () => {
+    expect(hostDecision('gh run list --workflow=deploy.yml --limit=1', 1)).toBeNull();
+    expect(hostDecision('gh repo view acme/ledger --json description', 1)).toBeNull();
+    expect(hostDecision('npm test', 1)).toBeNull();
   });
 });
