@@ -133,6 +133,18 @@ export function ownChange(text: string, cues: CueMatchers): boolean {
 }
 
 /**
+ * Whether an arrow leads straight to a change word ("Login button on mobile → fixed", "Dark mode → añadido"):
+ * a report's way of marking an item done.
+ */
+function arrowToDone(text: string, cues: CueMatchers): boolean {
+  for (const match of text.slice(0, 400).matchAll(ARROWS)) {
+    const after = text.slice((match.index ?? 0) + match[0].length, (match.index ?? 0) + match[0].length + 30).trimStart();
+    if (cues.weakChange.exec(after)?.index === 0 || cues.change.exec(after)?.index === 0) return true;
+  }
+  return false;
+}
+
+/**
  * How strongly an item reads as a decision; below {@link DECISION_THRESHOLD} it is not one.
  *
  * @param item - one item of an assistant message.
@@ -154,7 +166,7 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   // An arrow in a sentence that states a condition maps cases to outcomes; it changes nothing.
   let strong = cues.change.test(text);
   // An arrow documents a change between two names or values ("16.2.4 → 15.2.4"); between words it maps cases to outcomes.
-  if (strong && !cues.change.test(text.replace(ARROWS, ' ')) && (CONDITION.test(text) || !arrowBetweenCode(text))) strong = false;
+  if (strong && !cues.change.test(text.replace(ARROWS, ' ')) && (CONDITION.test(text) || !arrowBetweenCode(text)) && !arrowToDone(text, cues)) strong = false;
   // A row of a table of changes and an item ticked as done report a change by their shape, verb or not.
   const own = item.kind === 'sentence' && ownChange(text, cues);
   const weakVerb = !strong && cues.weakChange.test(text);

@@ -179,6 +179,14 @@ describe('decisions read by the shape of a report', () => {
     expect(decisionsOf(progress, 'eng', { summary: true, report: false, edits: false })).toEqual([]);
   });
 
+  it('should read an arrow that leads to a change word as an item marked done', () => {
+    const source = { summary: false, report: true, edits: false };
+    const [done, mapped] = proseItems(['## Changes', '- Sidebar toggle on small screens → fixed', '- Sidebar toggle on small screens → hidden'].join('\n'));
+    const cues = cuesFor('eng');
+    expect(decisionScore(done!, cues, source)).toBeGreaterThanOrEqual(DECISION_THRESHOLD);
+    expect(decisionScore(mapped!, cues, source)).toBe(0);
+  });
+
   it('should read the inflected participles of a Spanish report', () => {
     const text = ['## Cambios realizados', '', '- Validación del `email` corregida en `signup.ts` para rechazar dominios vacíos'].join('\n');
     expect(decisionsOf(text, 'spa').map((decision) => decision.text)).toEqual(['Validación del email corregida en signup.ts para rechazar dominios vacíos']);
