@@ -12,6 +12,7 @@ import type { CueMatchers } from '../text/cues.js';
 import type { ProseItem } from './prose-items.js';
 import { headingKind, labelKind, type LabelCache } from './decision-headings.js';
 import { isProposal, type DecisionSource } from './decision-source.js';
+import { arrowToDone, changeTable, ownChange, tablesOf, ticked, verifies, withDetails } from './report-shapes.js';
 
 /** Questions from which a message waits on the user's answers rather than settles anything. */
 const MIN_OPEN_QUESTIONS = 2;
@@ -73,73 +74,6 @@ function arrowBetweenCode(text: string): boolean {
     const before = text.slice(Math.max(0, at - 40), at);
     const after = text.slice(at + match[0].length, at + match[0].length + 40);
     if (CODE_OBJECT.test(before) && CODE_OBJECT.test(after)) return true;
-  }
-  return false;
-}
-
-/** A mark a report puts on each finished item. */
-const DONE_MARKS = /[\u2705\u2714\u2713\u2611]/gu;
-/** A mark of something not done, failing or waiting: a row holding one is a matrix or a status, not a finished item. */
-const OTHER_MARKS = /[\u274C\u274E\u2717\u2718\u26A0\u23F3]/u;
-
-/**
- * Whether a list item or row is ticked as finished: one done mark ("✅ Menu button on mobile") and no
- * other. Several marks in a row are a matrix (a role per column), not one finished change.
- */
-function ticked(item: ProseItem): boolean {
-  // A ticked row is read through its table: a tick in a table of results or of roles is an outcome or a permission.
-  if (item.kind !== 'bullet' || OTHER_MARKS.test(item.text)) return false;
-  return (item.text.match(DONE_MARKS)?.length ?? 0) === 1;
-}
-
-/**
- * Whether a row's table is a table of changes: one of its header's cells names changes or fixes
- * ("Change", "What changed", "Cambio"). A column of results or statuses reports outcomes, not changes.
- */
-function changeTable(item: ProseItem, cues: CueMatchers, cache?: LabelCache): boolean {
-  if (item.kind !== 'row' || item.lead === '') return false;
-  return item.lead.split(' | ').some((cell) => labelKind(cell, cues, cache) === 'summary' && !cues.verified.test(cell));
-}
-
-/** A count of checks that all passed ("85/85"): a verification's shape in any language. */
-const ALL_PASSED = /(?<!\d)(\d{1,5})\/\1(?!\d)/;
-
-/**
- * Whether an item reports an outcome rather than a change: a check that passed, a service that
- * answers, a smoke test's counts, a status under a lead-in that says so ("Smoke test passed:").
- */
-function verifies(item: ProseItem, cues: CueMatchers, cache?: LabelCache): boolean {
-  if (cues.verified.test(item.text) || ALL_PASSED.test(item.text)) return true;
-  if (item.lead === '') return false;
-  // A row's lead is its table's header: a Status column beside a Change column makes no row a status, a table of results does.
-  return item.kind === 'row' ? !changeTable(item, cues, cache) && cues.verified.test(item.lead) : cues.verified.test(item.lead);
-}
-
-/** What a report of one's own finished work opens with, after an optional short exclamation ("Done! I've …"). */
-const OWN_PERFECT = /^(?:[\p{L}]{2,12}[!.]\s+)?(?:i['’]ve|i have|we['’]ve|we have|he|hemos|j['’]ai|nous avons|ich habe|wir haben|eu|nós)\s/iu;
-/** Words from which a report names what it changed, not only that it changed something ("I've updated both files"). */
-const MIN_PERFECT_WORDS = 6;
-
-/**
- * Whether the item reports, in the first person, a change it made: "I've updated the setup notes to
- * cover nano", "He corregido la validación". The work itself says so; no edit need follow.
- *
- * @param text - an item's text.
- * @param cues - the cue matchers of the message's language.
- */
-export function ownChange(text: string, cues: CueMatchers): boolean {
-  if (!OWN_PERFECT.test(text) || text.split(' ', MIN_PERFECT_WORDS).length < MIN_PERFECT_WORDS) return false;
-  return cues.change.test(text) || cues.weakChange.test(text);
-}
-
-/**
- * Whether an arrow leads straight to a change word ("Login button on mobile → fixed", "Dark mode → añadido"):
- * a report's way of marking an item done.
- */
-function arrowToDone(text: string, cues: CueMatchers): boolean {
-  for (const match of text.slice(0, 400).matchAll(ARROWS)) {
-    const after = text.slice((match.index ?? 0) + match[0].length, (match.index ?? 0) + match[0].length + 30).trimStart();
-    if (cues.weakChange.exec(after)?.index === 0 || cues.change.exec(after)?.index === 0) return true;
   }
   return false;
 }
@@ -207,16 +141,6 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
 }
 
 /**
- * A first-person report with the items that follow it: "I've created the guide" is told by the list of
- * what the guide holds, which comes next.
- */
-function withDetails(item: ProseItem, items: readonly ProseItem[]): string {
-  let context = item.text;
-  for (let index = item.index + 1; index < items.length && context.length < MAX_DECISION_CONTEXT_CHARS; index++) context += ` ${items[index]?.text ?? ''}`;
-  return context;
-}
-
-/**
  * The decisions of one assistant message, best first.
  *
  * @param items - the message's prose items.
@@ -237,11 +161,15 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
   scored.sort((a, b) => b.score - a.score || a.item.index - b.item.index);
   const seen = new Set<string>();
   const decisions: Decision[] = [];
+  const tables = tablesOf(items, MAX_DECISION_CONTEXT_CHARS);
   for (const { item, score } of scored) {
     if (decisions.length >= max) break;
     const key = item.text.toLowerCase();
-    if (seen.has(key)) continue;
+    // A table of changes reports one piece of work: its best row stands for it, the other rows are its context.
+    const table = item.kind === 'row' && changeTable(item, cues, cache) ? tables.get(item.index) : undefined;
+    if (seen.has(key) || (table && seen.has(table.key))) continue;
     seen.add(key);
+    if (table) seen.add(table.key);
     const lead = item.lead || item.section;
     const proposed = isProposal(item, cues, source, cache);
     decisions.push({
@@ -249,7 +177,7 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
       family: source.summary ? 'carried' : 'change',
       category: headingKind(item, cues, cache) === 'decision' ? 'architecture' : 'implementation',
       text: shorten(item.text, MAX_DECISION_TEXT_CHARS),
-      context: (lead ? `${lead}: ${item.text}` : ownChange(item.text, cues) ? withDetails(item, items) : item.text).slice(0, MAX_DECISION_CONTEXT_CHARS).replace(/[\uD800-\uDBFF]$/, ''),
+      context: (table ? `${lead}: ${item.text}; ${table.rows}` : lead ? `${lead}: ${item.text}` : ownChange(item.text, cues) ? withDetails(item, items, MAX_DECISION_CONTEXT_CHARS) : item.text).slice(0, MAX_DECISION_CONTEXT_CHARS).replace(/[\uD800-\uDBFF]$/, ''),
       score,
     });
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cuesFor } from '../../../src/core/text/cues.js';
 import { proseItems } from '../../../src/core/extraction/prose-items.js';
-import { DECISION_THRESHOLD, decisionScore, ownChange, proseDecisions, VERIFICATION_PENALTY } from '../../../src/core/extraction/prose-decisions.js';
+import { DECISION_THRESHOLD, decisionScore, proseDecisions, VERIFICATION_PENALTY } from '../../../src/core/extraction/prose-decisions.js';
 import { isReport } from '../../../src/core/extraction/decision-source.js';
 
 const PLAIN = { summary: false, report: false, edits: false };
@@ -172,6 +172,22 @@ describe('decisions read by the shape of a report', () => {
     expect(texts.some((entry) => entry.includes('staging.example.org'))).toBe(false);
   });
 
+  it('should make a table of changes one decision, its best row standing for it and the others in its context', () => {
+    const text = [
+      '## Changes',
+      '',
+      '| File | Change |',
+      '|---|---|',
+      '| `billing.ts` | invoice totals rounded per line |',
+      '| `ledger.ts` | entries keep the unrounded amount |',
+      '| `pdf.ts` | footer shows the rounding rule |',
+    ].join('\n');
+    const decisions = decisionsOf(text);
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]?.context).toContain('ledger.ts — entries keep the unrounded amount');
+    expect(decisions[0]?.context).toContain('pdf.ts — footer shows the rounding rule');
+  });
+
   it('should read a tick in a matrix of roles, and a ticked progress list in a prior summary, as no change', () => {
     const matrix = ['| Option | Admin | Viewer |', '|---|---|---|', '| Billing page | ✅ | ❌ |'].join('\n');
     expect(decisionsOf(matrix)).toEqual([]);
@@ -205,15 +221,6 @@ describe('decisions read by the shape of a report', () => {
     const decisions = decisionsOf(text);
     expect(decisions.map((decision) => decision.text)).toEqual(["I've rewritten the deploy guide in docs/deploy.md so it covers both targets."]);
     expect(decisions[0]?.context).toContain('rollback steps for the database');
-  });
-});
-
-describe('ownChange', () => {
-  it('should tell a first-person report of a change in several languages', () => {
-    expect(ownChange("I've moved the retry budget into QueueConfig for every worker", cuesFor('eng'))).toBe(true);
-    expect(ownChange('He eliminado el array securityRows de la página de inicio', cuesFor('spa'))).toBe(true);
-    expect(ownChange("I've looked at the logs of the last three runs", cuesFor('eng'))).toBe(false);
-    expect(ownChange("I've updated it.", cuesFor('eng'))).toBe(false);
   });
 });
 
