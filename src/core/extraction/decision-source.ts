@@ -40,9 +40,24 @@ function isInstruction(text: string, cues: CueMatchers): boolean {
   return cues.instruction.exec(head)?.index === 0;
 }
 
+/** An arrow, and the words right after it. */
+const ARROW_THEN = /(?:→|->|=>)\s*/g;
+
 /**
- * Whether an item proposes rather than reports: a plan step, a review finding with a priority, or an
- * instruction in a message that neither changes files nor reports work done. A proposal counts once a
+ * Whether an arrow in the item leads to an instruction ("lines 72-77: the old array → remove", "X → replace
+ * completely"): a plan's map of places to actions, not a change between two values.
+ */
+function arrowToInstruction(text: string, cues: CueMatchers): boolean {
+  for (const match of text.slice(0, 400).matchAll(ARROW_THEN)) {
+    const after = text.slice((match.index ?? 0) + match[0].length, (match.index ?? 0) + match[0].length + 40);
+    if (cues.instruction.exec(after)?.index === 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether an item proposes rather than reports: a plan step, a review finding with a priority, a place
+ * mapped by an arrow to an action, or an instruction in a message that neither changes files nor reports work done. A proposal counts once a
  * later edit confirms it.
  *
  * @param item - one item of an assistant message.
@@ -52,7 +67,7 @@ function isInstruction(text: string, cues: CueMatchers): boolean {
  */
 export function isProposal(item: ProseItem, cues: CueMatchers, source: DecisionSource, cache?: LabelCache): boolean {
   if (source.summary) return false;
-  if (hasPriorityLabel(item)) return true;
+  if (hasPriorityLabel(item) || arrowToInstruction(item.text, cues)) return true;
   const plan = (item.lead !== '' && cues.planHeading.test(item.lead)) || (item.section !== '' && cues.planHeading.test(item.section));
   if (plan || (source.asks === true && !source.edits && !source.report)) return true;
   return !source.edits && !source.report && isInstruction(item.text, cues);

@@ -32,6 +32,13 @@ export interface Decision {
    * changes nothing. It counts only once a later edit confirms it (see `rankDecisions`).
    */
   proposed?: boolean;
+  /**
+   * The line of work a recorded change belongs to (a commit's `type(scope)` or the files it staged):
+   * successive ones between two user requests are attempts at one change (see `collapseAttempts`).
+   */
+  line?: string;
+  /** How many successive attempts this one stands for, when it stands for more than itself. */
+  attempts?: number;
 }
 
 /** Cap on a decision's context sentence. */

@@ -8,6 +8,7 @@ import { DECISION_THRESHOLD, FILL_THRESHOLD } from './prose-decisions.js';
 import type { Observation } from './observations.js';
 import { CARRIED_PREFIX, EMPTY_REPLY_ID, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
 import { TODO_CLOSED, TODO_PREFIX } from './todos.js';
+import { collapseAttempts } from './work-decisions.js';
 import { CONFIRMED_BONUS, editedNames, laterWork, reach, REVERSAL_BONUS, reverses, type DecisionEvidence } from './decision-evidence.js';
 
 export type { DecisionEvidence } from './decision-evidence.js';
@@ -135,7 +136,7 @@ export function rankDecisions(
     .sort((a, b) => a.order - b.order);
   const edited = editedNames(evidence);
   const indexed: Array<{ decision: Decision; index: number; score: number }> = [];
-  for (const [index, decision] of decisions.entries()) {
+  for (const [index, decision] of collapseAttempts(decisions, requests.map((request) => request.order)).entries()) {
     const later = laterWork(decision, edited);
     // A proposal no later edit of what it names carried out was not decided: a plan step, a finding, advice never acted on.
     if (decision.proposed && later !== 'confirmed') continue;

@@ -12,6 +12,7 @@ import type { CueMatchers } from '../text/cues.js';
 import type { ProseItem } from './prose-items.js';
 import { headingKind, labelKind, type LabelCache } from './decision-headings.js';
 import { isProposal, type DecisionSource } from './decision-source.js';
+import { arrowToDone, changeTable, ownChange, tablesOf, ticked, verifies, withDetails } from './report-shapes.js';
 
 /** Questions from which a message waits on the user's answers rather than settles anything. */
 const MIN_OPEN_QUESTIONS = 2;
@@ -23,6 +24,8 @@ export const MAX_DECISION_CONTEXT_CHARS = 320;
 export const DECISION_THRESHOLD = 3.5;
 /** Score from which an item may fill a session that has few decisions above the threshold. */
 export const FILL_THRESHOLD = 3;
+/** What reporting an outcome rather than a change costs: below a choice with the same cues, a status line only fills. */
+export const VERIFICATION_PENALTY = 2;
 /** Score from which an item is kept as a candidate: later work that carries it out may raise it to the others. */
 export const CANDIDATE_THRESHOLD = 2.5;
 
@@ -50,7 +53,8 @@ function isQuestion(text: string): boolean {
 const ASIDE = /^(?:also|additionally|plus|además|también|außerdem|auch|aussi|de plus|também|另外|此外|また)(?![\p{L}])/iu;
 
 /** The low end of a finding list: what the list itself says matters least. */
-const LOW_PRIORITY = /^(?:medium|low|minor|p[2-4]|nice[- ]to[- ]have|optional|could)(?:\s+priority)?\s*(?:[:：—–-]|$)/i;
+// Optional as a label ranks a finding low; inside a sentence ("made the field optional") it is the change itself.
+const LOW_PRIORITY = /^(?:medium|low|minor|p[2-4]|nice[- ]to[- ]have|optional|opcional|optionnel|could)(?:\s+priority)?\s*(?:[:：—–-]|$)/i;
 
 /**
  * A status line: work counted in generic units said to be done ("All 10 phases have been implemented",
@@ -96,9 +100,15 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   // An arrow in a sentence that states a condition maps cases to outcomes; it changes nothing.
   let strong = cues.change.test(text);
   // An arrow documents a change between two names or values ("16.2.4 → 15.2.4"); between words it maps cases to outcomes.
-  if (strong && !cues.change.test(text.replace(ARROWS, ' ')) && (CONDITION.test(text) || !arrowBetweenCode(text))) strong = false;
-  // A row of a table whose header names changes or fixes is a change, verb or not.
-  const weak = !strong && (cues.weakChange.test(text) || (item.kind === 'row' && labelKind(item.lead, cues, cache) === 'summary'));
+  if (strong && !cues.change.test(text.replace(ARROWS, ' ')) && (CONDITION.test(text) || !arrowBetweenCode(text)) && !arrowToDone(text, cues)) strong = false;
+  // A row of a table of changes and an item ticked as done report a change by their shape, verb or not.
+  const own = item.kind === 'sentence' && ownChange(text, cues);
+  const weakVerb = !strong && cues.weakChange.test(text);
+  // A row of a table of changes reads as its header's verb when it has none of its own ("Menu — hamburger on mobile");
+  // an item ticked as done reports a finished change. In a prior compaction summary a ticked list is its progress
+  // list (phases, milestones), not changes.
+  strong ||= own || (!weakVerb && changeTable(item, cues, cache)) || (!source.summary && ticked(item));
+  const weak = !strong && (weakVerb || changeTable(item, cues, cache));
   if (!strong && !weak && kind !== 'decision') return 0;
   // The code-object scan is the costliest test here: it runs once, and only on items that passed the cues.
   const code = CODE_OBJECT.test(text);
@@ -114,8 +124,10 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   if (strong) score += 2;
   else if (weak) score += 1;
   if (code) score += 1;
-  // What the prose says right before the message's edit is what the edit does.
-  if (item.kind === 'sentence' && kind === null) score -= 0.5;
+  // What the prose says right before the message's edit is what the edit does; a report of one's own finished change is not narration.
+  if (item.kind === 'sentence' && kind === null && !own) score -= 0.5;
+  // A check's outcome (tests passing, a service answering) says the work held, not what was chosen.
+  if (verifies(item, cues, cache)) score -= VERIFICATION_PENALTY;
   // A step announced for the tool call that follows ("Now I rewrite x.py to …:") narrates the action; the edit is the fact.
   if (/[:：]$/.test(text) && item.announced === 0) score -= 0.5;
   // A change with its reason ("…so the tick survives", "…para no crashear") is a choice, not only an action.
@@ -149,11 +161,15 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
   scored.sort((a, b) => b.score - a.score || a.item.index - b.item.index);
   const seen = new Set<string>();
   const decisions: Decision[] = [];
+  const tables = tablesOf(items, MAX_DECISION_CONTEXT_CHARS);
   for (const { item, score } of scored) {
     if (decisions.length >= max) break;
     const key = item.text.toLowerCase();
-    if (seen.has(key)) continue;
+    // A table of changes reports one piece of work: its best row stands for it, the other rows are its context.
+    const table = item.kind === 'row' && changeTable(item, cues, cache) ? tables.get(item.index) : undefined;
+    if (seen.has(key) || (table && seen.has(table.key))) continue;
     seen.add(key);
+    if (table) seen.add(table.key);
     const lead = item.lead || item.section;
     const proposed = isProposal(item, cues, source, cache);
     decisions.push({
@@ -161,7 +177,7 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
       family: source.summary ? 'carried' : 'change',
       category: headingKind(item, cues, cache) === 'decision' ? 'architecture' : 'implementation',
       text: shorten(item.text, MAX_DECISION_TEXT_CHARS),
-      context: (lead ? `${lead}: ${item.text}` : item.text).slice(0, MAX_DECISION_CONTEXT_CHARS).replace(/[\uD800-\uDBFF]$/, ''),
+      context: (table ? `${lead}: ${item.text}; ${table.rows}` : lead ? `${lead}: ${item.text}` : ownChange(item.text, cues) ? withDetails(item, items, MAX_DECISION_CONTEXT_CHARS) : item.text).slice(0, MAX_DECISION_CONTEXT_CHARS).replace(/[\uD800-\uDBFF]$/, ''),
       score,
     });
   }

@@ -13,7 +13,7 @@ export interface ProseItem {
   text: string;
   /** The section heading above it ('' when none), without markup, lowercase. */
   section: string;
-  /** The lead-in above it: a bold or colon-ended line, a `**Label:**` prefix or a table's header row. */
+  /** The lead-in above it: a bold or colon-ended line, a `**Label:**` prefix or a table's header row (its cells joined by ` | `). */
   lead: string;
   /** Whether it is one of the last three items of the message. */
   closing: boolean;
@@ -195,7 +195,8 @@ export function proseItems(text: string): ProseItem[] {
       flush();
       if (TABLE_SEPARATOR.test(trimmed)) continue;
       const cells = trimmed.split('|').map((cell) => cell.trim()).filter((cell) => cell.length > 0 && !/^#?\d{1,3}$/.test(cell));
-      if (tableHeader === '') tableHeader = label(cells.join(' '));
+      // Cells stay apart in the header: a table is read by what each column holds (a change, a status).
+      if (tableHeader === '') tableHeader = label(cells.join(' | '));
       else push('row', cells.join(' — '), tableHeader);
       continue;
     }

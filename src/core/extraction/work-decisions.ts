@@ -59,6 +59,19 @@ function usable(message: string | null): message is string {
   return message !== null && message.trim().length >= 8 && !message.trimStart().startsWith('$');
 }
 
+/** A conventional commit's `type(scope)` prefix ("fix(deploy): …"): the line of work the commit belongs to. */
+const CONVENTIONAL_SCOPE = /^([\w-]{1,20}\([^()\s]{1,40}\))!?:/;
+
+/** Paths `git add` names in a command: what its commit changed. Options, `.` and pathspec magic say nothing. */
+function stagedPaths(command: string): string[] {
+  const paths = new Set<string>();
+  for (const words of simpleCommands(command)) {
+    if (words[0] !== 'git' || words[1] !== 'add') continue;
+    for (const arg of words.slice(2)) if (!arg.startsWith('-') && !arg.startsWith(':') && arg !== '.' && paths.size < MAX_DELETED_NAMED * 4) paths.add(arg);
+  }
+  return [...paths];
+}
+
 /**
  * What a shell command records in version control: a commit (its message's first line) or a stash
  * with a message (what it set aside); `null` when the command does neither.
@@ -79,13 +92,18 @@ export function versionControlDecision(command: string, order: number): Decision
       const message = messageArgument(rest);
       if (!usable(message)) continue;
       const subject = message.split('\n', 1)[0]?.trim() ?? '';
+      const staged = stagedPaths(command);
+      const scope = CONVENTIONAL_SCOPE.exec(subject)?.[1]?.toLowerCase();
+      const line = scope ? `scope:${scope}` : staged.length > 0 ? `files:${[...staged].sort().join(' ')}` : undefined;
+      const files = staged.length > 0 ? ` (files: ${staged.slice(0, MAX_DELETED_NAMED).join(', ')})` : '';
       return {
         family: 'change',
         category: 'implementation',
         text: shorten(`committed: ${subject}`, MAX_DECISION_TEXT_CHARS),
-        context: capChars(`git commit: ${message.replace(/\s+/g, ' ').trim()}`, MAX_DECISION_CONTEXT_CHARS),
+        context: capChars(`git commit: ${message.replace(/\s+/g, ' ').trim()}${files}`, MAX_DECISION_CONTEXT_CHARS),
         score: COMMIT_SCORE,
         order,
+        ...(line ? { line } : {}),
       };
     }
     if (sub === 'stash' && (rest[0] === 'push' || rest[0] === 'save' || rest[0]?.startsWith('-'))) {
@@ -103,6 +121,70 @@ export function versionControlDecision(command: string, order: number): Decision
         order,
       };
     }
+  }
+  return null;
+}
+
+/** What changing the project's hosted settings is worth: a change like a commit's, made outside the files. */
+export const HOST_SCORE = 4;
+
+/**
+ * GitHub CLI subcommands that change the hosted project (its settings, secrets, releases, pull requests,
+ * workflows) rather than read it: work done only through the shell, which no file edit records.
+ */
+const HOST_CHANGES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['repo', new Set(['edit', 'create', 'rename', 'archive'])],
+  ['secret', new Set(['set', 'delete'])],
+  ['variable', new Set(['set', 'delete'])],
+  ['release', new Set(['create', 'edit'])],
+  ['pr', new Set(['create', 'merge'])],
+  ['workflow', new Set(['enable', 'disable'])],
+]);
+
+/** The settings a command's options give, `name value` each, one name once with its values in order. */
+function settingsOf(args: readonly string[]): string {
+  const settings = new Map<string, string[]>();
+  const plain: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? '';
+    if (!arg.startsWith('--')) {
+      // A bare number is a redirection's file descriptor (`2>&1`), not an argument.
+      if (!arg.startsWith('-') && !/^\d+$/.test(arg)) plain.push(arg);
+      continue;
+    }
+    const [flag = '', inline] = arg.slice(2).split('=', 2);
+    const name = flag.replace(/^add-/, '');
+    const value = inline ?? (args[index + 1]?.startsWith('-') === false ? (args[++index] ?? '') : '');
+    settings.set(name, [...(settings.get(name) ?? []), value].filter((entry) => entry !== ''));
+  }
+  const named = [...settings].map(([name, values]) => (values.length > 0 ? `${name} ${values.join(', ')}` : name));
+  return [plain.join(' '), named.join('; ')].filter((part) => part !== '').join(': ');
+}
+
+/**
+ * What a shell command changed on the project's host (`gh repo edit --description … --homepage …`, a
+ * secret set, a release created); `null` when it changed nothing there.
+ *
+ * @param command - the shell command as the tool received it.
+ * @param order - the message position.
+ */
+export function hostDecision(command: string, order: number): Decision | null {
+  const head = command.slice(0, MAX_COMMAND_CHARS);
+  if (!/(?<![\w-])gh(?![\w-])/.test(head)) return null;
+  for (const words of simpleCommands(command)) {
+    if (words[0] !== 'gh' || !HOST_CHANGES.get(words[1] ?? '')?.has(words[2] ?? '')) continue;
+    const action = `gh ${words[1]} ${words[2]}`;
+    const settings = settingsOf(words.slice(3));
+    const text = settings === '' ? action : `${action} ${settings}`;
+    return {
+      family: 'change',
+      category: 'implementation',
+      text: shorten(text, MAX_DECISION_TEXT_CHARS),
+      context: capChars(text, MAX_DECISION_CONTEXT_CHARS),
+      score: HOST_SCORE,
+      order,
+      line: action,
+    };
   }
   return null;
 }
@@ -142,4 +224,45 @@ export function deletionDecision(paths: readonly string[], order: number): Decis
     score: DELETION_SCORE,
     order,
   };
+}
+
+/**
+ * Successive attempts at one change made one decision: recorded changes of one line of work (see
+ * `Decision.line`) with no user request between them are retries, each superseding the one before
+ * (six `fix(deploy): …` commits while a pipeline keeps failing), so only the latest is kept, with
+ * the count. A new request starts a new line of work, whatever its scope.
+ *
+ * @param decisions - decisions oldest first.
+ * @param requests - the orders of the user's requests, ascending.
+ */
+export function collapseAttempts(decisions: readonly Decision[], requests: readonly number[]): Decision[] {
+  const phaseOf = (order: number): number => {
+    let low = 0;
+    let high = requests.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((requests[middle] ?? 0) <= order) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  const latest = new Map<string, { index: number; count: number }>();
+  for (const [index, decision] of decisions.entries()) {
+    if (decision.line === undefined || decision.order === undefined) continue;
+    const key = `${phaseOf(decision.order)} ${decision.line}`;
+    latest.set(key, { index, count: (latest.get(key)?.count ?? 0) + 1 });
+  }
+  if (latest.size === 0) return [...decisions];
+  const kept = new Map<number, number>();
+  for (const { index, count } of latest.values()) kept.set(index, count);
+  const collapsed: Decision[] = [];
+  for (const [index, decision] of decisions.entries()) {
+    if (decision.line === undefined || decision.order === undefined) collapsed.push(decision);
+    else {
+      const count = kept.get(index);
+      if (count === undefined) continue;
+      collapsed.push(count > 1 ? { ...decision, attempts: count, context: capChars(`${decision.context} [latest of ${count} attempts]`, MAX_DECISION_CONTEXT_CHARS) } : decision);
+    }
+  }
+  return collapsed;
 }

@@ -7,6 +7,7 @@
  * each language's file and the matchers share one definition; with them, the
  * one way a table is written down ({@link cueTable}).
  */
+import { withInflections, type Inflect } from './cue-inflections.js';
 
 /** The kinds of cue. */
 export type CueKind =
@@ -23,7 +24,8 @@ export type CueKind =
   | 'minor'
   | 'instruction'
   | 'purpose'
-  | 'goalHeading';
+  | 'goalHeading'
+  | 'verified';
 
 /** One language's cue words, by kind. */
 export type CueTable = Record<CueKind, readonly string[]>;
@@ -46,16 +48,20 @@ export type CueWords = Omit<CueTable, 'instruction'> & {
 
 /**
  * A language's cue table: its instruction verbs are the `instruction` cues, and each group is added
- * to the change kind it also marks, so a verb is never kept in step in two lists by hand.
+ * to the change kind it also marks, so a verb is never kept in step in two lists by hand. The change
+ * words and summary headings get their inflected forms (see `cue-inflections.ts`): a table lists one
+ * form of each.
  *
  * @param words - the language's cues, see {@link CueWords}.
+ * @param inflect - how the language inflects a participle, if it does.
  */
-export function cueTable(words: CueWords): CueTable {
+export function cueTable(words: CueWords, inflect?: Inflect): CueTable {
   const { change = [], weakChange = [], only = [] } = words.instruction;
   return {
     ...words,
     instruction: [...change, ...weakChange, ...only],
-    change: [...words.change, ...change],
-    weakChange: [...words.weakChange, ...weakChange],
+    change: withInflections([...words.change, ...change], inflect),
+    weakChange: withInflections([...words.weakChange, ...weakChange], inflect),
+    summaryHeading: withInflections(words.summaryHeading, inflect),
   };
 }

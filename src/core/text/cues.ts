@@ -14,7 +14,7 @@ export { CUE_LANGUAGES } from './cue-tables.js';
 
 const KINDS: readonly CueKind[] = [
   'change', 'weakChange', 'summaryHeading', 'decisionHeading', 'problemHeading', 'nextHeading', 'planHeading', 'problem',
-  'next', 'hedge', 'minor', 'instruction', 'purpose', 'goalHeading',
+  'next', 'hedge', 'minor', 'instruction', 'purpose', 'goalHeading', 'verified',
 ];
 
 function escape(literal: string): string {

@@ -19,7 +19,7 @@ import { proseItems } from '../../core/extraction/prose-items.js';
 import { DECISION_THRESHOLD, proseDecisions } from '../../core/extraction/prose-decisions.js';
 import { isReport } from '../../core/extraction/decision-source.js';
 import { seedDecisionScore, seedFamiliesWorthReading } from '../../core/extraction/seed-decisions.js';
-import { deletionDecision, versionControlDecision } from '../../core/extraction/work-decisions.js';
+import { deletionDecision, hostDecision, versionControlDecision } from '../../core/extraction/work-decisions.js';
 import { assistantNotes, emptyReplyNote, isPastedDocument, userNotes } from '../../core/extraction/prose-notes.js';
 import { todoNotes } from '../../core/extraction/todos.js';
 
@@ -124,12 +124,13 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
     if (unit.role === 'user') signals.push(...signalsFromPastedText(text, unit.order));
   });
   timed(timings, 'decisions', () => {
-    // What the work records decides too: a commit's message, a stash, the project files deleted.
+    // What the work records decides too: a commit's message, a stash, a change to the hosted project, the project files deleted.
     const done: Decision[] = [];
     for (const call of unit.tools) {
       const command = call.input['command'];
       if (call.failed || typeof command !== 'string' || !SHELL_TOOL.test(call.tool)) continue;
-      const recorded = versionControlDecision(sanitizeText(command), unit.order);
+      const clean = sanitizeText(command);
+      const recorded = versionControlDecision(clean, unit.order) ?? hostDecision(clean, unit.order);
       if (recorded && !done.some((decision) => decision.text === recorded.text)) done.push(recorded);
     }
     const deleted = deletionDecision(files.filter((touch) => touch.action === 'delete').map((touch) => touch.path), unit.order);

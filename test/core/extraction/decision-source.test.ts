@@ -23,6 +23,16 @@ describe('isProposal', () => {
   });
 });
 
+describe('isProposal of places mapped to actions', () => {
+  it('should read an arrow that leads to an instruction as a plan line, even in a message that edits', () => {
+    const [plan] = proseItems('- 118-140: sección de precios → reemplazar por la tabla nueva');
+    const [change] = proseItems('- `retries`: 3 → 5 in `queue.ts`');
+    if (!plan || !change) throw new Error('expected items');
+    expect(isProposal(plan, cuesFor('spa'), { ...PLAIN, edits: true })).toBe(true);
+    expect(isProposal(change, cuesFor('eng'), { ...PLAIN, edits: true })).toBe(false);
+  });
+});
+
 describe('isReport', () => {
   it('should read a message that opens with a summary cue as a report of work done', () => {
     const cues = cuesFor('eng');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cuesFor } from '../../../src/core/text/cues.js';
 import { proseItems } from '../../../src/core/extraction/prose-items.js';
-import { DECISION_THRESHOLD, decisionScore, proseDecisions } from '../../../src/core/extraction/prose-decisions.js';
+import { DECISION_THRESHOLD, decisionScore, proseDecisions, VERIFICATION_PENALTY } from '../../../src/core/extraction/prose-decisions.js';
 import { isReport } from '../../../src/core/extraction/decision-source.js';
 
 const PLAIN = { summary: false, report: false, edits: false };
@@ -148,5 +148,87 @@ describe('decisionScore', () => {
     expect(decisionScore(pin, cues, source)).toBeGreaterThanOrEqual(DECISION_THRESHOLD);
     expect(decisionScore(install, cues, source)).toBeLessThan(DECISION_THRESHOLD);
     expect(decisionScore(debug, cues, source)).toBeLessThan(DECISION_THRESHOLD);
+  });
+});
+
+describe('decisions read by the shape of a report', () => {
+  it('should read a row of a table of changes without a verb, and a bullet ticked as done, but not a table of results', () => {
+    const text = [
+      '## Changes: sidebar on small screens',
+      '',
+      '| # | Area | Change |',
+      '|---|------|--------|',
+      '| 1 | Sidebar | collapsible drawer below `md` with a backdrop |',
+      '',
+      '- ✅ Drawer closes on route change',
+      '',
+      '| URL | Result |',
+      '|---|---|',
+      '| `https://staging.example.org/health` | `{"ok":true}` ✅ |',
+    ].join('\n');
+    const texts = decisionsOf(text).map((decision) => decision.text);
+    expect(texts).toContain('Sidebar — collapsible drawer below md with a backdrop');
+    expect(texts).toContain('✅ Drawer closes on route change');
+    expect(texts.some((entry) => entry.includes('staging.example.org'))).toBe(false);
+  });
+
+  it('should make a table of changes one decision, its best row standing for it and the others in its context', () => {
+    const text = [
+      '## Changes',
+      '',
+      '| File | Change |',
+      '|---|---|',
+      '| `billing.ts` | invoice totals rounded per line |',
+      '| `ledger.ts` | entries keep the unrounded amount |',
+      '| `pdf.ts` | footer shows the rounding rule |',
+    ].join('\n');
+    const decisions = decisionsOf(text);
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]?.context).toContain('ledger.ts — entries keep the unrounded amount');
+    expect(decisions[0]?.context).toContain('pdf.ts — footer shows the rounding rule');
+  });
+
+  it('should read a tick in a matrix of roles, and a ticked progress list in a prior summary, as no change', () => {
+    const matrix = ['| Option | Admin | Viewer |', '|---|---|---|', '| Billing page | ✅ | ❌ |'].join('\n');
+    expect(decisionsOf(matrix)).toEqual([]);
+    const progress = ['## Progress', '- ✅ Phase 3: Notification service'].join('\n');
+    expect(decisionsOf(progress, 'eng', { summary: true, report: false, edits: false })).toEqual([]);
+  });
+
+  it('should read an arrow that leads to a change word as an item marked done', () => {
+    const source = { summary: false, report: true, edits: false };
+    const [done, mapped] = proseItems(['## Changes', '- Sidebar toggle on small screens → fixed', '- Sidebar toggle on small screens → hidden'].join('\n'));
+    const cues = cuesFor('eng');
+    expect(decisionScore(done!, cues, source)).toBeGreaterThanOrEqual(DECISION_THRESHOLD);
+    expect(decisionScore(mapped!, cues, source)).toBe(0);
+  });
+
+  it('should read the inflected participles of a Spanish report', () => {
+    const text = ['## Cambios realizados', '', '- Validación del `email` corregida en `signup.ts` para rechazar dominios vacíos'].join('\n');
+    expect(decisionsOf(text, 'spa').map((decision) => decision.text)).toEqual(['Validación del email corregida en signup.ts para rechazar dominios vacíos']);
+  });
+
+  it('should take a first-person report of a change with what follows it, and not a bare one', () => {
+    const text = [
+      "Done! I've rewritten the deploy guide in `docs/deploy.md` so it covers both targets.",
+      '',
+      'It now includes:',
+      '- the staging checklist',
+      '- rollback steps for the database',
+      '',
+      "I've updated both files.",
+    ].join('\n');
+    const decisions = decisionsOf(text);
+    expect(decisions.map((decision) => decision.text)).toEqual(["I've rewritten the deploy guide in docs/deploy.md so it covers both targets."]);
+    expect(decisions[0]?.context).toContain('rollback steps for the database');
+  });
+});
+
+describe('decisionScore of outcomes', () => {
+  it('should score a check that passed below the change it checks', () => {
+    const [change, status] = proseItems(['- Moved token refresh into `AuthClient`', '- `AuthClient` tests updated; 42/42 passing'].join('\n'));
+    const cues = cuesFor('eng');
+    const source = { summary: false, report: true, edits: false };
+    expect(decisionScore(change!, cues, source) - decisionScore(status!, cues, source)).toBeGreaterThanOrEqual(VERIFICATION_PENALTY);
   });
 });

@@ -34,7 +34,7 @@ describe('proseItems', () => {
     expect(bucket).toMatchObject({ kind: 'bullet', section: 'changes / backend', lead: 'ratelimiter' });
     expect(bucket?.text).toBe('RateLimiter: switched from a fixed window to a token bucket');
     const row = items.find((item) => item.kind === 'row');
-    expect(row).toMatchObject({ text: 'Retry budget moved into QueueConfig — src/queue/config.ts', lead: 'change files' });
+    expect(row).toMatchObject({ text: 'Retry budget moved into QueueConfig — src/queue/config.ts', lead: 'change | files' });
   });
 
   it('should join a short code block to the item that announces it, and skip other code', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { COMMIT_SCORE, deletionDecision, versionControlDecision } from '../../../src/core/extraction/work-decisions.js';
+import type { Decision } from '../../../src/core/extraction/decisions.js';
+import { collapseAttempts, COMMIT_SCORE, deletionDecision, hostDecision, HOST_SCORE, versionControlDecision } from '../../../src/core/extraction/work-decisions.js';
 
 describe('versionControlDecision', () => {
   it("should take a commit's subject line, after cd and git add", () => {
@@ -7,6 +8,14 @@ describe('versionControlDecision', () => {
     const decision = versionControlDecision(command, 7);
     expect(decision).toMatchObject({ family: 'change', text: 'committed: billing(fix): round invoice totals per line, not per invoice', score: COMMIT_SCORE, order: 7 });
     expect(decision?.context).toContain('Keeps the PDF and the ledger in step.');
+  });
+
+  it('should name the line of work: a conventional scope, else the files staged with it', () => {
+    const scoped = versionControlDecision('git add ci/release.yml && git commit -m "fix(release): quote the tag in the upload step"', 2);
+    expect(scoped).toMatchObject({ line: 'scope:fix(release)' });
+    expect(scoped?.context).toContain('(files: ci/release.yml)');
+    expect(versionControlDecision('git add src/b.ts src/a.ts && git commit -m "round totals per line"', 2)?.line).toBe('files:src/a.ts src/b.ts');
+    expect(versionControlDecision('git add -A && git commit -m "round totals per line"', 2)?.line).toBeUndefined();
   });
 
   it('should read -am, --message= and a commit run with -C', () => {
@@ -47,5 +56,46 @@ describe('deletionDecision', () => {
     expect(deletionDecision(['/home/dev/shop/src/cart/CartLegacy.java'], 1)?.text).toBe('deleted src/cart/CartLegacy.java');
     const many = Array.from({ length: 9 }, (_, index) => `src/old/part${index}.ts`);
     expect(deletionDecision(many, 1)?.text).toMatch(/^deleted src\/old\/part0\.ts, .* and 5 more$/);
+  });
+});
+
+describe('collapseAttempts', () => {
+  const commit = (order: number, subject: string, line?: string): Decision => ({
+    family: 'change', category: 'implementation', text: `committed: ${subject}`, context: `git commit: ${subject}`, order, ...(line ? { line } : {}),
+  });
+
+  it('should keep only the latest of successive attempts on one line of work, with their count', () => {
+    const decisions = [
+      commit(3, 'fix(ci): retry the upload', 'scope:fix(ci)'),
+      commit(5, 'fix(ci): pass the token through env', 'scope:fix(ci)'),
+      commit(6, 'docs: explain the cache'),
+      commit(9, 'fix(ci): write the key to a file first', 'scope:fix(ci)'),
+    ];
+    const collapsed = collapseAttempts(decisions, []);
+    expect(collapsed.map((decision) => decision.order)).toEqual([6, 9]);
+    expect(collapsed[1]).toMatchObject({ attempts: 3 });
+    expect(collapsed[1]?.context).toContain('latest of 3 attempts');
+  });
+
+  it('should start a new line of work at each user request', () => {
+    const decisions = [commit(3, 'fix(ci): a', 'scope:fix(ci)'), commit(5, 'fix(ci): b', 'scope:fix(ci)'), commit(12, 'fix(ci): c', 'scope:fix(ci)')];
+    expect(collapseAttempts(decisions, [1, 8]).map((decision) => decision.order)).toEqual([5, 12]);
+  });
+});
+
+describe('hostDecision', () => {
+  it('should record a change to the hosted project with the settings it gave', () => {
+    const command = 'gh repo edit acme/ledger \\\n  --description "Double-entry ledger service" \\\n  --homepage "https://ledger.example.org" \\\n  --add-topic go --add-topic accounting 2>&1';
+    const decision = hostDecision(command, 5);
+    expect(decision).toMatchObject({ family: 'change', score: HOST_SCORE, order: 5, line: 'gh repo edit' });
+    expect(decision?.context).toBe('gh repo edit acme/ledger: description Double-entry ledger service; homepage https://ledger.example.org; topic go, accounting');
+    expect(decision?.text.length).toBeLessThanOrEqual(120);
+    expect(hostDecision('gh secret set DEPLOY_KEY < key.pem', 1)?.text).toBe('gh secret set DEPLOY_KEY');
+  });
+
+  it('should ignore commands that only read the host', () => {
+    expect(hostDecision('gh run list --workflow=deploy.yml --limit=1', 1)).toBeNull();
+    expect(hostDecision('gh repo view acme/ledger --json description', 1)).toBeNull();
+    expect(hostDecision('npm test', 1)).toBeNull();
   });
 });

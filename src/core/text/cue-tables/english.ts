@@ -33,7 +33,7 @@ export const ENGLISH: CueTable = cueTable({
   weakChange: [
     'added', 'adds', 'removed', 'removes', 'deleted', 'created', 'introduced', 'fixed', 'implemented', 'updated',
     'made', 'kept', 'merged', 'installed', 'retrained', 'stashed', 'wired', 'connected', 'hardened', 'guarded',
-    'redirects', 'resolved', 'reworked', 'relaxed', 'restricted', 'delegates', 'persists', 'uses', 'set to',
+    'redirects', 'resolved', 'reworked', 'relaxed', 'restricted', 'committed', 'consolidated', 'delegates', 'persists', 'uses', 'set to',
     'defaults to', 'stores', 'loads', 'builds', 'checks', 'publishes', 'reloads', 'activates', 'no longer',
   ],
   summaryHeading: [
@@ -69,7 +69,7 @@ export const ENGLISH: CueTable = cueTable({
     'ready to', 'on approval', 'if you approve', 'still open', 'still unresolved', 'pending', 'run', 'try', 'verify',
   ],
   minor: [
-    'low', 'minor', 'nit', 'nitpick', 'optional', 'cosmetic', 'unused', 'typo', 'typos', 'whitespace', 'formatting',
+    'low', 'minor', 'nit', 'nitpick', 'cosmetic', 'unused', 'typo', 'typos', 'whitespace', 'formatting',
     'lint', 'dead code', 'import', 'imports', 'comment', 'comments', 'log', 'logs', 'console.log', 'duplicate',
     'duplicated', 'redundant', 'consistency', 'consistent', 'encapsulation', 'boilerplate',
     // Installing what was missing repairs an environment, and debug output comes and goes: the project decided nothing.
@@ -78,5 +78,9 @@ export const ENGLISH: CueTable = cueTable({
   hedge: [
     'would', 'could', 'might', 'if you want', 'alternatively', 'option', 'maybe', 'perhaps', 'consider', 'should we',
     'do you want', 'want me to', 'shall i', 'proposal', 'suggest*',
+  ],
+  verified: [
+    'passing', 'passes', 'passed', 'verified', 'succeeded', 'successful', 'successfully', 'green', 'alive', 'healthy',
+    'up and running', 'smoke', 'no errors', 'without errors', 'result', 'results', 'status', 'outcome',
   ],
 });

@@ -3,6 +3,7 @@
  * one place; the kinds are in `cue-kinds.ts`.
  */
 import { cueTable, type CueTable } from '../cue-kinds.js';
+import { inflectFrench } from '../cue-inflections.js';
 
 /** French cues, by kind. */
 export const FRENCH: CueTable = cueTable({
@@ -28,6 +29,7 @@ export const FRENCH: CueTable = cueTable({
     'échec', 'impossible de', 'exception', 'lecture seule', 'incohéren*',
   ],
   next: ['prochaine', 'ensuite', 'voulez-vous', 'veux-tu', 'souhaitez-vous', 'je vais', 'reste à'],
-  minor: ['mineur', 'optionnel', 'inutilisé', 'coquille', 'commentaire', 'dupliqué', 'doublon', 'redondant'],
+  minor: ['mineur', 'inutilisé', 'coquille', 'commentaire', 'dupliqué', 'doublon', 'redondant'],
   hedge: ['pourrait', 'pourrais', 'peut-être', 'alternative*', 'option'],
-});
+  verified: ['réussi', 'avec succès', 'sans erreur', 'sans erreurs', 'fonctionne', 'vérifié', 'passent', 'résultat', 'résultats', 'statut'],
+}, inflectFrench);

@@ -3,6 +3,7 @@
  * one place; the kinds are in `cue-kinds.ts`.
  */
 import { cueTable, type CueTable } from '../cue-kinds.js';
+import { inflectGerman } from '../cue-inflections.js';
 
 /** German cues, by kind. */
 export const GERMAN: CueTable = cueTable({
@@ -31,6 +32,7 @@ export const GERMAN: CueTable = cueTable({
     'geht nicht', 'kaputt', 'schlägt fehl', 'fehlgeschlagen', 'ausnahme', 'schreibgeschützt', 'inkonsisten*',
   ],
   next: ['als nächstes', 'nächste', 'danach', 'soll ich', 'möchtest du', 'willst du', 'bitte teste', 'noch offen'],
-  minor: ['gering', 'optional', 'ungenutzt', 'tippfehler', 'kommentar', 'doppelt', 'doppelte', 'redundant'],
+  minor: ['gering', 'ungenutzt', 'tippfehler', 'kommentar', 'doppelt', 'doppelte', 'redundant'],
   hedge: ['könnte', 'würde', 'vielleicht', 'alternativ*', 'option'],
-});
+  verified: ['erfolgreich', 'ohne fehler', 'funktioniert', 'verifiziert', 'geprüft', 'bestanden', 'grün', 'ergebnis', 'ergebnisse', 'status'],
+}, inflectGerman);

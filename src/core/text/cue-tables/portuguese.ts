@@ -3,6 +3,7 @@
  * one place; the kinds are in `cue-kinds.ts`.
  */
 import { cueTable, type CueTable } from '../cue-kinds.js';
+import { inflectIberian } from '../cue-inflections.js';
 
 /** Portuguese cues, by kind. */
 export const PORTUGUESE: CueTable = cueTable({
@@ -28,6 +29,7 @@ export const PORTUGUESE: CueTable = cueTable({
   planHeading: ['plano', 'proposta', 'passos'],
   problem: ['erro*', 'trava*', 'congela*', 'não funciona', 'falha*', 'quebrado', 'quebrou', 'não consigo', 'exceção', 'somente leitura', 'inconsisten*'],
   next: ['próximo', 'depois', 'quer que', 'deseja que', 'vou', 'falta', 'teste'],
-  minor: ['menor', 'opcional', 'não usado', 'comentário', 'duplicado', 'duplicada', 'redundante'],
+  minor: ['menor', 'não usado', 'comentário', 'duplicado', 'duplicada', 'redundante'],
   hedge: ['poderia', 'talvez', 'alternativa*', 'opção'],
-});
+  verified: ['sucesso', 'com sucesso', 'sem erros', 'funciona', 'funcionando', 'verificado', 'passando', 'resultado', 'resultados', 'status'],
+}, inflectIberian);

@@ -3,6 +3,7 @@
  * one place; the kinds are in `cue-kinds.ts`.
  */
 import { cueTable, type CueTable } from '../cue-kinds.js';
+import { inflectIberian } from '../cue-inflections.js';
 
 /** Spanish cues, by kind. */
 export const SPANISH: CueTable = cueTable({
@@ -30,7 +31,7 @@ export const SPANISH: CueTable = cueTable({
   ],
   summaryHeading: [
     'resumen', 'cambios', 'cambios realizados', 'solución', 'lo que hice', 'hecho', 'listo', 'completado',
-    'implementado', 'correcciones', 'plan', 'resultado',
+    'implementado', 'implementación', 'cambio', 'corrección', 'correcciones', 'plan', 'resultado',
   ],
   decisionHeading: ['decisiones', 'decisiones clave', 'decisión', 'estrategia', 'enfoque', 'mejor estrategia*'],
   problemHeading: ['causa', 'causa raíz', 'causas', 'problema', 'problemas', 'errores', 'diagnóstico'],
@@ -45,6 +46,10 @@ export const SPANISH: CueTable = cueTable({
     'próximo', 'siguiente', 'continuamos', 'continuar con', 'querés que', 'quieres que', 'probá', 'prueba',
     'verificá', 'verifica', 'falta', 'pendiente', 'luego', 'voy a', 'necesitás', 'necesitas',
   ],
-  minor: ['menor', 'opcional', 'sin usar', 'no usado', 'importación', 'comentario', 'duplicado', 'duplicada', 'redundante'],
+  minor: ['menor', 'sin usar', 'no usado', 'importación', 'comentario', 'duplicado', 'duplicada', 'redundante'],
   hedge: ['podría', 'podrías', 'si querés', 'si quieres', 'alternativa*', 'opción', 'quizás', 'tal vez'],
-});
+  verified: [
+    'exitoso', 'exitosa', 'exitosamente', 'con éxito', 'sin errores', 'funciona', 'funcionando', 'verificado', 'verificada',
+    'correctamente', 'pasan', 'resultado', 'resultados', 'estado',
+  ],
+}, inflectIberian);
