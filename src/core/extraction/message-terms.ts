@@ -11,6 +11,7 @@ import { sanitizeText } from '../text/sanitize.js';
 import { keyphrasesOf } from './keyphrases.js';
 import { importedPackages, namedInProse, toolServer, type NameShape } from './named-technologies.js';
 import { commandsRun, isOwnProgram } from './commands-run.js';
+import { properNames } from './proper-names.js';
 import { stackOfCommands, stackOfPath } from './stack-technologies.js';
 import { LRUCache } from 'lru-cache';
 import { ENGLISH_STOP_WORDS, FOREIGN_STOP_WORDS, GENERIC_ACRONYMS, GENERIC_FILE_STEMS, GENERIC_TERMS } from '../text/generic-words.js';
@@ -138,6 +139,9 @@ export function termsOfMessage(source: MessageTermSource, settings: Partial<Term
   for (const name of importedPackages(head)) add(name, 'technology');
   const prose = head.includes('```') || head.includes('~~~') ? stripFencedCode(head) : head;
   for (const named of namedInProse(prose)) add(named.name, kindOf(named.shape));
+  // An assistant's prose names what it reads as often as what the work is about: its names weigh less.
+  const nameKind = source.role === 'assistant' && !source.summary ? 'identifier' : 'keyphrase';
+  for (const name of properNames(prose, source.language)) add(name, nameKind);
   const english = source.language === 'und' ? null : source.language === 'eng';
   // Inline code is not prose: it ends the clause it sits in.
   const proseCap = source.role === 'assistant' && !source.summary ? maxAssistantProseChars : maxProseChars;

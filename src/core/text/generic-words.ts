@@ -73,7 +73,7 @@ implement implementation implemented import imports index info input inputs inst
 item items json key keys language layer layout level lib library libraries line lines link links list lists
 load loader local log logic logs loop main map message messages method methods mode model models module
 modules name names null number numbers object objects option options output outputs package packages page
-pages parameter parameters params parse parser part parts path paths pattern phase phases plan plugin point process
+pages parameter parameters params parse parser part parts path paths pattern phase phases plan plugin pros cons point process
 program project projects prompt property props query question read reference repo repository request
 requests response result results return root route routes rule rules run runtime schema scope script
 scripts section sections server service services session sessions setting settings setup size source src
