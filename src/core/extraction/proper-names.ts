@@ -29,8 +29,14 @@ const TITLE_SHARE = 0.6;
 function isTitle(words: readonly string[]): boolean {
   let letters = 0;
   let capitals = 0;
+  // The first word is capitalized in any sentence: only the words after it tell a title.
+  let first = true;
   for (const word of words) {
     if (!/\p{L}/u.test(word.charAt(0)) && !CAPITAL_START.test(word)) continue;
+    if (first) {
+      first = false;
+      continue;
+    }
     letters++;
     if (CAPITAL_START.test(word)) capitals++;
   }

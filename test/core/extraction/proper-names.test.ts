@@ -16,6 +16,10 @@ describe('properNames', () => {
     expect(properNames(prose, 'eng')).toEqual(['Redis']);
   });
 
+  it('should read a name in a short list item, whose first word is capitalized too', () => {
+    expect(properNames('- Keep branding Acmefy\n- Use Tailwind', 'eng')).toEqual(['Acmefy', 'Tailwind']);
+  });
+
   it('should read no names from German prose, where every noun is capitalized', () => {
     expect(properNames('Bitte die Datei im Ordner anpassen und den Server neu starten.', 'deu')).toEqual([]);
   });
