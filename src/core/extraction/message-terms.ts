@@ -12,7 +12,7 @@ import { keyphrasesOf } from './keyphrases.js';
 import { importedPackages, namedInProse, toolServer, type NameShape } from './named-technologies.js';
 import { commandsRun, isOwnProgram } from './commands-run.js';
 import { properNames } from './proper-names.js';
-import { stackOfCommands, stackOfPath } from './stack-technologies.js';
+import { manifestDependencies, stackOfCommands, stackOfPath } from './stack-technologies.js';
 import { LRUCache } from 'lru-cache';
 import { ENGLISH_STOP_WORDS, FOREIGN_STOP_WORDS, GENERIC_ACRONYMS, GENERIC_FILE_STEMS, GENERIC_TERMS } from '../text/generic-words.js';
 
@@ -166,6 +166,10 @@ export function termsOfMessage(source: MessageTermSource, settings: Partial<Term
     // A line cut by the cap is not read: `import com.exa` would name a package that is not there.
     if (output.length < call.output.length) output = output.slice(0, Math.max(0, output.lastIndexOf('\n')));
     for (const name of importedPackages(output, false)) add(name, 'technology');
+    // A dependency an edit of the manifest sets is one the work is about; a manifest read lists them all.
+    const path = call.input['filePath'] ?? call.input['file_path'] ?? call.input['path'];
+    const edited = call.input['newString'] ?? call.input['new_string'] ?? call.input['new_str'];
+    if (typeof path === 'string' && typeof edited === 'string') for (const name of manifestDependencies(path, edited)) add(name, 'technology');
   }
   for (const touch of source.files) {
     const topic = fileTopic(touch.path);

@@ -41,8 +41,12 @@ export function packageRoot(spec: string): string | null {
   }
   // Versions and extras: `next@15`, `pandas==2.1`, `uvicorn[standard]`, `foo>=1`.
   name = name.replace(/(?<=.)@.*$/, '').replace(/[[=<>!~^;].*$/, '');
-  return /^[A-Za-z][\w.-]{0,60}$/.test(name) ? name : null;
+  if (!/^[A-Za-z][\w.-]{0,60}$/.test(name)) return null;
+  return PRODUCT_OF_PACKAGE[name] ?? name;
 }
+
+/** Packages named by an everyday English word, which no concept may be: their product's name stands for them. */
+const PRODUCT_OF_PACKAGE: Readonly<Record<string, string>> = { next: 'nextjs' };
 
 const NODE_BUILTINS = new Set(
   'assert buffer child_process cluster crypto dgram dns events fs http http2 https inspector module net os path perf_hooks process querystring readline repl stream string_decoder timers tls tty url util v8 vm worker_threads zlib'.split(' '),

@@ -9,6 +9,7 @@
  * stand for the language (`golang`, not `go`), and a
  * language and its platform are one topic (`.cs` and `dotnet build` are `dotnet`).
  */
+import { packageRoot } from './named-technologies.js';
 
 /** File extensions that only one language, framework or tool uses. */
 const BY_EXTENSION: Readonly<Record<string, readonly string[]>> = {
@@ -173,6 +174,32 @@ export function stackOfCommands(invocations: readonly (readonly string[])[]): st
   for (const [program = '', argument = ''] of invocations) {
     const stack = BY_PROGRAM[program.toLowerCase()];
     if (stack && !SELF_QUERIES.has(argument) && !found.includes(stack)) found.push(stack);
+  }
+  return found;
+}
+
+// `"react": "^18.2.0"` in a package manifest (read with line numbers or not): a dependency and its version.
+const NPM_DEPENDENCY = /^[ \t\d:|+-]*"(@?[\w./-]{1,80})"[ \t]*:[ \t]*"(?:[~^<>=]{0,2}\d|latest\b|workspace:|npm:)/gm;
+// Keys of a manifest that carry a version but name no dependency.
+const NOT_DEPENDENCIES = new Set(['version', 'node', 'npm', 'pnpm', 'yarn', 'bun']);
+/** Dependencies read from one manifest: the first few, as a manifest lists them alphabetically. */
+const MAX_DEPENDENCIES = 8;
+/** Characters of a manifest read. */
+const MAX_MANIFEST_CHARS = 4_000;
+
+/**
+ * The packages a `package.json` depends on, as its text (a read, an edit's new text) shows them.
+ *
+ * @param path - the file's path: only a `package.json` is read.
+ * @param text - its text or part of it.
+ */
+export function manifestDependencies(path: string, text: string): string[] {
+  if (!path.endsWith('package.json') || !text.includes('"')) return [];
+  const found: string[] = [];
+  for (const match of text.slice(0, MAX_MANIFEST_CHARS).matchAll(NPM_DEPENDENCY)) {
+    const root = packageRoot(match[1] ?? '');
+    if (root && !NOT_DEPENDENCIES.has(root) && !found.includes(root)) found.push(root);
+    if (found.length >= MAX_DEPENDENCIES) break;
   }
   return found;
 }

@@ -82,6 +82,14 @@ describe('termsOfMessage stack', () => {
     expect(hits.filter((hit) => hit.kind === 'stack').map((hit) => hit.name)).toEqual(['golang']);
     expect(hits.filter((hit) => hit.kind === 'command').map((hit) => hit.name)).toEqual(['jq']);
   });
+
+  it('should name the dependency an edit of the package manifest sets', () => {
+    const hits = termsOfMessage(source({
+      role: 'assistant',
+      tools: [{ tool: 'edit', input: { filePath: '/p/package.json', oldString: '"next": "16.0.1"', newString: '"next": "15.2.4"' }, output: '', failed: false }],
+    }));
+    expect(names(hits)).toContain('nextjs');
+  });
 });
 
 describe('fileTopic', () => {

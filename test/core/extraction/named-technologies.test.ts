@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namedInProse } from '../../../src/core/extraction/named-technologies.js';
+import { namedInProse, packageRoot } from '../../../src/core/extraction/named-technologies.js';
 
 const named = (prose: string) => namedInProse(prose).map((thing) => thing.name);
 
@@ -20,5 +20,13 @@ describe('namedInProse', () => {
 
   it('should keep a backticked name with accented letters whole', () => {
     expect(named('Renombré `sesión` en el módulo.')).toEqual(['sesión']);
+  });
+});
+
+describe('packageRoot', () => {
+  it('should name a package whose name is an everyday English word by its product', () => {
+    expect(packageRoot('next/navigation')).toBe('nextjs');
+    expect(packageRoot('next@15.2.4')).toBe('nextjs');
+    expect(packageRoot('@types/react')).toBe('react');
   });
 });

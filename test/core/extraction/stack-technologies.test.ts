@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stackOfCommands, stackOfPath } from '../../../src/core/extraction/stack-technologies.js';
+import { manifestDependencies, stackOfCommands, stackOfPath } from '../../../src/core/extraction/stack-technologies.js';
 
 describe('stackOfPath', () => {
   it('should name the stack by extension, manifest and config file', () => {
@@ -29,5 +29,18 @@ describe('stackOfCommands', () => {
 
   it('should not count asking a tool for its version or help', () => {
     expect(stackOfCommands([['docker', '--version'], ['cargo', 'help'], ['jq', '.name']])).toEqual([]);
+  });
+});
+
+describe('manifestDependencies', () => {
+  it('should read the packages a package manifest names with a version, by their product', () => {
+    const text = '{\n  "version": "0.3.0",\n  "dependencies": {\n    "@tanstack/react-query": "^5.0.0",\n    "next": "15.2.4",\n    "zod": "~3.23.8"\n  },\n  "engines": { "node": ">=20" }\n}';
+    expect(manifestDependencies('web/package.json', text)).toEqual(['tanstack', 'nextjs', 'zod']);
+  });
+
+  it('should read only package manifests, and a few packages of each', () => {
+    expect(manifestDependencies('data.json', '"zod": "3.0.0"')).toEqual([]);
+    const many = Array.from({ length: 30 }, (_, index) => `"pkg${index}": "1.0.${index}"`).join(',\n');
+    expect(manifestDependencies('package.json', many)).toHaveLength(8);
   });
 });
