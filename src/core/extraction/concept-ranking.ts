@@ -22,7 +22,8 @@ export interface ConceptRankSettings {
 /** The defaults. */
 export const DEFAULT_CONCEPT_RANK_SETTINGS: Readonly<ConceptRankSettings> = Object.freeze({ max: 15, minMessages: 2, min: 5 });
 
-const KIND_WEIGHT: Record<TermHit['kind'], number> = { link: 4, technology: 3, keyphrase: 2, identifier: 1.5, file: 1 };
+// The stack shows in most messages of a session: it needs no more weight per message to rank among its topics.
+const KIND_WEIGHT: Record<TermHit['kind'], number> = { link: 4, technology: 3, stack: 2, keyphrase: 2, identifier: 1.5, file: 1, command: 2 };
 
 interface Candidate {
   key: string;
@@ -31,6 +32,8 @@ interface Candidate {
   messages: Map<number, number>;
   roles: Set<string>;
   technology: boolean;
+  /** Whether some message names it, rather than only running it as a command. */
+  named: boolean;
 }
 
 /** Spellings that name one topic share a key: no hyphens, no plural `s`. */
@@ -82,7 +85,7 @@ export function rankTermConcepts(
     if (takenKeys.has(key)) continue;
     let candidate = byKey.get(key);
     if (!candidate) {
-      candidate = { key, forms: new Map(), messages: new Map(), roles: new Set(), technology: false };
+      candidate = { key, forms: new Map(), messages: new Map(), roles: new Set(), technology: false, named: false };
       byKey.set(key, candidate);
     }
     const strength = Math.max(0, Number(term.weight) || 0);
@@ -91,9 +94,12 @@ export function rankTermConcepts(
     const weight = (KIND_WEIGHT[term.kind] ?? 1) * Math.min(1 + Math.log2(Math.max(1, strength)) / 2, 2) * (term.name.includes('-') && term.kind === 'keyphrase' ? 1.25 : 1);
     candidate.messages.set(term.order, Math.max(candidate.messages.get(term.order) ?? 0, weight));
     if (term.role) candidate.roles.add(term.role);
-    if (term.kind === 'technology' || term.kind === 'link') candidate.technology = true;
+    if (term.kind === 'technology' || term.kind === 'link' || term.kind === 'stack') candidate.technology = true;
+    if (term.kind !== 'command') candidate.named = true;
   }
+  // `jq`, `journalctl`, `curl`: a program a session only runs is how it works, not what it is about.
   const ranked = [...byKey.values()]
+    .filter((candidate) => candidate.named)
     .map((candidate) => ({ candidate, score: scoreOf(candidate) }))
     .sort((a, b) => b.score - a.score || (a.candidate.key < b.candidate.key ? -1 : 1));
   const lasting = ranked.filter(({ candidate }) => candidate.messages.size >= minMessages);

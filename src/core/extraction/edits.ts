@@ -20,9 +20,10 @@ const MAX_EDIT_TEXT = 180;
 
 /**
  * Code tokens: identifiers (with `.`/`-` joins: `user.name`, `--bg-primary`), versions and numbers,
- * hex colours. Each alternative is a simple run, so the scan is linear.
+ * hex colours. Letters are Unicode: `información` is one token, not `informaci`. Each alternative is a
+ * simple run, so the scan is linear.
  */
-const TOKEN = /--?[A-Za-z][\w-]*|#[0-9A-Fa-f]{3,8}\b|[A-Za-z_$][\w$]*(?:[.-][A-Za-z_$][\w$]*)*|\d+(?:\.\d+)+|\d{2,}/g;
+const TOKEN = /--?[A-Za-z][\w-]*|#[0-9A-Fa-f]{3,8}\b|[\p{L}_$][\p{L}\p{M}\p{N}_$]*(?:[.-][\p{L}_$][\p{L}\p{M}\p{N}_$]*)*|\d+(?:\.\d+)+|\d{2,}/gu;
 /** A number or a version: shown only when no name changed (a version bump), never beside renamed identifiers. */
 const NUMERIC = /^\d/;
 
@@ -35,7 +36,7 @@ const COMMON = new Set(
 );
 
 /** What looks like a code identifier rather than an English word: camelCase, PascalCase with two humps, snake_case. */
-const IDENTIFIER_SHAPE = /[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|^[A-Z][a-z0-9]+[A-Z]/;
+const IDENTIFIER_SHAPE = /[\p{Ll}\p{N}]\p{Lu}|[\p{L}\p{N}]_[\p{L}\p{N}]|^\p{Lu}[\p{Ll}\p{N}]+\p{Lu}/u;
 
 function tokensOf(text: string): string[] {
   const seen = new Set<string>();
@@ -148,8 +149,8 @@ export function describeEdit(change: EditChange, tool: string, order: number): {
 /** An identifier as a maenifold concept: `attendanceDurationMax` → `attendance-duration-max`. */
 export function conceptName(identifier: string): string {
   return identifier
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1-$2')
+    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1-$2')
     .replace(/[_.$\s]+/g, '-')
     .replace(/-{2,}/g, '-')
     .replace(/^-|-$/g, '')

@@ -9,9 +9,12 @@ import { MAX_CONCEPT_LENGTH, normalizeConcept } from './concepts.js';
 import { capChars, stripFencedCode } from '../text/sections.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { keyphrasesOf } from './keyphrases.js';
-import { importedPackages, namedInProse, programsRun, toolServer, type NameShape } from './named-technologies.js';
+import { importedPackages, namedInProse, toolServer, type NameShape } from './named-technologies.js';
+import { commandsRun, isOwnProgram } from './commands-run.js';
+import { properNames } from './proper-names.js';
+import { manifestDependencies, stackOfCommands, stackOfPath } from './stack-technologies.js';
 import { LRUCache } from 'lru-cache';
-import { ENGLISH_STOP_WORDS, GENERIC_ACRONYMS, GENERIC_FILE_STEMS, GENERIC_TERMS } from '../text/generic-words.js';
+import { ENGLISH_STOP_WORDS, FOREIGN_STOP_WORDS, GENERIC_ACRONYMS, GENERIC_FILE_STEMS, GENERIC_TERMS } from '../text/generic-words.js';
 
 /** Caps of {@link termsOfMessage}. */
 export interface TermSettings {
@@ -62,7 +65,7 @@ export interface MessageTermSource {
 // Lowercase ASCII words joined by single spaces or hyphens: already a concept once spaces become hyphens.
 const PLAIN_NAME = /^[a-z0-9]+(?:[ -][a-z0-9]+)*$/;
 
-const KIND_RANK: Record<TermHit['kind'], number> = { link: 0, technology: 1, keyphrase: 2, identifier: 3, file: 4 };
+const KIND_RANK: Record<TermHit['kind'], number> = { link: 0, technology: 1, stack: 2, keyphrase: 3, identifier: 4, file: 5, command: 6 };
 
 /** Code in backticks is as often a field, a value or a keyword as a tool: it counts as an identifier. */
 function kindOf(shape: NameShape): TermHit['kind'] {
@@ -73,7 +76,7 @@ function kindOf(shape: NameShape): TermHit['kind'] {
 export function isGenericConcept(name: string): boolean {
   if (name.length < 2 || /^[\p{N}-]+$/u.test(name)) return true;
   if (name.includes('-')) return name.split('-').every((word) => GENERIC_TERMS.has(word) || ENGLISH_STOP_WORDS.has(word) || /^\p{N}+$/u.test(word));
-  return GENERIC_TERMS.has(name) || ENGLISH_STOP_WORDS.has(name) || GENERIC_ACRONYMS.has(name);
+  return GENERIC_TERMS.has(name) || ENGLISH_STOP_WORDS.has(name) || GENERIC_ACRONYMS.has(name) || FOREIGN_STOP_WORDS.has(name);
 }
 
 /**
@@ -101,7 +104,7 @@ function topicOfPath(path: string): string | null {
     const segment = segments[index] ?? '';
     const stem = segment.replace(/^\.+/, '').split('.')[0] ?? '';
     // `SessionManager.ts` names the session manager: its words, hyphenated.
-    const words = stem.replace(/^_+|_+$/g, '').replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2');
+    const words = stem.replace(/^_+|_+$/g, '').replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1-$2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1-$2');
     const name = normalizeConcept(words);
     if (name && !GENERIC_FILE_STEMS.has(name) && !isGenericConcept(name)) return name;
     // Only a file's folder may stand in for it; a generic folder ends the search.
@@ -136,6 +139,9 @@ export function termsOfMessage(source: MessageTermSource, settings: Partial<Term
   for (const name of importedPackages(head)) add(name, 'technology');
   const prose = head.includes('```') || head.includes('~~~') ? stripFencedCode(head) : head;
   for (const named of namedInProse(prose)) add(named.name, kindOf(named.shape));
+  // An assistant's prose names what it reads as often as what the work is about: its names weigh less.
+  const nameKind = source.role === 'assistant' && !source.summary ? 'identifier' : 'keyphrase';
+  for (const name of properNames(prose, source.language)) add(name, nameKind);
   const english = source.language === 'und' ? null : source.language === 'eng';
   // Inline code is not prose: it ends the clause it sits in.
   const proseCap = source.role === 'assistant' && !source.summary ? maxAssistantProseChars : maxProseChars;
@@ -147,7 +153,11 @@ export function termsOfMessage(source: MessageTermSource, settings: Partial<Term
     const command = call.input['command'];
     if (typeof command === 'string') {
       const line = sanitizeText(capChars(command, maxCommandChars));
-      for (const program of programsRun(line)) add(program, 'technology');
+      const invocations = commandsRun(line);
+      // A program only run (`jq`, `systemctl`) is a tool of the work, not its topic: the ranking keeps it
+      // only when a message names it too. The build tools and service managers name the stack.
+      for (const [program = ''] of invocations) if (isOwnProgram(program)) add(program, 'command');
+      for (const stack of stackOfCommands(invocations)) add(stack, 'stack');
       for (const name of importedPackages(line)) add(name, 'technology');
     }
     // A file's head shows what it imports: the stack the session works in.
@@ -156,10 +166,16 @@ export function termsOfMessage(source: MessageTermSource, settings: Partial<Term
     // A line cut by the cap is not read: `import com.exa` would name a package that is not there.
     if (output.length < call.output.length) output = output.slice(0, Math.max(0, output.lastIndexOf('\n')));
     for (const name of importedPackages(output, false)) add(name, 'technology');
+    // A dependency an edit of the manifest sets is one the work is about; a manifest read lists them all.
+    const path = call.input['filePath'] ?? call.input['file_path'] ?? call.input['path'];
+    const edited = call.input['newString'] ?? call.input['new_string'] ?? call.input['new_str'];
+    if (typeof path === 'string' && typeof edited === 'string') for (const name of manifestDependencies(path, edited)) add(name, 'technology');
   }
   for (const touch of source.files) {
     const topic = fileTopic(touch.path);
     if (topic) add(topic, 'file');
+    // The files a message works on show the stack (`.go`, `Cargo.toml`, `.github/workflows/`): once per message.
+    if (touch.action !== 'cwd' && touch.action !== 'list') for (const stack of stackOfPath(touch.path)) add(stack, 'stack');
   }
   return [...hits.values()]
     .sort((a, b) => KIND_RANK[a.kind] - KIND_RANK[b.kind] || b.weight - a.weight || a.first - b.first)

@@ -8,7 +8,7 @@
  * Every scan is one pass of anchored or bounded patterns over text the
  * caller has already capped.
  */
-import { GENERIC_ACRONYMS, GENERIC_COMMANDS, GENERIC_TOOL_PREFIXES } from '../text/generic-words.js';
+import { GENERIC_ACRONYMS, GENERIC_TOOL_PREFIXES } from '../text/generic-words.js';
 
 /** Where a name was seen: decides its kind among the concept candidates. */
 export type NameShape = 'package' | 'program' | 'server' | 'product' | 'acronym' | 'backticked' | 'identifier';
@@ -41,8 +41,12 @@ export function packageRoot(spec: string): string | null {
   }
   // Versions and extras: `next@15`, `pandas==2.1`, `uvicorn[standard]`, `foo>=1`.
   name = name.replace(/(?<=.)@.*$/, '').replace(/[[=<>!~^;].*$/, '');
-  return /^[A-Za-z][\w.-]{0,60}$/.test(name) ? name : null;
+  if (!/^[A-Za-z][\w.-]{0,60}$/.test(name)) return null;
+  return PRODUCT_OF_PACKAGE[name] ?? name;
 }
+
+/** Packages named by an everyday English word, which no concept may be: their product's name stands for them. */
+const PRODUCT_OF_PACKAGE: Readonly<Record<string, string>> = { next: 'nextjs' };
 
 const NODE_BUILTINS = new Set(
   'assert buffer child_process cluster crypto dgram dns events fs http http2 https inspector module net os path perf_hooks process querystring readline repl stream string_decoder timers tls tty url util v8 vm worker_threads zlib'.split(' '),
@@ -105,36 +109,6 @@ export function importedPackages(text: string, withInstalls = true): string[] {
   return found;
 }
 
-const COMMAND_SPLIT = /&&|\|\||[;|\n]|\$\(|`/;
-const RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx', 'pipx', 'sudo', 'time', 'timeout', 'nohup', 'exec', 'env', 'xvfb-run', 'watch']);
-
-/**
- * The programs a shell command line runs, past runners such as `npx`, `sudo`
- * and `python -m`, without the shell's everyday commands.
- *
- * @param command - one command line, capped by the caller.
- */
-export function programsRun(command: string): string[] {
-  const found: string[] = [];
-  for (const segment of command.split(COMMAND_SPLIT)) {
-    const words = segment.trim().split(/\s+/).filter(Boolean);
-    let index = 0;
-    // Variable assignments and runners come before the program.
-    while (index < words.length) {
-      const word = words[index] ?? '';
-      if (/^[A-Za-z_]\w*=/.test(word) || RUNNERS.has(word) || /^-/.test(word) || /^\d+[smh]?$/.test(word)) index++;
-      else if ((word === 'python' || word === 'python3') && words[index + 1] === '-m') index += 2;
-      else if ((word === 'npm' || word === 'pnpm' || word === 'yarn' || word === 'bun') && (words[index + 1] === 'exec' || words[index + 1] === 'dlx')) index += 2;
-      else break;
-    }
-    const program = (words[index] ?? '').replace(/^\.\//, '').split('/').pop() ?? '';
-    if (/^[A-Za-z][\w.-]{1,40}$/.test(program) && !GENERIC_COMMANDS.has(program.toLowerCase()) && !/\.(?:sh|py|js|ts|mjs|cjs|rb|pl|ps1|bat|cmd)$/i.test(program)) {
-      found.push(program);
-    }
-  }
-  return found;
-}
-
 /**
  * The MCP server of a tool, read from its name (`<server>_<tool>`); `null` for the host's own tools.
  *
@@ -147,7 +121,8 @@ export function toolServer(tool: string): string | null {
 }
 
 // Capitalized runs of name characters; each is classified on its own, so no pattern backtracks across a long one.
-const TOKEN = /(?<![\w$.\/@-])[A-Z][\w$.\/@-]*/g;
+// Letters are Unicode: `CRÍTICAS` is one word, never the acronym `CR` and a stray `TICAS`.
+const TOKEN = /(?<![\p{L}\p{M}\p{N}_$.\/@-])\p{Lu}[\p{L}\p{M}\p{N}_$.\/@-]*/gu;
 const MAX_TOKEN_CHARS = 40;
 // `Next.js`, `Node.js`, `Socket.IO`: a capitalized word with a product suffix.
 const DOTTED_PRODUCT = /^[A-Z][A-Za-z0-9]{1,20}\.(?:js|io)$/i;
@@ -157,8 +132,8 @@ const LEADING_ACRONYM = /^[A-Z]{3,6}[A-Z][a-z]+[A-Za-z0-9]*$/;
 const THROWABLE = /(?:Error|Exception|Warning|Failure|Fault)$/;
 // `JWT`, `MFA`, `GTK4`: two to six capitals, a digit may follow.
 const ACRONYM = /^[A-Z]{2,6}[0-9]?$/;
-// A single name in backticks: `tmux`, `@angular/core`, `vitest`.
-const BACKTICKED = /`([A-Za-z@][\w@./-]{1,60})`/g;
+// A single name in backticks: `tmux`, `@angular/core`, `vitest`, `configuración`.
+const BACKTICKED = /`([\p{L}@][\p{L}\p{M}\p{N}_@./-]{1,60})`/gu;
 // An identifier in backticks: a call, a lowerCamel or snake_case name.
 const IDENTIFIER = /^(?:[a-z]+[A-Z]\w*|[a-z]+_[a-z_]+)$/;
 const FILE_LIKE = /\.[A-Za-z]{1,5}$|\//;
@@ -185,6 +160,19 @@ export function namedInProse(prose: string): NamedThing[] {
   }
   // Backticked spans are code: the shapes below read the prose around them.
   const plain = prose.replace(/`[^`\n]*`/g, ' ');
+  // A line without a lowercase letter is a heading or a rule written in capitals (`REGLAS CRÍTICAS`,
+  // `FINAL NOTE`): its words are shouted, not acronyms; an acronym in running prose (`sign the JWT`)
+  // sits among lowercase words. Matches come in order: each line is judged once.
+  let lineEnd = -1;
+  let lineShouted = false;
+  const shoutedLine = (index: number): boolean => {
+    if (index > lineEnd) {
+      const end = plain.indexOf('\n', index);
+      lineEnd = end === -1 ? plain.length : end;
+      lineShouted = !LOWERCASE.test(plain.slice(plain.lastIndexOf('\n', index) + 1, lineEnd));
+    }
+    return lineShouted;
+  };
   for (const match of plain.matchAll(TOKEN)) {
     if (match[0].length > MAX_TOKEN_CHARS + 2) continue;
     // Sentence punctuation is not part of a name.
@@ -199,7 +187,14 @@ export function namedInProse(prose: string): NamedThing[] {
       if (!GENERIC_ACRONYMS.has(acronym.toLowerCase())) found.push({ name: acronym, shape: 'acronym' });
       found.push({ name: token, shape: 'product' });
     }
-    else if (ACRONYM.test(token) && !GENERIC_ACRONYMS.has(token.toLowerCase())) found.push({ name: token, shape: 'acronym' });
+    else if (ACRONYM.test(token) && !GENERIC_ACRONYMS.has(token.toLowerCase()) && !PLACEHOLDER.test(token) && !shoutedLine(match.index)) {
+      found.push({ name: token, shape: 'acronym' });
+    }
   }
   return found;
 }
+
+// `XX`, `AAA`: one letter repeated is a placeholder for a value to fill in.
+const PLACEHOLDER = /^([A-Z])\1+$/;
+const LOWERCASE = /\p{Ll}/u;
+

@@ -28,7 +28,11 @@ export interface TermHit {
   name: string;
   /** How strongly this message supports it (occurrences, or a keyphrase score). */
   weight: number;
-  kind: 'link' | 'keyphrase' | 'technology' | 'identifier' | 'file';
+  /**
+   * Where it was found: a link, a keyphrase, a named technology, the stack a file or a build tool
+   * shows, an identifier, a file's stem, or a program a command only runs.
+   */
+  kind: 'link' | 'keyphrase' | 'technology' | 'stack' | 'identifier' | 'file' | 'command';
   order: number;
   /** Who named it (`user`, `assistant`); a topic both name is a lasting one. */
   role?: string;

@@ -36,6 +36,26 @@ much necessary needs note now old once open possible previous probably proper pr
 remove removed removing replace replaced required return returns run running runs say says set sets show
 shows simple small specific start started still take takes tell thanks think tried try trying turn two
 update updated updates updating wait way work worked working works wrong yeah
+dont doesnt didnt cant couldnt wont wouldnt shouldnt isnt arent wasnt werent hasnt havent hadnt thats whats
+theres youre theyre ive youve weve im
+`);
+
+/**
+ * Function words of the other languages with cue sets (Spanish, Portuguese, French, German) and
+ * Italian: a word of theirs written in capitals for emphasis (`SIN romper`, `NICHT ändern`) is read
+ * as an acronym, and never names a topic.
+ */
+export const FOREIGN_STOP_WORDS = set(`
+de del la las el los un una unos unas y o u e en con sin por para que se su sus al lo le les es son
+mas pero si no ni solo sobre entre hasta desde como cuando donde muy ya tambien este esta estos estas
+ese esa eso todo toda todos todas otro otra
+da das do dos na nas no nos um uma com sem mas ou ao aos pelo pela sobre entre ate como quando onde
+muito ja tambem isso isto
+du des le la les un une et ou en dans avec sans pour par sur que qui ne pas plus est sont ce cette ces
+aux au mais donc car tout tous
+der die das den dem des ein eine einen einem einer und oder mit ohne von zu zum zur im am auf aus bei
+nach vor ist sind nicht kein keine nur auch aber wenn wie was wo noch schon sehr
+il lo gli una uno per con senza che non
 `);
 
 /** Everyday words of programming and of the plugin itself; never a topic on their own. */
@@ -53,7 +73,7 @@ implement implementation implemented import imports index info input inputs inst
 item items json key keys language layer layout level lib library libraries line lines link links list lists
 load loader local log logic logs loop main map message messages method methods mode model models module
 modules name names null number numbers object objects option options output outputs package packages page
-pages parameter parameters params parse parser part parts path paths pattern plan plugin point process
+pages parameter parameters params parse parser part parts path paths pattern phase phases plan plugin pros cons point process
 program project projects prompt property props query question read reference repo repository request
 requests response result results return root route routes rule rules run runtime schema scope script
 scripts section sections server service services session sessions setting settings setup size source src

@@ -35,4 +35,13 @@ describe('rankTermConcepts', () => {
     const terms = [hit('nextjs', 1, 'assistant', 'technology'), hit('engram', 2, 'assistant', 'technology'), hit('freeze', 3)];
     expect(rankTermConcepts(terms).map((concept) => concept.name).sort()).toEqual(['engram', 'nextjs']);
   });
+
+  it('should drop a program a session only runs, and keep one a message names too', () => {
+    const terms = [
+      hit('jq', 1, 'assistant', 'command'), hit('jq', 2, 'assistant', 'command'), hit('jq', 3, 'assistant', 'command'),
+      hit('tmux', 1, 'assistant', 'command'), hit('tmux', 2, 'assistant', 'command'), hit('tmux', 4, 'user', 'technology'),
+      hit('golang', 2, 'assistant', 'stack'), hit('golang', 3, 'assistant', 'stack'),
+    ];
+    expect(rankTermConcepts(terms).map((concept) => concept.name)).toEqual(['tmux', 'golang']);
+  });
 });

@@ -42,6 +42,12 @@ describe('describeEdit', () => {
     expect(describe_({ path: 'nav.html', before: '<button class="menu-btn">', after: '<button class="theme-toggle-btn">' }, 'edit', 1).observation.text).toBe('nav.html: menu-btn → theme-toggle-btn');
   });
 
+  it('should keep words with accented letters whole', () => {
+    const { observation, terms } = describe_({ path: 'menu.tsx', before: 'const título = "Información";', after: 'const subtítuloMenú = "Información";' }, 'edit', 2);
+    expect(observation.text).toBe('menu.tsx: título → subtítuloMenú');
+    expect(terms.map((term) => term.name)).toEqual(['subtítulo-menú']);
+  });
+
   it('should say nothing about an edit that changed no token', () => {
     expect(describeEdit({ path: 'a.ts', before: 'f(a,b)', after: 'f(a, b)' }, 'edit', 1)).toBeNull();
   });

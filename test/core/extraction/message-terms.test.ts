@@ -72,6 +72,26 @@ describe('termsOfMessage', () => {
   });
 });
 
+describe('termsOfMessage stack', () => {
+  it("should name the stack of a message's files and build commands, and mark programs only run", () => {
+    const hits = termsOfMessage(source({
+      role: 'assistant',
+      tools: [{ tool: 'bash', input: { command: "go test ./... && sudo tee /etc/app.env <<'END'\nMODE=prod\nEND\njq -r .id out.json" }, output: '', failed: false }],
+      files: [{ path: 'internal/store/cache.go', tool: 'edit', order: 3, action: 'edit' }],
+    }));
+    expect(hits.filter((hit) => hit.kind === 'stack').map((hit) => hit.name)).toEqual(['golang']);
+    expect(hits.filter((hit) => hit.kind === 'command').map((hit) => hit.name)).toEqual(['jq']);
+  });
+
+  it('should name the dependency an edit of the package manifest sets', () => {
+    const hits = termsOfMessage(source({
+      role: 'assistant',
+      tools: [{ tool: 'edit', input: { filePath: '/p/package.json', oldString: '"next": "16.0.1"', newString: '"next": "15.2.4"' }, output: '', failed: false }],
+    }));
+    expect(names(hits)).toContain('nextjs');
+  });
+});
+
 describe('fileTopic', () => {
   it('should give the same topic for a path asked again', () => {
     expect(fileTopic('src/session/SessionManager.ts')).toBe('session-manager');
@@ -87,6 +107,7 @@ describe('fileTopic', () => {
     expect(fileTopic('src/components/kill-switch/index.tsx')).toBe('kill-switch');
     expect(fileTopic('src/app/page.tsx')).toBeNull();
     expect(fileTopic('package.json')).toBeNull();
+    expect(fileTopic('src/pages/ConfiguraciónÚnica.tsx')).toBe('configuración-única');
   });
 });
 
@@ -94,5 +115,9 @@ describe('isGenericConcept', () => {
   it('should tell everyday words from topics', () => {
     for (const name of ['file', 'function', 'error', 'code', 'test', 'fix', 'issue', 'compaction', 'maenifold', 'the', 'x', '2024', 'test-file']) expect(isGenericConcept(name)).toBe(true);
     for (const name of ['websocket', 'kill-switch', 'theme-toggle', 'jwt', 'api-routes-proxy']) expect(isGenericConcept(name)).toBe(false);
+  });
+
+  it('should tell contractions written without an apostrophe and function words of other languages from topics', () => {
+    for (const name of ['dont', 'whats', 'sin', 'solo', 'para', 'nicht', 'avec']) expect(isGenericConcept(name)).toBe(true);
   });
 });

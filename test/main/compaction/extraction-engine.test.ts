@@ -48,7 +48,8 @@ describe('createExtractionEngine', () => {
     expect(extraction.sections).toHaveLength(2);
     expect(extraction.sections[0]).toContain('Memcached');
     const names = extraction.concepts.map((concept) => concept.name);
-    expect(names).toEqual(['redis', 'cache-layer', 'memcached', 'api-gateway']);
+    // The links come first; the `.ts` files two messages touched name the stack after them.
+    expect(names).toEqual(['redis', 'cache-layer', 'memcached', 'api-gateway', 'typescript']);
     expect(names).not.toContain('not-a-concept');
     expect(extraction.concepts.find((concept) => concept.name === 'redis')?.count).toBe(2);
     // The plan's "because" clause is part of the decision it explains, not a second one.
