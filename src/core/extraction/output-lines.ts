@@ -46,7 +46,7 @@ export const MSBUILD_CODE = / [A-Z]{1,6}\d{2,6} ?:/;
 /** MSBuild's keyword for a warning, in the UI languages it ships in. */
 export const MSBUILD_WARNING = /^(?:warn|avert|advert|avis|aviso|varov|uyar|ostrzeż|предупр|警告|경고)/i;
 /** A failing test in `dotnet test`'s console logger: `Failed Ns.Class.Method [12 ms]` (the word localized). */
-export const DOTNET_TEST_FAIL = /^(\p{L}{2,16}) ([\w$`.<>+-]{3,200}(?:\([^)]{0,200}\))?) \[(?:< ?)?\d[\d.,]* ?(?:ms|s|m|min|sec)\]$/u;
+export const DOTNET_TEST_FAIL = /^(\p{L}{2,16}) ([\w`$.<>+-]{3,200}(?:\([^)]{0,200}\))?) \[(?:< ?)?\d[\d.,]* ?(?:ms|s|m|min|sec)\]$/u;
 /** The words `dotnet test` marks a failing test with, by UI language. */
 export const DOTNET_FAILED_WORD = /^(?:Failed|Fehler|Fehlgeschlagen|Échec|Échoué|Error|Errore|Falhou|Falló|Non riuscito|Nezdařilo|Başarısız|Niepowodzenie|失敗|失败|실패)$/i;
 /** Its header before the message: `Error Message:`, `Fehlermeldung:`, `Message d'erreur :`. */
@@ -64,7 +64,7 @@ export const TEST_HEADERS: ReadonlyArray<{ shape: RegExp; next: boolean; gate: (
   { shape: /^([A-Za-z_$][\w.$]{0,200} > .{1,200}?) FAILED$/, next: true, gate: (line) => line.endsWith(' FAILED') },
   { shape: /^● (.{1,200}? › .{1,200})$/, next: false, gate: (line) => line.startsWith('● ') },
   // xUnit's `Ns.Class.Method [FAIL]` (alone or under `[xUnit.net 00:00:01]`), PHPUnit's `1) Ns\\Class::method`, webpack's `ERROR in ./file 12:5`.
-  { shape: /^(?:\[xUnit\.net [\d:.]{1,20}\]\s+)?([\w$`.<>+-]{3,200}(?:\([^)]{0,200}\))?) \[FAIL\]$/, next: true, gate: (line) => line.endsWith('[FAIL]') },
+  { shape: /^(?:\[xUnit\.net [\d:.]{1,20}\]\s+)?([\w`$.<>+-]{3,200}(?:\([^)]{0,200}\))?) \[FAIL\]$/, next: true, gate: (line) => line.endsWith('[FAIL]') },
   { shape: /^\d{1,4}\) ([\w\\]{1,200}::\w{1,200})$/, next: true, gate: (line) => line.includes(')') && line.includes('::') },
   { shape: /^ERROR in (\S{1,300}?(?: \d+:\d+(?:-\d+)?)?)$/, next: true, gate: (line) => line.startsWith('ERROR in ') },
 ];
