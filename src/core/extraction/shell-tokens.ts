@@ -75,6 +75,23 @@ function tokenizeLines(command: string): Token[] {
   return tokens;
 }
 
+/**
+ * A drive-letter path written with backslashes (`C:\\Users\\…`, not inside a word) or a UNC path: the
+ * command was written for PowerShell or cmd, where a backslash separates folders and escapes nothing.
+ */
+const WINDOWS_PATH = /(?:^|[\s"'=(,;&|>])(?:[A-Za-z]:\\(?=[^\\\s"'])|\\\\[\w.$-]+\\)/;
+
+/**
+ * The command as the POSIX reader should see it: a command written for a Windows shell has its
+ * backslashes read as the folder separators they are there, or `shell-quote` would take each one as
+ * an escape and join the folders (`C:UsersdevAppData…`).
+ *
+ * @param command - a shell tool's command line.
+ */
+export function posixView(command: string): string {
+  return WINDOWS_PATH.test(command) ? command.replaceAll('\\', '/') : command;
+}
+
 /** Commands whose tokens are kept: a call's line is read twice (touches, then its key), and sessions rerun the same commands. */
 const TOKEN_CACHE_SIZE = 128;
 const tokenCache = new LRUCache<string, { tokens: readonly Token[] | null }>({ max: TOKEN_CACHE_SIZE });
@@ -84,7 +101,7 @@ const tokenCache = new LRUCache<string, { tokens: readonly Token[] | null }>({ m
  * {@link TOKEN_CACHE_SIZE} commands (callers only read the tokens). Throws when the parser does.
  */
 export function tokenize(command: string): readonly Token[] {
-  const head = command.slice(0, MAX_COMMAND_CHARS);
+  const head = posixView(command.slice(0, MAX_COMMAND_CHARS));
   let known = tokenCache.get(head);
   if (known === undefined) {
     try {

@@ -60,6 +60,18 @@ describe('shellTouches', () => {
     expect(touched(command, 'C:\\Users\\dev\\shop')).toEqual(['cwd C:/Users/dev/shop', 'run C:/Users/dev/shop/tools/report.py']);
   });
 
+  it('should keep the folders of unquoted Windows paths, which a POSIX reader would join', () => {
+    expect(touched('python C:\\Users\\dev\\AppData\\Local\\Temp\\opencode\\check_totals.py')).toEqual(['run C:/Users/dev/AppData/Local/Temp/opencode/check_totals.py']);
+    expect(touched('cd C:\\work\\shop; Remove-Item build\\old.log; python scripts\\report.py', null)).toEqual([
+      'cwd C:/work/shop',
+      'delete C:/work/shop/build/old.log',
+      'run C:/work/shop/scripts/report.py',
+    ]);
+    expect(touched('cp \\\\fileserver\\share\\seed.sql db\\seed.sql', 'C:\\work\\shop')).toContain('write C:/work/shop/db/seed.sql');
+    // A POSIX escape stays an escape where no Windows path is written.
+    expect(touched('rm src/old\\_cache.json')).toEqual(['delete src/old_cache.json']);
+  });
+
   it('should ignore flags, URLs, globs, variables, comments and heredoc bodies', () => {
     expect(touched('curl -sSL https://example.com/install.sh -o "$TMP/x.sh"; ls *.ts')).toEqual([]);
     expect(touched("cat > notes/plan.md <<'EOF'\nrm -rf src/important.ts\nEOF\n# rm secret.txt\necho done")).toEqual(['write notes/plan.md']);
