@@ -8,6 +8,7 @@
  * time.
  */
 import { capChars, stripFencedCode } from '../text/sections.js';
+import { splitAfterStops } from '../text/sentences.js';
 
 /** The pattern family that found a decision. */
 export type DecisionFamily = 'rejection' | 'explicit' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried' | 'deleted';
@@ -96,7 +97,7 @@ const FAMILIES: readonly Family[] = [
  * @param text - prose.
  */
 export function splitSentences(text: string): string[] {
-  return text.split(/(?<=[.!?])\s+/);
+  return splitAfterStops(text, false);
 }
 
 /** A high surrogate without its pair at the end of a capture. */

@@ -9,6 +9,7 @@ import type { Observation } from './observations.js';
 import { CARRIED_PREFIX, EMPTY_REPLY_ID, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
 import { TODO_CLOSED, TODO_PREFIX } from './todos.js';
 import { collapseAttempts } from './work-decisions.js';
+import { rememberedByText } from '../text/remembered.js';
 import { CONFIRMED_BONUS, editedNames, laterWork, reach, REVERSAL_BONUS, reverses, type DecisionEvidence } from './decision-evidence.js';
 
 export type { DecisionEvidence } from './decision-evidence.js';
@@ -59,11 +60,19 @@ function liveTodos(notes: readonly Observation[], lastRequest: number): Observat
   return (latest < lastRequest ? open.filter((item) => item.text.startsWith('in progress')) : open).slice(0, MAX_TODOS);
 }
 
-function words(text: string): Set<string> {
+/** Texts whose words are remembered: the window's decisions and requests, with room to spare. */
+const REMEMBERED_TEXTS = 4_096;
+
+/**
+ * The words two decisions are compared by. Remembered, like the words of requests below: a compaction
+ * after the session grew splits nearly the same texts again, and under Bun these splits were a quarter
+ * of ranking the decisions (profiled after +100 KB on the 10 MB session).
+ */
+const words = rememberedByText((text: string): ReadonlySet<string> => {
   const found = new Set<string>();
   for (const word of text.toLowerCase().slice(0, 400).split(/[^\p{L}\p{N}_]+/u)) if (word.length >= 3) found.add(word);
   return found;
-}
+}, REMEMBERED_TEXTS);
 
 function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;
@@ -83,19 +92,19 @@ const REQUEST_STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-function requestWords(text: string): string[] {
+const requestWords = rememberedByText((text: string): readonly string[] => {
   const found = new Set<string>();
   for (const word of text.toLowerCase().slice(0, 600).split(/[^\p{L}\p{N}]+/u)) {
     if (word.length >= 3 && !REQUEST_STOP_WORDS.has(word) && !/^\d+$/.test(word)) found.add(word);
   }
   return [...found].slice(0, 40);
-}
+}, REMEMBERED_TEXTS);
 
 /** How much a decision answers the user's latest request before it: shared subject words. */
-function requestSupport(decision: Decision, requests: ReadonlyArray<{ order: number; words: string[] }>): number {
+function requestSupport(decision: Decision, requests: ReadonlyArray<{ order: number; words: readonly string[] }>): number {
   const order = decision.order;
   if (order === undefined) return 0;
-  let request: { order: number; words: string[] } | undefined;
+  let request: { order: number; words: readonly string[] } | undefined;
   for (const candidate of requests) {
     if (candidate.order >= order) break;
     request = candidate;
@@ -151,7 +160,7 @@ export function rankDecisions(
   }
   indexed.sort((a, b) => b.score - a.score || b.index - a.index);
   const candidates = indexed.slice(0, MAX_CANDIDATES).map((candidate) => ({ ...candidate, words: words(candidate.decision.text) }));
-  const kept: Array<{ decision: Decision; index: number; words: Set<string> }> = [];
+  const kept: Array<{ decision: Decision; index: number; words: ReadonlySet<string> }> = [];
   const perMessage = new Map<number, number>();
   for (const candidate of candidates) {
     if (kept.length >= limit) break;

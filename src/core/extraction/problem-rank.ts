@@ -8,6 +8,7 @@
 import type { Observation } from './observations.js';
 import { ORIGIN_WEIGHTS, type ProblemOrigin } from './prose-problems.js';
 import { PY_WARNING_KEY } from './output-lines.js';
+import { rememberedByText } from '../text/remembered.js';
 
 /** Open problems kept at most: a session has a handful of real ones. */
 export const MAX_OPEN_PROBLEMS = 8;
@@ -59,11 +60,12 @@ export function problemValue(observation: Observation, latestOrder: number): num
   return weight * recency * frequency * specific;
 }
 
-function words(text: string): Set<string> {
+/** The words two problems are compared by, remembered: under Bun their split was two thirds of ranking the problems. */
+const words = rememberedByText((text: string): ReadonlySet<string> => {
   const found = new Set<string>();
   for (const word of text.toLowerCase().slice(0, 300).split(/[^\p{L}\p{N}_]+/u)) if (word.length >= 3 && !/^\d+$/.test(word)) found.add(word);
   return found;
-}
+}, 4_096);
 
 /**
  * An identifier a message quotes (`'Foo'`, `"Ns.Type"`): compilers quote the members and types an error
@@ -114,7 +116,7 @@ export function rankProblems(observations: readonly Observation[], latestOrder: 
     .sort((a, b) => b.value - a.value || b.index - a.index)
     .slice(0, MAX_CANDIDATES);
   const kept = new Map<number, Observation>();
-  const keptWords: Array<{ index: number; words: Set<string>; names: Set<string> }> = [];
+  const keptWords: Array<{ index: number; words: ReadonlySet<string>; names: Set<string> }> = [];
   const counts = { problem: 0, warning: 0 };
   for (const { observation, index } of candidates) {
     const type = observation.type as 'problem' | 'warning';

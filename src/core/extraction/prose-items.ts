@@ -3,6 +3,8 @@
  * items, table rows and sentences, each with the heading or lead-in it sits
  * under. One pass over the lines; fenced code is skipped.
  */
+import { splitAfterStops } from '../text/sentences.js';
+
 /** How an item was written. */
 export type ProseItemKind = 'bullet' | 'row' | 'sentence';
 
@@ -78,7 +80,7 @@ function cap(text: string): string {
 
 /** Sentences: split after `.`, `!`, `?` and a space, or after their full-width forms. */
 function sentencesOf(paragraph: string): string[] {
-  return paragraph.split(/(?<=[.!?])\s+|(?<=[。！？])/u).filter((sentence) => sentence.length > 0);
+  return splitAfterStops(paragraph, true).filter((sentence) => sentence.length > 0);
 }
 
 /** The text read from a message: its head and tail when it is longer than {@link MAX_PROSE_CHARS}. */

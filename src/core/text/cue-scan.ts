@@ -77,6 +77,9 @@ export class CueTrie {
   #whole: Uint32Array;
   #prefix: Uint32Array;
   #anywhere: Uint32Array;
+  /** First code units (lowercase) of the cues that match anywhere: ASCII ones by index, the others in a set. */
+  #anywhereAscii = new Uint8Array(0x80);
+  #anywhereOther = new Set<number>();
   #lastText: string | null = null;
   #lastKinds = 0;
 
@@ -102,6 +105,9 @@ export class CueTrie {
         }
         at = next;
       }
+      const first = lower.charCodeAt(0);
+      if (shape === 'anywhere' && first < 0x80) this.#anywhereAscii[first] = 1;
+      else if (shape === 'anywhere') this.#anywhereOther.add(first);
       if (shape === 'whole') whole[at] = (whole[at] as number) | bit;
       else if (shape === 'prefix') prefix[at] = (prefix[at] as number) | bit;
       else anywhere[at] = (anywhere[at] as number) | bit;
@@ -109,6 +115,10 @@ export class CueTrie {
     this.#whole = Uint32Array.from(whole);
     this.#prefix = Uint32Array.from(prefix);
     this.#anywhere = Uint32Array.from(anywhere);
+  }
+
+  #startsAnywhereCue(code: number): boolean {
+    return code < 0x80 ? this.#anywhereAscii[code] === 1 : this.#anywhereOther.size > 0 && this.#anywhereOther.has(code);
   }
 
   /**
@@ -126,9 +136,13 @@ export class CueTrie {
     for (let start = 0; start < text.length; start++) {
       const first = lowerCode(text.charCodeAt(start));
       if (first === -1) return null;
+      // Inside a word only a cue that matches anywhere can start: most positions are passed over
+      // without a look-up in the trie.
+      const wordStart = this.#startsAnywhereCue(first) ? null : startsWord(text, start);
+      if (wordStart === false) continue;
       let at = edges.get(first);
       if (at === undefined) continue;
-      let startChecked: boolean | null = null;
+      let startChecked: boolean | null = wordStart;
       let end = start + 1;
       for (;;) {
         kinds |= this.#anywhere[at] as number;

@@ -1,8 +1,14 @@
 /**
- * Matchers for the cue words of `cue-tables/`, by language. The matchers
- * are alternations of literals, so a scan costs time linear in the text
- * whatever it holds. English cues always apply: code sessions mix languages,
- * and tool names, headings and identifiers stay English.
+ * Matchers for the cue words of `cue-tables/`, by language: one walk of a
+ * trie per text answers every kind (`cue-scan.ts`), in time linear in the
+ * text whatever it holds. English cues always apply: code sessions mix
+ * languages, and tool names, headings and identifiers stay English.
+ *
+ * Both runtimes walk the trie. Node once scanned a literal alternation per
+ * kind instead (V8 runs those faster than JavaScriptCore, OpenCode's Bun,
+ * does); since the walk passes over positions inside words, it costs Node's
+ * per-message pass 11 % less CPU than those expressions (+100 KB on the 10 MB
+ * session, best of 6 runs).
  */
 import type { CueKind } from './cue-kinds.js';
 import { CUE_LANGUAGES, TABLES } from './cue-tables.js';
@@ -56,45 +62,6 @@ class ScannedMatcher implements CueMatcher {
   }
 }
 
-/** Letters that case-fold to another only under the `u` flag. */
-const UNICODE_ONLY_FOLDS = '[\\u017f\\u212a\\u212b\\u1e9e\\u0130\\u0131\\u03c2\\u1fbe\\u00b5]';
-
-/**
- * The exact expression behind a cheap filter: the same alternation of literals without the word-edge
- * assertions and the `u` flag, which V8 scans for their first letters. Any exact match is also a filter
- * match (a text holding one of the few letters that fold differently under `u` always goes on), so most
- * texts never meet the exact expression.
- */
-class FilteredMatcher implements CueMatcher {
-  constructor(
-    private readonly filter: RegExp,
-    private readonly exact: RegExp,
-  ) {}
-
-  test(text: string): boolean {
-    return this.filter.test(text) && this.exact.test(text);
-  }
-
-  exec(text: string): RegExpExecArray | null {
-    return this.filter.test(text) ? this.exact.exec(text) : null;
-  }
-}
-
-function filterExpression(cues: readonly string[]): RegExp {
-  const literals = [...new Set(cues)].map((cue) => escape(shapeOf(cue) === 'prefix' ? cue.slice(0, -1) : cue));
-  return literals.length > 0 ? new RegExp([...literals, UNICODE_ONLY_FOLDS].join('|'), 'i') : /(?!)/;
-}
-
-/**
- * How cues are found: V8 (Node) scans a literal alternation faster than a trie walk in JavaScript,
- * JavaScriptCore (OpenCode's Bun) far slower (measured on the 10 MB synthetic session: the trie made
- * Bun's decision stage 4 times faster and Node's extraction 12 % slower). Both give the same answers.
- */
-export type CueStrategy = 'scan' | 'filter';
-
-/** The strategy of this runtime. */
-export const RUNTIME_CUE_STRATEGY: CueStrategy = typeof (globalThis as { Bun?: unknown }).Bun === 'undefined' ? 'filter' : 'scan';
-
 function shapeOf(cue: string): CueShape {
   if (SPACELESS.test(cue) || !/[\p{L}\p{N}]/u.test(cue)) return 'anywhere';
   return cue.endsWith('*') ? 'prefix' : 'whole';
@@ -135,10 +102,8 @@ function trieEntries(cues: readonly string[], bit: number): Array<{ literal: str
  * One matcher of a cue list.
  *
  * @param cues - literal phrases; a trailing `*` makes one a prefix, CJK ones match anywhere.
- * @param strategy - how cues are found; see {@link CueStrategy}.
  */
-export function compile(cues: readonly string[], strategy: CueStrategy = RUNTIME_CUE_STRATEGY): CueMatcher {
-  if (strategy === 'filter') return new FilteredMatcher(filterExpression(cues), exactExpression(cues));
+export function compile(cues: readonly string[]): CueMatcher {
   return new ScannedMatcher(new CueTrie(trieEntries(cues, 1)), 1, exactExpression(cues));
 }
 
@@ -147,9 +112,6 @@ export type CueMatchers = Readonly<Record<CueKind, CueMatcher>>;
 
 /** Matchers of every kind that share one trie, so a text is read once for all of them. */
 function matchersOf(cuesOf: (kind: CueKind) => readonly string[]): CueMatchers {
-  if (RUNTIME_CUE_STRATEGY === 'filter') {
-    return Object.freeze(Object.fromEntries(KINDS.map((kind): [CueKind, CueMatcher] => [kind, compile(cuesOf(kind), 'filter')])) as Record<CueKind, CueMatcher>);
-  }
   const trie = new CueTrie(KINDS.flatMap((kind, index) => trieEntries(cuesOf(kind), 1 << index)));
   const entries = KINDS.map((kind, index): [CueKind, CueMatcher] => [kind, new ScannedMatcher(trie, 1 << index, exactExpression(cuesOf(kind)))]);
   return Object.freeze(Object.fromEntries(entries) as Record<CueKind, CueMatcher>);

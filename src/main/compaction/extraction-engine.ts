@@ -76,14 +76,26 @@ function unitChars(unit: AnalysisUnit): number {
   return unit.text.length + unit.tools.reduce((sum, tool) => sum + tool.output.length, 0);
 }
 
-/** The last batch, in two halves of about equal characters when it is large enough to split. */
+/**
+ * A unit's analysis time in characters of message text. Fitted over the new messages of
+ * 30 grown 10 MB sessions (1,260 messages, least squares): a character of text costs 0.26 µs
+ * under Node and 0.32 µs under Bun, one of tool output 0.03 µs in both, a message about 0.1 ms
+ * whatever it holds. Halves of equal characters left one worker 2.5 ms longer than the other on average.
+ */
+function unitCost(unit: AnalysisUnit): number {
+  return unit.text.length + unit.tools.reduce((sum, tool) => sum + tool.output.length, 0) / 10 + 300;
+}
+
+/** The last batch, in two halves of about equal analysis time when it is large enough to split. */
 function splitTail<T extends { unit: AnalysisUnit }>(batch: T[], chars: number): T[][] {
   if (batch.length === 0) return [];
   if (batch.length < 2 || chars < MIN_SPLIT_CHARS) return [batch];
+  const costs = batch.map((item) => unitCost(item.unit));
+  const total = costs.reduce((sum, cost) => sum + cost, 0);
   let taken = 0;
   let cut = 0;
-  while (cut < batch.length - 1 && taken < chars / 2) taken += unitChars((batch[cut++] as T).unit);
-  return [batch.slice(0, cut), batch.slice(cut)];
+  while (cut < batch.length - 1 && taken + (costs[cut] as number) / 2 < total / 2) taken += costs[cut++] as number;
+  return [batch.slice(0, Math.max(1, cut)), batch.slice(Math.max(1, cut))];
 }
 
 function messageListOf(input: unknown): unknown[] | null {
