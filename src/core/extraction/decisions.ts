@@ -9,8 +9,8 @@
  */
 import { capChars, stripFencedCode } from '../text/sections.js';
 
-/** The pattern family that found a decision. */
-export type DecisionFamily = 'rejection' | 'explicit' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried' | 'deleted';
+/** The pattern family that found a decision (`todo`: an item the agent's todo list marks completed). */
+export type DecisionFamily = 'rejection' | 'explicit' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried' | 'deleted' | 'todo';
 
 /** What kind of decision it is (seed 000 §4.2). */
 export type DecisionCategory = 'architecture' | 'rejection' | 'implementation' | 'rationale';

@@ -31,6 +31,15 @@ describe('rankDecisions', () => {
     ]);
   });
 
+  it('should let completed todo items only fill a session whose prose states few decisions', () => {
+    const todo = (text: string, order: number): Decision => ({ ...decision(text, 3, order), family: 'todo' });
+    const thin = rankDecisions([decision('Moved the retry budget into QueueConfig', 4, 1), todo('Update worker.ts: concurrency from 8 to 2', 3)], 10);
+    expect(thin.map((item) => item.text)).toEqual(['Moved the retry budget into QueueConfig', 'Update worker.ts: concurrency from 8 to 2']);
+    const prose = ['Moved the retry budget into QueueConfig', 'Switched the logger to JSON lines', 'Wrapped each scheduler tick in try/catch', 'Pinned node to 20.11 in .nvmrc'];
+    const full = rankDecisions([...prose.map((text, index) => decision(text, 3, index * 2)), todo('Update worker.ts: concurrency from 8 to 2', 9)], 10);
+    expect(full.map((item) => item.text)).toEqual(prose);
+  });
+
   it('should cap the list and what one message places in it', () => {
     const many = Array.from({ length: 30 }, (_, index) => decision(`Moved handler${index} into module${index} for route${index}`, 5, Math.floor(index / 5)));
     const ranked = rankDecisions(many, 50);
