@@ -28,6 +28,11 @@ export interface Decision {
   /** Position of its message in the conversation, when known. */
   order?: number;
   /**
+   * Set on a commit: how its size (files, lines, new files) weighs it against the session's other commits,
+   * applied when the commits alone would fill the list (see `rankDecisions`).
+   */
+  commitSize?: number;
+  /**
    * Proposed, not reported done: a plan step, a review finding, an imperative in a message that
    * changes nothing. It counts only once a later edit confirms it (see `rankDecisions`).
    */

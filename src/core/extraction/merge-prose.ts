@@ -136,7 +136,12 @@ export function rankDecisions(
     .sort((a, b) => a.order - b.order);
   const edited = editedNames(evidence);
   const indexed: Array<{ decision: Decision; index: number; score: number }> = [];
-  for (const [index, decision] of collapseAttempts(decisions, requests.map((request) => request.order)).entries()) {
+  const collapsed = collapseAttempts(decisions, requests.map((request) => request.order));
+  // A session that commits after every step has more commits than the list holds, each at a commit's worth:
+  // then their size orders them, so the feature commit is not lost to its follow-up one-line fixes.
+  const commits = collapsed.reduce((count, decision) => count + (decision.commitSize === undefined ? 0 : 1), 0);
+  const sized = commits > limit;
+  for (const [index, decision] of collapsed.entries()) {
     const later = laterWork(decision, edited);
     // A proposal no later edit of what it names carried out was not decided: a plan step, a finding, advice never acted on.
     if (decision.proposed && later !== 'confirmed') continue;
@@ -146,7 +151,7 @@ export function rankDecisions(
     const evidenceScore = decision.family === 'deleted' ? (reverses(decision, edited) ? REVERSAL_BONUS : 0)
       : decision.proposed ? -CONFIRMED_BONUS
       : later === 'none' ? 0 : CONFIRMED_BONUS;
-    const score = (decision.score ?? 3.5) + requestSupport(decision, requests) + evidenceScore + (decision.family === 'deleted' ? 0 : reach(decision, edited));
+    const score = (decision.score ?? 3.5) + requestSupport(decision, requests) + evidenceScore + (decision.family === 'deleted' ? 0 : reach(decision, edited)) + (sized ? decision.commitSize ?? 0 : 0);
     indexed.push({ decision, index, score });
   }
   indexed.sort((a, b) => b.score - a.score || b.index - a.index);

@@ -20,6 +20,7 @@ import { DECISION_THRESHOLD, proseDecisions } from '../../core/extraction/prose-
 import { isReport } from '../../core/extraction/decision-source.js';
 import { seedDecisionScore, seedFamiliesWorthReading } from '../../core/extraction/seed-decisions.js';
 import { deletionDecision, hostDecision, versionControlDecision } from '../../core/extraction/work-decisions.js';
+import { commitSizeWeight } from '../../core/extraction/commit-size.js';
 import { assistantNotes, emptyReplyNote, isPastedDocument, userNotes } from '../../core/extraction/prose-notes.js';
 import { TODO_TOOL, todoNotes } from '../../core/extraction/todos.js';
 import { todoDecisions } from '../../core/extraction/todo-decisions.js';
@@ -131,7 +132,9 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       const command = call.input['command'];
       if (call.failed || typeof command !== 'string' || !SHELL_TOOL.test(call.tool)) continue;
       const clean = sanitizeText(command);
-      const recorded = versionControlDecision(clean, unit.order) ?? hostDecision(clean, unit.order);
+      const committed = versionControlDecision(clean, unit.order);
+      // A commit's size orders the session's commits: a feature above its one-line fixes (see `rankDecisions`).
+      const recorded = committed ? { ...committed, commitSize: commitSizeWeight(call.output) } : hostDecision(clean, unit.order);
       if (recorded && !done.some((decision) => decision.text === recorded.text)) done.push(recorded);
     }
     for (const call of unit.tools) {

@@ -40,6 +40,15 @@ describe('rankDecisions', () => {
     expect(full.map((item) => item.text)).toEqual(prose);
   });
 
+  it("should order a session's commits by their size only when they alone overflow the list", () => {
+    const commit = (text: string, order: number, commitSize: number): Decision => ({ ...decision(`committed: ${text}`, 4, order), commitSize });
+    const feature = commit('feat: add the invoice export module', 0, 1);
+    const subjects = ['null user in session', 'trailing comma in config', 'timezone of cron job', 'label of save button', 'path of upload dir', 'retry count of mailer', 'width of sidebar panel', 'order of menu items'];
+    const fixes = subjects.map((subject, index) => commit(`fix: ${subject}`, index + 1, -1));
+    expect(rankDecisions([feature, ...fixes], 10).map((item) => item.text)).toContain(feature.text);
+    expect(rankDecisions([feature, ...fixes.slice(1)], 10)).toHaveLength(MAX_SESSION_DECISIONS);
+  });
+
   it('should cap the list and what one message places in it', () => {
     const many = Array.from({ length: 30 }, (_, index) => decision(`Moved handler${index} into module${index} for route${index}`, 5, Math.floor(index / 5)));
     const ranked = rankDecisions(many, 50);
