@@ -29,6 +29,13 @@ describe('changeTable', () => {
     expect(changeTable(change!, cues)).toBe(true);
     expect(changeTable(result!, cues)).toBe(false);
   });
+
+  it('should read a table of progress as a status whatever its columns are called', () => {
+    const cues = cuesFor('eng');
+    const rows = proseItems(['| Part | Changes | Completion |', '|---|---|---|', '| Export | CSV writer added | 100% |', '| Search | not started | 0 % |'].join('\n'));
+    expect(rows.map((row) => changeTable(row, cues))).toEqual([false, false]);
+    expect(rows.map((row) => verifies(row, cues))).toEqual([true, true]);
+  });
 });
 
 describe('verifies', () => {
