@@ -12,7 +12,7 @@ import type { CueMatchers } from '../text/cues.js';
 import type { ProseItem } from './prose-items.js';
 import { headingKind, labelKind, type LabelCache } from './decision-headings.js';
 import { isProposal, type DecisionSource } from './decision-source.js';
-import { arrowToDone, changeTable, ownChange, tablesOf, ticked, verifies, withDetails } from './report-shapes.js';
+import { afterStates, arrowToDone, beforeState, changeTable, ownChange, tablesOf, ticked, verifies, withDetails } from './report-shapes.js';
 
 /** Questions from which a message waits on the user's answers rather than settles anything. */
 const MIN_OPEN_QUESTIONS = 2;
@@ -89,7 +89,8 @@ function arrowBetweenCode(text: string): boolean {
  */
 export function decisionScore(item: ProseItem, cues: CueMatchers, source: DecisionSource, last = false, cache?: LabelCache): number {
   const { text } = item;
-  if (text.length < 12 || isQuestion(text) || item.label) return 0;
+  // The old state of a before/after pair is what the change replaced.
+  if (text.length < 12 || isQuestion(text) || item.label || beforeState(item)) return 0;
   // An item ending with a colon announces what follows; it decides nothing by itself, unless a tool call follows it.
   if (/[:：]$/.test(text) && item.announced === 0 && !last) return 0;
   const kind = headingKind(item, cues, cache);
@@ -107,7 +108,7 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   // A row of a table of changes reads as its header's verb when it has none of its own ("Menu — hamburger on mobile");
   // an item ticked as done reports a finished change. In a prior compaction summary a ticked list is its progress
   // list (phases, milestones), not changes.
-  strong ||= own || (!weakVerb && changeTable(item, cues, cache)) || (!source.summary && ticked(item));
+  strong ||= own || (!weakVerb && changeTable(item, cues, cache)) || (!source.summary && ticked(item)) || source.after?.has(item.index) === true;
   const weak = !strong && (weakVerb || changeTable(item, cues, cache));
   if (!strong && !weak && kind !== 'decision') return 0;
   // The code-object scan is the costliest test here: it runs once, and only on items that passed the cues.
@@ -151,7 +152,7 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
 export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, given: DecisionSource, max: number): Decision[] {
   let questions = 0;
   for (const item of items) if (isQuestion(item.text)) questions++;
-  const source: DecisionSource = { ...given, asks: given.asks ?? questions >= MIN_OPEN_QUESTIONS };
+  const source: DecisionSource = { ...given, asks: given.asks ?? questions >= MIN_OPEN_QUESTIONS, after: given.after ?? afterStates(items) };
   const scored: Array<{ item: ProseItem; score: number }> = [];
   const cache: LabelCache = new Map();
   for (const item of items) {
@@ -170,7 +171,8 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
     if (seen.has(key) || (table && seen.has(table.key))) continue;
     seen.add(key);
     if (table) seen.add(table.key);
-    const lead = item.lead || item.section;
+    // The new state of a before/after pair is told by what it is the state of: the section it describes.
+    const lead = source.after?.has(item.index) === true && item.section !== '' ? item.section.split(' / ').pop() ?? item.lead : item.lead || item.section;
     const proposed = isProposal(item, cues, source, cache);
     decisions.push({
       ...(proposed ? { proposed } : {}),

@@ -138,3 +138,28 @@ export function tablesOf(items: readonly ProseItem[], max: number): Map<number, 
   }
   return tables;
 }
+
+/** A label that names the state before a change ("Before", "Antes", "之前"), in the languages with cue sets. */
+const BEFORE_LABEL = /^(?:before|previously|old|antes|anteriormente|vorher|früher|bisher|avant|auparavant|之前|以前|改前|修改前|変更前|修正前)$/iu;
+/** A label that names the state after it ("After", "Now", "Ahora", "现在"). */
+const AFTER_LABEL = /^(?:after|now|new|ahora|después|despues|nachher|jetzt|neu|après|apres|maintenant|agora|depois|之后|现在|改后|修改后|変更後|修正後|現在)$/iu;
+
+/** Whether an item is labelled as the state before a change ("**Antes**: la matriz solo leía …"): the old state, not what was decided. */
+export function beforeState(item: ProseItem): boolean {
+  return item.lead !== '' && BEFORE_LABEL.test(item.lead);
+}
+
+/**
+ * The items that state the new state of a before/after pair ("Before: … / Now: …"): a report's way of describing
+ * a change, whose verb is in neither half. Their positions in the message.
+ *
+ * @param items - the message's prose items.
+ */
+export function afterStates(items: readonly ProseItem[]): Set<number> {
+  const after = new Set<number>();
+  for (let position = 1; position < items.length; position++) {
+    const [previous, item] = [items[position - 1], items[position]];
+    if (previous && item && beforeState(previous) && AFTER_LABEL.test(item.lead)) after.add(item.index);
+  }
+  return after;
+}

@@ -152,6 +152,19 @@ describe('decisionScore', () => {
 });
 
 describe('decisions read by the shape of a report', () => {
+  it('should read the new state of a before/after pair as the change, named by its section, and never the old state', () => {
+    const text = [
+      'Listo, los dos arreglos:',
+      '',
+      '### 1. Facturas anuladas en el listado',
+      '- **Antes**: el listado solo leía `facturas_emitidas` y las anuladas creadas a mano no aparecían',
+      '- **Ahora**: también consulta `facturas_anuladas` y las muestra en gris',
+    ].join('\n');
+    const decisions = proseDecisions(proseItems(text), cuesFor('spa'), { summary: false, report: true, edits: false }, 5);
+    expect(decisions.map((decision) => decision.text)).toEqual(['Ahora: también consulta facturas_anuladas y las muestra en gris']);
+    expect(decisions[0]?.context).toContain('facturas anuladas en el listado');
+  });
+
   it('should read a row of a table of changes without a verb, and a bullet ticked as done, but not a table of results', () => {
     const text = [
       '## Changes: sidebar on small screens',
