@@ -58,6 +58,13 @@ describe('proseDecisions', () => {
 });
 
 describe('proposals and non-decisions', () => {
+  it('should weigh down a suggestion or a predicted effect in Chinese and Japanese as in English', () => {
+    const score = (text: string, language: string) => decisionScore(proseItems(text)[0]!, cuesFor(language), PLAIN);
+    expect(score('建议把 `retryCount` 改为 3，避免重复提交', 'cmn')).toBeLessThan(score('把 `retryCount` 改为 3，避免重复提交', 'cmn'));
+    expect(score('移除 `flexGrow` 会让按钮改为居中显示', 'cmn')).toBeLessThan(DECISION_THRESHOLD);
+    expect(score('`retryCount` を 3 に変更することを提案します', 'jpn')).toBeLessThan(score('`retryCount` を 3 に変更しました', 'jpn'));
+  });
+
   it('should mark review findings and plan steps as proposed, and a report of work done as not', () => {
     const review = [
       '## Proposed fixes',
