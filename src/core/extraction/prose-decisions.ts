@@ -65,6 +65,8 @@ const STATUS_LINE =
 
 /** A sentence that explains when something happens ("X → Y only if …") rather than what was changed. */
 const CONDITION = /(?<![\p{L}])(?:only if|if|unless|whenever|when|depends on|si|wenn|falls|se|如果|場合)(?![\p{L}])/iu;
+/** A sentence that gives an example: its arrow maps a sample input to its output ("e.g. PaO2=80 → 80 mmHg"). */
+const EXAMPLE = /(?<![\p{L}])(?:e\.g\.|for example|for instance|por ejemplo|p\. ?ej\.|zum beispiel|z\. ?b\.|par exemple|por exemplo)|比如|例如|譬如|例えば|たとえば/iu;
 const ARROWS = /→|->|=>/g;
 
 /** Whether some arrow in the text has code (a name, a value, a path) right before and right after it. */
@@ -100,8 +102,8 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   if (/[—:]\s*(?:same|ditto|likewise|idem|igual|dito|同上)\.?$/i.test(text)) return 0;
   // An arrow in a sentence that states a condition maps cases to outcomes; it changes nothing.
   let strong = cues.change.test(text);
-  // An arrow documents a change between two names or values ("16.2.4 → 15.2.4"); between words it maps cases to outcomes.
-  if (strong && !cues.change.test(text.replace(ARROWS, ' ')) && (CONDITION.test(text) || !arrowBetweenCode(text)) && !arrowToDone(text, cues)) strong = false;
+  // An arrow documents a change between two names or values ("16.2.4 → 15.2.4"); between words, or in an example, it maps cases to outcomes.
+  if (strong && !cues.change.test(text.replace(ARROWS, ' ')) && (CONDITION.test(text) || EXAMPLE.test(text) || !arrowBetweenCode(text)) && !arrowToDone(text, cues)) strong = false;
   // A row of a table of changes and an item ticked as done report a change by their shape, verb or not.
   const own = item.kind === 'sentence' && ownChange(text, cues);
   const weakVerb = !strong && cues.weakChange.test(text);

@@ -103,6 +103,11 @@ describe('proposals and non-decisions', () => {
     expect(decisionsOf('## Changes\n- `next`: 16.2.4 → 15.2.4 in `package.json`')).toHaveLength(1);
   });
 
+  it('should not take an arrow in an example for a change', () => {
+    expect(decisionsOf('`unitMap` resolves the chosen unit, for example `temp=38` + `tempUnit=f` → `100.4 °F`.')).toEqual([]);
+    expect(decisionsOf('`unitMap` 用来解析用户选的单位，比如 `temp=38` + `tempUnit=f` → `100.4 °F`。', 'cmn')).toEqual([]);
+  });
+
   it('should raise a change that states its reason, and lower an add-on', () => {
     const cues = cuesFor('eng');
     const [plain, reasoned, aside] = proseItems([
