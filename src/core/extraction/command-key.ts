@@ -9,6 +9,15 @@ import { ENV_ASSIGNMENT, programName } from './shell.js';
 /** Programs that set up a step rather than being the step a failure belongs to. */
 const SETUP = new Set(['cd', 'pushd', 'popd', 'set-location', 'echo', 'export', 'source', '.', 'set', 'which', 'printf', 'true', 'sleep', 'clear']);
 
+/** Shell words that open a clause whose command follows them (`if grep …`, `do npm test`, `! git diff --quiet`). */
+const CLAUSE_OPENERS = new Set(['if', 'then', 'elif', 'else', 'while', 'until', 'do', '!', '{', 'time']);
+/**
+ * Shell words whose step runs no command of its own: a loop's or a case's header, and the words that close a
+ * block. Read as programs, every loop of a session would share the key `done`, and a clean loop would settle
+ * the failures of any other.
+ */
+const NO_COMMAND = new Set(['for', 'select', 'case', 'done', 'fi', 'esac', '}', 'function', 'in']);
+
 /**
  * A command line reduced to what identifies "the same command" across runs: the last step that is not
  * set-up (`cd`, `echo`, `export` …), without environment assignments, redirections, or what a pipe
@@ -28,6 +37,8 @@ export function commandKey(command: string): string {
   let key = '';
   for (const words of firstCommandOfEachStep(tokens)) {
     let index = 0;
+    while (index < words.length && CLAUSE_OPENERS.has(words[index] ?? '')) index++;
+    if (NO_COMMAND.has(words[index] ?? '')) continue;
     while (index < words.length) {
       const word = words[index] ?? '';
       if (ENV_ASSIGNMENT.test(word) || word.startsWith('$env:') || word === '=') index++;

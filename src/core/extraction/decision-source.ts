@@ -19,6 +19,8 @@ export interface DecisionSource {
   asks?: boolean;
   /** The message edits or writes files: what its prose says it changes, it changes. */
   edits: boolean;
+  /** Positions of the items that state the new state of a before/after pair (see `afterStates`). */
+  after?: ReadonlySet<number>;
 }
 
 /**

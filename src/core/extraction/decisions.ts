@@ -10,8 +10,8 @@
 import { capChars, stripFencedCode } from '../text/sections.js';
 import { splitAfterStops } from '../text/sentences.js';
 
-/** The pattern family that found a decision. */
-export type DecisionFamily = 'rejection' | 'explicit' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried' | 'deleted';
+/** The pattern family that found a decision (`todo`: an item the agent's todo list marks completed). */
+export type DecisionFamily = 'rejection' | 'explicit' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried' | 'deleted' | 'todo';
 
 /** What kind of decision it is (seed 000 §4.2). */
 export type DecisionCategory = 'architecture' | 'rejection' | 'implementation' | 'rationale';
@@ -28,6 +28,11 @@ export interface Decision {
   score?: number;
   /** Position of its message in the conversation, when known. */
   order?: number;
+  /**
+   * Set on a commit: how its size (files, lines, new files) weighs it against the session's other commits,
+   * applied when the commits alone would fill the list (see `rankDecisions`).
+   */
+  commitSize?: number;
   /**
    * Proposed, not reported done: a plan step, a review finding, an imperative in a message that
    * changes nothing. It counts only once a later edit confirms it (see `rankDecisions`).

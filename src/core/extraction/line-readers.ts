@@ -51,6 +51,22 @@ export function completePending(line: string, raw: string, state: ReadingState):
   return false;
 }
 
+/** A logger's tag before what it logs ("[Plugin Error] menu: ", "[worker] "). */
+const LOG_TAG = /^\[[^\]]{1,40}\]\s{0,4}(?:[\w.@/-]{1,40}:\s{1,4})?/;
+/** A JavaScript error by its base name ("Error: Cannot find module './x'"), which only a logger's tag marks as one. */
+const BARE_ERROR = /^(Error)(?::\s*(.*))?$/;
+
+/**
+ * An exception an application's logger printed behind its tag ("[Plugin Error] menu: TypeError: x is not a
+ * function"), read as the same exception untagged; behind a tag even a bare `Error: …` is one.
+ */
+function taggedException(line: string): RegExpExecArray | null {
+  const tag = LOG_TAG.exec(line);
+  if (!tag || tag[0].length === line.length) return null;
+  const rest = line.slice(tag[0].length);
+  return EXCEPTION.exec(rest) ?? BARE_ERROR.exec(rest);
+}
+
 /**
  * Python tracebacks, and exceptions anywhere: remembers the innermost frame of the project and
  * reports the exception line that ends the traceback; an exception outside one waits for its location.
@@ -71,7 +87,7 @@ export function readTraceback(line: string, raw: string, state: ReadingState): b
     if (!/site-packages|[\\/]lib[\\/]python|<frozen/.test(frame[1] ?? '')) state.pyLocation = `${baseName(frame[1] ?? '')}:${frame[2] ?? ''}`;
     return true;
   }
-  const exception = EXCEPTION.exec(line);
+  const exception = EXCEPTION.exec(line) ?? (line.startsWith('[') ? taggedException(line) : null);
   if (exception && (state.traceback || /[.:]/.test(line) || !state.strict)) {
     const name = (exception[1] ?? '').replace(/^(?:[a-z_]\w*\.)+(?=[A-Z])/, '');
     const message = exception[2] ?? '';

@@ -145,7 +145,12 @@ export function rankDecisions(
     .sort((a, b) => a.order - b.order);
   const edited = editedNames(evidence);
   const indexed: Array<{ decision: Decision; index: number; score: number }> = [];
-  for (const [index, decision] of collapseAttempts(decisions, requests.map((request) => request.order)).entries()) {
+  const collapsed = collapseAttempts(decisions, requests.map((request) => request.order));
+  // A session that commits after every step has more commits than the list holds, each at a commit's worth:
+  // then their size orders them, so the feature commit is not lost to its follow-up one-line fixes.
+  const commits = collapsed.reduce((count, decision) => count + (decision.commitSize === undefined ? 0 : 1), 0);
+  const sized = commits > limit;
+  for (const [index, decision] of collapsed.entries()) {
     const later = laterWork(decision, edited);
     // A proposal no later edit of what it names carried out was not decided: a plan step, a finding, advice never acted on.
     if (decision.proposed && later !== 'confirmed') continue;
@@ -155,17 +160,21 @@ export function rankDecisions(
     const evidenceScore = decision.family === 'deleted' ? (reverses(decision, edited) ? REVERSAL_BONUS : 0)
       : decision.proposed ? -CONFIRMED_BONUS
       : later === 'none' ? 0 : CONFIRMED_BONUS;
-    const score = (decision.score ?? 3.5) + requestSupport(decision, requests) + evidenceScore + (decision.family === 'deleted' ? 0 : reach(decision, edited));
+    const score = (decision.score ?? 3.5) + requestSupport(decision, requests) + evidenceScore + (decision.family === 'deleted' ? 0 : reach(decision, edited)) + (sized ? decision.commitSize ?? 0 : 0);
     indexed.push({ decision, index, score });
   }
   indexed.sort((a, b) => b.score - a.score || b.index - a.index);
   const candidates = indexed.slice(0, MAX_CANDIDATES).map((candidate) => ({ ...candidate, words: words(candidate.decision.text) }));
   const kept: Array<{ decision: Decision; index: number; words: ReadonlySet<string> }> = [];
   const perMessage = new Map<number, number>();
-  for (const candidate of candidates) {
-    if (kept.length >= limit) break;
-    // Weaker candidates only fill a session whose prose holds few clear decisions (a terse, narrated one).
-    if (candidate.score < FILL_THRESHOLD || (candidate.score < DECISION_THRESHOLD && kept.length >= Math.min(limit, MIN_SESSION_DECISIONS))) break;
+  // A completed todo item only fills a session whose prose states few decisions: when the prose reports
+  // the work, it says the same better (measured on the default set: todo items displaced two prose decisions).
+  const ordered = [...candidates.filter((candidate) => candidate.decision.family !== 'todo'), ...candidates.filter((candidate) => candidate.decision.family === 'todo')];
+  for (const candidate of ordered) {
+    if (kept.length >= limit || (candidate.decision.family === 'todo' && kept.length >= Math.min(limit, MIN_SESSION_DECISIONS))) break;
+    // Weaker candidates only fill a session whose prose holds few clear decisions (a terse, narrated one);
+    // the list is two runs, each best first, so a weak one skips to the todo items rather than ends the loop.
+    if (candidate.score < FILL_THRESHOLD || (candidate.score < DECISION_THRESHOLD && kept.length >= Math.min(limit, MIN_SESSION_DECISIONS))) continue;
     const own = candidate.words;
     if (kept.some((other) => overlap(own, other.words) >= NEAR_REPEAT)) continue;
     // A deletion the prose also states is said better there, with its reason.

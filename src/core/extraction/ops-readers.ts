@@ -4,7 +4,7 @@
  * (JSON, as Go's slog, zap, pino or bunyan write them, and logfmt), systemd's
  * report of a unit whose main process failed (in its journal and in `systemctl status`), a CI run listed as failed
  * (`gh run list`, `gh run view`), and a server error in the response
- * headers curl prints. Deployment sessions show their failures only there.
+ * headers curl prints, and the error body a JSON API answers with. Deployment sessions show their failures only there.
  * Each expression is anchored or bounded; a line is read through a capped prefix.
  */
 import type { ReadingState } from './reading-state.js';
@@ -32,6 +32,14 @@ const GH_RUN_VIEW = /^X (\S{1,120}) (\S.{0,120}?) · \d{6,}$/;
 /** A status line of an HTTP response, as `curl -i`, `-I` or `-v` print it: a server error. */
 const HTTP_SERVER_ERROR = /^(?:< )?HTTP\/[\d.]{1,3} (5\d\d)(?: (.{1,60}))?$/;
 
+/**
+ * The error body of a JSON API, opening its object: `{"error":{"code":"forbidden","message":"…"}}` (REST APIs,
+ * Google's with a `status`), `{"error":"…"}`, `{"errors":[{"message":"…"}]}` (GraphQL, GitHub). A script that
+ * calls an API with curl or fetch prints it as the whole answer, with no status line and no error level.
+ */
+const API_ERROR = /\{\s?"(errors?)"\s?:\s?(\{|\[\s?\{|"((?:[^"\\]|\\.){1,300})")/;
+const API_CODE = /"(?:code|status|type)"\s?:\s?(?:"([\w.-]{1,40})"|(\d{3}))/;
+
 const unescape = (text: string): string => text.replace(/\\(["\\/])/g, '$1').replace(/\\n/g, ' ');
 
 /** A structured log line's message and error, when its level is an error or a warning. */
@@ -48,6 +56,20 @@ function structuredLog(line: string): { type: 'problem' | 'warning'; text: strin
   return { type: /^warn/i.test(level) ? 'warning' : 'problem', text };
 }
 
+/** The error a JSON API answered with: its code and message, or `null` when the line holds none. */
+function apiError(line: string): string | null {
+  const found = API_ERROR.exec(line);
+  if (!found) return null;
+  if (found[3] !== undefined) return `API error: ${unescape(found[3])}`;
+  // The fields of the error object itself, read through a bounded window after its opening.
+  const body = line.slice((found.index ?? 0) + found[0].length - 1, (found.index ?? 0) + found[0].length + 400);
+  const message = JSON_MESSAGE.exec(body)?.[1];
+  if (message === undefined) return null;
+  const code = API_CODE.exec(body);
+  const label = code ? code[1] ?? code[2] : undefined;
+  return `API error${label ? ` ${label}` : ''}: ${unescape(message)}`;
+}
+
 /**
  * Reads one line of a service's or a CI's output.
  *
@@ -62,6 +84,12 @@ export function readOpsLine(line: string, state: ReadingState): boolean {
   if (logged) {
     state.push(logged.type, logged.text);
     if (logged.type === 'problem') state.failed = true;
+    return true;
+  }
+  const api = fields && line.includes('"error') ? apiError(line) : null;
+  if (api) {
+    state.push('problem', api);
+    state.failed = true;
     return true;
   }
   const exited = fields && line.includes('status=') ? SYSTEMD_STATUS.exec(line) ?? SYSTEMCTL_STATUS.exec(line) : null;

@@ -27,6 +27,12 @@ const RECENCY_HALF_LIFE = 50;
 const MISSED_LOOKUP = /^(?:(?:resolved: )?(?:read|glob|list|ls|view)\w* failed:.{0,40}(?:not found|no such file|does not exist)|(?:resolved: )?\S*(?:bash|sh|zsh)\S*: (?:line \d+: )?cd: .{0,300}No such file or directory|(?:resolved: )?ls: cannot access)/i;
 /** A package manager's deprecation or audit notice: the same in every project that installs the package. */
 const NOTICE = /^(?:resolved: )?(?:deprecated |\d+ (?:critical|high|moderate|low) severity vulnerabilit)/i;
+/**
+ * An exception raised in inline code (`python -c`, `node -e`: Python names its file `<string>`, Node `[eval]`):
+ * the throwaway script the agent pipes output into, failing on an answer it did not expect. The answer is the
+ * problem (an API's error body, an empty result); the script's KeyError is its side effect.
+ */
+const INLINE_SCRIPT = /\((?:<string>|\[eval\]|<stdin>):\d+\)$/;
 /** A tool call the host refused or rejected: real, but about the agent's protocol more than the project. */
 const TOOL_FAILURE = /^[\w.:-]{1,60} failed: /;
 /** Something a reader can act on: a path, a file:line, a call, an identifier, a number. */
@@ -48,7 +54,7 @@ export function problemValue(observation: Observation, latestOrder: number): num
   // Another file's compiler errors come back unchanged after every write: their repeats say nothing new.
   const otherFile = observation.id.startsWith('warning:lsp-other:');
   if (MISSED_LOOKUP.test(text) || otherFile) weight = 0.35;
-  else if (NOTICE.test(text) || observation.id.includes(`:${PY_WARNING_KEY}lib:`)) weight = 0.4;
+  else if (NOTICE.test(text) || observation.id.includes(`:${PY_WARNING_KEY}lib:`) || INLINE_SCRIPT.test(text)) weight = 0.4;
   else if (observation.type === 'warning') weight = text.startsWith('resolved: ') ? 0.6 : 0.55;
   else if (observation.id.startsWith(SAID_PREFIX)) weight = ORIGIN_WEIGHTS[observation.id.slice(SAID_PREFIX.length).split(':', 1)[0] as ProblemOrigin] ?? 0.8;
   else if (TOOL_FAILURE.test(text)) weight = 0.7;

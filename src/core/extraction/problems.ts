@@ -15,6 +15,7 @@ import { capChars } from '../text/sections.js';
 import { NOISE, LEADING_MARKS, FAILED_SUMMARY, SUCCESS } from './output-lines.js';
 import { completePending, readCompiler, readLooseError, readTestRunner, readTraceback } from './line-readers.js';
 import { ReadingState } from './reading-state.js';
+import { readBrowserConsole } from './browser-console.js';
 
 /** One problem or warning found in an output. */
 export interface MachineProblem {
@@ -61,7 +62,7 @@ export function readOutput(output: string, options: { max?: number; strict?: boo
       state.previous = line;
       continue;
     }
-    if (readTraceback(line, raw, state) || readTestRunner(line, state) || readCompiler(line, raw, state)) continue;
+    if (readTraceback(line, raw, state) || readTestRunner(line, state) || readCompiler(line, raw, state) || readBrowserConsole(line, state)) continue;
     if (state.strict) {
       state.previous = line;
       continue;

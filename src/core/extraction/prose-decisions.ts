@@ -12,7 +12,7 @@ import type { CueMatchers } from '../text/cues.js';
 import type { ProseItem } from './prose-items.js';
 import { headingKind, labelKind, type LabelCache } from './decision-headings.js';
 import { isProposal, type DecisionSource } from './decision-source.js';
-import { arrowToDone, changeTable, ownChange, tablesOf, ticked, verifies, withDetails } from './report-shapes.js';
+import { afterStates, arrowToDone, beforeState, changeTable, ownChange, tablesOf, ticked, verifies, withDetails } from './report-shapes.js';
 
 /** Questions from which a message waits on the user's answers rather than settles anything. */
 const MIN_OPEN_QUESTIONS = 2;
@@ -65,6 +65,8 @@ const STATUS_LINE =
 
 /** A sentence that explains when something happens ("X → Y only if …") rather than what was changed. */
 const CONDITION = /(?<![\p{L}])(?:only if|if|unless|whenever|when|depends on|si|wenn|falls|se|如果|場合)(?![\p{L}])/iu;
+/** A sentence that gives an example: its arrow maps a sample input to its output ("e.g. PaO2=80 → 80 mmHg"). */
+const EXAMPLE = /(?<![\p{L}])(?:e\.g\.|for example|for instance|por ejemplo|p\. ?ej\.|zum beispiel|z\. ?b\.|par exemple|por exemplo)|比如|例如|譬如|例えば|たとえば/iu;
 const ARROWS = /→|->|=>/g;
 
 /** Whether some arrow in the text has code (a name, a value, a path) right before and right after it. */
@@ -89,7 +91,8 @@ function arrowBetweenCode(text: string): boolean {
  */
 export function decisionScore(item: ProseItem, cues: CueMatchers, source: DecisionSource, last = false, cache?: LabelCache): number {
   const { text } = item;
-  if (text.length < 12 || isQuestion(text) || item.label) return 0;
+  // The old state of a before/after pair is what the change replaced.
+  if (text.length < 12 || isQuestion(text) || item.label || beforeState(item)) return 0;
   // An item ending with a colon announces what follows; it decides nothing by itself, unless a tool call follows it.
   if (/[:：]$/.test(text) && item.announced === 0 && !last) return 0;
   const kind = headingKind(item, cues, cache);
@@ -99,15 +102,15 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   if (/[—:]\s*(?:same|ditto|likewise|idem|igual|dito|同上)\.?$/i.test(text)) return 0;
   // An arrow in a sentence that states a condition maps cases to outcomes; it changes nothing.
   let strong = cues.change.test(text);
-  // An arrow documents a change between two names or values ("16.2.4 → 15.2.4"); between words it maps cases to outcomes.
-  if (strong && !cues.change.test(text.replace(ARROWS, ' ')) && (CONDITION.test(text) || !arrowBetweenCode(text)) && !arrowToDone(text, cues)) strong = false;
+  // An arrow documents a change between two names or values ("16.2.4 → 15.2.4"); between words, or in an example, it maps cases to outcomes.
+  if (strong && !cues.change.test(text.replace(ARROWS, ' ')) && (CONDITION.test(text) || EXAMPLE.test(text) || !arrowBetweenCode(text)) && !arrowToDone(text, cues)) strong = false;
   // A row of a table of changes and an item ticked as done report a change by their shape, verb or not.
   const own = item.kind === 'sentence' && ownChange(text, cues);
   const weakVerb = !strong && cues.weakChange.test(text);
   // A row of a table of changes reads as its header's verb when it has none of its own ("Menu — hamburger on mobile");
   // an item ticked as done reports a finished change. In a prior compaction summary a ticked list is its progress
   // list (phases, milestones), not changes.
-  strong ||= own || (!weakVerb && changeTable(item, cues, cache)) || (!source.summary && ticked(item));
+  strong ||= own || (!weakVerb && changeTable(item, cues, cache)) || (!source.summary && ticked(item)) || source.after?.has(item.index) === true;
   const weak = !strong && (weakVerb || changeTable(item, cues, cache));
   if (!strong && !weak && kind !== 'decision') return 0;
   // The code-object scan is the costliest test here: it runs once, and only on items that passed the cues.
@@ -151,7 +154,7 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
 export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, given: DecisionSource, max: number): Decision[] {
   let questions = 0;
   for (const item of items) if (isQuestion(item.text)) questions++;
-  const source: DecisionSource = { ...given, asks: given.asks ?? questions >= MIN_OPEN_QUESTIONS };
+  const source: DecisionSource = { ...given, asks: given.asks ?? questions >= MIN_OPEN_QUESTIONS, after: given.after ?? afterStates(items) };
   const scored: Array<{ item: ProseItem; score: number }> = [];
   const cache: LabelCache = new Map();
   for (const item of items) {
@@ -170,7 +173,8 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
     if (seen.has(key) || (table && seen.has(table.key))) continue;
     seen.add(key);
     if (table) seen.add(table.key);
-    const lead = item.lead || item.section;
+    // The new state of a before/after pair is told by what it is the state of: the section it describes.
+    const lead = source.after?.has(item.index) === true && item.section !== '' ? item.section.split(' / ').pop() ?? item.lead : item.lead || item.section;
     const proposed = isProposal(item, cues, source, cache);
     decisions.push({
       ...(proposed ? { proposed } : {}),

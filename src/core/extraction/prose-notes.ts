@@ -10,6 +10,7 @@ import type { CueMatchers } from '../text/cues.js';
 import type { ProseItem } from './prose-items.js';
 import { ORIGIN_WEIGHTS, reportedProblems, statedProblems, type StatedProblem } from './prose-problems.js';
 import { SAID_PREFIX } from './problem-rank.js';
+import { afterStates, beforeState } from './report-shapes.js';
 
 /** Cap on a note's text. */
 export const MAX_NOTE_CHARS = 200;
@@ -89,6 +90,22 @@ function problemNotes(stated: readonly StatedProblem[], max: number, order: numb
     .slice(0, max)
     .sort((a, b) => a.index - b.index)
     .map((problem) => note('problem', `${SAID_PREFIX}${problem.origin}:${noteKey(problem.text)}`, problem.text, order));
+}
+
+/**
+ * The old states of a report's before/after pairs ("Before: saving did nothing until a cell changed / Now: …"):
+ * what the change fixed, kept as a problem since resolved (a `warning`, like a failure a later run settled),
+ * named by the section it describes.
+ */
+function fixedStates(items: readonly ProseItem[], order: number): Observation[] {
+  const fixed: Observation[] = [];
+  const after = afterStates(items);
+  for (const item of items) {
+    if (!after.has(item.index + 1) || !beforeState(item) || fixed.length >= MAX_NOTES_PER_KIND) continue;
+    const topic = item.section.split(' / ').pop() ?? '';
+    fixed.push({ id: `resolved:${SAID_PREFIX}before:${noteKey(item.text)}`, type: 'warning', text: cap(`resolved: ${topic ? `${topic}: ` : ''}${item.text}`), order, frequency: 1 });
+  }
+  return fixed;
 }
 
 type NoteLabel = 'problem' | 'next' | 'plan' | null;
@@ -174,7 +191,7 @@ export function userNotes(text: string, items: readonly ProseItem[], cues: CueMa
  *   pass uses when the conversation stops right there.
  */
 export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, order: number, summary: boolean, working = false): Observation[] {
-  const notes: Observation[] = problemNotes(statedProblems(items, cues), MAX_PROBLEMS_PER_MESSAGE, order);
+  const notes: Observation[] = [...problemNotes(statedProblems(items, cues), MAX_PROBLEMS_PER_MESSAGE, order), ...fixedStates(items, order)];
   let steps = 0;
   const stepPrefix = summary ? CARRIED_PREFIX : STEP_PREFIX;
   const cache = new Map<string, NoteLabel>();

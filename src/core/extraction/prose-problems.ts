@@ -35,6 +35,11 @@ export interface StatedProblem {
 /** How much each origin is worth, relative to a tool's problem line (0.9). */
 export const ORIGIN_WEIGHTS: Readonly<Record<ProblemOrigin, number>> = Object.freeze({ cause: 1, heading: 0.85, row: 0.6, user: 0.9, expect: 0.75 });
 
+/** A row of a progress table with a cell at nothing done ("OCR — not implemented — 0%"). */
+const NOTHING_DONE = /\s—\s0\s?%(?:\s—\s|$)/;
+/** Rows of one message named in its gap at most. */
+const MAX_GAPS = 6;
+
 /** A sentence shorter than this leans on the one before it. */
 const SHORT_SENTENCE = 70;
 /** An admission opens a reply ("Good catch — …"): only its first items and characters are read for one. */
@@ -139,6 +144,7 @@ export function statedProblems(items: readonly ProseItem[], cues: CueMatchers): 
     if (!known) labels.set(label, (known = { problem: problemLabel(label, cues), findings: label !== '' && FINDINGS_HEADING.test(label) }));
     return known;
   };
+  const gaps: ProseItem[] = [];
   for (const item of items) {
     if (item.label || item.leadsList || item.text.split(' ', 3).length < 3) continue;
     const [list, lead, section] = [read(item.listLead), read(item.lead), read(item.section)];
@@ -151,7 +157,10 @@ export function statedProblems(items: readonly ProseItem[], cues: CueMatchers): 
       found.push({ origin: item.kind === 'row' ? 'row' : 'heading', text: carryAnnounced(items, item, text), index: item.index });
       continue;
     }
-    if (item.kind === 'row') continue;
+    if (item.kind === 'row') {
+      if (NOTHING_DONE.test(item.text.slice(0, 400)) && gaps.length < MAX_GAPS) gaps.push(item);
+      continue;
+    }
     if ((list.findings || lead.findings || section.findings) && cues.problem.test(item.text) && !SOLUTION.test(item.text)) {
       found.push({ origin: 'heading', text: carryAnnounced(items, item, item.text), index: item.index });
     } else if (item.index < ADMISSION_ITEMS && ADMISSION.test(item.text.slice(0, ADMISSION_CHARS))) {
@@ -162,6 +171,10 @@ export function statedProblems(items: readonly ProseItem[], cues: CueMatchers): 
       found.push({ origin: 'cause', text: joinPrevious(items, item), index: item.index });
     }
   }
+  const [first] = gaps;
+  // The parts a progress table puts at nothing done are what the work still lacks: one gap, named by their first
+  // cells, worth a findings heading's problem (as a table row it lost the budget to the session's narrated causes).
+  if (first) found.push({ origin: 'heading', text: `not started (0%): ${gaps.map((gap) => gap.text.split(' — ', 1)[0]).join('; ')}`, index: first.index });
   return found;
 }
 

@@ -29,6 +29,17 @@ export function ticked(item: ProseItem): boolean {
   return (item.text.match(DONE_MARKS)?.length ?? 0) === 1;
 }
 
+/** A cell that holds only a share ("90%", "0 %"): how far a part has come, in any language. */
+const PROGRESS_CELL = /(?:^|\s—\s)\d{1,3}(?:[.,]\d{1,2})?\s?%(?:\s—\s|$)/;
+
+/**
+ * Whether a row reports progress: one of its cells is a share ("OCR — not started — 0%"). A table of how far
+ * each part has come is a status, whatever its columns are called ("Completion", "完成度" reads like "Complete").
+ */
+function progressRow(item: ProseItem): boolean {
+  return item.kind === 'row' && PROGRESS_CELL.test(item.text.slice(0, 400));
+}
+
 /**
  * Whether a row's table is a table of changes: one of its header's cells names changes or fixes
  * ("Change", "What changed", "Cambio"). A column of results or statuses reports outcomes, not changes.
@@ -38,7 +49,7 @@ export function ticked(item: ProseItem): boolean {
  * @param cache - heading kinds already classified in this message.
  */
 export function changeTable(item: ProseItem, cues: CueMatchers, cache?: LabelCache): boolean {
-  if (item.kind !== 'row' || item.lead === '') return false;
+  if (item.kind !== 'row' || item.lead === '' || progressRow(item)) return false;
   return item.lead.split(' | ').some((cell) => labelKind(cell, cues, cache) === 'summary' && !cues.verified.test(cell));
 }
 
@@ -47,14 +58,14 @@ const ALL_PASSED = /(?<!\d)(\d{1,5})\/\1(?!\d)/;
 
 /**
  * Whether an item reports an outcome rather than a change: a check that passed, a service that
- * answers, a smoke test's counts, a status under a lead-in that says so ("Smoke test passed:").
+ * answers, a smoke test's counts, a row of progress, a status under a lead-in that says so ("Smoke test passed:").
  *
  * @param item - one item of an assistant message.
  * @param cues - the cue matchers of the message's language.
  * @param cache - heading kinds already classified in this message.
  */
 export function verifies(item: ProseItem, cues: CueMatchers, cache?: LabelCache): boolean {
-  if (cues.verified.test(item.text) || ALL_PASSED.test(item.text)) return true;
+  if (cues.verified.test(item.text) || ALL_PASSED.test(item.text) || progressRow(item)) return true;
   if (item.lead === '') return false;
   // A row's lead is its table's header: a Status column beside a Change column makes no row a status, a table of results does.
   return item.kind === 'row' ? !changeTable(item, cues, cache) && cues.verified.test(item.lead) : cues.verified.test(item.lead);
@@ -126,4 +137,29 @@ export function tablesOf(items: readonly ProseItem[], max: number): Map<number, 
     tables.set(item.index, current);
   }
   return tables;
+}
+
+/** A label that names the state before a change ("Before", "Antes", "之前"), in the languages with cue sets. */
+const BEFORE_LABEL = /^(?:before|previously|old|antes|anteriormente|vorher|früher|bisher|avant|auparavant|之前|以前|改前|修改前|変更前|修正前)$/iu;
+/** A label that names the state after it ("After", "Now", "Ahora", "现在"). */
+const AFTER_LABEL = /^(?:after|now|new|ahora|después|despues|nachher|jetzt|neu|après|apres|maintenant|agora|depois|之后|现在|改后|修改后|変更後|修正後|現在)$/iu;
+
+/** Whether an item is labelled as the state before a change ("**Antes**: la matriz solo leía …"): the old state, not what was decided. */
+export function beforeState(item: ProseItem): boolean {
+  return item.lead !== '' && BEFORE_LABEL.test(item.lead);
+}
+
+/**
+ * The items that state the new state of a before/after pair ("Before: … / Now: …"): a report's way of describing
+ * a change, whose verb is in neither half. Their positions in the message.
+ *
+ * @param items - the message's prose items.
+ */
+export function afterStates(items: readonly ProseItem[]): Set<number> {
+  const after = new Set<number>();
+  for (let position = 1; position < items.length; position++) {
+    const [previous, item] = [items[position - 1], items[position]];
+    if (previous && item && beforeState(previous) && AFTER_LABEL.test(item.lead)) after.add(item.index);
+  }
+  return after;
 }

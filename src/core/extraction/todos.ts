@@ -71,7 +71,7 @@ export function todoItems(json: string): TodoItem[] {
 }
 
 /** The list a call carries: its input's when that crossed, else the output's echo. */
-function listText(input: Record<string, unknown>, output: string): string {
+export function todoListText(input: Record<string, unknown>, output: string): string {
   for (const key of ['todos', 'plan']) {
     const value = input[key];
     if (Array.isArray(value)) {
@@ -98,7 +98,7 @@ export const TODO_CLOSED = 'closed';
  */
 export function todoNotes(call: { tool: string; input: Record<string, unknown>; output: string; failed: boolean }, order: number): Observation[] {
   if (call.failed || !TODO_TOOL.test(call.tool)) return [];
-  const items = todoItems(listText(call.input, call.output));
+  const items = todoItems(todoListText(call.input, call.output));
   if (items.length === 0) return [];
   const open = [...items.filter((item) => item.status === 'in_progress'), ...items.filter((item) => item.status === 'pending')];
   if (open.length === 0) return [{ id: `${TODO_PREFIX}${order}:${TODO_CLOSED}`, type: 'next', text: '', order, frequency: 1 }];

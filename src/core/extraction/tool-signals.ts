@@ -129,7 +129,7 @@ function diagnosticSignals(tool: string, input: Record<string, unknown>, output:
  */
 export function signalsFromPastedText(text: string, order: number): Observation[] {
   // Cheap gate: most messages have nothing that a trace or a compiler prints.
-  if (!/Traceback \(most recent|\n\s+at |Exception|Error:|error TS\d|\.\w+:\d+:\d+|FAILED|--- FAIL/.test(text)) return [];
+  if (!/Traceback \(most recent|\n\s+at |Exception|Error:|error TS\d|\.\w+:\d+:\d+|FAILED|--- FAIL|net::ERR_|Failed to load resource| [45]\d\d \(/.test(text)) return [];
   return readOutput(text, { max: 4, strict: true }).problems.map((problem): Observation => ({
     id: `${problem.type}:${problem.key}`,
     type: problem.type,

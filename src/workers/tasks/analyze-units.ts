@@ -20,8 +20,10 @@ import { DECISION_THRESHOLD, proseDecisions } from '../../core/extraction/prose-
 import { isReport } from '../../core/extraction/decision-source.js';
 import { seedDecisionScore, seedFamiliesWorthReading } from '../../core/extraction/seed-decisions.js';
 import { deletionDecision, hostDecision, versionControlDecision } from '../../core/extraction/work-decisions.js';
+import { commitSizeWeight } from '../../core/extraction/commit-size.js';
 import { assistantNotes, emptyReplyNote, isPastedDocument, userNotes } from '../../core/extraction/prose-notes.js';
-import { todoNotes } from '../../core/extraction/todos.js';
+import { TODO_TOOL, todoNotes } from '../../core/extraction/todos.js';
+import { todoDecisions } from '../../core/extraction/todo-decisions.js';
 
 /** Adds the time `work` takes to `timings[stage]`. */
 export function timed<T>(timings: StageTimings, stage: string, work: () => T): T {
@@ -130,8 +132,13 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       const command = call.input['command'];
       if (call.failed || typeof command !== 'string' || !SHELL_TOOL.test(call.tool)) continue;
       const clean = sanitizeText(command);
-      const recorded = versionControlDecision(clean, unit.order) ?? hostDecision(clean, unit.order);
+      const committed = versionControlDecision(clean, unit.order);
+      // A commit's size orders the session's commits: a feature above its one-line fixes (see `rankDecisions`).
+      const recorded = committed ? { ...committed, commitSize: commitSizeWeight(call.output) } : hostDecision(clean, unit.order);
       if (recorded && !done.some((decision) => decision.text === recorded.text)) done.push(recorded);
+    }
+    for (const call of unit.tools) {
+      if (TODO_TOOL.test(call.tool)) done.push(...todoDecisions({ tool: call.tool, input: call.input, output: sanitizeText(call.output), failed: call.failed }, settings.maxDecisionsPerUnit));
     }
     const deleted = deletionDecision(files.filter((touch) => touch.action === 'delete').map((touch) => touch.path), unit.order);
     if (deleted) done.push(deleted);

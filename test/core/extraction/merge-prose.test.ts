@@ -31,6 +31,24 @@ describe('rankDecisions', () => {
     ]);
   });
 
+  it('should let completed todo items only fill a session whose prose states few decisions', () => {
+    const todo = (text: string, order: number): Decision => ({ ...decision(text, 3, order), family: 'todo' });
+    const thin = rankDecisions([decision('Moved the retry budget into QueueConfig', 4, 1), todo('Update worker.ts: concurrency from 8 to 2', 3)], 10);
+    expect(thin.map((item) => item.text)).toEqual(['Moved the retry budget into QueueConfig', 'Update worker.ts: concurrency from 8 to 2']);
+    const prose = ['Moved the retry budget into QueueConfig', 'Switched the logger to JSON lines', 'Wrapped each scheduler tick in try/catch', 'Pinned node to 20.11 in .nvmrc'];
+    const full = rankDecisions([...prose.map((text, index) => decision(text, 3, index * 2)), todo('Update worker.ts: concurrency from 8 to 2', 9)], 10);
+    expect(full.map((item) => item.text)).toEqual(prose);
+  });
+
+  it("should order a session's commits by their size only when they alone overflow the list", () => {
+    const commit = (text: string, order: number, commitSize: number): Decision => ({ ...decision(`committed: ${text}`, 4, order), commitSize });
+    const feature = commit('feat: add the invoice export module', 0, 1);
+    const subjects = ['null user in session', 'trailing comma in config', 'timezone of cron job', 'label of save button', 'path of upload dir', 'retry count of mailer', 'width of sidebar panel', 'order of menu items'];
+    const fixes = subjects.map((subject, index) => commit(`fix: ${subject}`, index + 1, -1));
+    expect(rankDecisions([feature, ...fixes], 10).map((item) => item.text)).toContain(feature.text);
+    expect(rankDecisions([feature, ...fixes.slice(1)], 10)).toHaveLength(MAX_SESSION_DECISIONS);
+  });
+
   it('should cap the list and what one message places in it', () => {
     const many = Array.from({ length: 30 }, (_, index) => decision(`Moved handler${index} into module${index} for route${index}`, 5, Math.floor(index / 5)));
     const ranked = rankDecisions(many, 50);

@@ -43,4 +43,20 @@ describe('readOpsLine', () => {
   it('should read a server error in the response headers', () => {
     expect(read('HTTP/1.1 503 Service Unavailable', 'HTTP/2 200', '< HTTP/1.1 404 Not Found')).toEqual(['problem: HTTP 503 Service Unavailable from the server']);
   });
+
+  it('should read the error body a JSON API answers with, and merge its repeats', () => {
+    const denied = 'PUT quota: {"error":{"code":"unauthorized","message":"Bad credentials","expired":true}}';
+    expect(read(denied, denied.replace('quota', 'limits'))).toEqual(['problem: API error unauthorized: Bad credentials']);
+    expect(read('{"error":{"code":400,"message":"Field \\"name\\" is read-only","status":"INVALID_ARGUMENT"}}')).toEqual([
+      'problem: API error 400: Field "name" is read-only',
+    ]);
+    expect(read('{"error":"missing signature header"}')).toEqual(['problem: API error: missing signature header']);
+    expect(read('{"errors":[{"message":"Resource not accessible by integration","type":"FORBIDDEN"}]}')).toEqual([
+      'problem: API error FORBIDDEN: Resource not accessible by integration',
+    ]);
+  });
+
+  it('should not take an answer whose error field is empty for an error', () => {
+    expect(read('[{"state":"DONE","error":null}]', '{"ok":true,"errors":[]}', '{"id":4,"error_text":null}')).toEqual([]);
+  });
 });

@@ -5,6 +5,14 @@ import type { Observation } from '../../../src/core/extraction/observations.js';
 const obs = (id: string, type: Observation['type'], text: string, order: number): Observation => ({ id, type, text, order, frequency: 1 });
 
 describe('problemValue', () => {
+  it("should value the answer an inline script choked on above the script's own exception", () => {
+    const answer = problemValue(obs('problem:api', 'problem', 'API error unauthorized: Bad credentials', 8), 10);
+    const script = problemValue(obs('problem:keyerror', 'problem', "KeyError: 'id' (<string>:1)", 9), 10);
+    const project = problemValue(obs('problem:keyerror2', 'problem', "KeyError: 'id' (orders.py:41)", 9), 10);
+    expect(answer).toBeGreaterThan(script);
+    expect(project).toBeGreaterThan(script);
+  });
+
   it('should value a stated diagnosis over a tool failure, and a failed look-up of a missing path lowest', () => {
     const diagnosis = problemValue(obs(`${SAID_PREFIX}cause:x`, 'problem', 'Root cause: the cache key ignores the locale', 10), 10);
     const refused = problemValue(obs('problem:edit', 'problem', 'edit failed: The user has specified a rule which prevents you from using this tool', 10), 10);

@@ -4,6 +4,15 @@ import { readOutput } from '../../../src/core/extraction/problems.js';
 const texts = (output: string, strict = false): string[] => readOutput(output, { strict }).problems.map((problem) => `${problem.type}: ${problem.text}`);
 
 describe('readOutput', () => {
+  it("should read an exception behind an application logger's tag, a bare Error too, even in strict reading", () => {
+    const logged = ['[Job Error] sync: TypeError: store.flushAll is not a function', '    at runSync (/srv/app/lib/sync.cjs:48:9)', '    at async main (/srv/app/index.js:12:3)'].join('\n');
+    expect(readOutput(logged, { strict: true }).problems.map((problem) => problem.text)).toEqual(['TypeError: store.flushAll is not a function (/srv/app/lib/sync.cjs:48)']);
+    expect(readOutput("[Plugin Error] export: Error: Cannot find module './helpers'", { strict: true }).problems.map((problem) => problem.text)).toEqual([
+      "Error: Cannot find module './helpers'",
+    ]);
+    expect(readOutput('[worker] started 4 threads', { strict: true }).problems).toEqual([]);
+  });
+
   it('should turn a Python traceback into its exception with the project frame', () => {
     const output = [
       'Traceback (most recent call last):',

@@ -58,6 +58,13 @@ describe('proseDecisions', () => {
 });
 
 describe('proposals and non-decisions', () => {
+  it('should weigh down a suggestion or a predicted effect in Chinese and Japanese as in English', () => {
+    const score = (text: string, language: string) => decisionScore(proseItems(text)[0]!, cuesFor(language), PLAIN);
+    expect(score('建议把 `retryCount` 改为 3，避免重复提交', 'cmn')).toBeLessThan(score('把 `retryCount` 改为 3，避免重复提交', 'cmn'));
+    expect(score('移除 `flexGrow` 会让按钮改为居中显示', 'cmn')).toBeLessThan(DECISION_THRESHOLD);
+    expect(score('`retryCount` を 3 に変更することを提案します', 'jpn')).toBeLessThan(score('`retryCount` を 3 に変更しました', 'jpn'));
+  });
+
   it('should mark review findings and plan steps as proposed, and a report of work done as not', () => {
     const review = [
       '## Proposed fixes',
@@ -94,6 +101,11 @@ describe('proposals and non-decisions', () => {
     expect(decisionsOf('| File | Change |\n|---|---|\n| `GetUserQuery.java` | Same |')).toEqual([]);
     // An arrow between two values is a change.
     expect(decisionsOf('## Changes\n- `next`: 16.2.4 → 15.2.4 in `package.json`')).toHaveLength(1);
+  });
+
+  it('should not take an arrow in an example for a change', () => {
+    expect(decisionsOf('`unitMap` resolves the chosen unit, for example `temp=38` + `tempUnit=f` → `100.4 °F`.')).toEqual([]);
+    expect(decisionsOf('`unitMap` 用来解析用户选的单位，比如 `temp=38` + `tempUnit=f` → `100.4 °F`。', 'cmn')).toEqual([]);
   });
 
   it('should raise a change that states its reason, and lower an add-on', () => {
@@ -152,6 +164,19 @@ describe('decisionScore', () => {
 });
 
 describe('decisions read by the shape of a report', () => {
+  it('should read the new state of a before/after pair as the change, named by its section, and never the old state', () => {
+    const text = [
+      'Listo, los dos arreglos:',
+      '',
+      '### 1. Facturas anuladas en el listado',
+      '- **Antes**: el listado solo leía `facturas_emitidas` y las anuladas creadas a mano no aparecían',
+      '- **Ahora**: también consulta `facturas_anuladas` y las muestra en gris',
+    ].join('\n');
+    const decisions = proseDecisions(proseItems(text), cuesFor('spa'), { summary: false, report: true, edits: false }, 5);
+    expect(decisions.map((decision) => decision.text)).toEqual(['Ahora: también consulta facturas_anuladas y las muestra en gris']);
+    expect(decisions[0]?.context).toContain('facturas anuladas en el listado');
+  });
+
   it('should read a row of a table of changes without a verb, and a bullet ticked as done, but not a table of results', () => {
     const text = [
       '## Changes: sidebar on small screens',

@@ -42,6 +42,12 @@ describe('userNotes', () => {
 });
 
 describe('assistantNotes', () => {
+  it('should keep the old state of a before/after pair as a problem since resolved', () => {
+    const text = ['## Export button', '- **Before**: the button stayed disabled until a cell was edited', '- **After**: enabled whenever the grid has rows'].join('\n');
+    const notes = assistantNotes(proseItems(text), cuesFor('eng'), 3, false);
+    expect(notes.filter((item) => item.type === 'warning').map((item) => item.text)).toEqual(['resolved: export button: Before: the button stayed disabled until a cell was edited']);
+  });
+
   it('should take next steps from their section, and problems from a root-cause lead-in', () => {
     const text = [
       'Root cause: the session cookie is dropped because the proxy strips `SameSite=None`.',

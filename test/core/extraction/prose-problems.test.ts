@@ -83,6 +83,11 @@ describe('statedProblems', () => {
     expect(stated(text).map((problem) => problem.text)).toEqual(['The importer returns 3 columns while both callers unpack 2 (the main bug).']);
   });
 
+  it('should read the parts a progress table puts at nothing done as one gap', () => {
+    const table = ['| Part | Plan | State | Done |', '|---|---|---|---|', '| Export | CSV and XLSX | finished | 100% |', '| Search | full-text index | not started | 0% |', '| Sync | offline queue | missing | 0 % |', '| Audit log | per-user trail | partly | 40% |'].join('\n');
+    expect(stated(table)).toEqual([{ origin: 'heading', text: 'not started (0%): Search; Sync', index: 1 }]);
+  });
+
   it('should not take a success report or a handled exception for a problem', () => {
     expect(stated('Build succeeds with zero errors. Here is what changed:\n\n- Added a handler for `TimeoutException` in the poller.')).toEqual([]);
   });

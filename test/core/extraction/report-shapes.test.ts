@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cuesFor } from '../../../src/core/text/cues.js';
 import { proseItems } from '../../../src/core/extraction/prose-items.js';
-import { changeTable, ownChange, tablesOf, ticked, verifies } from '../../../src/core/extraction/report-shapes.js';
+import { afterStates, beforeState, changeTable, ownChange, tablesOf, ticked, verifies } from '../../../src/core/extraction/report-shapes.js';
 
 describe('ownChange', () => {
   it('should tell a first-person report of a change in several languages', () => {
@@ -29,6 +29,13 @@ describe('changeTable', () => {
     expect(changeTable(change!, cues)).toBe(true);
     expect(changeTable(result!, cues)).toBe(false);
   });
+
+  it('should read a table of progress as a status whatever its columns are called', () => {
+    const cues = cuesFor('eng');
+    const rows = proseItems(['| Part | Changes | Completion |', '|---|---|---|', '| Export | CSV writer added | 100% |', '| Search | not started | 0 % |'].join('\n'));
+    expect(rows.map((row) => changeTable(row, cues))).toEqual([false, false]);
+    expect(rows.map((row) => verifies(row, cues))).toEqual([true, true]);
+  });
 });
 
 describe('verifies', () => {
@@ -49,5 +56,13 @@ describe('tablesOf', () => {
     expect(tables.get(0)).toBe(tables.get(1));
     expect(tables.get(0)?.rows).toBe('x — one; y — two');
     expect(tables.has(2)).toBe(false);
+  });
+});
+
+describe('afterStates', () => {
+  it('should find the new state that follows an old one, in any of the cue languages, and no lone "Now:"', () => {
+    const items = proseItems(['**Vorher**: der Export lief synchron.', '', '**Jetzt**: der Export läuft in einer Queue.', '', '**Now**: run the migration.'].join('\n'));
+    expect([...afterStates(items)]).toEqual([1]);
+    expect(items.map((item) => beforeState(item))).toEqual([true, false, false]);
   });
 });

@@ -73,6 +73,11 @@ describe('signalsFromToolCall', () => {
 });
 
 describe('signalsFromPastedText', () => {
+  it('should read the console error a person pastes after describing what they did', () => {
+    const text = 'when I press save on the orders grid it fails: ordersApi.js:12\nPUT http://localhost:5173/api/orders/7 net::ERR_CONNECTION_REFUSED\n(anonymous)\t@\tGrid.jsx:88';
+    expect(signalsFromPastedText(text, 4).map((signal) => signal.text)).toEqual(['PUT localhost:5173/api/orders/7 failed: net::ERR_CONNECTION_REFUSED']);
+  });
+
   it('should take a pasted traceback and nothing from plain prose', () => {
     const text = 'This is what I get:\n\nTraceback (most recent call last):\n  File "app/main.py", line 3, in <module>\nKeyError: \'price\'\n\nCan you fix it?';
     expect(signalsFromPastedText(text, 5).map((signal) => signal.text)).toEqual(["KeyError: 'price' (app/main.py:3)"]);
