@@ -5,6 +5,7 @@
  */
 import { tokenize, type Token } from './shell-tokens.js';
 import { ENV_ASSIGNMENT, programName } from './shell.js';
+import { redactSecrets } from '../text/secrets.js';
 
 /** Programs that set up a step rather than being the step a failure belongs to. */
 const SETUP = new Set(['cd', 'pushd', 'popd', 'set-location', 'echo', 'export', 'source', '.', 'set', 'which', 'printf', 'true', 'sleep', 'clear']);
@@ -25,7 +26,7 @@ const NO_COMMAND = new Set(['for', 'select', 'case', 'done', 'fi', 'esac', '}', 
  * stay: `timeout 60 npm test` failing for want of `timeout` is not settled by a clean `npm test`.
  *
  * @param command - the command as given to the shell tool.
- * @returns at most 160 characters, lowercase; '' when nothing is left.
+ * @returns at most 160 characters, lowercase, secrets redacted; '' when nothing is left.
  */
 export function commandKey(command: string): string {
   let tokens: readonly Token[];
@@ -48,9 +49,11 @@ export function commandKey(command: string): string {
     if (words[index - 1] === '=') continue;
     const program = programName(words[index] ?? '');
     if (!program || SETUP.has(program)) continue;
-    key = [program, ...words.slice(index + 1)].join(' ').toLowerCase().slice(0, 160);
+    key = [program, ...words.slice(index + 1)].join(' ');
   }
-  return key;
+  // The key travels with the problems it settles and names a clean run: a token the command passed
+  // (`-H "Authorization: Bearer …"`) must not. Redacted before it is lowercased, which the patterns need.
+  return redactSecrets(key).text.toLowerCase().slice(0, 160);
 }
 
 /** The words of each `&&` / `;` step up to its first pipe, without redirections and their targets. */

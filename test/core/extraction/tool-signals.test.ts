@@ -62,6 +62,17 @@ describe('signalsFromToolCall', () => {
     ]);
   });
 
+  it('should key and name a run without the secrets its command passed', () => {
+    const token = 'sk-live-4f8Qz7Lm2Nx9Rb6Tc3Vd1Wh5';
+    const failed = bash(`curl -s -H "Authorization: Bearer ${token}" https://api.example.com/v1/orders`, 'HTTP/1.1 503 Service Unavailable\n', 3);
+    const clean = bash(`curl -s -H "Authorization: Bearer ${token}" https://api.example.com/v1/orders`, '{"orders":[]}', 5);
+    const text = JSON.stringify([...failed, ...clean]);
+    expect(text.toLowerCase()).not.toContain(token.toLowerCase());
+    expect(failed[0]?.source).toContain('[redacted:');
+    // The same command still settles its own failure.
+    expect(clean[0]?.source).toBe(failed[0]?.source);
+  });
+
   it('should never cut a character in half and stay bounded', () => {
     const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
     const signals = [...bash('make', `Error: ${'😀'.repeat(1_000)}`, 0), ...bash('make', `xy${'😀'.repeat(1_000)}`, 0, true)];
