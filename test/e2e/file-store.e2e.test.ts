@@ -119,12 +119,16 @@ describe('the file store in the real OpenCode server', () => {
     // OpenCode 1.18.33 does not print the service a plugin logs under: the README says so.
     expect((server as OpenCodeServer).output()).not.toContain('service=maenifold-plugin');
     const file = join(scratch, 'xdg', 'data', 'opencode', 'log', 'opencode.log');
-    const log = await readFile(file, 'utf8');
-    expect(logMessages(log).some((message) => message.startsWith(prefixes[0] as string))).toBe(true);
-    // The README's own grep, on the file as OpenCode wrote it, finds a line of every listed kind.
+    // The README's own grep, on the file as OpenCode wrote it, finds a line of every listed kind. OpenCode
+    // writes the file after it prints the line, so the last lines may still be on their way.
     const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
     const grep = new RegExp(/^grep -E '([^']+)'/m.exec(readme)?.[1] ?? '^$');
-    const found = logMessages(log.split('\n').filter((line) => grep.test(line)).join('\n'));
+    const grepped = async (): Promise<string[]> => logMessages((await readFile(file, 'utf8')).split('\n').filter((line) => grep.test(line)).join('\n'));
+    const everyKind = (messages: string[]): boolean => prefixes.every((prefix) => messages.some((message) => message.startsWith(prefix)));
+    const found = await until(async () => {
+      const messages = await grepped().catch(() => []);
+      return everyKind(messages) ? messages : undefined;
+    }, 10_000, 'every listed kind of line in the log file').catch(() => grepped());
     for (const prefix of prefixes) expect(found.some((message) => message.startsWith(prefix)), `the README's grep finds "${prefix}"`).toBe(true);
   });
 });
