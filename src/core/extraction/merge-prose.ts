@@ -10,6 +10,7 @@ import { CARRIED_PREFIX, EMPTY_REPLY_ID, INTENT_PREFIX, REQUEST_PREFIX, STEP_PRE
 import { TODO_CLOSED, TODO_PREFIX } from './todos.js';
 import { collapseAttempts } from './decision-attempts.js';
 import { restatementPenalty } from './decision-provenance.js';
+import { supersededStatements } from './decision-restatements.js';
 import { rememberedByText } from '../text/remembered.js';
 import { CONFIRMED_BONUS, editedNames, laterWork, reach, REVERSAL_BONUS, reverses, type DecisionEvidence } from './decision-evidence.js';
 
@@ -172,8 +173,11 @@ export function rankDecisions(
   const perMessage = new Map<number, number>();
   // A completed todo item only fills a session whose prose states few decisions: when the prose reports
   // the work, it says the same better (measured on the default set: todo items displaced two prose decisions).
+  // A plan step or finding that a later report of the same change names again is a fragment of it.
+  const superseded = new Set([...supersededStatements(candidates.map((candidate) => candidate.decision))].map((index) => candidates[index]?.decision));
   const ordered = [...candidates.filter((candidate) => candidate.decision.family !== 'todo'), ...candidates.filter((candidate) => candidate.decision.family === 'todo')];
   for (const candidate of ordered) {
+    if (superseded.has(candidate.decision)) continue;
     if (kept.length >= limit || (candidate.decision.family === 'todo' && kept.length >= Math.min(limit, MIN_SESSION_DECISIONS))) break;
     // Weaker candidates only fill a session whose prose holds few clear decisions (a terse, narrated one);
     // the list is two runs, each best first, so a weak one skips to the todo items rather than ends the loop.
