@@ -47,3 +47,24 @@ export function restatementPenalty(decisions: readonly Decision[]): (decision: D
     return decision.family === 'change' && commits.has(decision.order - 1) ? COMMIT_REPORT_PENALTY : 0;
   };
 }
+
+/**
+ * The decisions that still stand once undone commits are taken out: a command that undid the latest commit
+ * (`git revert HEAD`, `git reset --hard HEAD~1`) cancels the latest commit before it that still stood, and
+ * is itself no decision. A change the session took back was tried, not decided. Linear in the decisions.
+ *
+ * @param decisions - the session's decisions, oldest first; commits carry `commitSize`.
+ */
+export function withoutUndoneCommits(decisions: readonly Decision[]): readonly Decision[] {
+  if (!decisions.some((decision) => decision.undoesCommit)) return decisions;
+  const standing: Decision[] = [];
+  const cancelled = new Set<Decision>();
+  for (const decision of decisions) {
+    if (decision.commitSize !== undefined) standing.push(decision);
+    else if (decision.undoesCommit) {
+      const undone = standing.pop();
+      if (undone) cancelled.add(undone);
+    }
+  }
+  return decisions.filter((decision) => !decision.undoesCommit && !cancelled.has(decision));
+}

@@ -9,7 +9,7 @@ import type { Observation } from './observations.js';
 import { CARRIED_PREFIX, EMPTY_REPLY_ID, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
 import { TODO_CLOSED, TODO_PREFIX } from './todos.js';
 import { collapseAttempts } from './decision-attempts.js';
-import { restatementPenalty } from './decision-provenance.js';
+import { restatementPenalty, withoutUndoneCommits } from './decision-provenance.js';
 import { supersededStatements } from './decision-restatements.js';
 import { rememberedByText } from '../text/remembered.js';
 import { CONFIRMED_BONUS, editedNames, laterWork, reach, REVERSAL_BONUS, reverses, type DecisionEvidence } from './decision-evidence.js';
@@ -148,7 +148,7 @@ export function rankDecisions(
     .sort((a, b) => a.order - b.order);
   const edited = editedNames(evidence);
   const indexed: Array<{ decision: Decision; index: number; score: number }> = [];
-  const collapsed = collapseAttempts(decisions, requests.map((request) => request.order));
+  const collapsed = collapseAttempts(withoutUndoneCommits(decisions), requests.map((request) => request.order));
   // A session that commits after every step has more commits than the list holds, each at a commit's worth:
   // then their size orders them, so the feature commit is not lost to its follow-up one-line fixes.
   const commits = collapsed.reduce((count, decision) => count + (decision.commitSize === undefined ? 0 : 1), 0);

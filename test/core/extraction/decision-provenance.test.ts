@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Decision } from '../../../src/core/extraction/decisions.js';
-import { COMMIT_REPORT_PENALTY, RESTATED_SUMMARY_PENALTY, restatementPenalty } from '../../../src/core/extraction/decision-provenance.js';
+import { COMMIT_REPORT_PENALTY, RESTATED_SUMMARY_PENALTY, restatementPenalty, withoutUndoneCommits } from '../../../src/core/extraction/decision-provenance.js';
 import { rankDecisions } from '../../../src/core/extraction/merge-prose.js';
 
 const change = (text: string, order: number, score = 4.5): Decision => ({ family: 'change', category: 'implementation', text, context: text, order, score });
@@ -50,5 +50,21 @@ describe('rankDecisions', () => {
     ];
     const kept = rankDecisions(decisions, 4);
     expect(kept.every((decision) => decision.commitSize !== undefined)).toBe(true);
+  });
+});
+
+describe('withoutUndoneCommits', () => {
+  const undo: Decision = { family: 'change', category: 'implementation', text: 'undid the latest commit', context: 'git revert: HEAD', score: 0, order: 0, undoesCommit: true };
+
+  it('should drop the latest commit a later command undid, and the undoing itself', () => {
+    const first = commit('add invoice parsing', 12);
+    const second = commit('switch amounts to floats', 20);
+    const kept = withoutUndoneCommits([first, second, change('the parser streams lines', 21), { ...undo, order: 24 }]);
+    expect(kept.map((decision) => decision.order)).toEqual([12, 21]);
+  });
+
+  it('should undo one commit per command, the latest still standing', () => {
+    const kept = withoutUndoneCommits([commit('a', 1), commit('b', 2), { ...undo, order: 3 }, { ...undo, order: 4 }, commit('c', 5)]);
+    expect(kept.map((decision) => decision.order)).toEqual([5]);
   });
 });
