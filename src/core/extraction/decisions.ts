@@ -45,6 +45,8 @@ export interface Decision {
   line?: string;
   /** How many successive attempts this one stands for, when it stands for more than itself. */
   attempts?: number;
+  /** Set on a command that undid the latest commit (`git revert HEAD`, `git reset --hard HEAD~1`): that commit no longer stands (see `cancelledCommits`). */
+  undoesCommit?: true;
 }
 
 /** Cap on a decision's context sentence. */

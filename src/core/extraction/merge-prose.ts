@@ -9,6 +9,8 @@ import type { Observation } from './observations.js';
 import { CARRIED_PREFIX, EMPTY_REPLY_ID, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from './prose-notes.js';
 import { TODO_CLOSED, TODO_PREFIX } from './todos.js';
 import { collapseAttempts } from './decision-attempts.js';
+import { restatementPenalty, withoutUndoneCommits } from './decision-provenance.js';
+import { supersededStatements } from './decision-restatements.js';
 import { rememberedByText } from '../text/remembered.js';
 import { CONFIRMED_BONUS, editedNames, laterWork, reach, REVERSAL_BONUS, reverses, type DecisionEvidence } from './decision-evidence.js';
 
@@ -123,7 +125,8 @@ function requestSupport(decision: Decision, requests: ReadonlyArray<{ order: num
  * conversation order.
  *
  * A decision that answers the user's latest request before it (shares its subject words) ranks higher:
- * what the user asked about is what the session decided.
+ * what the user asked about is what the session decided. One that restates a commit the transcript
+ * records (a report line right after it, a later summary's item) ranks lower (see `restatementPenalty`).
  *
  * @param decisions - every message's decisions, oldest first.
  * @param max - the caller's cap.
@@ -145,11 +148,12 @@ export function rankDecisions(
     .sort((a, b) => a.order - b.order);
   const edited = editedNames(evidence);
   const indexed: Array<{ decision: Decision; index: number; score: number }> = [];
-  const collapsed = collapseAttempts(decisions, requests.map((request) => request.order));
+  const collapsed = collapseAttempts(withoutUndoneCommits(decisions), requests.map((request) => request.order));
   // A session that commits after every step has more commits than the list holds, each at a commit's worth:
   // then their size orders them, so the feature commit is not lost to its follow-up one-line fixes.
   const commits = collapsed.reduce((count, decision) => count + (decision.commitSize === undefined ? 0 : 1), 0);
   const sized = commits > limit;
+  const restates = restatementPenalty(collapsed);
   for (const [index, decision] of collapsed.entries()) {
     const later = laterWork(decision, edited);
     // A proposal no later edit of what it names carried out was not decided: a plan step, a finding, advice never acted on.
@@ -160,7 +164,7 @@ export function rankDecisions(
     const evidenceScore = decision.family === 'deleted' ? (reverses(decision, edited) ? REVERSAL_BONUS : 0)
       : decision.proposed ? -CONFIRMED_BONUS
       : later === 'none' ? 0 : CONFIRMED_BONUS;
-    const score = (decision.score ?? 3.5) + requestSupport(decision, requests) + evidenceScore + (decision.family === 'deleted' ? 0 : reach(decision, edited)) + (sized ? decision.commitSize ?? 0 : 0);
+    const score = (decision.score ?? 3.5) + requestSupport(decision, requests) + evidenceScore + (decision.family === 'deleted' ? 0 : reach(decision, edited)) + (sized ? decision.commitSize ?? 0 : 0) - restates(decision);
     indexed.push({ decision, index, score });
   }
   indexed.sort((a, b) => b.score - a.score || b.index - a.index);
@@ -169,8 +173,11 @@ export function rankDecisions(
   const perMessage = new Map<number, number>();
   // A completed todo item only fills a session whose prose states few decisions: when the prose reports
   // the work, it says the same better (measured on the default set: todo items displaced two prose decisions).
+  // A plan step or finding that a later report of the same change names again is a fragment of it.
+  const superseded = new Set([...supersededStatements(candidates.map((candidate) => candidate.decision))].map((index) => candidates[index]?.decision));
   const ordered = [...candidates.filter((candidate) => candidate.decision.family !== 'todo'), ...candidates.filter((candidate) => candidate.decision.family === 'todo')];
   for (const candidate of ordered) {
+    if (superseded.has(candidate.decision)) continue;
     if (kept.length >= limit || (candidate.decision.family === 'todo' && kept.length >= Math.min(limit, MIN_SESSION_DECISIONS))) break;
     // Weaker candidates only fill a session whose prose holds few clear decisions (a terse, narrated one);
     // the list is two runs, each best first, so a weak one skips to the todo items rather than ends the loop.

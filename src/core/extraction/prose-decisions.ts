@@ -12,7 +12,7 @@ import type { CueMatchers } from '../text/cues.js';
 import type { ProseItem } from './prose-items.js';
 import { headingKind, labelKind, type LabelCache } from './decision-headings.js';
 import { isProposal, type DecisionSource } from './decision-source.js';
-import { afterStates, arrowToDone, beforeState, changeTable, ownChange, tablesOf, ticked, verifies, withDetails } from './report-shapes.js';
+import { afterStates, arrowToDone, beforeState, changeTable, ownChange, replacementListsOf, tablesOf, ticked, verifies, withDetails } from './report-shapes.js';
 
 /** Questions from which a message waits on the user's answers rather than settles anything. */
 const MIN_OPEN_QUESTIONS = 2;
@@ -165,11 +165,13 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
   const seen = new Set<string>();
   const decisions: Decision[] = [];
   const tables = tablesOf(items, MAX_DECISION_CONTEXT_CHARS);
+  // A list of like renames is one piece of work too, as a change table is.
+  const replacements = replacementListsOf(items, MAX_DECISION_CONTEXT_CHARS);
   for (const { item, score } of scored) {
     if (decisions.length >= max) break;
     const key = item.text.toLowerCase();
     // A table of changes reports one piece of work: its best row stands for it, the other rows are its context.
-    const table = item.kind === 'row' && changeTable(item, cues, cache) ? tables.get(item.index) : undefined;
+    const table = item.kind === 'row' && changeTable(item, cues, cache) ? tables.get(item.index) : replacements.get(item.index);
     if (seen.has(key) || (table && seen.has(table.key))) continue;
     seen.add(key);
     if (table) seen.add(table.key);

@@ -163,3 +163,36 @@ export function afterStates(items: readonly ProseItem[]): Set<number> {
   }
   return after;
 }
+
+/** A replacement written as an arrow ("parseDate → parseIsoDate", "v2 -> v3"): the shape of a row in a list of renames. */
+const REPLACEMENT_ARROW = /\S\s*(?:→|->|=>|⇒)\s*\S/u;
+/** Rows from which a run of arrow bullets is a list of replacements, not one change with its arrow. */
+export const MIN_REPLACEMENT_ROWS = 3;
+
+/**
+ * Lists of like replacements: runs of at least {@link MIN_REPLACEMENT_ROWS} successive bullets under one
+ * lead-in, each an `old → new` pair, keyed like {@link tablesOf}'s tables. One row per rename is one
+ * piece of work (a migration, a rename across files), like a change table's rows.
+ *
+ * @param items - one message's prose items.
+ * @param max - cap on the joined rows' characters.
+ */
+export function replacementListsOf(items: readonly ProseItem[], max: number): Map<number, { key: string; rows: string }> {
+  const lists = new Map<number, { key: string; rows: string }>();
+  let run: ProseItem[] = [];
+  const close = (): void => {
+    if (run.length >= MIN_REPLACEMENT_ROWS) {
+      const list = { key: `\u0000list ${run[0]?.index ?? 0}`, rows: '' };
+      for (const row of run) if (list.rows.length < max) list.rows += (list.rows ? '; ' : '') + row.text;
+      for (const row of run) lists.set(row.index, list);
+    }
+    run = [];
+  };
+  for (const item of items) {
+    const arrow = item.kind === 'bullet' && REPLACEMENT_ARROW.test(item.text.slice(0, 200));
+    if (!arrow || (run.length > 0 && run[0]?.listLead !== item.listLead)) close();
+    if (arrow) run.push(item);
+  }
+  close();
+  return lists;
+}

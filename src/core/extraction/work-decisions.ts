@@ -72,9 +72,23 @@ function stagedPaths(command: string): string[] {
   return [...paths];
 }
 
+/** A reference to the commit before the latest one: `HEAD~`, `HEAD~1`, `HEAD^`. */
+const PARENT_OF_HEAD = /^(?:HEAD|@)(?:~1?|\^)$/;
+
 /**
- * What a shell command records in version control: a commit (its message's first line) or a stash
- * with a message (what it set aside); `null` when the command does neither.
+ * Whether a git subcommand undoes the latest commit: `git revert HEAD` makes a commit that takes it back,
+ * `git reset --hard HEAD~1` (or `--soft`, `--mixed`, or none) drops it from the branch.
+ */
+function undoesLatestCommit(sub: string, rest: readonly string[]): boolean {
+  const targets = rest.filter((arg) => !arg.startsWith('-'));
+  if (sub === 'revert') return targets.length === 1 && (targets[0] === 'HEAD' || targets[0] === '@');
+  return sub === 'reset' && targets.length === 1 && PARENT_OF_HEAD.test(targets[0] ?? '');
+}
+
+/**
+ * What a shell command records in version control: a commit (its message's first line), a stash
+ * with a message (what it set aside), or the undoing of the latest commit (marked `undoesCommit`, worth
+ * nothing itself); `null` when the command does none of these.
  *
  * @param command - the shell command as the tool received it.
  * @param order - the message position.
@@ -82,7 +96,7 @@ function stagedPaths(command: string): string[] {
 export function versionControlDecision(command: string, order: number): Decision | null {
   // Most commands are neither: two plain scans spare them the parser.
   const head = command.slice(0, MAX_COMMAND_CHARS);
-  if (!/(?<![\w-])git(?![\w-])/.test(head) || !/(?<![\w-])(?:commit|stash)(?![\w-])/.test(head)) return null;
+  if (!/(?<![\w-])git(?![\w-])/.test(head) || !/(?<![\w-])(?:commit|stash|revert|reset)(?![\w-])/.test(head)) return null;
   for (const words of simpleCommands(command)) {
     if (words[0] !== 'git') continue;
     const args = words.slice(1).filter((arg, index, all) => !(index > 0 && all[index - 1] === '-C') && arg !== '-C');
@@ -106,6 +120,7 @@ export function versionControlDecision(command: string, order: number): Decision
         ...(line ? { line } : {}),
       };
     }
+    if (undoesLatestCommit(sub, rest)) return { family: 'change', category: 'implementation', text: 'undid the latest commit', context: capChars(`git ${sub}: ${rest.join(' ')}`, MAX_DECISION_CONTEXT_CHARS), score: 0, order, undoesCommit: true };
     if (sub === 'stash' && (rest[0] === 'push' || rest[0] === 'save' || rest[0]?.startsWith('-'))) {
       const message = messageArgument(rest);
       if (!usable(message)) continue;

@@ -134,7 +134,7 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       const clean = sanitizeText(command);
       const committed = versionControlDecision(clean, unit.order);
       // A commit's size orders the session's commits: a feature above its one-line fixes (see `rankDecisions`).
-      const recorded = committed ? { ...committed, commitSize: commitSizeWeight(call.output) } : hostDecision(clean, unit.order);
+      const recorded = committed?.undoesCommit ? committed : committed ? { ...committed, commitSize: commitSizeWeight(call.output) } : hostDecision(clean, unit.order);
       if (recorded && !done.some((decision) => decision.text === recorded.text)) done.push(recorded);
     }
     for (const call of unit.tools) {

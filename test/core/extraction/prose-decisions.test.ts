@@ -30,6 +30,20 @@ describe('proseDecisions', () => {
     ]);
   });
 
+  it('should take a list of like renames as one decision, its other rows as context', () => {
+    const text = [
+      'Done. Migrated the storage helpers:',
+      '',
+      '- `readBlob()` → replaced by `storage.read()`',
+      '- `writeBlob()` → replaced by `storage.write()`',
+      '- `listBlobs()` → replaced by `storage.list()`',
+      '- `dropBlob()` → replaced by `storage.remove()`',
+    ].join('\n');
+    const decisions = decisionsOf(text);
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]?.context).toContain('storage.list()');
+  });
+
   it('should not take a keyword alone, nor a hedge', () => {
     expect(decisionsOf('The architecture of this module is quite old and the approach is unclear to me.')).toEqual([]);
     expect(decisionsOf('## Summary\n- We could maybe switch to Redis instead of the in-memory map if you want.')).toEqual([]);

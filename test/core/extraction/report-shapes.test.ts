@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cuesFor } from '../../../src/core/text/cues.js';
 import { proseItems } from '../../../src/core/extraction/prose-items.js';
-import { afterStates, beforeState, changeTable, ownChange, tablesOf, ticked, verifies } from '../../../src/core/extraction/report-shapes.js';
+import { afterStates, beforeState, changeTable, ownChange, replacementListsOf, tablesOf, ticked, verifies } from '../../../src/core/extraction/report-shapes.js';
 
 describe('ownChange', () => {
   it('should tell a first-person report of a change in several languages', () => {
@@ -64,5 +64,21 @@ describe('afterStates', () => {
     const items = proseItems(['**Vorher**: der Export lief synchron.', '', '**Jetzt**: der Export läuft in einer Queue.', '', '**Now**: run the migration.'].join('\n'));
     expect([...afterStates(items)]).toEqual([1]);
     expect(items.map((item) => beforeState(item))).toEqual([true, false, false]);
+  });
+});
+
+describe('replacementListsOf', () => {
+  it('should make one list of a run of like renames under one lead-in', () => {
+    const items = proseItems(['Renamed the config helpers:', '- loadCfg → loadConfig', '- saveCfg → saveConfig', '- cfgPath -> configPath', '', 'Then I ran the tests.'].join('\n'));
+    const lists = replacementListsOf(items, 200);
+    const rows = items.filter((item) => item.kind === 'bullet');
+    expect(rows).toHaveLength(3);
+    expect(new Set(rows.map((row) => lists.get(row.index)?.key)).size).toBe(1);
+    expect(lists.get(rows[0]!.index)?.rows).toContain('saveCfg → saveConfig');
+  });
+
+  it('should leave a single arrow bullet, or two, to stand alone', () => {
+    const items = proseItems(['Changes:', '- pinned next 16.2.4 → 15.2.4', '- dropped the turbopack flag', '- moved auth → middleware.ts'].join('\n'));
+    expect(replacementListsOf(items, 200).size).toBe(0);
   });
 });

@@ -3,6 +3,17 @@ import type { Decision } from '../../../src/core/extraction/decisions.js';
 import { COMMIT_SCORE, deletionDecision, hostDecision, HOST_SCORE, versionControlDecision } from '../../../src/core/extraction/work-decisions.js';
 
 describe('versionControlDecision', () => {
+  it('should mark a command that undoes the latest commit, worth nothing itself', () => {
+    for (const command of ['git revert --no-edit HEAD', 'git reset --hard HEAD~1', 'cd app && git reset HEAD^']) {
+      expect(versionControlDecision(command, 7)).toMatchObject({ undoesCommit: true, score: 0, order: 7 });
+    }
+  });
+
+  it('should not mark a reset that unstages a file or a revert of an older commit', () => {
+    expect(versionControlDecision('git reset HEAD src/app.ts', 7)).toBeNull();
+    expect(versionControlDecision('git revert 3f2a9c1', 7)).toBeNull();
+  });
+
   it("should take a commit's subject line, after cd and git add", () => {
     const command = 'cd /srv/app && git add src/billing/invoice.ts && git commit -m "billing(fix): round invoice totals per line, not per invoice\n\nKeeps the PDF and the ledger in step."';
     const decision = versionControlDecision(command, 7);
