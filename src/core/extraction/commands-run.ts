@@ -84,15 +84,3 @@ export function commandsRun(command: string): string[][] {
 export function isOwnProgram(program: string): boolean {
   return !GENERIC_COMMANDS.has(program.toLowerCase()) && !/\.(?:sh|py|js|ts|mjs|cjs|rb|pl|ps1|bat|cmd)$/i.test(program);
 }
-
-/**
- * The programs a shell command line runs ({@link commandsRun}), without the shell's everyday
- * commands and scripts.
- *
- * @param command - one command line, capped by the caller.
- */
-export function programsRun(command: string): string[] {
-  return commandsRun(command)
-    .map(([program = '']) => program)
-    .filter(isOwnProgram);
-}

@@ -3,7 +3,7 @@
  * names its edits, writes and deletions touched, the files it created, and
  * whether a decision's names were edited later or an edit followed it.
  */
-import { LRUCache } from 'lru-cache';
+import { rememberedByText } from '../text/remembered.js';
 import type { FileTouch } from './touches.js';
 import type { Decision } from './decisions.js';
 import type { Observation } from './observations.js';
@@ -33,16 +33,11 @@ export const REVERSAL_BONUS = 1.5;
 const NAME_SPLIT = /[^\p{L}\p{N}_$.-]+/u;
 
 /**
- * Names of recent texts: a compaction reads the same edits, touches and decisions again as the session
- * grows, and splitting them with a Unicode expression was a third of ranking the decisions under Bun.
+ * File names, their stems and identifiers in a text, lowercased: what an edit and a sentence can share.
+ * Remembered for recent texts: a compaction reads the same edits, touches and decisions again as the
+ * session grows, and splitting them with a Unicode expression was a third of ranking the decisions under Bun.
  */
-const NAMES_OF = new LRUCache<string, readonly string[]>({ max: 8_192 });
-
-/** File names, their stems and identifiers in a text, lowercased: what an edit and a sentence can share. */
-function namesOf(text: string): readonly string[] {
-  const head = text.slice(0, MAX_EDIT_NAME_CHARS);
-  const known = NAMES_OF.get(head);
-  if (known) return known;
+const namesOf = rememberedByText((head: string): readonly string[] => {
   const names: string[] = [];
   for (const raw of head.split(NAME_SPLIT)) {
     const name = raw.replace(/^[.-]+|[.-]+$/g, '').toLowerCase();
@@ -52,12 +47,11 @@ function namesOf(text: string): readonly string[] {
     const dot = name.lastIndexOf('.');
     if (dot >= 4) names.push(name.slice(0, dot));
   }
-  NAMES_OF.set(head, names);
   return names;
-}
+}, 8_192);
 
 function namesIn(text: string, into: (name: string) => void): void {
-  for (const name of namesOf(text)) into(name);
+  for (const name of namesOf(text.slice(0, MAX_EDIT_NAME_CHARS))) into(name);
 }
 
 /** Latest order at which each name was edited, written or deleted, and the orders of messages that changed files. */

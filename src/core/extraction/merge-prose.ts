@@ -11,7 +11,7 @@ import { TODO_CLOSED, TODO_PREFIX } from './todos.js';
 import { collapseAttempts } from './decision-attempts.js';
 import { restatementPenalty, withoutUndoneCommits } from './decision-provenance.js';
 import { supersededStatements } from './decision-restatements.js';
-import { rememberedByText } from '../text/remembered.js';
+import { rememberedByText, rememberedWordSets } from '../text/remembered.js';
 import { CONFIRMED_BONUS, editedNames, laterWork, reach, REVERSAL_BONUS, reverses, type DecisionEvidence } from './decision-evidence.js';
 
 export type { DecisionEvidence } from './decision-evidence.js';
@@ -70,11 +70,7 @@ const REMEMBERED_TEXTS = 4_096;
  * after the session grew splits nearly the same texts again, and under Bun these splits were a quarter
  * of ranking the decisions (profiled after +100 KB on the 10 MB session).
  */
-const words = rememberedByText((text: string): ReadonlySet<string> => {
-  const found = new Set<string>();
-  for (const word of text.toLowerCase().slice(0, 400).split(/[^\p{L}\p{N}_]+/u)) if (word.length >= 3) found.add(word);
-  return found;
-}, REMEMBERED_TEXTS);
+const words = rememberedWordSets(400, false, REMEMBERED_TEXTS);
 
 function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;

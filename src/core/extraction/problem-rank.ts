@@ -8,7 +8,7 @@
 import type { Observation } from './observations.js';
 import { ORIGIN_WEIGHTS, type ProblemOrigin } from './prose-problems.js';
 import { PY_WARNING_KEY } from './output-lines.js';
-import { rememberedByText } from '../text/remembered.js';
+import { rememberedWordSets } from '../text/remembered.js';
 
 /** Open problems kept at most: a session has a handful of real ones. */
 export const MAX_OPEN_PROBLEMS = 8;
@@ -67,11 +67,7 @@ export function problemValue(observation: Observation, latestOrder: number): num
 }
 
 /** The words two problems are compared by, remembered: under Bun their split was two thirds of ranking the problems. */
-const words = rememberedByText((text: string): ReadonlySet<string> => {
-  const found = new Set<string>();
-  for (const word of text.toLowerCase().slice(0, 300).split(/[^\p{L}\p{N}_]+/u)) if (word.length >= 3 && !/^\d+$/.test(word)) found.add(word);
-  return found;
-}, 4_096);
+const words = rememberedWordSets(300, true, 4_096);
 
 /**
  * An identifier a message quotes (`'Foo'`, `"Ns.Type"`): compilers quote the members and types an error

@@ -72,8 +72,12 @@ const SLICE_MS = 4;
 /** Characters from which the last batch is worth splitting: below it, a second hand-off costs more than it saves. */
 const MIN_SPLIT_CHARS = 16 * 1024;
 
+function toolOutputChars(unit: AnalysisUnit): number {
+  return unit.tools.reduce((sum, tool) => sum + tool.output.length, 0);
+}
+
 function unitChars(unit: AnalysisUnit): number {
-  return unit.text.length + unit.tools.reduce((sum, tool) => sum + tool.output.length, 0);
+  return unit.text.length + toolOutputChars(unit);
 }
 
 /**
@@ -83,7 +87,7 @@ function unitChars(unit: AnalysisUnit): number {
  * whatever it holds. Halves of equal characters left one worker 2.5 ms longer than the other on average.
  */
 function unitCost(unit: AnalysisUnit): number {
-  return unit.text.length + unit.tools.reduce((sum, tool) => sum + tool.output.length, 0) / 10 + 300;
+  return unit.text.length + toolOutputChars(unit) / 10 + 300;
 }
 
 /** The last batch, in two halves of about equal analysis time when it is large enough to split. */

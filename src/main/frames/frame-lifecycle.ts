@@ -108,14 +108,10 @@ export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameSt
     let asked = false;
     try {
       // The newest messages only, page by page: a frame's session can be as long as any other.
-      const listed = await step(
-        async () => {
-          const read = await readSessionMessages(host, frameID, deadlines.stepMs, { ...MODEL_PAGE, partial: true, enough: (page) => lastModelOf(page) !== null });
-          if (read.done) return read.value;
-          throw read.reason === 'timeout' ? new StepTimeout(`the host's message list did not answer within ${deadlines.stepMs} ms`) : read.error;
-        },
-        "the host's message list",
-      );
+      // The read has its own deadline, the step's.
+      const read = await readSessionMessages(host, frameID, deadlines.stepMs, { ...MODEL_PAGE, partial: true, enough: (page) => lastModelOf(page) !== null });
+      if (!read.done) throw read.reason === 'timeout' ? new StepTimeout(`the host's message list did not answer within ${deadlines.stepMs} ms`) : read.error;
+      const listed = read.value;
       const model = Array.isArray(listed?.data) ? lastModelOf(listed.data) : null;
       if (!model || !host.session.summarize) {
         // Nothing was said in the frame (or the host cannot compact): goal and results stand for it.

@@ -22,7 +22,7 @@ import { seedDecisionScore, seedFamiliesWorthReading } from '../../core/extracti
 import { deletionDecision, hostDecision, versionControlDecision } from '../../core/extraction/work-decisions.js';
 import { commitSizeWeight } from '../../core/extraction/commit-size.js';
 import { assistantNotes, emptyReplyNote, isPastedDocument, userNotes } from '../../core/extraction/prose-notes.js';
-import { TODO_TOOL, todoNotes } from '../../core/extraction/todos.js';
+import { todoNotes } from '../../core/extraction/todos.js';
 import { todoDecisions } from '../../core/extraction/todo-decisions.js';
 
 /** Adds the time `work` takes to `timings[stage]`. */
@@ -101,6 +101,8 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
   const signals: Observation[] = [];
   const terms: TermHit[] = [];
   const todos: Observation[] = [];
+  /** Completed todo items, read beside the open ones (the decisions stage ranks them after the commands). */
+  const todosDone: Decision[] = [];
   timed(timings, 'tools', () => {
     for (const call of unit.tools) {
       // A tool's name is the host's or an MCP server's text: it reaches the context like any other.
@@ -121,6 +123,7 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       const output = sanitizeText(call.output);
       signals.push(...signalsFromToolCall({ tool, input: call.input, output, failed: call.failed, order: unit.order }));
       todos.push(...todoNotes({ tool, input: call.input, output, failed: call.failed }, unit.order));
+      todosDone.push(...todoDecisions({ tool, input: call.input, output, failed: call.failed }, settings.maxDecisionsPerUnit));
     }
     // A stack trace or compiler output the user pasted is a problem report like a failing command's.
     if (unit.role === 'user') signals.push(...signalsFromPastedText(text, unit.order));
@@ -137,9 +140,7 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       const recorded = committed?.undoesCommit ? committed : committed ? { ...committed, commitSize: commitSizeWeight(call.output) } : hostDecision(clean, unit.order);
       if (recorded && !done.some((decision) => decision.text === recorded.text)) done.push(recorded);
     }
-    for (const call of unit.tools) {
-      if (TODO_TOOL.test(call.tool)) done.push(...todoDecisions({ tool: call.tool, input: call.input, output: sanitizeText(call.output), failed: call.failed }, settings.maxDecisionsPerUnit));
-    }
+    done.push(...todosDone);
     const deleted = deletionDecision(files.filter((touch) => touch.action === 'delete').map((touch) => touch.path), unit.order);
     if (deleted) done.push(deleted);
     decisions.push(...done.slice(0, Math.max(0, settings.maxDecisionsPerUnit - decisions.length)).map((decision) => ({ ...decision, order: unit.order })));

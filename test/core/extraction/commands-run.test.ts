@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandsRun, programsRun, withoutHeredocBodies } from '../../../src/core/extraction/commands-run.js';
+import { commandsRun, isOwnProgram, withoutHeredocBodies } from '../../../src/core/extraction/commands-run.js';
 
 describe('withoutHeredocBodies', () => {
   it('should drop the body and the closing word of each here-document', () => {
@@ -31,8 +31,9 @@ describe('commandsRun', () => {
   });
 });
 
-describe('programsRun', () => {
+describe('isOwnProgram', () => {
   it("should leave out the shell's everyday commands, scripts and here-document lines", () => {
-    expect(programsRun("python3 - <<'PY'\nimport zipfile\nprint(1)\nPY\nterraform plan && ./deploy.sh && grep -n x f")).toEqual(['terraform']);
+    const programs = commandsRun("python3 - <<'PY'\nimport zipfile\nprint(1)\nPY\nterraform plan && ./deploy.sh && grep -n x f").map(([program = '']) => program);
+    expect(programs.filter(isOwnProgram)).toEqual(['terraform']);
   });
 });
