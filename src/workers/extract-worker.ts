@@ -11,7 +11,9 @@ import { buildSummaryThought, cleanSummaryText } from '../core/memory/summary-th
 import { inputProblem, TASK_INPUTS, type TaskInputSchema } from './task-inputs.js';
 import * as memoryFolder from './tasks/memory-folder.js';
 import { runWarmUp } from './tasks/warm-up.js';
-import type { CleanSummaryInput, IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, SummaryThoughtInput, TaskName, TaskSignatures } from './protocol.js';
+import { workerData } from 'node:worker_threads';
+import { lowerThreadPriority } from './thread-priority.js';
+import type { CleanSummaryInput, WarmUpOutput, IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, SummaryThoughtInput, TaskName, TaskSignatures } from './protocol.js';
 
 /**
  * A task that first checks its input against its schema: a wrong shape is refused as data, naming the
@@ -66,10 +68,15 @@ export const summaryThought = guarded<SummaryThoughtInput, string>(TASK_INPUTS.s
 /** Task `cleanSummary`: a compaction summary sanitized, redacted and capped for another session's context. */
 export const cleanSummary = guarded<CleanSummaryInput, string>(TASK_INPUTS.cleanSummary, (input) => cleanSummaryText(input.summary, input.maxChars));
 
+/** The pool asks its workers to run below the host's priority (`workerData.niceness`); elsewhere nothing changes. */
+const requestedNiceness = isObject(workerData) && typeof workerData['niceness'] === 'number' ? workerData['niceness'] : 0;
+/** Done when the worker starts, before its warm-up, which is reported with it. */
+const priority = lowerThreadPriority(requestedNiceness);
+
 /** Task `warmUp`: a small coding conversation analyzed a few times, so the first real task is not the one paying for JIT. */
-export function warmUp(): TaskResult<number> {
+export function warmUp(): TaskResult<WarmUpOutput> {
   try {
-    return { ok: true, value: runWarmUp() };
+    return { ok: true, value: { tokens: runWarmUp(), priority } };
   } catch (error) {
     return { ok: false, error: toTaskError(error, 'TASK_FAILED') };
   }

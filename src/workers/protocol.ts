@@ -20,6 +20,8 @@ export type { ContextFit, ContextFitInput } from '../core/context/context-budget
 export type { MemoryIndexEntry, FileStamp } from '../core/memory/memory-index.js';
 export type { SearchAnswer } from '../core/memory/memory-queries.js';
 import type { SearchAnswer } from '../core/memory/memory-queries.js';
+import type { PriorityOutcome } from './thread-priority.js';
+export type { PriorityOutcome } from './thread-priority.js';
 import type {
   IndexFilesInput,
   IndexFilesOutput,
@@ -40,7 +42,7 @@ export interface TaskSignatures {
   analyzeUnits: { input: AnalyzeInput; output: AnalyzeOutput };
   finalizeExtraction: { input: FinalizeInput; output: FinalizeOutput };
   fitContext: { input: ContextFitInput; output: ContextFit };
-  warmUp: { input: null; output: number };
+  warmUp: { input: null; output: WarmUpOutput };
   scanMemoryFolder: { input: ScanInput; output: ScanOutput };
   indexMemoryFiles: { input: IndexFilesInput; output: IndexFilesOutput };
   loadMemoryIndex: { input: LoadIndexInput; output: LoadIndexOutput };
@@ -48,6 +50,12 @@ export interface TaskSignatures {
   searchMemoryIndex: { input: SearchIndexInput; output: SearchAnswer };
   summaryThought: { input: SummaryThoughtInput; output: string };
   cleanSummary: { input: CleanSummaryInput; output: string };
+}
+
+/** What a worker's warm-up reports: the tokens of its last preservation context, and the priority it runs at. */
+export interface WarmUpOutput {
+  tokens: number;
+  priority: PriorityOutcome;
 }
 
 /** Input of `cleanSummary`: a compaction summary another session will see. */

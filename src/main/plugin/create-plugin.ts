@@ -13,6 +13,7 @@ import type { MemoryPort } from '../memory/memory-port.js';
 import { createFileStore, type FileStore } from '../memory/files/file-store.js';
 import { homedir } from 'node:os';
 import { createWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
+import type { PriorityOutcome } from '../../workers/protocol.js';
 import { createFallbackRunner } from '../pool/fallback-runner.js';
 import { createExtractionEngine } from '../compaction/extraction-engine.js';
 import { createBackgroundWork, type BackgroundWork } from '../shared/background-work.js';
@@ -36,6 +37,12 @@ import { createFrames } from '../frames/frames.js';
 import { hookBudgets } from './hook-budgets.js';
 import { withDeadline } from '../shared/deadline.js';
 import { COMPACTING_SCRATCH, NO_OUTPUT, runPartsWithin, SYSTEM_SCRATCH, TOOL_RESULT_SCRATCH, type HookPart, type OutputScratch } from '../shared/hook-parts.js';
+
+/** How the workers' priority is told in the log. */
+function priorityText(priority: PriorityOutcome | null): string {
+  if (priority === null) return 'priority not reported (no warm-up)';
+  return priority.kind === 'lowered' ? `running at nice ${priority.nice}` : `at the host's priority (${priority.reason})`;
+}
 
 /** How long shutdown waits for each of the file store, the pool and the log after background work. */
 export const SHUTDOWN_STEP_MS = 5_000;
@@ -158,7 +165,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     // Whatever an earlier run could not deliver.
     if (cli.available) background.run('outbox', () => delivery.flush());
     void pool.ready.then((ready) => {
-      if (ready.ok) logger.debug(`worker pool ready: ${pool.options.threads} threads`);
+      if (ready.ok) logger.debug(`worker pool ready: ${pool.options.threads} threads, ${priorityText(ready.value.priority)}`);
       else logger.warn(`worker pool unavailable (${ready.error.message}); small inputs run inline, large ones are skipped`);
       if (options.sessionStart && cli.available) sessionStart.prepare();
     });

@@ -31,6 +31,13 @@ export interface PoolOptions {
    * @default true
    */
   warmUp?: boolean;
+  /**
+   * How much lower than the host's each worker thread's scheduling priority is (its nice value, 0–19;
+   * Linux only, where each thread has its own): the host's thread gets a core first. 0 keeps the
+   * host's priority.
+   * @default 10
+   */
+  niceness?: number;
 }
 
 /** Pool options after defaults and validation. */
@@ -52,9 +59,10 @@ export const DEFAULT_POOL_OPTIONS: Readonly<ResolvedPoolOptions> = Object.freeze
   taskTimeoutMs: 30_000,
   workerHeapMb: 768,
   warmUp: true,
+  niceness: 10,
 });
 
-function positiveInteger(
+function integerIn(
   raw: Record<string, unknown>,
   key: keyof PoolOptions,
   min: number,
@@ -82,11 +90,12 @@ export function resolvePoolOptions(raw: unknown): { options: ResolvedPoolOptions
     issues.push({ key: 'pool.warmUp', expected: 'true or false', actual: warmUp, used: { value: DEFAULT_POOL_OPTIONS.warmUp, from: 'the default' } });
   }
   const options: ResolvedPoolOptions = {
-    threads: positiveInteger(input, 'threads', 1, 64, issues) ?? DEFAULT_POOL_OPTIONS.threads,
-    maxQueue: positiveInteger(input, 'maxQueue', 1, 100_000, issues) ?? DEFAULT_POOL_OPTIONS.maxQueue,
-    taskTimeoutMs: positiveInteger(input, 'taskTimeoutMs', 1, 3_600_000, issues) ?? DEFAULT_POOL_OPTIONS.taskTimeoutMs,
-    workerHeapMb: positiveInteger(input, 'workerHeapMb', 64, 16_384, issues) ?? DEFAULT_POOL_OPTIONS.workerHeapMb,
+    threads: integerIn(input, 'threads', 1, 64, issues) ?? DEFAULT_POOL_OPTIONS.threads,
+    maxQueue: integerIn(input, 'maxQueue', 1, 100_000, issues) ?? DEFAULT_POOL_OPTIONS.maxQueue,
+    taskTimeoutMs: integerIn(input, 'taskTimeoutMs', 1, 3_600_000, issues) ?? DEFAULT_POOL_OPTIONS.taskTimeoutMs,
+    workerHeapMb: integerIn(input, 'workerHeapMb', 64, 16_384, issues) ?? DEFAULT_POOL_OPTIONS.workerHeapMb,
     warmUp: typeof warmUp === 'boolean' ? warmUp : DEFAULT_POOL_OPTIONS.warmUp,
+    niceness: integerIn(input, 'niceness', 0, 19, issues) ?? DEFAULT_POOL_OPTIONS.niceness,
   };
   return { options, issues };
 }

@@ -3,15 +3,21 @@
  * plugin loads, so no hook pays for starting a worker.
  */
 import { Piscina } from 'piscina';
-import type { TaskName, TaskRequest, TaskResult } from '../../workers/protocol.js';
+import type { PriorityOutcome, TaskName, TaskRequest, TaskResult } from '../../workers/protocol.js';
 import { toTaskError } from '../../core/task-error.js';
 import { resolvePoolOptions, type OptionIssue, type ResolvedPoolOptions } from './pool-options.js';
 import type { RunControls, TaskRunner, TaskSignatures } from './task-runner.js';
 
+/** What the pool knows once its workers are warm. */
+export interface PoolReady {
+  /** The priority the workers run at, as the first warm-up reported it; `null` without a warm-up. */
+  priority: PriorityOutcome | null;
+}
+
 /** A running pool. */
 export interface WorkerPool extends TaskRunner {
   /** Settles when every worker has run its warm-up task (or failed to). */
-  readonly ready: Promise<TaskResult<void>>;
+  readonly ready: Promise<TaskResult<PoolReady>>;
   readonly options: ResolvedPoolOptions;
   /** Option values that were rejected and replaced by defaults. */
   readonly issues: readonly OptionIssue[];
@@ -31,11 +37,11 @@ export function resolveWorkerFile(moduleUrl: string = import.meta.url): string {
  * Node cannot start a `.ts` worker by itself (Bun can, and the package ships
  * `.js`): from the sources under Node, a bootstrap compiles it through tsx.
  */
-function workerEntry(workerFile: string): { filename: string; workerData?: { tsWorkerFile: string } } {
+function workerEntry(workerFile: string, niceness: number): { filename: string; workerData: { niceness: number; tsWorkerFile?: string } } {
   const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
-  if (isBun || !workerFile.endsWith('.ts')) return { filename: workerFile };
+  if (isBun || !workerFile.endsWith('.ts')) return { filename: workerFile, workerData: { niceness } };
   const bootstrap = new URL('../../workers/ts-worker-bootstrap.mjs', import.meta.url).href;
-  return { filename: bootstrap, workerData: { tsWorkerFile: workerFile } };
+  return { filename: bootstrap, workerData: { niceness, tsWorkerFile: workerFile } };
 }
 
 function classifyRejection(error: unknown, signal: AbortSignal | undefined, destroyed: boolean): TaskResult<never> {
@@ -61,7 +67,7 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
   let startError: TaskResult<never> | null = null;
   try {
     piscina = new Piscina({
-      ...workerEntry(workerFile),
+      ...workerEntry(workerFile, options.niceness),
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Number.MAX_SAFE_INTEGER,
@@ -101,12 +107,12 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
     }
   }
 
-  async function warmAll(): Promise<TaskResult<void>> {
+  async function warmAll(): Promise<TaskResult<PoolReady>> {
     if (!piscina) return startError ?? { ok: false, error: { code: 'POOL_UNAVAILABLE', message: 'no pool' } };
-    if (!options.warmUp) return { ok: true, value: undefined };
+    if (!options.warmUp) return { ok: true, value: { priority: null } };
     const results = await Promise.all(Array.from({ length: options.threads }, () => run('warmUp', null)));
     const failed = results.find((result) => !result.ok);
-    if (!failed || failed.ok) return { ok: true, value: undefined };
+    if (!failed || failed.ok) return { ok: true, value: { priority: results[0]?.ok ? results[0].value.priority : null } };
     // A worker that cannot run a tiny task will not run a real one: stop retrying and let callers fall back.
     const unavailable: TaskResult<never> = {
       ok: false,

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkerPool, resolveWorkerFile, type WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import type { AnalyzeInput } from '../../../src/workers/protocol.js';
@@ -32,13 +34,38 @@ describe('resolveWorkerFile', () => {
 describe('createWorkerPool', () => {
   it('should warm every worker and run a real extraction task', async () => {
     const pool = startPool({ threads: 2 });
-    expect(await pool.ready).toEqual({ ok: true, value: undefined });
+    expect(await pool.ready).toMatchObject({ ok: true, value: { priority: { kind: process.platform === 'linux' ? 'lowered' : 'unchanged' } } });
     const result = await pool.run('analyzeUnits', command('## Plan\nWe decided to use [[SQLite]] for storage.'));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const [analysis] = result.value.analyses;
     expect(analysis?.h2Count).toBe(1);
     expect(analysis?.decisions.map((decision) => decision.text)).toContain('use [[SQLite]] for storage');
+  });
+
+  it.runIf(process.platform === 'linux')("should run its workers below the host's priority and leave the host's thread as it was", async () => {
+    /** Nice values of this process's threads, by thread id (field 19 of each task's stat). */
+    const niceByThread = (): Map<number, number> =>
+      new Map(
+        readdirSync('/proc/self/task').map((tid) => {
+          const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+          return [Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+        }),
+      );
+    const host = getPriority(process.pid);
+    const before = niceByThread();
+    const pool = startPool({ threads: 2, niceness: 7 });
+    const expected = Math.min(19, host + 7);
+    expect(await pool.ready).toEqual({ ok: true, value: { priority: { kind: 'lowered', nice: expected } } });
+    const started = [...niceByThread()].filter(([tid]) => !before.has(tid));
+    expect(started.filter(([, nice]) => nice === expected).length).toBeGreaterThanOrEqual(2);
+    expect(getPriority(process.pid)).toBe(host);
+    expect(niceByThread().get(process.pid)).toBe(host);
+  });
+
+  it('should leave the workers at the host\'s priority with niceness 0', async () => {
+    const pool = startPool({ threads: 1, niceness: 0 });
+    expect(await pool.ready).toEqual({ ok: true, value: { priority: { kind: 'unchanged', reason: 'niceness 0' } } });
   });
 
   it('should report a worker crash as WORKER_CRASHED and replace the worker', async () => {
