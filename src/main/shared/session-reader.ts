@@ -17,10 +17,21 @@ import { withDeadline, type DeadlineResult } from './deadline.js';
 import type { HostClient, SdkResult } from './host-client.js';
 
 /**
- * Messages asked for per page: about 350 KB of a busy session (OpenCode
- * truncates a tool's output, so one message stays small).
+ * Characters of text and tool output a page holds, about: the host serialises a page and the plugin's
+ * client parses it on the host's thread, about 2 ms for this much on a 2-core machine. The first page
+ * asks for {@link FIRST_PAGE_MESSAGES}; each later one for as many messages as this holds at the
+ * session's mean so far.
  */
-export const SESSION_PAGE_MESSAGES = 100;
+export const PAGE_TARGET_CHARS = 64 * 1024;
+
+/** Messages on the first page, before anything is known of the session's messages. */
+export const FIRST_PAGE_MESSAGES = 20;
+
+/** Messages a page holds at least: a session of huge messages still moves (a bare message counts 500 characters, so at most 131). */
+export const MIN_PAGE_MESSAGES = 4;
+
+/** Characters a message's metadata counts for: ids, times, tokens and the model, as the host sends them. */
+const MESSAGE_METADATA_CHARS = 500;
 
 /** Pages read before giving up on paging and reading the whole list: 200,000 messages. */
 export const MAX_SESSION_PAGES = 2_000;
@@ -30,7 +41,7 @@ export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 
 /** Options of {@link readSessionMessages}. */
 export interface SessionReadOptions {
-  /** Messages per page. @default SESSION_PAGE_MESSAGES */
+  /** Messages per page; by default sized to {@link PAGE_TARGET_CHARS}. */
   pageSize?: number;
   /** Pages read before falling back to the whole list. @default MAX_SESSION_PAGES */
   maxPages?: number;
@@ -55,13 +66,51 @@ function nextCursor(result: SdkResult<unknown[]> | undefined): string | undefine
   return typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
 }
 
-async function readPages(host: HostClient, id: string, left: () => number, pageSize: number, maxPages: number, enough: (page: readonly unknown[]) => boolean, partial: boolean): Promise<Paged> {
+function textChars(value: unknown): number {
+  return typeof value === 'string' ? value.length : 0;
+}
+
+/** Characters of a message's text and tool output and its metadata, counted without serialising it. */
+function messageChars(message: unknown): number {
+  let chars = MESSAGE_METADATA_CHARS;
+  const parts = typeof message === 'object' && message !== null ? (message as { parts?: unknown }).parts : undefined;
+  if (!Array.isArray(parts)) return chars;
+  for (const part of parts) {
+    if (typeof part !== 'object' || part === null) continue;
+    const { text, state } = part as { text?: unknown; state?: unknown };
+    chars += textChars(text);
+    if (typeof state === 'object' && state !== null) chars += textChars((state as { output?: unknown }).output) + textChars((state as { error?: unknown }).error);
+  }
+  return chars;
+}
+
+/** Page sizes: fixed when the caller names one, else sized to {@link PAGE_TARGET_CHARS} at the mean so far. */
+function pageSizer(fixed: number | undefined): { next(): number; saw(page: readonly unknown[]): void } {
+  let messages = 0;
+  let chars = 0;
+  return {
+    next() {
+      if (fixed !== undefined) return fixed;
+      if (messages === 0) return FIRST_PAGE_MESSAGES;
+      return Math.max(MIN_PAGE_MESSAGES, Math.round(PAGE_TARGET_CHARS / (chars / messages)));
+    },
+    saw(page) {
+      if (fixed !== undefined) return;
+      messages += page.length;
+      for (const message of page) chars += messageChars(message);
+    },
+  };
+}
+
+async function readPages(host: HostClient, id: string, left: () => number, fixedSize: number | undefined, maxPages: number, enough: (page: readonly unknown[]) => boolean, partial: boolean): Promise<Paged> {
   const pages: unknown[][] = [];
+  const sizes = pageSizer(fixedSize);
   let before: string | undefined;
   for (let index = 0; index < maxPages; index += 1) {
     // The host's thread serves what is waiting before the next page.
     if (index > 0) await yieldToHost();
     if (left() <= 0) return { kind: 'timeout' };
+    const pageSize = sizes.next();
     const query = before === undefined ? { limit: pageSize } : { limit: pageSize, before };
     const result = await withDeadline(Promise.resolve(host.session.messages({ path: { id }, query })), left());
     if (!result.done) return result.reason === 'timeout' ? { kind: 'timeout' } : { kind: 'unavailable' };
@@ -74,6 +123,7 @@ async function readPages(host: HostClient, id: string, left: () => number, pageS
       return data.length === pageSize ? { kind: 'unavailable' } : { kind: 'complete', messages: data };
     }
     pages.push(data);
+    sizes.saw(data);
     if (cursor === undefined || enough(data)) return { kind: 'complete', messages: pages.reverse().flat() };
     // A cursor that does not move would read the same page until maxPages.
     if (cursor === before) return { kind: 'unavailable' };
@@ -96,7 +146,7 @@ async function readPages(host: HostClient, id: string, left: () => number, pageS
 export async function readSessionMessages(host: HostClient, sessionID: string, deadlineMs: number, options: SessionReadOptions = {}): Promise<DeadlineResult<SdkResult<unknown[]>>> {
   const start = performance.now();
   const left = (): number => Math.max(0, deadlineMs - (performance.now() - start));
-  const paged = await readPages(host, sessionID, left, options.pageSize ?? SESSION_PAGE_MESSAGES, options.maxPages ?? MAX_SESSION_PAGES, options.enough ?? (() => false), options.partial ?? false);
+  const paged = await readPages(host, sessionID, left, options.pageSize, options.maxPages ?? MAX_SESSION_PAGES, options.enough ?? (() => false), options.partial ?? false);
   if (paged.kind === 'complete') return { done: true, value: { data: paged.messages } };
   if (paged.kind === 'timeout') return { done: false, reason: 'timeout' };
   // No paging here, or a page failed: the whole list, in what is left of the budget.

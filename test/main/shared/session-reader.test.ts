@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { readSessionMessages } from '../../../src/main/shared/session-reader.js';
+import { FIRST_PAGE_MESSAGES, MIN_PAGE_MESSAGES, PAGE_TARGET_CHARS, readSessionMessages } from '../../../src/main/shared/session-reader.js';
 import type { HostClient, SdkResult } from '../../../src/main/shared/host-client.js';
 
 type Query = { limit?: number; before?: string } | undefined;
 
 /** A host that pages like OpenCode 1.18.33: newest `limit` first, oldest first within a page, the older cursor in a header. */
-function pagingHost(count: number, overrides: { page?: (query: Query, call: number) => Promise<SdkResult<unknown[]>> | undefined } = {}) {
-  const all = Array.from({ length: count }, (_, index) => ({ info: { id: `msg_${String(index).padStart(5, '0')}` }, parts: [] }));
+function pagingHost(count: number, overrides: { page?: (query: Query, call: number) => Promise<SdkResult<unknown[]>> | undefined; parts?: (index: number) => unknown[] } = {}) {
+  const all = Array.from({ length: count }, (_, index) => ({ info: { id: `msg_${String(index).padStart(5, '0')}` }, parts: overrides.parts?.(index) ?? [] }));
   const calls: Query[] = [];
   const headers = (cursor: string | undefined) => ({ get: (name: string) => (name.toLowerCase() === 'x-next-cursor' ? (cursor ?? null) : null) });
   const client = {
@@ -48,6 +48,23 @@ describe('readSessionMessages', () => {
     expect(read).toEqual({ done: true, value: { data: host.all.slice(50) } });
     expect(host.calls).toEqual([{ limit: 100 }, { limit: 100, before: '150' }]);
     expect(seen).toEqual([100, 100]);
+  });
+
+  it('should size each page to about the same characters at the mean so far, at least a few messages, when no size is given', async () => {
+    // 3,500 characters of text and tool output a message, 500 of metadata: 4,000 in all.
+    const busy = pagingHost(400, { parts: () => [{ type: 'text', text: 'a'.repeat(1_500) }, { type: 'tool', state: { status: 'completed', output: 'b'.repeat(2_000) } }] });
+    await readSessionMessages(busy.client, 'ses_a', 10_000);
+    const fits = Math.round(PAGE_TARGET_CHARS / 4_000);
+    expect(busy.calls.slice(0, 3)).toEqual([{ limit: FIRST_PAGE_MESSAGES }, { limit: fits, before: String(400 - FIRST_PAGE_MESSAGES) }, { limit: fits, before: String(400 - FIRST_PAGE_MESSAGES - fits) }]);
+
+    const huge = pagingHost(100, { parts: () => [{ type: 'text', text: 'a'.repeat(1_000_000) }] });
+    await readSessionMessages(huge.client, 'ses_a', 10_000, { enough: () => huge.calls.length === 2 });
+    expect(huge.calls[1]?.limit).toBe(MIN_PAGE_MESSAGES);
+
+    // Bare messages: their metadata alone sizes the page.
+    const bare = pagingHost(1_000);
+    await readSessionMessages(bare.client, 'ses_a', 10_000, { enough: () => bare.calls.length === 2 });
+    expect(bare.calls[1]?.limit).toBe(Math.round(PAGE_TARGET_CHARS / 500));
   });
 
   it('should let the host run other work between pages', async () => {
