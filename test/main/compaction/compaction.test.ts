@@ -1,4 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { FIRST_PAGE_MESSAGES, PAGE_TARGET_CHARS } from '../../../src/main/shared/session-reader.js';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -146,7 +147,11 @@ describe('compaction', () => {
       return list(options);
     };
     const output = await compact(harness, 'ses_window', []);
-    expect(queries).toEqual([{ limit: 100 }, { limit: 100, before: '500' }]);
+    // Pages of about PAGE_TARGET_CHARS: the first of FIRST_PAGE_MESSAGES, the rest sized at the mean message.
+    const perPage = Math.round(PAGE_TARGET_CHARS / (filler.length + 500));
+    const expected: unknown[] = [{ limit: FIRST_PAGE_MESSAGES }];
+    for (let end = 600 - FIRST_PAGE_MESSAGES; 600 - end < 130; end -= perPage) expected.push({ limit: perPage, before: String(end) });
+    expect(queries).toEqual(expected);
     const preserved = output.context[1] as string;
     expect(preserved).toContain('[[cache-layer]]');
     expect(preserved).not.toContain('sqlite');
@@ -213,7 +218,7 @@ describe('compaction', () => {
     let skewMs = 0;
     const clock = vi.spyOn(performance, 'now').mockImplementation(() => real() + skewMs);
     // Fewer than a page of messages, so the one read is the whole list and the jump comes after it.
-    const messages = generateSession({ seed: 9, targetBytes: 1024 * 1024 }).messages.slice(-99);
+    const messages = generateSession({ seed: 9, targetBytes: 1024 * 1024 }).messages.slice(-(FIRST_PAGE_MESSAGES - 1));
     harness.host.setMessages('ses_huge', async () => {
       skewMs += 100;
       return messages;
