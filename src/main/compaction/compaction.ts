@@ -114,6 +114,9 @@ export function createCompaction(context: CompactionDeps): Compacting {
       if (!options.compaction || typeof sessionID !== 'string' || !Array.isArray(output?.context)) return;
       output.context.push(TAGGING_GUIDELINES);
       const deadline = options.compactionDeadlineMs;
+      // The working context needs only the paths the tools touched: a worker fits it while the pages come.
+      const recent = options.workingSetPaths > 0 ? workingSet.recent(sessionID, options.workingSetPaths) : [];
+      const fitting = workingBlock(recent, deadline);
       // Page by page, newest first, and no further back than the window the extraction reads.
       const scan = createWindowScan(engine.window);
       const fetched = await readSessionMessages(host, sessionID, deadline, {
@@ -136,8 +139,7 @@ export function createCompaction(context: CompactionDeps): Compacting {
         logger.debug(`compaction: conversation of ${chars} characters is under ${options.minConversationChars}; nothing to extract`);
         return;
       }
-      const recent = options.workingSetPaths > 0 ? workingSet.recent(sessionID, options.workingSetPaths) : [];
-      const working = await workingBlock(recent, Math.max(0, deadline - (performance.now() - start)));
+      const working = await fitting;
       if (working) output.context.push(working.text);
       // The two blocks share the budget; files named in the working context are not repeated.
       const extraction = engine.extract(messages, { settings: compactionExtractionSettings(options, working?.tokens ?? null) });
