@@ -17,7 +17,7 @@ import type {
   TaskResult,
   UnitAnalysis,
 } from '../../workers/protocol.js';
-import { createAnalysisCache, type AnalysisCache } from './analysis-cache.js';
+import { atOrder, createAnalysisCache, type AnalysisCache } from './analysis-cache.js';
 import { assembleBoundarySections } from './section-assembly.js';
 import { messagesOf, messageToUnit } from './session-units.js';
 import { windowStart, type WindowLimits } from './conversation-window.js';
@@ -178,7 +178,7 @@ export function createExtractionEngine(
       inputChars += cached ? cached.chars : unit.text.length;
       if (cached) {
         // A grown session keeps its earlier messages where they were: the cached analysis serves as it is.
-        analyses[slot] = cached.order === unit.order ? cached : { ...cached, order: unit.order };
+        analyses[slot] = atOrder(cached, unit.order);
         cachedUnits++;
         continue;
       }
@@ -203,7 +203,7 @@ export function createExtractionEngine(
     for (const { slot, of, order } of repeats) {
       const analysis = analyses[of];
       if (!analysis) continue;
-      analyses[slot] = analysis.order === order ? analysis : { ...analysis, order };
+      analyses[slot] = atOrder(analysis, order);
       inputChars += analysis.chars;
     }
 

@@ -89,6 +89,24 @@ describe('createExtractionEngine', () => {
     expect(incremental).toEqual(full);
   });
 
+  it('should agree with a fresh run when the next read starts further on, as the hook reads back only to the window', async () => {
+    const session = generateSession({ seed: 5, targetBytes: 200 * 1024 });
+    const grown = growSession(session, 50 * 1024, 9);
+    const engine = createExtractionEngine(pool, { window: WHOLE_CONVERSATION });
+    // The first read starts at message 10; after the session grew, the next starts at message 40, so every
+    // kept analysis sits 30 places earlier than where it was found.
+    expect((await engine.extract(session.messages.slice(10))).ok).toBe(true);
+    const later = grown.messages.slice(40);
+    const second = await engine.extract(later);
+    const fresh = await createExtractionEngine(pool, { window: WHOLE_CONVERSATION }).extract(later);
+    expect(second.ok && fresh.ok).toBe(true);
+    if (!second.ok || !fresh.ok) return;
+    expect(second.value.stats.cachedUnits).toBe(session.messages.length - 40);
+    const { timings: _a, stats: _b, ...incremental } = second.value;
+    const { timings: _c, stats: _d, ...full } = fresh.value;
+    expect(incremental).toEqual(full);
+  });
+
   it('should analyze a message the host lists many times once, and agree with a run from the cache', async () => {
     let analyzed = 0;
     const counting: TaskRunner = {
