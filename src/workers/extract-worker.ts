@@ -13,7 +13,7 @@ import * as memoryFolder from './tasks/memory-folder.js';
 import { runWarmUp } from './tasks/warm-up.js';
 import { workerData } from 'node:worker_threads';
 import { lowerThreadPriority } from './thread-priority.js';
-import type { CleanSummaryInput, WarmUpOutput, IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, SummaryThoughtInput, TaskName, TaskSignatures } from './protocol.js';
+import type { CleanSummaryInput, WarmUpInput, WarmUpOutput, IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, SummaryThoughtInput, TaskName, TaskSignatures } from './protocol.js';
 
 /**
  * A task that first checks its input against its schema: a wrong shape is refused as data, naming the
@@ -73,14 +73,8 @@ const requestedNiceness = isObject(workerData) && typeof workerData['niceness'] 
 /** Done when the worker starts, before its warm-up, which is reported with it. */
 const priority = lowerThreadPriority(requestedNiceness);
 
-/** Task `warmUp`: a small coding conversation analyzed a few times, so the first real task is not the one paying for JIT. */
-export function warmUp(): TaskResult<WarmUpOutput> {
-  try {
-    return { ok: true, value: { tokens: runWarmUp(), priority } };
-  } catch (error) {
-    return { ok: false, error: toTaskError(error, 'TASK_FAILED') };
-  }
-}
+/** Task `warmUp`: a small coding conversation analyzed `rounds` times, so the first real task is not the one paying for JIT. */
+export const warmUp = guarded<WarmUpInput, WarmUpOutput>(TASK_INPUTS.warmUp, (input) => ({ tokens: runWarmUp(undefined, input.rounds), priority }));
 
 /**
  * Every task by name, held by the compiler to the protocol's task table: a task missing here, or

@@ -42,7 +42,7 @@ export interface TaskSignatures {
   analyzeUnits: { input: AnalyzeInput; output: AnalyzeOutput };
   finalizeExtraction: { input: FinalizeInput; output: FinalizeOutput };
   fitContext: { input: ContextFitInput; output: ContextFit };
-  warmUp: { input: null; output: WarmUpOutput };
+  warmUp: { input: WarmUpInput; output: WarmUpOutput };
   scanMemoryFolder: { input: ScanInput; output: ScanOutput };
   indexMemoryFiles: { input: IndexFilesInput; output: IndexFilesOutput };
   loadMemoryIndex: { input: LoadIndexInput; output: LoadIndexOutput };
@@ -50,6 +50,11 @@ export interface TaskSignatures {
   searchMemoryIndex: { input: SearchIndexInput; output: SearchAnswer };
   summaryThought: { input: SummaryThoughtInput; output: string };
   cleanSummary: { input: CleanSummaryInput; output: string };
+}
+
+/** Input of `warmUp`: passes over the warm-up conversation. */
+export interface WarmUpInput {
+  rounds: number;
 }
 
 /** What a worker's warm-up reports: the tokens of its last preservation context, and the priority it runs at. */

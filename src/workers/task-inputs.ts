@@ -17,7 +17,7 @@ const memoryUri = v.pipe(
   v.check((uri) => !uri.split('/').includes('..'), 'a memory URI without ".." segments'),
 );
 
-/** Input schemas by task (warmUp takes none). */
+/** Input schemas by task. */
 export const TASK_INPUTS = {
   analyzeUnits: v.looseObject({ units: list, settings }),
   finalizeExtraction: v.looseObject({ sections: list, decisions: list, files: list, signals: list, notes: list, terms: list, settings }),
@@ -36,6 +36,7 @@ export const TASK_INPUTS = {
   searchMemoryIndex: v.looseObject({ entries: list, query: v.string(), pageSize: v.pipe(v.number(), v.integer()) }),
   summaryThought: v.looseObject({ project: v.string(), sessionID: v.string(), summary: v.string(), maxChars: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   cleanSummary: v.looseObject({ summary: v.string(), maxChars: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+  warmUp: v.looseObject({ rounds: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000)) }),
 } as const;
 
 /** A schema of {@link TASK_INPUTS}. */

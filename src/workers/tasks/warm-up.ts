@@ -16,21 +16,8 @@ import type { AnalysisUnit, UnitAnalysis } from '../protocol.js';
 import { analyzeUnits } from './analyze-units.js';
 import { finalizeExtraction } from './finalize-extraction.js';
 
-/** Passes over the conversation under V8 (Node): enough for the hot functions to be optimized, about 100 ms of a worker. */
+/** Passes over the conversation when none are asked for: enough under V8 (Node) for the hot functions to be optimized, about 100 ms of a worker. */
 export const WARM_UP_ROUNDS = 6;
-
-/**
- * Passes under JavaScriptCore (Bun, OpenCode's runtime), whose optimizing tiers wait for more calls:
- * after 6, the first real 10 MB compaction still compiled for tens of milliseconds, on compiler
- * threads the whole process shares, and the host's thread waited up to 60 ms for a core or for
- * those threads. 40 passes cost about 150 ms more per worker at start.
- */
-export const JSC_WARM_UP_ROUNDS = 40;
-
-/** The passes this runtime needs. */
-export function warmUpRounds(): number {
-  return typeof (globalThis as { Bun?: unknown }).Bun === 'undefined' ? WARM_UP_ROUNDS : JSC_WARM_UP_ROUNDS;
-}
 
 /**
  * Below this heap limit a worker warms up on the first turns only, once: the full warm-up keeps about
@@ -83,14 +70,14 @@ export function warmUpUnits(round: number): AnalysisUnit[] {
 }
 
 /**
- * The conversation above, {@link warmUpRounds} times, then the final pass twice; in a worker whose
- * heap is under {@link LEAN_WARM_UP_HEAP_MB}, its first turns once.
+ * The conversation above, `rounds` times, then the final pass twice; in a worker whose heap is under
+ * {@link LEAN_WARM_UP_HEAP_MB}, its first turns once.
  *
  * @param heapLimitMb - the worker's heap limit; this isolate's by default.
- * @param rounds - passes over the conversation; this runtime's by default.
+ * @param rounds - passes over the conversation.
  * @returns the tokens of the last preservation context (a warm-up that built none has failed).
  */
-export function runWarmUp(heapLimitMb = getHeapStatistics().heap_size_limit / 2 ** 20, rounds = warmUpRounds()): number {
+export function runWarmUp(heapLimitMb = getHeapStatistics().heap_size_limit / 2 ** 20, rounds = WARM_UP_ROUNDS): number {
   const lean = heapLimitMb < LEAN_WARM_UP_HEAP_MB;
   let analyses: UnitAnalysis[] = [];
   for (let round = 0; round < (lean ? 1 : rounds); round++) {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkerPool, resolveWorkerFile, type WorkerPool } from '../../../src/main/pool/worker-pool.js';
+import { createWorkerPool, resolveWorkerFile, warmUpPlan, type WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import type { AnalyzeInput } from '../../../src/workers/protocol.js';
 
 const faultyWorker = new URL('../../fixtures/workers/faulty-worker.mjs', import.meta.url).href;
@@ -28,6 +28,16 @@ describe('resolveWorkerFile', () => {
   it('should pick the worker with the same extension as the calling module', () => {
     expect(resolveWorkerFile('file:///pkg/dist/src/main/pool/worker-pool.js')).toBe('file:///pkg/dist/src/workers/extract-worker.js');
     expect(resolveWorkerFile('file:///repo/src/main/pool/worker-pool.ts')).toBe('file:///repo/src/workers/extract-worker.ts');
+  });
+});
+
+describe('warmUpPlan', () => {
+  it('should warm JavaScriptCore (Bun) workers longer than V8 ones, in waves of one task per worker', () => {
+    const bun = warmUpPlan(true);
+    const node = warmUpPlan(false);
+    expect(bun.waves * bun.rounds).toBeGreaterThan(node.waves * node.rounds);
+    // A real task waits for one wave's task at most: no wave is longer than Node's whole warm-up.
+    expect(bun.rounds).toBeLessThanOrEqual(20);
   });
 });
 

@@ -20,6 +20,8 @@ describe('the warm-up', () => {
     expect(runWarmUp(768, 1)).toBeGreaterThan(50);
     expect(runWarmUp(64)).toBeGreaterThan(50);
     // Outside a pool worker nothing asks for a lower priority.
-    expect(warmUp()).toEqual({ ok: true, value: { tokens: expect.any(Number), priority: { kind: 'unchanged', reason: 'niceness 0' } } });
+    expect(warmUp({ rounds: 2 })).toEqual({ ok: true, value: { tokens: expect.any(Number), priority: { kind: 'unchanged', reason: 'niceness 0' } } });
+    expect(warmUp({ rounds: 0 })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(warmUp(null)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
   });
 });
