@@ -17,31 +17,6 @@ export interface AnalysisCache {
   readonly heldChars: number;
 }
 
-/**
- * A kept analysis at its message's position in this read of the conversation. Positions count from
- * the first message read, which moves on as the session grows, and every item found in the message
- * (decision, file, problem, note, term) carries the position as well, which recency reads: all of
- * them move together, or a message analysed earlier would look as recent as one written since.
- *
- * @param analysis - as cached.
- * @param order - the message's position now.
- */
-export function atOrder(analysis: UnitAnalysis, order: number): UnitAnalysis {
-  const shift = order - analysis.order;
-  if (shift === 0) return analysis;
-  const move = <T extends { order?: number }>(items: readonly T[]): T[] =>
-    items.map((item) => (typeof item.order === 'number' ? { ...item, order: item.order + shift } : item));
-  return {
-    ...analysis,
-    order,
-    decisions: move(analysis.decisions),
-    files: move(analysis.files),
-    signals: move(analysis.signals),
-    notes: move(analysis.notes),
-    terms: move(analysis.terms),
-  };
-}
-
 function weight(analysis: UnitAnalysis): number {
   return analysis.lead.length + analysis.firstSection.length + analysis.lastSection.length + 200;
 }

@@ -17,7 +17,9 @@ import type {
   TaskResult,
   UnitAnalysis,
 } from '../../workers/protocol.js';
-import { atOrder, createAnalysisCache, type AnalysisCache } from './analysis-cache.js';
+import { createAnalysisCache, type AnalysisCache } from './analysis-cache.js';
+import { recentItems, type PlacedAnalysis } from './placed-analyses.js';
+import { splitTail, unitChars } from './batch-split.js';
 import { assembleBoundarySections } from './section-assembly.js';
 import { messagesOf, messageToUnit } from './session-units.js';
 import { windowStart, type WindowLimits } from './conversation-window.js';
@@ -53,53 +55,11 @@ function addTimings(into: StageTimings, from: StageTimings): void {
   for (const [stage, ms] of Object.entries(from)) into[stage] = (into[stage] ?? 0) + ms;
 }
 
-/** The most recent `max` items of a per-message list, in conversation order. */
-function recent<T>(analyses: readonly UnitAnalysis[], pick: (analysis: UnitAnalysis) => readonly T[], max: number): T[] {
-  const chunks: (readonly T[])[] = [];
-  let count = 0;
-  for (let index = analyses.length - 1; index >= 0 && count < max; index--) {
-    const items = pick(analyses[index] as UnitAnalysis);
-    chunks.push(items);
-    count += items.length;
-  }
-  const flat = chunks.reverse().flat();
-  return flat.slice(Math.max(0, flat.length - max));
-}
-
 /** The hook thread hands itself back at least this often while preparing batches. */
 const SLICE_MS = 4;
 
-/** Characters from which the last batch is worth splitting: below it, a second hand-off costs more than it saves. */
-const MIN_SPLIT_CHARS = 16 * 1024;
-
-function toolOutputChars(unit: AnalysisUnit): number {
-  return unit.tools.reduce((sum, tool) => sum + tool.output.length, 0);
-}
-
-function unitChars(unit: AnalysisUnit): number {
-  return unit.text.length + toolOutputChars(unit);
-}
-
-/**
- * A unit's analysis time in characters of message text. Fitted over the new messages of
- * 30 grown 10 MB sessions (1,260 messages, least squares): a character of text costs 0.26 µs
- * under Node and 0.32 µs under Bun, one of tool output 0.03 µs in both, a message about 0.1 ms
- * whatever it holds. Halves of equal characters left one worker 2.5 ms longer than the other on average.
- */
-function unitCost(unit: AnalysisUnit): number {
-  return unit.text.length + toolOutputChars(unit) / 10 + 300;
-}
-
-/** The last batch, in two halves of about equal analysis time when it is large enough to split. */
-function splitTail<T extends { unit: AnalysisUnit }>(batch: T[], chars: number): T[][] {
-  if (batch.length === 0) return [];
-  if (batch.length < 2 || chars < MIN_SPLIT_CHARS) return [batch];
-  const costs = batch.map((item) => unitCost(item.unit));
-  const total = costs.reduce((sum, cost) => sum + cost, 0);
-  let taken = 0;
-  let cut = 0;
-  while (cut < batch.length - 1 && taken + (costs[cut] as number) / 2 < total / 2) taken += costs[cut++] as number;
-  return [batch.slice(0, Math.max(1, cut)), batch.slice(Math.max(1, cut))];
+function analysisSettingsOf(settings: ExtractionSettings): AnalysisSettings {
+  return { projectRoot: settings.projectRoot, maxSectionChars: settings.maxSectionChars, maxDecisionsPerUnit: settings.maxDecisionsPerUnit };
 }
 
 function messageListOf(input: unknown): unknown[] | null {
@@ -129,12 +89,8 @@ export function createExtractionEngine(
     if (!messages) {
       return { ok: false, error: { code: 'INVALID_INPUT', message: 'expected a message list, a session export or markdown text' } };
     }
-    const analysisSettings: AnalysisSettings = {
-      projectRoot: settings.projectRoot,
-      maxSectionChars: settings.maxSectionChars,
-      maxDecisionsPerUnit: settings.maxDecisionsPerUnit,
-    };
-    const analyses: (UnitAnalysis | undefined)[] = [];
+    const analysisSettings = analysisSettingsOf(settings);
+    const placed: (PlacedAnalysis | undefined)[] = [];
     let unitCount = 0;
     const timings: StageTimings = {};
     const pending: Promise<TaskResult<unknown>>[] = [];
@@ -151,7 +107,7 @@ export function createExtractionEngine(
       addTimings(timings, result.value.timings);
       result.value.analyses.forEach((analysis, index) => {
         const slot = work[index]?.slot ?? -1;
-        analyses[slot] = analysis;
+        placed[slot] = { analysis, order: analysis.order };
         if (analysis.key !== null) cache.set(analysis.key, analysis);
       });
       return { ok: true, value: null };
@@ -178,7 +134,7 @@ export function createExtractionEngine(
       inputChars += cached ? cached.chars : unit.text.length;
       if (cached) {
         // A grown session keeps its earlier messages where they were: the cached analysis serves as it is.
-        analyses[slot] = atOrder(cached, unit.order);
+        placed[slot] = { analysis: cached, order: unit.order };
         cachedUnits++;
         continue;
       }
@@ -201,15 +157,15 @@ export function createExtractionEngine(
     const failure = (await Promise.all(pending)).find((result) => !result.ok);
     if (failure && !failure.ok) return failure;
     for (const { slot, of, order } of repeats) {
-      const analysis = analyses[of];
+      const analysis = placed[of]?.analysis;
       if (!analysis) continue;
-      analyses[slot] = atOrder(analysis, order);
+      placed[slot] = { analysis, order };
       inputChars += analysis.chars;
     }
 
     sliceStart = performance.now();
-    const ordered = analyses.filter((analysis): analysis is UnitAnalysis => analysis !== undefined);
-    const assembled = assembleBoundarySections(ordered, settings.maxSectionChars);
+    const ordered = placed.filter((entry): entry is PlacedAnalysis => entry !== undefined);
+    const assembled = assembleBoundarySections(ordered.map((entry) => entry.analysis), settings.maxSectionChars);
     const finalSettings: FinalizeSettings = {
       encoding: settings.encoding,
       contextTokenBudget: settings.contextTokenBudget,
@@ -221,11 +177,11 @@ export function createExtractionEngine(
     const finalInput = {
       sections: assembled.sections,
       sectionKind: assembled.kind,
-      decisions: recent(ordered, (analysis) => analysis.decisions, settings.decisionWindow),
-      files: recent(ordered, (analysis) => analysis.files, settings.fileWindow),
-      signals: recent(ordered, (analysis) => analysis.signals, settings.signalWindow),
-      notes: recent(ordered, (analysis) => analysis.notes, settings.signalWindow),
-      terms: recent(ordered, (analysis) => analysis.terms, settings.fileWindow),
+      decisions: recentItems(ordered, (analysis) => analysis.decisions, settings.decisionWindow),
+      files: recentItems(ordered, (analysis) => analysis.files, settings.fileWindow),
+      signals: recentItems(ordered, (analysis) => analysis.signals, settings.signalWindow),
+      notes: recentItems(ordered, (analysis) => analysis.notes, settings.signalWindow),
+      terms: recentItems(ordered, (analysis) => analysis.terms, settings.fileWindow),
       latestOrder: ordered.at(-1)?.order ?? 0,
       settings: finalSettings,
     };
@@ -241,7 +197,7 @@ export function createExtractionEngine(
         ...final.value,
         sectionKind: assembled.kind,
         sections: final.value.sections,
-        stats: { units: unitCount, cachedUnits, batches: pending.length, inputChars, beforeWindow: first, redactions: final.value.redactions + ordered.reduce((sum, analysis) => sum + analysis.redactions, 0) },
+        stats: { units: unitCount, cachedUnits, batches: pending.length, inputChars, beforeWindow: first, redactions: final.value.redactions + ordered.reduce((sum, entry) => sum + entry.analysis.redactions, 0) },
         timings,
       },
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atOrder, createAnalysisCache } from '../../../src/main/compaction/analysis-cache.js';
+import { createAnalysisCache } from '../../../src/main/compaction/analysis-cache.js';
 import type { UnitAnalysis } from '../../../src/workers/protocol.js';
 
 function analysis(key: string, lead: string): UnitAnalysis {
@@ -47,23 +47,5 @@ describe('createAnalysisCache', () => {
     cache.clear();
     expect(cache.size).toBe(0);
     expect(cache.heldChars).toBe(0);
-  });
-
-  it('should move a kept analysis and every item in it to the message\'s new position, and leave one in place as it is', () => {
-    const kept: UnitAnalysis = {
-      ...analysis('a', 'lead'),
-      order: 50,
-      decisions: [{ family: 'explicit', category: 'architecture', text: 'use Redis', context: 'We use Redis.', order: 50 }, { family: 'explicit', category: 'architecture', text: 'no order', context: '' }],
-      files: [{ path: 'src/a.ts', tool: 'edit', order: 50, action: 'edit' }],
-      signals: [{ id: 'p1', type: 'problem', text: 'TypeError', order: 50, frequency: 1 }],
-      notes: [{ id: 'n1', type: 'next', text: 'run the tests', order: 50, frequency: 1 }],
-      terms: [{ name: 'redis', weight: 2, kind: 'technology', order: 50 }],
-    } as UnitAnalysis;
-    expect(atOrder(kept, 50)).toBe(kept);
-    const moved = atOrder(kept, 20);
-    expect(moved.order).toBe(20);
-    expect([...moved.decisions, ...moved.files, ...moved.signals, ...moved.notes, ...moved.terms].map((item) => (item as { order?: number }).order)).toEqual([20, undefined, 20, 20, 20, 20]);
-    // The kept one is left as it was, for the next read.
-    expect(kept.files[0]?.order).toBe(50);
   });
 });
