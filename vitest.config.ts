@@ -14,7 +14,7 @@ const PURE = [
   'test/io/**/*.test.ts',
   'test/workers/**/*.test.ts',
   'test/plugin/**/*.test.ts',
-  ...['analysis-cache', 'compaction-note', 'section-assembly', 'session-units', 'working-set-tracker'].map((name) => `test/main/compaction/${name}.test.ts`),
+  ...['analysis-cache', 'compaction-note', 'placed-analyses', 'section-assembly', 'session-units', 'working-set-tracker'].map((name) => `test/main/compaction/${name}.test.ts`),
   ...['frame-state', 'frame-tree'].map((name) => `test/main/frames/${name}.test.ts`),
   'test/main/graph/graph-context.test.ts',
   'test/main/memory/cli/cli-answers.test.ts',
