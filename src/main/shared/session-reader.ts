@@ -17,7 +17,7 @@ import { withDeadline, type DeadlineResult } from './deadline.js';
 import type { HostClient, SdkResult } from './host-client.js';
 
 /**
- * Characters of text and tool output a page holds, about: the host serialises a page and the plugin's
+ * Characters of text and tool input and output a page holds, about: the host serialises a page and the plugin's
  * client parses it on the host's thread, about 2 ms for this much on a 2-core machine. The first page
  * asks for {@link FIRST_PAGE_MESSAGES}; each later one for as many messages as this holds at the
  * session's mean so far.
@@ -33,7 +33,7 @@ export const MIN_PAGE_MESSAGES = 4;
 /** Characters a message's metadata counts for: ids, times, tokens and the model, as the host sends them. */
 const MESSAGE_METADATA_CHARS = 500;
 
-/** Pages read before giving up on paging and reading the whole list: 200,000 messages. */
+/** Pages read before giving up on paging and reading the whole list: 8,000 messages at the least. */
 export const MAX_SESSION_PAGES = 2_000;
 
 /** The response header that holds the cursor of the next, older page. */
@@ -70,7 +70,15 @@ function textChars(value: unknown): number {
   return typeof value === 'string' ? value.length : 0;
 }
 
-/** Characters of a message's text and tool output and its metadata, counted without serialising it. */
+/** Characters of the strings an edit or a write carries in its input (its top-level values only). */
+function inputChars(input: unknown): number {
+  if (typeof input !== 'object' || input === null) return 0;
+  let chars = 0;
+  for (const value of Object.values(input)) chars += textChars(value);
+  return chars;
+}
+
+/** Characters of a message's text, tool input and output, and metadata, counted without serialising it. */
 function messageChars(message: unknown): number {
   let chars = MESSAGE_METADATA_CHARS;
   const parts = typeof message === 'object' && message !== null ? (message as { parts?: unknown }).parts : undefined;
@@ -79,7 +87,9 @@ function messageChars(message: unknown): number {
     if (typeof part !== 'object' || part === null) continue;
     const { text, state } = part as { text?: unknown; state?: unknown };
     chars += textChars(text);
-    if (typeof state === 'object' && state !== null) chars += textChars((state as { output?: unknown }).output) + textChars((state as { error?: unknown }).error);
+    if (typeof state !== 'object' || state === null) continue;
+    const { input, output, error } = state as { input?: unknown; output?: unknown; error?: unknown };
+    chars += inputChars(input) + textChars(output) + textChars(error);
   }
   return chars;
 }

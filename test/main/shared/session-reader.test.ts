@@ -51,8 +51,8 @@ describe('readSessionMessages', () => {
   });
 
   it('should size each page to about the same characters at the mean so far, at least a few messages, when no size is given', async () => {
-    // 3,500 characters of text and tool output a message, 500 of metadata: 4,000 in all.
-    const busy = pagingHost(400, { parts: () => [{ type: 'text', text: 'a'.repeat(1_500) }, { type: 'tool', state: { status: 'completed', output: 'b'.repeat(2_000) } }] });
+    // 3,500 characters of text, tool input and output a message, 500 of metadata: 4,000 in all.
+    const busy = pagingHost(400, { parts: () => [{ type: 'text', text: 'a'.repeat(1_000) }, { type: 'tool', state: { status: 'completed', input: { filePath: 'x', newString: 'c'.repeat(499) }, output: 'b'.repeat(2_000) } }] });
     await readSessionMessages(busy.client, 'ses_a', 10_000);
     const fits = Math.round(PAGE_TARGET_CHARS / 4_000);
     expect(busy.calls.slice(0, 3)).toEqual([{ limit: FIRST_PAGE_MESSAGES }, { limit: fits, before: String(400 - FIRST_PAGE_MESSAGES) }, { limit: fits, before: String(400 - FIRST_PAGE_MESSAGES - fits) }]);
