@@ -119,12 +119,15 @@ export function createCompaction(context: CompactionDeps): Compacting {
       const fitting = workingBlock(recent, deadline);
       // Page by page, newest first, and no further back than the window the extraction reads.
       const scan = createWindowScan(engine.window);
+      let pages = 0;
       const fetched = await readSessionMessages(host, sessionID, deadline, {
         enough: (page) => {
+          pages += 1;
           scan.take(page);
           return scan.whole;
         },
       });
+      const readMs = performance.now() - start;
       if (!fetched.done) {
         logger.warn(`compaction: could not read session ${sessionID} (${fetched.reason}); guidelines only`);
         return;
@@ -163,7 +166,7 @@ export function createCompaction(context: CompactionDeps): Compacting {
       if (!working) workingSet.merge(sessionID, found.files);
       if (found.context.text) output.context.push(found.context.text);
       logger.info(
-        `compaction: ${messages.length - found.stats.beforeWindow} messages, ${chars} chars; ${found.concepts.length} concepts, ${found.decisions.length} decisions, ${found.files.length} files, ${found.stats.redactions} secrets redacted; context ${found.context.tokens}/${found.context.budget} tokens${working ? ` + working context ${working.tokens} (${options.compactionTokens} in all)` : ''} in ${Math.round(performance.now() - start)} ms`,
+        `compaction: ${messages.length - found.stats.beforeWindow} messages, ${chars} chars; ${found.concepts.length} concepts, ${found.decisions.length} decisions, ${found.files.length} files, ${found.stats.redactions} secrets redacted; context ${found.context.tokens}/${found.context.budget} tokens${working ? ` + working context ${working.tokens} (${options.compactionTokens} in all)` : ''} in ${Math.round(performance.now() - start)} ms (read ${messages.length} messages in ${Math.max(1, pages)} ${pages > 1 ? 'pages' : 'page'}, ${Math.round(readMs)} ms; extraction ${Math.round(found.timings['total'] ?? 0)} ms)`,
       );
       background.run('compaction note', () => writeNote(sessionID, found));
     } catch (error) {

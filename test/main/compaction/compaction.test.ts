@@ -158,6 +158,9 @@ describe('compaction', () => {
     await harness.plugin.logger.flush();
     // 2,025 characters a message: the summary and the 49 after it are under the floor of 256 K, so 130 are read.
     expect(harness.host.linesWith('compaction: 130 messages')).toHaveLength(1);
+    // The line also says how the session was read: every page asked for, each of them full.
+    const read = FIRST_PAGE_MESSAGES + perPage * (expected.length - 1);
+    expect(harness.host.linesWith(`(read ${read} messages in ${expected.length} pages, `)).toHaveLength(1);
   });
 
   it('should skip conversations under 100 characters', async () => {
