@@ -58,10 +58,6 @@ function addTimings(into: StageTimings, from: StageTimings): void {
 /** The hook thread hands itself back at least this often while preparing batches. */
 const SLICE_MS = 4;
 
-function analysisSettingsOf(settings: ExtractionSettings): AnalysisSettings {
-  return { projectRoot: settings.projectRoot, maxSectionChars: settings.maxSectionChars, maxDecisionsPerUnit: settings.maxDecisionsPerUnit };
-}
-
 function messageListOf(input: unknown): unknown[] | null {
   if (typeof input === 'string') return [{ info: { role: 'document' }, parts: [{ type: 'text', text: input }] }];
   return messagesOf(input);
@@ -89,7 +85,11 @@ export function createExtractionEngine(
     if (!messages) {
       return { ok: false, error: { code: 'INVALID_INPUT', message: 'expected a message list, a session export or markdown text' } };
     }
-    const analysisSettings = analysisSettingsOf(settings);
+    const analysisSettings: AnalysisSettings = {
+      projectRoot: settings.projectRoot,
+      maxSectionChars: settings.maxSectionChars,
+      maxDecisionsPerUnit: settings.maxDecisionsPerUnit,
+    };
     const placed: (PlacedAnalysis | undefined)[] = [];
     let unitCount = 0;
     const timings: StageTimings = {};
@@ -133,7 +133,7 @@ export function createExtractionEngine(
       const cached = unit.key === null ? undefined : cache.get(unit.key);
       inputChars += cached ? cached.chars : unit.text.length;
       if (cached) {
-        // A grown session keeps its earlier messages where they were: the cached analysis serves as it is.
+        // Kept as it was found; its items move to this read's position when they are picked (placed-analyses.ts).
         placed[slot] = { analysis: cached, order: unit.order };
         cachedUnits++;
         continue;

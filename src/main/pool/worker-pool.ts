@@ -27,6 +27,9 @@ export interface WorkerPool extends TaskRunner {
   destroy(): Promise<void>;
 }
 
+/** Whether this runs in Bun (OpenCode's runtime) rather than Node. */
+const ON_BUN = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
+
 /** Where the worker lives: next to this module's tree, as `.ts` in the sources and `.js` in the package. */
 export function resolveWorkerFile(moduleUrl: string = import.meta.url): string {
   const extension = moduleUrl.endsWith('.ts') ? '.ts' : '.js';
@@ -38,8 +41,7 @@ export function resolveWorkerFile(moduleUrl: string = import.meta.url): string {
  * `.js`): from the sources under Node, a bootstrap compiles it through tsx.
  */
 function workerEntry(workerFile: string, niceness: number): { filename: string; workerData: { niceness: number; tsWorkerFile?: string } } {
-  const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
-  if (isBun || !workerFile.endsWith('.ts')) return { filename: workerFile, workerData: { niceness } };
+  if (ON_BUN || !workerFile.endsWith('.ts')) return { filename: workerFile, workerData: { niceness } };
   const bootstrap = new URL('../../workers/ts-worker-bootstrap.mjs', import.meta.url).href;
   return { filename: bootstrap, workerData: { niceness, tsWorkerFile: workerFile } };
 }
@@ -54,7 +56,7 @@ function workerEntry(workerFile: string, niceness: number): { filename: string; 
  * hook thread's longest stall was 8.5 ms for the first compaction and 7.9 ms after 100 KB more with
  * 100 passes, against 11.4 and 12.9 ms with 40. 100 passes add about 0.6 s to the pool's start.
  */
-export function warmUpPlan(isBun = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined'): { waves: number; rounds: number } {
+export function warmUpPlan(isBun = ON_BUN): { waves: number; rounds: number } {
   return isBun ? { waves: 5, rounds: 20 } : { waves: 1, rounds: 6 };
 }
 
