@@ -69,7 +69,7 @@ export function searchEntries(entries: readonly SearchableEntry[], query: string
     const hit = { title: entry.title, path: entry.uri, fusedScore: round((textScore + semanticScore) / 2), textScore, semanticScore, snippet: snippetOf(entry, terms) };
     scored.push({ hit, mtimeMs: entry.mtimeMs });
   }
-  scored.sort((a, b) => b.hit.fusedScore - a.hit.fusedScore || b.mtimeMs - a.mtimeMs || a.hit.path.localeCompare(b.hit.path));
+  scored.sort((a, b) => b.hit.fusedScore - a.hit.fusedScore || b.mtimeMs - a.mtimeMs || (a.hit.path < b.hit.path ? -1 : a.hit.path > b.hit.path ? 1 : 0));
   return { ok: true, totalResults: scored.length, results: scored.slice(0, Math.max(0, pageSize)).map((item) => item.hit) };
 }
 
@@ -127,7 +127,7 @@ export function recentActivity(entries: readonly MemoryIndexEntry[], query: Acti
   const cutoff = query.spanMs === null ? -Infinity : now - query.spanMs;
   return entries
     .filter((entry) => entry.mtimeMs >= cutoff && matchesFilter(entry.uri, query.filter))
-    .sort((a, b) => b.mtimeMs - a.mtimeMs || a.uri.localeCompare(b.uri))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0))
     .slice(0, Math.max(0, query.limit))
     .map((entry) => activityItem(entry, query.includeContent));
 }
