@@ -231,7 +231,7 @@ describe('the plugin in the real OpenCode server', () => {
     model.setScript(defaultScript);
   });
 
-  it('a 1 MB session compacts while the server keeps answering', async () => {
+  it('a 1 MB session compacts while the server keeps answering, and compacted again reads only its newest page', async () => {
     const session = await main.createSession();
     const texts = generateSession({ seed: 21, targetBytes: 6 * 1024 * 1024 })
       .messages.flatMap((message) => message.parts)
@@ -267,6 +267,17 @@ describe('the plugin in the real OpenCode server', () => {
     console.log(`server answered ${probes.length} probes during the compaction; slowest ${Math.round(Math.max(...probes.map((probe) => probe.ms)))} ms`);
     const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
     expect(compaction?.lastUser).toContain(PRESERVATION_HEADING);
+    // Compacted again after two more messages: only the pages since are read, the rest of the window is remembered.
+    for (const text of texts.slice(-2)) expect((await main.prompt(session, text, { noReply: true })).status).toBe(200);
+    const again = model.requests.length;
+    const printed = server?.output().length ?? 0;
+    expect((await main.summarize(session, 90_000)).status).toBe(200);
+    expect(requestsSince(again, (request) => request.isCompaction).at(-1)?.lastUser).toContain(PRESERVATION_HEADING);
+    const line = / \(read (\d+) messages in (\d+) pages?, (\d+) remembered, /;
+    const read = await until(async () => line.exec(server?.output().slice(printed) ?? '') ?? undefined, 10_000, 'the second compaction\'s log line');
+    expect(Number(read[2])).toBe(1);
+    // The first page already holds every message written since: the rest comes from the first read.
+    expect(Number(read[3])).toBeGreaterThan(0);
   });
 
   it('maenifold required but missing: compaction succeeds, one warning, later prompts work', async () => {

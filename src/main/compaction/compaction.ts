@@ -10,7 +10,7 @@
  * and the note is written when extraction finishes.
  */
 import { performance } from 'node:perf_hooks';
-import { withDeadline } from '../shared/deadline.js';
+import { withDeadline, type DeadlineResult } from '../shared/deadline.js';
 import { readSessionMessages } from '../shared/session-reader.js';
 import { createWindowScan, messageWeight } from './conversation-window.js';
 import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
@@ -25,6 +25,7 @@ import type { HostClient } from '../shared/host-client.js';
 import type { BackgroundWork } from '../shared/background-work.js';
 import type { Delivery } from '../memory/delivery/delivery.js';
 import type { WorkingSetTracker } from './working-set-tracker.js';
+import type { Joining, WindowMemory } from './window-memory.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
 import type { ExtractionSettings } from './extraction-settings.js';
 import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../../core/context/compaction-strategy.js';
@@ -54,6 +55,12 @@ export function compactionExtractionSettings(
   };
 }
 
+/**
+ * A conversation as read: its messages (oldest first), the pages it took, how many messages they held (the
+ * rest were remembered), and whether it begins at the session's first message.
+ */
+type Conversation = { ok: true; messages: unknown[]; pages: number; fromStart: boolean; read: number } | { ok: false; error: string | null };
+
 type Compacting = (input: { sessionID: string }, output: { context: string[]; prompt?: string }) => Promise<void>;
 
 /** Characters of text and tool output as a worker reads them: a session of tool runs is not an empty one. */
@@ -75,13 +82,15 @@ export interface CompactionDeps extends HandlerDeps {
   delivery: Delivery;
   /** The paths each session's tools touched. */
   workingSet: WorkingSetTracker;
+  /** The window each session's last compaction read. */
+  windows: WindowMemory;
 }
 
 /**
  * @param context - the parts of the plugin it uses.
  */
 export function createCompaction(context: CompactionDeps): Compacting {
-  const { options, cli, engine, host, project, background, delivery, workingSet, runner, logger } = forHook(context, 'compacting');
+  const { options, cli, engine, host, project, background, delivery, workingSet, windows, runner, logger } = forHook(context, 'compacting');
 
   /** The working-context block (seed 001): the session's most recent paths, sorted, within its share of the budget. */
   async function workingBlock(paths: readonly string[], deadlineMs: number): Promise<{ text: string; tokens: number } | null> {
@@ -107,6 +116,45 @@ export function createCompaction(context: CompactionDeps): Compacting {
     await delivery.submitNote(project, buildCompactionNote(project, sessionID, extraction, new Date()));
   }
 
+  /**
+   * The conversation as far back as the window the extraction reads: page by page, newest first, and
+   * only the pages written since the session's last compaction when its window is remembered.
+   */
+  async function readConversation(sessionID: string, deadlineMs: number): Promise<DeadlineResult<Conversation>> {
+    const started = performance.now();
+    const attempt = async (join: Joining | null, budgetMs: number): Promise<DeadlineResult<Conversation>> => {
+      const scan = createWindowScan(engine.window);
+      let pages = 0;
+      let joined = false;
+      const fetched = await readSessionMessages(host, sessionID, budgetMs, {
+        enough: (page) => {
+          pages += 1;
+          scan.take(page);
+          joined = join?.take(page) ?? false;
+          return scan.whole || joined;
+        },
+      });
+      if (!fetched.done) return fetched;
+      const data = fetched.value?.data;
+      if (!Array.isArray(data)) {
+        const error = fetched.value?.error as { message?: unknown } | undefined;
+        return { done: true, value: { ok: false, error: error ? String(error.message ?? 'error') : null } };
+      }
+      const conversation = joined ? join?.conversation(data) : null;
+      // Not joined: the pages reached the window's start, or the session's first message.
+      if (!conversation) return { done: true, value: { ok: true, messages: data, pages, fromStart: !scan.whole, read: data.length } };
+      const check = createWindowScan(engine.window);
+      check.take(conversation.messages);
+      if (check.whole || conversation.fromStart) {
+        return { done: true, value: { ok: true, messages: conversation.messages, pages, fromStart: conversation.fromStart, read: data.length } };
+      }
+      // Shorter than the window and cut where the remembered window began (a revert reaching further back): read it all again.
+      const again = await attempt(null, Math.max(0, deadlineMs - (performance.now() - started)));
+      return again.done && again.value.ok ? { done: true, value: { ...again.value, pages: again.value.pages + pages, read: again.value.read + data.length } } : again;
+    };
+    return attempt(windows.join(sessionID), deadlineMs);
+  }
+
   return async (input, output) => {
     const start = performance.now();
     const sessionID = input?.sessionID;
@@ -117,26 +165,20 @@ export function createCompaction(context: CompactionDeps): Compacting {
       // The working context needs only the paths the tools touched: a worker fits it while the pages come.
       const recent = options.workingSetPaths > 0 ? workingSet.recent(sessionID, options.workingSetPaths) : [];
       const fitting = workingBlock(recent, deadline);
-      // Page by page, newest first, and no further back than the window the extraction reads.
-      const scan = createWindowScan(engine.window);
-      let pages = 0;
-      const fetched = await readSessionMessages(host, sessionID, deadline, {
-        enough: (page) => {
-          pages += 1;
-          scan.take(page);
-          return scan.whole;
-        },
-      });
+      const read = await readConversation(sessionID, deadline);
       const readMs = performance.now() - start;
-      if (!fetched.done) {
-        logger.warn(`compaction: could not read session ${sessionID} (${fetched.reason}); guidelines only`);
+      if (!read.done) {
+        logger.warn(`compaction: could not read session ${sessionID} (${read.reason}); guidelines only`);
         return;
       }
-      const messages = fetched.value?.data;
-      if (!Array.isArray(messages)) {
-        logger.warn(`compaction: session ${sessionID} returned no messages${fetched.value?.error ? ` (${String((fetched.value.error as { message?: unknown })?.message ?? 'error')})` : ''}; guidelines only`);
+      if (!read.value.ok) {
+        logger.warn(`compaction: session ${sessionID} returned no messages${read.value.error ? ` (${read.value.error})` : ''}; guidelines only`);
         return;
       }
+      const { messages, pages, fromStart } = read.value;
+      /** Kept for the next compaction of the session once the extraction says where the window began, after the hook. */
+      const rememberWindow = (beforeWindow: number): void =>
+        background.run('window memory', () => windows.remember(sessionID, messages.slice(beforeWindow), fromStart && beforeWindow === 0));
       const chars = conversationChars(messages);
       if (chars < options.minConversationChars) {
         logger.debug(`compaction: conversation of ${chars} characters is under ${options.minConversationChars}; nothing to extract`);
@@ -152,6 +194,7 @@ export function createCompaction(context: CompactionDeps): Compacting {
         logger.warn(`compaction: extraction not ready within ${deadline} ms; the note is written when it finishes`);
         background.run('compaction note', async () => {
           const late = await extraction;
+          if (late.ok) rememberWindow(late.value.stats.beforeWindow);
           if (late.ok) await writeNote(sessionID, working ? { ...late.value, files: recent } : late.value);
           else logger.warn(`compaction: extraction failed (${late.error.code}): ${late.error.message}`);
         });
@@ -162,11 +205,12 @@ export function createCompaction(context: CompactionDeps): Compacting {
         return;
       }
       const found = working ? { ...ready.value.value, files: recent } : ready.value.value;
+      rememberWindow(found.stats.beforeWindow);
       // Paths read from the messages (after a restart, say) keep conditional rules applying.
       if (!working) workingSet.merge(sessionID, found.files);
       if (found.context.text) output.context.push(found.context.text);
       logger.info(
-        `compaction: ${messages.length - found.stats.beforeWindow} messages, ${chars} chars; ${found.concepts.length} concepts, ${found.decisions.length} decisions, ${found.files.length} files, ${found.stats.redactions} secrets redacted; context ${found.context.tokens}/${found.context.budget} tokens${working ? ` + working context ${working.tokens} (${options.compactionTokens} in all)` : ''} in ${Math.round(performance.now() - start)} ms (read ${messages.length} messages in ${Math.max(1, pages)} ${pages > 1 ? 'pages' : 'page'}, ${Math.round(readMs)} ms; extraction ${Math.round(found.timings['total'] ?? 0)} ms)`,
+        `compaction: ${messages.length - found.stats.beforeWindow} messages, ${chars} chars; ${found.concepts.length} concepts, ${found.decisions.length} decisions, ${found.files.length} files, ${found.stats.redactions} secrets redacted; context ${found.context.tokens}/${found.context.budget} tokens${working ? ` + working context ${working.tokens} (${options.compactionTokens} in all)` : ''} in ${Math.round(performance.now() - start)} ms (read ${read.value.read} messages in ${Math.max(1, pages)} ${pages > 1 ? 'pages' : 'page'}${read.value.read < messages.length ? `, ${messages.length - read.value.read} remembered` : ''}, ${Math.round(readMs)} ms; extraction ${Math.round(found.timings['total'] ?? 0)} ms)`,
       );
       background.run('compaction note', () => writeNote(sessionID, found));
     } catch (error) {

@@ -113,6 +113,38 @@ export function messageToUnit(message: unknown, order: number, known?: (key: str
 }
 
 /**
+ * A message reduced to what extraction reads of it: the same unit (`messageToUnit`), weight and summary
+ * flag, without its tools' input bodies, the middles of their output, or parts extraction skips. A
+ * session's window is kept in this form between compactions (read-memory.ts).
+ *
+ * @param message - one `{ info, parts }` entry as the host returns it.
+ * @returns the reduced entry, or the value itself when it is not a message.
+ */
+export function readableMessage(message: unknown): unknown {
+  if (!isRecord(message)) return message;
+  const info = isRecord(message['info']) ? message['info'] : {};
+  const parts: Record<string, unknown>[] = [];
+  for (const part of Array.isArray(message['parts']) ? message['parts'] : []) {
+    if (!isRecord(part)) continue;
+    if (part['type'] === 'text') {
+      parts.push({ type: 'text', text: part['text'], synthetic: part['synthetic'], ignored: part['ignored'] });
+    } else if (part['type'] === 'reasoning' && typeof part['text'] === 'string') {
+      // Only whether the model reasoned is read.
+      parts.push({ type: 'reasoning', text: part['text'].trim() === '' ? '' : '…' });
+    } else if (part['type'] === 'tool' && isRecord(part['state'])) {
+      const state = part['state'];
+      const bounded = (value: unknown): unknown => (typeof value === 'string' ? boundOutput(value) : value);
+      parts.push({
+        type: 'tool',
+        tool: part['tool'],
+        state: { status: state['status'], input: pathArguments(state['input']), output: bounded(state['output']), error: bounded(state['error']) },
+      });
+    }
+  }
+  return { info: { id: info['id'], role: info['role'], summary: info['summary'] }, parts };
+}
+
+/**
  * Whether a value looks like a message list (`client.session.messages` data)
  * or a session export (`{ info, messages }`), and its messages.
  *

@@ -15,6 +15,7 @@ import { homedir } from 'node:os';
 import { createWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
 import type { PriorityOutcome } from '../../workers/protocol.js';
 import { createFallbackRunner } from '../pool/fallback-runner.js';
+import { createWindowMemory } from '../compaction/window-memory.js';
 import { createExtractionEngine } from '../compaction/extraction-engine.js';
 import { createBackgroundWork, type BackgroundWork } from '../shared/background-work.js';
 import { createChainStore } from '../memory/delivery/chain-store.js';
@@ -153,6 +154,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       background,
       delivery,
       workingSet: createWorkingSetTracker(worktree),
+      windows: createWindowMemory(),
       summaries: createCompactedSummaries(input.client),
       rules: createRuleSet(ruleFolders(env, worktree), logger),
     };
@@ -181,11 +183,13 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       {
         name: 'working set',
         run(input) {
-          // A deleted session's working set goes with it.
+          // A deleted session's working set and remembered window go with it.
           const { type, properties } = input?.event ?? { type: '' };
           if (type !== 'session.deleted') return;
           const info = properties?.['info'] as { id?: unknown } | undefined;
-          if (typeof info?.id === 'string') context.workingSet.forget(info.id);
+          if (typeof info?.id !== 'string') return;
+          context.workingSet.forget(info.id);
+          context.windows.forget(info.id);
         },
       },
       { name: 'summaries', run: (input) => summaries(input) },

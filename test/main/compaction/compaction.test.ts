@@ -163,6 +163,96 @@ describe('compaction', () => {
     expect(harness.host.linesWith(`(read ${read} messages in ${expected.length} pages, `)).toHaveLength(1);
   });
 
+  describe('a session compacted again', () => {
+    const turn = (index: number): unknown[] => [
+      message(`u${index}`, 'user', `Step ${index}: make the [[rate limiter]] read its window from the config, and run the tests.`),
+      message(`a${index}`, 'assistant', `## Step ${index}\nWe decided to keep the [[token bucket]] because bursts stay cheap. Changed \`src/limit-${index}.ts\`.`, {}, [
+        { type: 'tool', tool: 'edit', state: { status: 'completed', input: { filePath: `/work/acme-shop/src/limit-${index}.ts`, oldString: 'a', newString: 'b' }, output: 'Edit applied successfully.' } },
+        { type: 'tool', tool: 'bash', state: { status: 'completed', input: { command: 'npm test' }, output: `Tests: ${index} passed\n`.repeat(40) } },
+      ]),
+    ];
+    const session = (from: number, to: number): unknown[] => Array.from({ length: to - from }, (_, offset) => turn(from + offset)).flat();
+
+    /** The pages each compaction asked for, and the context it injected. */
+    async function compactCounting(h: Harness, sessionID: string): Promise<{ pages: number; context: string[] }> {
+      let pages = 0;
+      const list = h.host.client.session.messages.bind(h.host.client.session);
+      h.host.client.session.messages = (options) => {
+        pages += 1;
+        return list(options);
+      };
+      const output = await compact(h, sessionID, []);
+      h.host.client.session.messages = list;
+      // The window is kept after the hook returns.
+      await h.plugin.background.idle();
+      return { pages, context: output.context };
+    }
+
+    /**
+     * What the second compaction injects when every read is of the whole list: a host that does not page,
+     * so nothing is joined. The first compaction still runs, as it leaves the working set to the second.
+     */
+    async function wholeReadContext(before: unknown[], after: unknown[]): Promise<string[]> {
+      const whole = await startHarness();
+      try {
+        const list = whole.host.client.session.messages.bind(whole.host.client.session);
+        whole.host.client.session.messages = (options) => list({ path: options.path });
+        whole.host.setMessages('ses_again', before);
+        await compact(whole, 'ses_again', []);
+        await whole.plugin.background.idle();
+        whole.host.setMessages('ses_again', after);
+        return (await compact(whole, 'ses_again', [])).context;
+      } finally {
+        await whole.close();
+      }
+    }
+
+    it('should read only the pages written since, and inject what a read of the whole window injects', async () => {
+      harness = await startHarness();
+      harness.host.setMessages('ses_again', session(0, 200));
+      const first = await compactCounting(harness, 'ses_again');
+      expect(first.pages).toBeGreaterThan(5);
+      const grown = [...session(0, 200), ...session(200, 204)];
+      harness.host.setMessages('ses_again', grown);
+      const again = await compactCounting(harness, 'ses_again');
+      expect(again.pages).toBe(1);
+      expect(again.context).toEqual(await wholeReadContext(session(0, 200), grown));
+      await harness.plugin.logger.flush();
+      expect(harness.host.linesWith(`(read ${FIRST_PAGE_MESSAGES} messages in 1 page, `)).toHaveLength(1);
+      expect(harness.host.linesWith(' remembered, ')).toHaveLength(1);
+    });
+
+    it('should follow a revert: what it removed is gone from the context, what came after is in it', async () => {
+      harness = await startHarness();
+      harness.host.setMessages('ses_again', session(0, 200));
+      const before = await compact(harness, 'ses_again', []);
+      await harness.plugin.background.idle();
+      expect(before.context.find((entry) => entry.includes(PRESERVATION_HEADING))).toContain('Step 199');
+      const reverted = [...session(0, 195), message('r1', 'user', 'Undo that: the [[sliding window]] limiter stays.'), message('r2', 'assistant', 'We decided to keep the [[sliding window]] limiter since the bursts were rare. Reverted `src/limit-199.ts`.')];
+      harness.host.setMessages('ses_again', reverted);
+      const again = await compactCounting(harness, 'ses_again');
+      expect(again.pages).toBe(1);
+      expect(again.context).toEqual(await wholeReadContext(session(0, 200), reverted));
+      // The working context keeps every path the session touched; what was said is what follows the revert.
+      const preserved = again.context.find((entry) => entry.includes(PRESERVATION_HEADING)) ?? '';
+      expect(preserved).toContain('sliding-window');
+      expect(preserved).not.toContain('Step 199');
+    });
+
+    it('should read the window again when a revert reaches further back than the remembered window', async () => {
+      harness = await startHarness();
+      harness.host.setMessages('ses_again', session(0, 1_500));
+      await compact(harness, 'ses_again', []);
+      await harness.plugin.background.idle();
+      // Most of the remembered window is undone: what is left of it no longer fills a window.
+      const reverted = [...session(0, 1_200), message('r1', 'user', 'Start over from the [[leaky bucket]] version.')];
+      harness.host.setMessages('ses_again', reverted);
+      const again = await compactCounting(harness, 'ses_again');
+      expect(again.pages).toBeGreaterThan(5);
+      expect(again.context).toEqual(await wholeReadContext(session(0, 1_500), reverted));
+    });
+  });
+
   it('should skip conversations under 100 characters', async () => {
     harness = await startHarness();
     harness.host.setMessages('ses_short', [message('m1', 'user', 'hi [[x]]')]);

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { messagesOf, messageToUnit, TOOL_OUTPUT_HEAD_CHARS, TOOL_OUTPUT_TAIL_CHARS } from '../../../src/main/compaction/session-units.js';
+import { messagesOf, messageToUnit, readableMessage, TOOL_OUTPUT_HEAD_CHARS, TOOL_OUTPUT_TAIL_CHARS } from '../../../src/main/compaction/session-units.js';
+import { isSummaryMessage, messageWeight } from '../../../src/main/compaction/conversation-window.js';
+import { generateSession } from '../../../src/synth/session-generator.js';
 
 const sample: unknown = JSON.parse(readFileSync(new URL('../../fixtures/export-sample.json', import.meta.url), 'utf8'));
 
@@ -88,5 +90,51 @@ describe('message bounds', () => {
     expect(unit?.tools.at(-1)?.input).toEqual({ filePath: 'f299.ts' });
     // The key still tells the whole message apart from a shorter one.
     expect(unit?.key).toContain(String(text.length));
+  });
+});
+
+describe('readableMessage', () => {
+  const tool = (name: string, state: Record<string, unknown>): Record<string, unknown> => ({ type: 'tool', tool: name, callID: `call_${name}`, state });
+  const shapes: unknown[] = [
+    { info: { id: 'm1', role: 'user', time: { created: 1 } }, parts: [{ type: 'text', text: 'Use the cache.' }, { type: 'text', text: 'note from a plugin', synthetic: true }, { type: 'file', url: 'file:///a.png' }] },
+    { info: { id: 'm2', role: 'assistant', summary: true }, parts: [{ type: 'step-start' }, { type: 'reasoning', text: 'thinking about it' }, { type: 'text', text: '## Summary\nDone.' }] },
+    { info: { id: 'm3', role: 'assistant' }, parts: [{ type: 'reasoning', text: '   ' }] },
+    { info: { id: 'm4', role: 'assistant' }, parts: [
+      tool('write', { status: 'completed', input: { filePath: '/w/src/a.ts', content: 'x'.repeat(50_000) }, output: 'Wrote file successfully.' }),
+      tool('edit', { status: 'completed', input: { filePath: '/w/src/b.ts', oldString: 'a'.repeat(9_000), newString: 'b'.repeat(9_000) }, output: 'Edit applied successfully.' }),
+      tool('multiedit', { status: 'completed', input: { filePath: '/w/src/c.ts', edits: [{ oldString: 'one', newString: 'two' }, 'not an edit'] }, output: 'ok' }),
+      tool('bash', { status: 'completed', input: { command: `npm test ${'-v '.repeat(2_000)}`, workdir: '/w' }, output: `${'line\n'.repeat(5_000)}Tests: 3 failed` }),
+      tool('bash', { status: 'error', input: { command: 'make' }, error: `make: *** [all] Error 2\n${'e'.repeat(20_000)}` }),
+      tool('apply_patch', { status: 'completed', input: { patchText: `*** Begin Patch\n${'+x\n'.repeat(9_000)}` }, output: 'ok' }),
+      tool('read', { status: 'running', input: { filePath: '/w/README.md' } }),
+    ] },
+    { info: { id: 'm5', role: 'assistant' }, parts: [] },
+    { info: { role: 'user' }, parts: [{ type: 'text', text: 'no id' }] },
+    { parts: 'not a list' },
+    'not a message',
+    null,
+  ];
+
+  it('should read as the message it stands for: the same unit, weight and summary flag, whatever the parts', () => {
+    const generated = generateSession({ seed: 11, targetBytes: 256 * 1024 }).messages;
+    for (const [order, message] of [...shapes, ...generated].entries()) {
+      const kept = readableMessage(message);
+      expect(messageToUnit(kept, order)).toEqual(messageToUnit(message, order));
+      expect(messageWeight(kept)).toBe(messageWeight(message));
+      expect(isSummaryMessage(kept)).toBe(isSummaryMessage(message));
+      // Kept twice, it is the same again.
+      expect(readableMessage(kept)).toEqual(kept);
+    }
+  });
+
+  it('should leave the bodies of tool inputs and the middle of long output behind', () => {
+    const kept = readableMessage(shapes[3]) as { parts: { state: { input: Record<string, unknown>; output?: string; error?: string } }[] };
+    // The written file's content is not an argument extraction reads.
+    expect(kept.parts[0]?.state.input).toEqual({ filePath: '/w/src/a.ts' });
+    // 25 KB of test output and 20 KB of error keep their head and tail only.
+    expect(kept.parts[3]?.state.output).toHaveLength(TOOL_OUTPUT_HEAD_CHARS + 3 + TOOL_OUTPUT_TAIL_CHARS);
+    expect(kept.parts[3]?.state.output?.endsWith('Tests: 3 failed')).toBe(true);
+    expect(kept.parts[4]?.state.error).toHaveLength(TOOL_OUTPUT_HEAD_CHARS + 3 + TOOL_OUTPUT_TAIL_CHARS);
+    expect(JSON.stringify(kept).length).toBeLessThan(JSON.stringify(shapes[3]).length / 2);
   });
 });

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { createWindowMemory, WINDOW_MEMORY_SESSIONS } from '../../../src/main/compaction/window-memory.js';
+import { messageToUnit, readableMessage } from '../../../src/main/compaction/session-units.js';
+import { message } from '../../support/fake-host.js';
+
+const said = (id: string, text: string, role: 'user' | 'assistant' = 'assistant'): unknown => message(id, role, text);
+const ids = (messages: readonly unknown[]): string[] => messages.map((entry) => (entry as { info: { id: string } }).info.id);
+
+/** Reads `session` newest page first, `size` messages a page, as the compacting hook does; the pages read and the conversation. */
+function readJoined(memory: ReturnType<typeof createWindowMemory>, sessionID: string, session: readonly unknown[], size: number) {
+  const joining = memory.join(sessionID);
+  if (!joining) return null;
+  const pages: unknown[][] = [];
+  for (let end = session.length; end > 0; end -= size) {
+    const page = session.slice(Math.max(0, end - size), end);
+    pages.push(page);
+    if (joining.take(page)) break;
+  }
+  return { pages: pages.length, conversation: joining.conversation(pages.reverse().flat()) };
+}
+
+describe('window memory', () => {
+  const first = Array.from({ length: 12 }, (_, index) => said(`m${index}`, `Step ${index}: we changed the parser and ran the tests again.`));
+
+  it('should join the new pages to the remembered window at the newest message it holds unchanged', async () => {
+    const memory = createWindowMemory();
+    await memory.remember('ses', first.slice(2), false);
+    const grown = [...first, said('n1', 'Now add the retry.', 'user'), said('n2', 'Added the retry with a backoff of one second.')];
+    const read = readJoined(memory, 'ses', grown, 3);
+    // The first page holds m11: one page is enough.
+    expect(read?.pages).toBe(1);
+    expect(ids(read?.conversation?.messages ?? [])).toEqual([...ids(first.slice(2)), 'n1', 'n2']);
+    expect(read?.conversation?.fromStart).toBe(false);
+    // Remembered messages come back as extraction reads them; the new ones as the host sent them.
+    const joined = read?.conversation?.messages ?? [];
+    expect(joined.at(-1)).toBe(grown.at(-1));
+    expect(messageToUnit(joined[0], 0)).toEqual(messageToUnit(first[2], 0));
+  });
+
+  it('should drop what a revert removed and read again a message that changed since', async () => {
+    const memory = createWindowMemory();
+    await memory.remember('ses', first, true);
+    // m9–m11 reverted; m8 had been cut short while it streamed and is whole now.
+    const reverted = [...first.slice(0, 8), said('m8', 'Step 8: we changed the parser, ran the tests again, and they pass.'), said('r1', 'Use the old parser after all.', 'user')];
+    const read = readJoined(memory, 'ses', reverted, 4);
+    const conversation = read?.conversation;
+    expect(ids(conversation?.messages ?? [])).toEqual([...ids(first.slice(0, 8)), 'm8', 'r1']);
+    expect(conversation?.messages.at(-2)).toBe(reverted.at(-2));
+    expect(conversation?.fromStart).toBe(true);
+  });
+
+  it('should not join when no page holds a remembered message, and remember nothing for another session', async () => {
+    const memory = createWindowMemory();
+    await memory.remember('ses', first.slice(0, 4), true);
+    const other = Array.from({ length: 9 }, (_, index) => said(`o${index}`, 'Something else entirely.'));
+    const read = readJoined(memory, 'ses', other, 4);
+    expect(read?.pages).toBe(3);
+    expect(read?.conversation).toBeNull();
+    expect(memory.join('ses_other')).toBeNull();
+  });
+
+  it('should keep windows in the form extraction reads, and not copy a kept message again', async () => {
+    const memory = createWindowMemory();
+    const heavy = message('h1', 'assistant', 'Wrote the fixture.', {}, [
+      { type: 'tool', tool: 'write', state: { status: 'completed', input: { filePath: '/w/fixture.json', content: 'z'.repeat(200_000) }, output: 'Wrote file successfully.' } },
+    ]);
+    await memory.remember('ses', [...first, heavy], true);
+    const joined = readJoined(memory, 'ses', [...first, heavy, said('n1', 'Thanks.', 'user')], 5)?.conversation?.messages ?? [];
+    expect(JSON.stringify(joined).length).toBeLessThan(20_000);
+    await memory.remember('ses', joined, true);
+    const again = readJoined(memory, 'ses', [...first, heavy, said('n1', 'Thanks.', 'user'), said('n2', 'Welcome.')], 5)?.conversation?.messages ?? [];
+    expect(again[0]).toBe(joined[0]);
+    expect(again[0]).toEqual(readableMessage(first[0]));
+  });
+
+  it('should stay within its bounds: sessions, characters, and a forgotten session', async () => {
+    const small = createWindowMemory(2_000);
+    await small.remember('big', [said('b1', 'x'.repeat(5_000))], true);
+    expect(small.join('big')).toBeNull();
+    // 205 characters a window: nine fit in 2,000.
+    for (let index = 0; index < 12; index++) await small.remember(`s${index}`, [said(`m${index}`, 'short')], true);
+    expect(small.size).toBe(9);
+    expect(small.join('s2')).toBeNull();
+    expect(small.join('s3')).not.toBeNull();
+    const memory = createWindowMemory();
+    for (let index = 0; index < WINDOW_MEMORY_SESSIONS + 4; index++) await memory.remember(`s${index}`, [said(`m${index}`, 'short')], true);
+    expect(memory.size).toBe(WINDOW_MEMORY_SESSIONS);
+    expect(memory.join('s0')).toBeNull();
+    expect(memory.join(`s${WINDOW_MEMORY_SESSIONS + 3}`)).not.toBeNull();
+    memory.forget(`s${WINDOW_MEMORY_SESSIONS + 3}`);
+    expect(memory.join(`s${WINDOW_MEMORY_SESSIONS + 3}`)).toBeNull();
+  });
+});
