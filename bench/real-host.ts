@@ -1,5 +1,5 @@
 /**
- * `npm run bench:host [-- --json] [--size 10MB] [--rounds 3] [--interval-ms 5] [--tail-ms 1000]`:
+ * `npm run bench:host [-- --json] [--size 10MB] [--rounds 3] [--interval-ms 5] [--tail-ms 1000] [--grow 100KB]`:
  * the stall the plugin adds to the real host. The pinned `opencode serve` runs on 127.0.0.1
  * with the e2e suite's fake model, in its own HOME and XDG folders, twice: once with the packed
  * plugin in the project and once without. Each time it imports the same synthetic session
@@ -7,6 +7,8 @@
  * and for `--tail-ms` after, requests `GET /path` one after another every `--interval-ms`,
  * keeping the slowest answer. `real_host_added_stall_ms` is the slowest answer with the plugin
  * less the slowest without (the median over rounds of each round's slowest). Target: ≤ 10 ms.
+ * Then each session gets `--grow` more of user messages and is compacted again, measured the same
+ * way (`again_…`): the compaction a long session meets most often.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -17,17 +19,23 @@ import { createProject, OPENCODE_CACHE_DIR, openCodeVersion, prepareRuntime, scr
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../test/e2e/opencode-server.js';
 import { parseSize } from '../src/synth/session-size.js';
 import { importableSession } from './real-host-session.js';
+import { generateSession } from '../src/synth/session-generator.js';
+import { MODEL } from '../test/e2e/api.js';
 import { measureCompaction, median, probe, round1, type RoundFigures } from './real-host-probe.js';
 
 /** The stall the issue allows the plugin to add. */
 const TARGET_MS = 10;
 /** Idle probing after the server is ready: the plugin's pool starts, and the idle worst is recorded. */
 const SETTLE_MS = 3_000;
+/** Characters of one message added before the second compaction. */
+const GROWTH_MESSAGE_CHARS = 25_000;
 
 type Variant = 'without' | 'with';
 
 interface VariantFigures {
   rounds: RoundFigures[];
+  /** The second compaction of each session, after it grew. */
+  again: RoundFigures[];
   idle_worst_ms: number;
   /** The plugin's own line about the compaction (messages read, time), when it logged one. */
   plugin_log: string[];
@@ -63,7 +71,41 @@ async function cleanUp(): Promise<void> {
   }
 }
 
-async function measureVariant(variant: Variant, setup: { scratch: string; binary: string; template: string; modelUrl: string }, sessions: readonly { bytes: number; seed: number }[], intervalMs: number, tailMs: number, log: (text: string) => void): Promise<VariantFigures> {
+/** User messages of about `bytes` in all, in {@link GROWTH_MESSAGE_CHARS} pieces: the generator's prose, seeded. */
+function growthMessages(bytes: number, seed: number): string[] {
+  const texts = generateSession({ seed: 1_000 + seed, targetBytes: Math.max(64 * 1024, bytes * 4) })
+    .messages.flatMap((message) => message.parts)
+    .map((part) => (part.type === 'text' ? String((part as { text?: unknown }).text ?? '') : ''))
+    .filter((text) => text.length > 0);
+  const pieces: string[] = [];
+  let piece = '';
+  let total = 0;
+  for (const text of texts) {
+    if (total >= bytes) break;
+    piece += `${text}\n\n`;
+    if (piece.length < GROWTH_MESSAGE_CHARS) continue;
+    pieces.push(piece);
+    total += piece.length;
+    piece = '';
+  }
+  return pieces;
+}
+
+/** Stores `texts` as user messages of the session without running the model. */
+async function addMessages(base: string, query: string, sessionID: string, texts: readonly string[]): Promise<void> {
+  for (const text of texts) {
+    const answer = await fetch(`${base}/session/${sessionID}/message${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, parts: [{ type: 'text', text }], noReply: true }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    await answer.text();
+    if (!answer.ok) throw new Error(`POST /session/${sessionID}/message answered ${answer.status}`);
+  }
+}
+
+async function measureVariant(variant: Variant, setup: { scratch: string; binary: string; template: string; modelUrl: string }, sessions: readonly { bytes: number; seed: number }[], growBytes: number, intervalMs: number, tailMs: number, log: (text: string) => void): Promise<VariantFigures> {
   const { scratch, binary, template, modelUrl } = setup;
   // Folders of one length: the generated session's content depends on its project path.
   const dir = await createProject(join(scratch, variant === 'with' ? 'plugged' : 'vanilla'), 'project', template, { pluginOptions: { store: 'files' }, modelUrl });
@@ -97,8 +139,15 @@ async function measureVariant(variant: Variant, setup: { scratch: string; binary
       log(`${variant}: compacting ${id} …`);
       rounds.push(await measureCompaction(server.url, query, id, intervalMs, tailMs));
     }
+    const again: RoundFigures[] = [];
+    for (const [index, id] of ids.entries()) {
+      if (growBytes === 0) break;
+      log(`${variant}: adding ${Math.round(growBytes / 1024)} KB to ${id} and compacting it again …`);
+      await addMessages(server.url, query, id, growthMessages(growBytes, sessions[index]?.seed ?? index));
+      again.push(await measureCompaction(server.url, query, id, intervalMs, tailMs));
+    }
     const pluginLog = server.output().split('\n').filter((line) => /message="?compaction: /.test(line)).map((line) => line.replace(/^.*message="?/, '').replace(/"?\s*$/, ''));
-    return { rounds, idle_worst_ms: round1(Math.max(...idle)), plugin_log: pluginLog };
+    return { rounds, again, idle_worst_ms: round1(Math.max(...idle)), plugin_log: pluginLog };
   } finally {
     await server.stop(5_000);
   }
@@ -114,12 +163,14 @@ async function main(): Promise<number> {
       rounds: { type: 'string', default: '3' },
       'interval-ms': { type: 'string', default: '5' },
       'tail-ms': { type: 'string', default: '1000' },
+      grow: { type: 'string', default: '100KB' },
     },
   });
   const bytes = parseSize(values.size);
   const rounds = Number(values.rounds);
   const intervalMs = Number(values['interval-ms']);
   const tailMs = Number(values['tail-ms']);
+  const growBytes = parseSize(values.grow);
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 10) throw new Error(`--rounds must be an integer from 1 to 10, got ${values.rounds}`);
   if (!Number.isFinite(intervalMs) || intervalMs < 0 || intervalMs > 1_000) throw new Error(`--interval-ms must be 0 to 1000, got ${values['interval-ms']}`);
   if (!Number.isFinite(tailMs) || tailMs < 0 || tailMs > 60_000) throw new Error(`--tail-ms must be 0 to 60000, got ${values['tail-ms']}`);
@@ -132,10 +183,11 @@ async function main(): Promise<number> {
   cleanups.push(() => model.stop());
   const sessions = Array.from({ length: rounds }, (_, index) => ({ bytes, seed: index + 1 }));
   const setup = { scratch, binary, template, modelUrl: model.url };
-  const without = await measureVariant('without', setup, sessions, intervalMs, tailMs, log);
-  const withPlugin = await measureVariant('with', setup, sessions, intervalMs, tailMs, log);
-  const worst = (figures: VariantFigures): number => round1(median(figures.rounds.map((entry) => entry.worst_ms)));
-  const compaction = (figures: VariantFigures): number => round1(median(figures.rounds.map((entry) => entry.compaction_ms)));
+  const without = await measureVariant('without', setup, sessions, growBytes, intervalMs, tailMs, log);
+  const withPlugin = await measureVariant('with', setup, sessions, growBytes, intervalMs, tailMs, log);
+  const worst = (figures: VariantFigures, of: 'rounds' | 'again' = 'rounds'): number => round1(median(figures[of].map((entry) => entry.worst_ms)));
+  const compaction = (figures: VariantFigures, of: 'rounds' | 'again' = 'rounds'): number => round1(median(figures[of].map((entry) => entry.compaction_ms)));
+  const grown = growBytes > 0;
   const report = {
     opencode: await openCodeVersion(),
     session_bytes: bytes,
@@ -150,18 +202,31 @@ async function main(): Promise<number> {
     compaction_ms_without: compaction(without),
     slow_total_ms_with: round1(median(withPlugin.rounds.map((entry) => entry.slow_total_ms))),
     slow_total_ms_without: round1(median(without.rounds.map((entry) => entry.slow_total_ms))),
+    grow_bytes: growBytes,
+    ...(grown
+      ? {
+          again_added_stall_ms: round1(worst(withPlugin, 'again') - worst(without, 'again')),
+          again_worst_ms_with: worst(withPlugin, 'again'),
+          again_worst_ms_without: worst(without, 'again'),
+          again_compaction_ms_with: compaction(withPlugin, 'again'),
+          again_compaction_ms_without: compaction(without, 'again'),
+        }
+      : {}),
     with: withPlugin,
     without,
   };
-  const failed = [...withPlugin.rounds, ...without.rounds].some((entry) => entry.status !== 200);
+  const failed = [...withPlugin.rounds, ...without.rounds, ...withPlugin.again, ...without.again].some((entry) => entry.status !== 200);
   if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
   else {
     console.table([
       ...without.rounds.map((entry, index) => ({ plugin: 'without', round: index + 1, ...entry, slowest_ms: entry.slowest_ms.join(' '), idle_worst_ms: without.idle_worst_ms })),
       ...withPlugin.rounds.map((entry, index) => ({ plugin: 'with', round: index + 1, ...entry, slowest_ms: entry.slowest_ms.join(' '), idle_worst_ms: withPlugin.idle_worst_ms })),
+      ...without.again.map((entry, index) => ({ plugin: 'without', round: `${index + 1} again`, ...entry, slowest_ms: entry.slowest_ms.join(' '), idle_worst_ms: without.idle_worst_ms })),
+      ...withPlugin.again.map((entry, index) => ({ plugin: 'with', round: `${index + 1} again`, ...entry, slowest_ms: entry.slowest_ms.join(' '), idle_worst_ms: withPlugin.idle_worst_ms })),
     ]);
     for (const line of withPlugin.plugin_log) console.log(`plugin: ${line}`);
     console.log(`real_host_added_stall_ms: ${report.real_host_added_stall_ms} (target ≤ ${TARGET_MS} ms)`);
+    if (grown) console.log(`again, after ${Math.round(growBytes / 1024)} KB more: added stall ${report.again_added_stall_ms} ms; compaction ${report.again_compaction_ms_with} ms with the plugin, ${report.again_compaction_ms_without} ms without`);
   }
   return failed ? 1 : 0;
 }

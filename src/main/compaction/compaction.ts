@@ -178,7 +178,7 @@ export function createCompaction(context: CompactionDeps): Compacting {
       const { messages, pages, fromStart } = read.value;
       /** Kept for the next compaction of the session once the extraction says where the window began, after the hook. */
       const rememberWindow = (beforeWindow: number): void =>
-        background.run('window memory', () => windows.remember(sessionID, messages.slice(beforeWindow), fromStart && beforeWindow === 0));
+        background.run('compaction window', () => windows.remember(sessionID, messages.slice(beforeWindow), fromStart && beforeWindow === 0));
       const chars = conversationChars(messages);
       if (chars < options.minConversationChars) {
         logger.debug(`compaction: conversation of ${chars} characters is under ${options.minConversationChars}; nothing to extract`);
