@@ -34,7 +34,7 @@ const WORKER = 'src/workers/extract-worker.ts';
  * the scripts of `npm start` and `npm run eval`, whose runs each start a pool of their own.
  */
 const CLI_SCRIPTS: readonly string[] = ['src/cli/preview.ts', 'src/cli/eval.ts'];
-const PROCESS_FIXTURES: readonly string[] = ['test/fixtures/state/lock-holder.ts', 'test/fixtures/delivery/submit-thought.ts', ...CLI_SCRIPTS];
+const PROCESS_FIXTURES: readonly string[] = ['test/fixtures/state/lock-holder.ts', 'test/fixtures/delivery/submit-thought.ts', 'test/fixtures/compaction/kept-outputs.ts', ...CLI_SCRIPTS];
 
 /** The esbuild tsx compiles with, so a bundle is built as tsx would build each file. */
 function loadEsbuild(): typeof import('esbuild') {

@@ -114,8 +114,9 @@ export function messageToUnit(message: unknown, order: number, known?: (key: str
 
 /**
  * A message reduced to what extraction reads of it: the same unit (`messageToUnit`), weight and summary
- * flag, without its tools' input bodies, the middles of their output, or parts extraction skips. A
- * session's window is kept in this form between compactions (read-memory.ts).
+ * flag, without its tools' input bodies, the middles of their output, or parts extraction skips, and
+ * sharing no string with the host's message. A session's window is kept in this form between
+ * compactions (window-memory.ts).
  *
  * @param message - one `{ info, parts }` entry as the host returns it.
  * @returns the reduced entry, or the value itself when it is not a message.
@@ -141,7 +142,9 @@ export function readableMessage(message: unknown): unknown {
       });
     }
   }
-  return { info: { id: info['id'], role: info['role'], summary: info['summary'] }, parts };
+  // A copy of its own: a cut of a longer string (the head of a 5 MB output) shares the whole string's
+  // characters in both V8 and JavaScriptCore, so a kept cut would keep the whole output alive.
+  return structuredClone({ info: { id: info['id'], role: info['role'], summary: info['summary'] }, parts });
 }
 
 /**

@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { fixtureArgv } from '../../support/fixture-process.js';
 import { describe, expect, it } from 'vitest';
 import { messagesOf, messageToUnit, readableMessage, TOOL_OUTPUT_HEAD_CHARS, TOOL_OUTPUT_TAIL_CHARS } from '../../../src/main/compaction/session-units.js';
 import { isSummaryMessage, messageWeight } from '../../../src/main/compaction/conversation-window.js';
@@ -136,5 +139,12 @@ describe('readableMessage', () => {
     expect(kept.parts[3]?.state.output?.endsWith('Tests: 3 failed')).toBe(true);
     expect(kept.parts[4]?.state.error).toHaveLength(TOOL_OUTPUT_HEAD_CHARS + 3 + TOOL_OUTPUT_TAIL_CHARS);
     expect(JSON.stringify(kept).length).toBeLessThan(JSON.stringify(shapes[3]).length / 2);
+  });
+
+  it('should share no characters with the message it came from: kept heads and tails of 4 MB outputs do not keep the outputs alive', () => {
+    const fixture = fileURLToPath(new URL('../../fixtures/compaction/kept-outputs.ts', import.meta.url));
+    // Twenty outputs of about 4 MB: kept as cuts of them, they would hold 80 MB.
+    const heldMb = Number(execFileSync(process.execPath, ['--expose-gc', ...fixtureArgv(fixture)], { encoding: 'utf8', timeout: 60_000 }).trim());
+    expect(heldMb).toBeLessThan(16);
   });
 });
