@@ -119,32 +119,34 @@ export function messageToUnit(message: unknown, order: number, known?: (key: str
  * compactions (window-memory.ts).
  *
  * @param message - one `{ info, parts }` entry as the host returns it.
- * @returns the reduced entry, or the value itself when it is not a message.
+ * @returns the reduced entry, or `null` when it is not a message.
  */
 export function readableMessage(message: unknown): unknown {
-  if (!isRecord(message)) return message;
+  // Not a message: nothing of it is read, and nothing of it is kept.
+  if (!isRecord(message)) return null;
   const info = isRecord(message['info']) ? message['info'] : {};
+  const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
   const parts: Record<string, unknown>[] = [];
   for (const part of Array.isArray(message['parts']) ? message['parts'] : []) {
     if (!isRecord(part)) continue;
     if (part['type'] === 'text') {
-      parts.push({ type: 'text', text: part['text'], synthetic: part['synthetic'], ignored: part['ignored'] });
+      parts.push({ type: 'text', text: text(part['text']), synthetic: Boolean(part['synthetic']), ignored: Boolean(part['ignored']) });
     } else if (part['type'] === 'reasoning' && typeof part['text'] === 'string') {
       // Only whether the model reasoned is read.
       parts.push({ type: 'reasoning', text: part['text'].trim() === '' ? '' : '…' });
     } else if (part['type'] === 'tool' && isRecord(part['state'])) {
       const state = part['state'];
-      const bounded = (value: unknown): unknown => (typeof value === 'string' ? boundOutput(value) : value);
+      const bounded = (value: unknown): string | undefined => (typeof value === 'string' ? boundOutput(value) : undefined);
       parts.push({
         type: 'tool',
-        tool: part['tool'],
-        state: { status: state['status'], input: pathArguments(state['input']), output: bounded(state['output']), error: bounded(state['error']) },
+        tool: text(part['tool']),
+        state: { status: text(state['status']), input: pathArguments(state['input']), output: bounded(state['output']), error: bounded(state['error']) },
       });
     }
   }
-  // A copy of its own: a cut of a longer string (the head of a 5 MB output) shares the whole string's
-  // characters in both V8 and JavaScriptCore, so a kept cut would keep the whole output alive.
-  return structuredClone({ info: { id: info['id'], role: info['role'], summary: info['summary'] }, parts });
+  // Only strings, booleans and plain objects, copied: a cut of a longer string (the head of a 5 MB output)
+  // shares the whole string's characters in both V8 and JavaScriptCore, so a kept cut would keep it alive.
+  return structuredClone({ info: { id: text(info['id']), role: text(info['role']), summary: info['summary'] === true }, parts });
 }
 
 /**

@@ -113,6 +113,7 @@ describe('readableMessage', () => {
     ] },
     { info: { id: 'm5', role: 'assistant' }, parts: [] },
     { info: { role: 'user' }, parts: [{ type: 'text', text: 'no id' }] },
+    { info: { id: 7, role: ['user'], summary: 'yes' }, parts: [{ type: 'text', text: 42, synthetic: 'no' }, { type: 'tool', tool: 3, state: { status: 1, output: () => 'x', error: Symbol('e') } }, { type: 'text', text: 'kept\ud800 with a lone surrogate' }] },
     { parts: 'not a list' },
     'not a message',
     null,
