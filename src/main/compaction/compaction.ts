@@ -176,9 +176,13 @@ export function createCompaction(context: CompactionDeps): Compacting {
         return;
       }
       const { messages, pages, fromStart } = read.value;
-      /** Kept for the next compaction of the session once the extraction says where the window began, after the hook. */
-      const rememberWindow = (beforeWindow: number): void =>
-        background.run('compaction window', () => windows.remember(sessionID, messages.slice(beforeWindow), fromStart && beforeWindow === 0));
+      /**
+       * Kept for the next compaction of the session once the extraction says where the window began, after the
+       * hook; not when no page was read (a session of one page, or a host that does not page: nothing to join).
+       */
+      const rememberWindow = (beforeWindow: number): void => {
+        if (pages > 0) background.run('compaction window', () => windows.remember(sessionID, messages.slice(beforeWindow), fromStart && beforeWindow === 0));
+      };
       const chars = conversationChars(messages);
       if (chars < options.minConversationChars) {
         logger.debug(`compaction: conversation of ${chars} characters is under ${options.minConversationChars}; nothing to extract`);
