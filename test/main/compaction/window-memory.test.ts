@@ -19,7 +19,7 @@ function readJoined(memory: ReturnType<typeof createWindowMemory>, sessionID: st
   return { pages: pages.length, conversation: joining.conversation(pages.reverse().flat()) };
 }
 
-describe('window memory', () => {
+describe('createWindowMemory', () => {
   const first = Array.from({ length: 12 }, (_, index) => said(`m${index}`, `Step ${index}: we changed the parser and ran the tests again.`));
 
   it('should join the new pages to the remembered window at the newest message it holds unchanged', async () => {
