@@ -37,7 +37,8 @@ export interface WindowMemory {
   /** A reading of `sessionID` that joins its pages to the remembered window, or `null` when none is remembered. */
   join(sessionID: string): Joining | null;
   /**
-   * Keeps the window a compaction read, in slices of the host's thread; a later call for the session wins.
+   * Keeps the window a compaction read, in slices of the host's thread. A later call for the session, or
+   * `forget`, made while this one runs, wins: this one then keeps nothing.
    *
    * @param window - its messages, oldest first.
    * @param fromStart - whether it begins at the session's first message.
@@ -79,6 +80,8 @@ export function createWindowMemory(maxChars = WINDOW_MEMORY_CHARS): WindowMemory
   const sessions = new LRUCache<string, Remembered>({ max: WINDOW_MEMORY_SESSIONS, maxSize: maxChars, sizeCalculation: (entry) => Math.max(1, entry.chars) });
   /** Messages already in the kept form, so a window kept again is not copied again. */
   const readable = new WeakSet<object>();
+  /** The latest `remember` of each session still in progress: an earlier one, or one for a session forgotten since, keeps nothing. */
+  const keeping = new Map<string, symbol>();
   return {
     join(sessionID) {
       const entry = sessions.get(sessionID);
@@ -106,6 +109,8 @@ export function createWindowMemory(maxChars = WINDOW_MEMORY_CHARS): WindowMemory
       };
     },
     async remember(sessionID, window, fromStart) {
+      const token = Symbol(sessionID);
+      keeping.set(sessionID, token);
       // Nothing runs before the caller's next await: the compacting hook returns first.
       await yieldToHost();
       const messages: unknown[] = [];
@@ -128,6 +133,8 @@ export function createWindowMemory(maxChars = WINDOW_MEMORY_CHARS): WindowMemory
         if (key !== null) positions.set(key, index);
         chars += messageWeight(kept) + MESSAGE_OVERHEAD_CHARS;
       }
+      if (keeping.get(sessionID) !== token) return;
+      keeping.delete(sessionID);
       // A window larger than the whole memory is not kept: the next compaction reads it again.
       if (chars > maxChars) {
         sessions.delete(sessionID);
@@ -136,6 +143,7 @@ export function createWindowMemory(maxChars = WINDOW_MEMORY_CHARS): WindowMemory
       sessions.set(sessionID, { messages, positions, fromStart, chars });
     },
     forget(sessionID) {
+      keeping.delete(sessionID);
       sessions.delete(sessionID);
     },
     get size() {

@@ -239,6 +239,16 @@ describe('compaction', () => {
       expect(preserved).not.toContain('Step 199');
     });
 
+    it('should forget the window of a deleted session', async () => {
+      harness = await startHarness();
+      harness.host.setMessages('ses_again', session(0, 200));
+      const first = await compactCounting(harness, 'ses_again');
+      await harness.plugin.hooks.event?.({ event: { type: 'session.deleted', properties: { info: { id: 'ses_again' } } } });
+      harness.host.setMessages('ses_again', [...session(0, 200), ...session(200, 201)]);
+      const again = await compactCounting(harness, 'ses_again');
+      expect(again.pages).toBe(first.pages);
+    });
+
     it('should read the window again when a revert reaches further back than the remembered window', async () => {
       harness = await startHarness();
       harness.host.setMessages('ses_again', session(0, 1_500));

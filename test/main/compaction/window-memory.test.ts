@@ -90,4 +90,16 @@ describe('createWindowMemory', () => {
     memory.forget(`s${WINDOW_MEMORY_SESSIONS + 3}`);
     expect(memory.join(`s${WINDOW_MEMORY_SESSIONS + 3}`)).toBeNull();
   });
+
+  it('should let the latest call win: a window kept while a newer one is on its way, or after a forget, is dropped', async () => {
+    const memory = createWindowMemory();
+    const older = memory.remember('ses', first.slice(0, 6), true);
+    const newer = memory.remember('ses', first, true);
+    await Promise.all([older, newer]);
+    expect(ids(readJoined(memory, 'ses', [...first, said('n1', 'Next.', 'user')], 4)?.conversation?.messages ?? [])).toEqual([...ids(first), 'n1']);
+    const forgotten = memory.remember('ses_gone', first, true);
+    memory.forget('ses_gone');
+    await forgotten;
+    expect(memory.join('ses_gone')).toBeNull();
+  });
 });
