@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { withDeadline, type DeadlineResult } from '../shared/deadline.js';
-import { readSessionMessages } from '../shared/session-reader.js';
+import { FIRST_PAGE_MESSAGES, readSessionMessages } from '../shared/session-reader.js';
 import { createWindowScan, messageWeight } from './conversation-window.js';
 import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';
@@ -175,13 +175,14 @@ export function createCompaction(context: CompactionDeps): Compacting {
         logger.warn(`compaction: session ${sessionID} returned no messages${read.value.error ? ` (${read.value.error})` : ''}; guidelines only`);
         return;
       }
-      const { messages, pages, fromStart } = read.value;
+      const { messages, pages, fromStart, read: paged } = read.value;
       /**
        * Kept for the next compaction of the session once the extraction says where the window began, after the
-       * hook; not when no page was read (a session of one page, or a host that does not page: nothing to join).
+       * hook; not when the host sent more than a first page at once (it does not page: nothing would join).
        */
       const rememberWindow = (beforeWindow: number): void => {
-        if (pages > 0) background.run('compaction window', () => windows.remember(sessionID, messages.slice(beforeWindow), fromStart && beforeWindow === 0));
+        if (pages === 0 && paged > FIRST_PAGE_MESSAGES) return;
+        background.run('compaction window', () => windows.remember(sessionID, messages.slice(beforeWindow), fromStart && beforeWindow === 0));
       };
       const chars = conversationChars(messages);
       if (chars < options.minConversationChars) {

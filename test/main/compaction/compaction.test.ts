@@ -239,6 +239,23 @@ describe('compaction', () => {
       expect(preserved).not.toContain('Step 199');
     });
 
+    it('should remember a session that fits in one page, and nothing a host sent without paging', async () => {
+      harness = await startHarness();
+      harness.host.setMessages('ses_again', session(0, 8));
+      expect((await compactCounting(harness, 'ses_again')).pages).toBe(1);
+      harness.host.setMessages('ses_again', session(0, 14));
+      // 28 messages: the newest page of 20 holds remembered ones.
+      expect((await compactCounting(harness, 'ses_again')).pages).toBe(1);
+      const list = harness.host.client.session.messages.bind(harness.host.client.session);
+      harness.host.client.session.messages = (options) => list({ path: options.path });
+      harness.host.setMessages('ses_whole', session(0, 200));
+      await compact(harness, 'ses_whole', []);
+      await harness.plugin.background.idle();
+      harness.host.client.session.messages = list;
+      harness.host.setMessages('ses_whole', session(0, 201));
+      expect((await compactCounting(harness, 'ses_whole')).pages).toBeGreaterThan(5);
+    });
+
     it('should forget the window of a deleted session', async () => {
       harness = await startHarness();
       harness.host.setMessages('ses_again', session(0, 200));
