@@ -20,7 +20,7 @@ import { createProject, OPENCODE_CACHE_DIR, openCodeVersion, prepareRuntime, scr
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../test/e2e/opencode-server.js';
 import { parseSize } from '../src/synth/session-size.js';
 import { importableSession } from './real-host-session.js';
-import { generateSession } from '../src/synth/session-generator.js';
+import { generatedProse, proseInPieces } from '../src/synth/session-prose.js';
 import { MODEL } from '../test/e2e/api.js';
 import { measureCompaction, median, probe, round1, type RoundFigures } from './real-host-probe.js';
 
@@ -76,22 +76,7 @@ async function cleanUp(): Promise<void> {
 
 /** User messages of about `bytes` in all, in {@link GROWTH_MESSAGE_CHARS} pieces: the generator's prose, seeded. */
 function growthMessages(bytes: number, seed: number): string[] {
-  const texts = generateSession({ seed: 1_000 + seed, targetBytes: Math.max(64 * 1024, bytes * 4) })
-    .messages.flatMap((message) => message.parts)
-    .map((part) => (part.type === 'text' ? String((part as { text?: unknown }).text ?? '') : ''))
-    .filter((text) => text.length > 0);
-  const pieces: string[] = [];
-  let piece = '';
-  let total = 0;
-  for (const text of texts) {
-    if (total >= bytes) break;
-    piece += `${text}\n\n`;
-    if (piece.length < GROWTH_MESSAGE_CHARS) continue;
-    pieces.push(piece);
-    total += piece.length;
-    piece = '';
-  }
-  return pieces;
+  return proseInPieces(generatedProse(1_000 + seed, Math.max(64 * 1024, bytes * 4)), GROWTH_MESSAGE_CHARS, bytes);
 }
 
 /** Stores `texts` as user messages of the session without running the model. */

@@ -15,6 +15,7 @@ import { createDoubleRoot, type DoubleRoot, type RecordedCall } from '../support
 import { STRONG_GRAPH } from '../support/plugin-harness.js';
 import { countTokens } from '../../src/core/text/tokens.js';
 import { generateSession } from '../../src/synth/session-generator.js';
+import { generatedProse, proseInPieces } from '../../src/synth/session-prose.js';
 import { createProject, OPENCODE_CACHE_DIR, scratchDir, until } from './runtime.js';
 import { defaultScript, startFakeModel, type FakeModel, type ModelRequest } from './fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
@@ -233,20 +234,11 @@ describe('the plugin in the real OpenCode server', () => {
 
   it('a 1 MB session compacts while the server keeps answering, and compacted again reads only its newest page', async () => {
     const session = await main.createSession();
-    const texts = generateSession({ seed: 21, targetBytes: 6 * 1024 * 1024 })
-      .messages.flatMap((message) => message.parts)
-      .map((part) => (part.type === 'text' ? String((part as { text: string }).text) : ''))
-      .filter((text) => text.length > 0);
-    let chunk = '';
+    const texts = generatedProse(21, 6 * 1024 * 1024);
     let stored = 0;
-    for (const text of texts) {
-      chunk += `${text}\n\n`;
-      if (chunk.length > 60_000) {
-        expect((await main.prompt(session, chunk, { noReply: true })).status).toBe(200);
-        stored += chunk.length;
-        chunk = '';
-      }
-      if (stored > 1_050_000) break;
+    for (const chunk of proseInPieces(texts, 60_000, 1_050_000)) {
+      expect((await main.prompt(session, chunk, { noReply: true })).status).toBe(200);
+      stored += chunk.length;
     }
     expect(stored).toBeGreaterThan(1_000_000);
     const before = model.requests.length;

@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { withDeadline, type DeadlineResult } from '../shared/deadline.js';
-import { FIRST_PAGE_MESSAGES, readSessionMessages } from '../shared/session-reader.js';
+import { readSessionMessages } from '../shared/session-reader.js';
 import { createWindowScan, messageWeight } from './conversation-window.js';
 import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';
@@ -175,13 +175,13 @@ export function createCompaction(context: CompactionDeps): Compacting {
         logger.warn(`compaction: session ${sessionID} returned no messages${read.value.error ? ` (${read.value.error})` : ''}; guidelines only`);
         return;
       }
-      const { messages, pages, fromStart, read: paged } = read.value;
+      const { messages, pages, fromStart } = read.value;
       /**
        * Kept for the next compaction of the session once the extraction says where the window began, after the
-       * hook; not when the host sent more than a first page at once (it does not page: nothing would join).
+       * hook; not when no page was read (the host sent the whole list: nothing would join).
        */
       const rememberWindow = (beforeWindow: number): void => {
-        if (pages === 0 && paged > FIRST_PAGE_MESSAGES) return;
+        if (pages === 0) return;
         background.run('compaction window', () => windows.remember(sessionID, messages.slice(beforeWindow), fromStart && beforeWindow === 0));
       };
       const chars = conversationChars(messages);

@@ -46,8 +46,9 @@ export interface SessionReadOptions {
   /** Pages read before falling back to the whole list. @default MAX_SESSION_PAGES */
   maxPages?: number;
   /**
-   * Told each page as it arrives (oldest first within the page, pages newest first); once it
-   * answers `true`, no older page is read and the messages so far are the answer.
+   * Told each page as it arrives (oldest first within the page, pages newest first), a session's only
+   * page too, never the whole list of a host that does not page; once it answers `true`, no older page
+   * is read and the messages so far are the answer.
    */
   enough?: (page: readonly unknown[]) => boolean;
   /**
@@ -129,8 +130,11 @@ async function readPages(host: HostClient, id: string, left: () => number, fixed
     const cursor = nextCursor(result.value);
     if (index === 0 && cursor === undefined) {
       // More than a page: the host ignored `limit` and sent the whole list. Fewer: the session fits in
-      // one page. Exactly a page and no cursor cannot be told from a host that hides its headers.
-      return data.length === pageSize ? { kind: 'unavailable' } : { kind: 'complete', messages: data };
+      // one page, which the caller is told of as of any page. Exactly a page and no cursor cannot be
+      // told from a host that hides its headers.
+      if (data.length === pageSize) return { kind: 'unavailable' };
+      if (data.length < pageSize) enough(data);
+      return { kind: 'complete', messages: data };
     }
     pages.push(data);
     sizes.saw(data);

@@ -50,6 +50,18 @@ describe('readSessionMessages', () => {
     expect(seen).toEqual([100, 100]);
   });
 
+  it("should tell the caller of a session's only page, and not of a whole list a host sent without paging", async () => {
+    const small = pagingHost(30);
+    const seen: number[] = [];
+    const read = await readSessionMessages(small.client, 'ses_a', 10_000, { pageSize: 100, enough: (page) => (seen.push(page.length), false) });
+    expect(read).toEqual({ done: true, value: { data: small.all } });
+    expect(seen).toEqual([30]);
+    const whole = pagingHost(300, { page: async () => ({ data: whole.all }) });
+    seen.length = 0;
+    await readSessionMessages(whole.client, 'ses_a', 10_000, { pageSize: 100, enough: (page) => (seen.push(page.length), false) });
+    expect(seen).toEqual([]);
+  });
+
   it('should size each page to about the same characters at the mean so far, at least a few messages, when no size is given', async () => {
     // 3,500 characters of text, tool input and output a message, 500 of metadata: 4,000 in all.
     const busy = pagingHost(400, { parts: () => [{ type: 'text', text: 'a'.repeat(1_000) }, { type: 'tool', state: { status: 'completed', input: { filePath: 'x', newString: 'c'.repeat(499) }, output: 'b'.repeat(2_000) } }] });
