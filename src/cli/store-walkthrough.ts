@@ -11,6 +11,7 @@ import { createOutbox } from '../main/memory/delivery/outbox.js';
 import { createChainStore } from '../main/memory/delivery/chain-store.js';
 import { createLogger } from '../main/shared/logger.js';
 import { buildCompactionNote } from '../main/compaction/compaction-note.js';
+import { resolveProject } from '../main/shared/project.js';
 import { buildSummaryThought } from '../core/memory/summary-thought.js';
 import { createSessionStart } from '../main/graph/session-start.js';
 import { resolvePluginOptions } from '../main/shared/plugin-options.js';
@@ -40,17 +41,19 @@ export async function runStoreWalkthrough(
   const logger = createLogger(undefined);
   const store: FileStore = createFileStore({ root: parts.root, stateDir: parts.stateDir, runner: parts.runner, logger, index: { freshForMs: 0 } });
   const delivery = createDelivery({ cli: store, outbox: createOutbox(join(parts.stateDir, 'outbox')), chains: createChainStore(parts.stateDir), logger, timeoutMs: 30_000 });
+  const project = resolveProject(parts.project, '');
   const notes: Walkthrough['notes'] = [];
   const start = Date.now();
   for (let index = 0; index < compactions; index++) {
-    const note = buildCompactionNote(parts.project, parts.sessionID, parts.extraction, new Date(start + index * 1_000));
-    await delivery.submitNote(parts.project, note);
+    const note = buildCompactionNote(project, parts.sessionID, parts.extraction, new Date(start + index * 1_000));
+    await delivery.submitNote(project.key, note);
     const { uri } = noteLocation(note.folder, note.title);
     notes.push({ uri, file: memoryFilePath(store.memoryDir, uri) });
     const summary = buildSummaryThought(parts.project, parts.sessionID, parts.extraction.context.text, 32_000);
-    await delivery.submitThought({ project: parts.project, response: summary, source: `${parts.sessionID}:${index}` });
+    await delivery.submitThought({ project: project.key, response: summary, source: `${parts.sessionID}:${index}` });
   }
-  const chain = (await createChainStore(parts.stateDir).get(parts.project))?.sessionId ?? null;
+  const chains = createChainStore(parts.stateDir);
+  const chain = (await chains.get(project.key))?.sessionId ?? null;
   const { options } = resolvePluginOptions({}, {});
   const background = createBackgroundWork(() => undefined);
   const sessionStart = createSessionStart({
@@ -58,7 +61,8 @@ export async function runStoreWalkthrough(
     logger,
     cli: store,
     runner: parts.runner,
-    project: parts.project,
+    project,
+    chains,
     background,
   });
   const output = { system: ['You are the build agent.'] };
@@ -67,7 +71,7 @@ export async function runStoreWalkthrough(
   const snapshot = await store.index.refresh({ force: true });
   await store.close();
   const system = output.system.join('\n');
-  const at = system.indexOf('## Knowledge Graph Context');
+  const at = system.indexOf('## Project Memory') >= 0 ? system.indexOf('## Project Memory') : system.indexOf('## Knowledge Graph Context');
   return { root: parts.root, notes, chain, context: at >= 0 ? system.slice(at) : null, files: snapshot.entries.size };
 }
 

@@ -8,6 +8,7 @@ import { analyzeUnits as runAnalyzeUnits } from './tasks/analyze-units.js';
 import { finalizeExtraction as runFinalizeExtraction } from './tasks/finalize-extraction.js';
 import { toTaskError } from '../core/task-error.js';
 import { buildSummaryThought, cleanSummaryText } from '../core/memory/summary-thought.js';
+import { buildProjectMemory, type ProjectMemory, type ProjectMemoryInput } from '../core/memory/project-memory.js';
 import { inputProblem, TASK_INPUTS, type TaskInputSchema } from './task-inputs.js';
 import * as memoryFolder from './tasks/memory-folder.js';
 import { runWarmUp } from './tasks/warm-up.js';
@@ -68,6 +69,9 @@ export const summaryThought = guarded<SummaryThoughtInput, string>(TASK_INPUTS.s
 /** Task `cleanSummary`: a compaction summary sanitized, redacted and capped for another session's context. */
 export const cleanSummary = guarded<CleanSummaryInput, string>(TASK_INPUTS.cleanSummary, (input) => cleanSummaryText(input.summary, input.maxChars));
 
+/** Task `projectMemory`: the project's earlier compactions merged and fitted for a new session. */
+export const projectMemory = guarded<ProjectMemoryInput, ProjectMemory>(TASK_INPUTS.projectMemory, buildProjectMemory);
+
 /** The pool asks its workers to run below the host's priority (`workerData.niceness`); elsewhere nothing changes. */
 const requestedNiceness = isObject(workerData) && typeof workerData['niceness'] === 'number' ? workerData['niceness'] : 0;
 /** Done when the worker starts, before its warm-up, which is reported with it. */
@@ -92,6 +96,7 @@ export const TASKS: { readonly [N in TaskName]: (input: unknown) => TaskResult<T
   searchMemoryIndex,
   summaryThought,
   cleanSummary,
+  projectMemory,
 };
 
 function isTaskName(name: unknown): name is TaskName {

@@ -21,6 +21,8 @@ export type { MemoryIndexEntry, FileStamp } from '../core/memory/memory-index.js
 export type { SearchAnswer } from '../core/memory/memory-queries.js';
 import type { SearchAnswer } from '../core/memory/memory-queries.js';
 import type { PriorityOutcome } from './thread-priority.js';
+import type { ProjectMemory, ProjectMemoryInput } from '../core/memory/project-memory.js';
+export type { ProjectMemory, ProjectMemoryInput } from '../core/memory/project-memory.js';
 export type { PriorityOutcome } from './thread-priority.js';
 import type {
   IndexFilesInput,
@@ -50,6 +52,7 @@ export interface TaskSignatures {
   searchMemoryIndex: { input: SearchIndexInput; output: SearchAnswer };
   summaryThought: { input: SummaryThoughtInput; output: string };
   cleanSummary: { input: CleanSummaryInput; output: string };
+  projectMemory: { input: ProjectMemoryInput; output: ProjectMemory };
 }
 
 /** Input of `warmUp`: passes over the warm-up conversation. */

@@ -36,6 +36,14 @@ export const TASK_INPUTS = {
   searchMemoryIndex: v.looseObject({ entries: list, query: v.string(), pageSize: v.pipe(v.number(), v.integer()) }),
   summaryThought: v.looseObject({ project: v.string(), sessionID: v.string(), summary: v.string(), maxChars: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   cleanSummary: v.looseObject({ summary: v.string(), maxChars: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+  projectMemory: v.looseObject({
+    project: v.string(),
+    notes: v.array(v.looseObject({ uri: v.string(), content: v.string() })),
+    summary: v.nullable(v.looseObject({ text: v.string(), at: v.string() })),
+    totalBudget: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    summaryBudget: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    encoding: v.picklist(['o200k_base', 'cl100k_base']),
+  }),
   warmUp: v.looseObject({ rounds: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000)) }),
 } as const;
 

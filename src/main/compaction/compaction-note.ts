@@ -6,6 +6,7 @@
 import type { Extraction } from './extraction-engine.js';
 import { projectConcept, stripTitleCharacters } from '../../core/memory/memory-format.js';
 import type { NoteInput } from '../memory/memory-port.js';
+import { resolveProject, type Project } from '../shared/project.js';
 
 /** WriteMemory's note: always in a folder, always tagged. */
 export interface CompactionNote extends NoteInput {
@@ -31,8 +32,9 @@ export function isPluginConcept(concept: string, project: string): boolean {
   return PLUGIN_CONCEPTS.includes(concept) || concept === projectConcept(project);
 }
 
-/** Most entries a list of the note carries. */
+/** Most entries a list of the note carries; decisions accumulate over a session, so they get more. */
 const MAX_LIST_ITEMS = 10;
+const MAX_DECISIONS = 20;
 /** Longest entry kept, in characters. */
 const MAX_ITEM_CHARS = 300;
 
@@ -50,31 +52,41 @@ function listItem(text: string): string {
 const MAX_SESSION_ID_CHARS = 100;
 
 /**
- * @param project - the project's name.
+ * The note keeps its lists under fixed headings (`## Decisions Made`, `## Open Problems`,
+ * `## In Progress`, `## Key Concepts`, `## Working Set`) that session start reads back
+ * (core/memory/project-memory.ts): renaming one breaks what the next session receives.
+ *
+ * @param projectOrName - the project, or a name standing for one.
  * @param sessionID - the compacted session.
  * @param extraction - what the engine found.
  * @param now - the time of the compaction.
  */
-export function buildCompactionNote(project: string, sessionID: string, extraction: Extraction, now: Date): CompactionNote {
-  const date = `${now.getFullYear()}/${pad(now.getMonth() + 1)}/${pad(now.getDate())}`;
+export function buildCompactionNote(projectOrName: Project | string, sessionID: string, extraction: Extraction, now: Date): CompactionNote {
+  const owner = typeof projectOrName === 'string' ? resolveProject(projectOrName, '') : projectOrName;
+  const project = owner.name;
   const stamp = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())} ${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}${pad(now.getMilliseconds(), 3)}`;
   // OpenCode ids share their first characters (a time prefix): only the whole id tells sessions apart.
   const session = sessionID.replace(/[^A-Za-z0-9_-]/g, '').slice(0, MAX_SESSION_ID_CHARS) || 'unknown';
-  // Digits and spaces only after the project name: nothing here is stripped, so the slug keeps the time.
-  const title = `Compaction ${stripTitleCharacters(project).trim() || 'project'} ${stamp} ${session.replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`.slice(0, 180);
+  // The project's key, then digits and spaces: the slug starts with `compaction-<key>-` and keeps the time,
+  // so the newest notes of a project are the greatest slugs of its folder.
+  const title = `Compaction ${owner.key.replace(/-/g, ' ')} ${stamp} ${session.replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`.slice(0, 180);
   const concept = projectConcept(project);
   const linked = extraction.concepts.map((concept) => concept.name).filter((name) => name && !isPluginConcept(name, project)).slice(0, 20);
   // maenifold refuses a note without a link: a session that named no topic is filed under its project.
   const concepts = (linked.length > 0 ? linked : [concept]).map((name) => `- [[${name}]]`);
-  const decisions = extraction.decisions.slice(0, MAX_LIST_ITEMS).map((decision) => listItem(`${decision.category}: ${decision.text}`));
+  const decisions = extraction.decisions.slice(0, MAX_DECISIONS).map((decision) => listItem(`${decision.category}: ${decision.text}`));
   const problems = (extraction.observations ?? []).filter((observation) => observation.type === 'problem').slice(0, MAX_LIST_ITEMS).map((observation) => listItem(observation.text));
-  const next = (extraction.next ?? []).slice(-MAX_LIST_ITEMS).map(listItem);
+  // What was in progress: the engine's next steps, then observations of the same kind it did not list.
+  const listed = new Set((extraction.next ?? []).map((text) => text.trim().toLowerCase()));
+  const nextObserved = (extraction.observations ?? []).filter((observation) => observation.type === 'next' && !listed.has(observation.text.trim().toLowerCase())).map((observation) => observation.text);
+  const next = [...nextObserved, ...(extraction.next ?? [])].slice(-MAX_LIST_ITEMS).map(listItem);
   const files = extraction.files.map((path) => `- ${path.replace(/[`[\]]/g, '')}`);
   const content = [
     '# Compaction Summary',
     '',
     `**Session**: ${session}`,
     `**Project**: ${concept}`,
+    `**Project key**: ${owner.key}`,
     `**Timestamp**: ${now.toISOString()}`,
     '',
     '## Key Concepts',
@@ -96,5 +108,5 @@ export function buildCompactionNote(project: string, sessionID: string, extracti
     'This summary keeps what the session learned before its context was truncated. Use BuildContext on the concepts above to restore working memory.',
     '',
   ].join('\n');
-  return { title, content, folder: `sessions/compaction/${date}`, tags: ['compaction', 'session', concept] };
+  return { title, content, folder: owner.noteFolder, tags: ['compaction', 'session', concept, owner.key] };
 }

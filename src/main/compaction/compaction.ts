@@ -15,6 +15,7 @@ import { readSessionMessages } from '../shared/session-reader.js';
 import { createWindowScan, messageWeight } from './conversation-window.js';
 import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';
+import type { Project } from '../shared/project.js';
 import type { Extraction } from './extraction-engine.js';
 import { errorText } from '../shared/logger.js';
 import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
@@ -75,8 +76,8 @@ export interface CompactionDeps extends HandlerDeps {
   runner: TaskRunner;
   engine: ExtractionEngine;
   host: HostClient;
-  /** The project's name. */
-  project: string;
+  /** The session's project: its key files the note. */
+  project: Project;
   background: BackgroundWork;
   /** Writes to maenifold through the durable outbox. */
   delivery: Delivery;
@@ -113,7 +114,7 @@ export function createCompaction(context: CompactionDeps): Compacting {
   async function writeNote(sessionID: string, extraction: Extraction): Promise<void> {
     if (!cli.available) return;
     // Through the outbox: a note that cannot be written now is retried later, never dropped.
-    await delivery.submitNote(project, buildCompactionNote(project, sessionID, extraction, new Date()));
+    await delivery.submitNote(project.key, buildCompactionNote(project, sessionID, extraction, new Date()));
   }
 
   /**

@@ -32,13 +32,16 @@ export const WEAK_COOCCURRENCE = 2;
  *
  * @param relations - as the store gave them.
  */
-export function printableRelations(relations: readonly Relation[]): Relation[] {
+export function printableRelations(relations: readonly Relation[], keepFile?: (uri: string) => boolean): Relation[] {
   const kept: Relation[] = [];
   for (const relation of relations) {
     if (kept.length >= MAX_RELATIONS) break;
     const name = printableConcept(relation.name);
     const cooccurrence = Number.isFinite(relation.cooccurrence) && relation.cooccurrence > 0 ? relation.cooccurrence : 0;
-    if (name) kept.push({ name, cooccurrence, files: relation.files.filter(isPrintableUri).slice(0, 3) });
+    const files = relation.files.filter((uri) => isPrintableUri(uri) && (!keepFile || keepFile(uri))).slice(0, 3);
+    // Within one project's scope, a relation none of whose files is the project's may be another project's.
+    if (keepFile && files.length === 0) continue;
+    if (name) kept.push({ name, cooccurrence, files });
   }
   return kept;
 }
@@ -66,11 +69,11 @@ export function renderBuildContext(concept: string, relations: readonly Relation
  * @param concept - the concept asked for.
  * @param result - the store's answer.
  */
-export function judgeRelations(concept: string, result: MemoryResult<readonly Relation[]>): ConceptContext {
+export function judgeRelations(concept: string, result: MemoryResult<readonly Relation[]>, keepFile?: (uri: string) => boolean): ConceptContext {
   if (!result.ok) {
     return { concept, ok: false, reason: result.error.code === 'TIMEOUT' ? 'timeout' : 'error', detail: result.error.message };
   }
-  const relations = printableRelations(result.value);
+  const relations = printableRelations(result.value, keepFile);
   if (relations.length === 0) return { concept, ok: false, reason: 'no-relations' };
   const strongest = Math.max(...relations.map((relation) => relation.cooccurrence));
   if (strongest <= WEAK_COOCCURRENCE) return { concept, ok: false, reason: 'weak' };
@@ -86,6 +89,8 @@ export interface FetchLimits {
   /** CLI processes at once. @default 4 */
   concurrency?: number;
   signal?: AbortSignal;
+  /** Only relations found in files this accepts (one project's memory); all when absent. */
+  keepFile?: (uri: string) => boolean;
 }
 
 /**
@@ -118,7 +123,7 @@ export async function fetchConceptContexts(store: MemoryPort, concepts: readonly
         { concept, depth: limits.depth, maxEntities: limits.maxEntities },
         { timeoutMs: Math.min(limits.perCallTimeoutMs, left), signal: controller.signal },
       );
-      results[index] = judgeRelations(concept, result);
+      results[index] = judgeRelations(concept, result, limits.keepFile);
     }
   };
   try {

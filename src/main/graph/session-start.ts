@@ -1,6 +1,14 @@
 /**
- * Session start (FR-12.1): knowledge-graph context appended to the system
- * prompt of each session's model calls.
+ * Session start: what earlier sessions of the project left, appended to the
+ * system prompt of each session's model calls. Two blocks share one exact
+ * token budget: first the project's memory (its latest compaction summary,
+ * open problems, next steps and decisions, from its own compaction notes;
+ * project-memory.ts), then knowledge-graph context for the concepts its
+ * notes link (BuildContext per concept, weak ones skipped).
+ *
+ * Only the session's own project is read: search hits, recent activity and
+ * related files of other projects are left out, unless the `memoryScope`
+ * option widens it to all of memory.
  *
  * The context depends on the project and recent activity, not on the
  * session, so it is built ahead (when the plugin loads and again when it
@@ -11,6 +19,9 @@ import { performance } from 'node:perf_hooks';
 import { fetchConceptContexts, fitConceptContexts } from './graph-context.js';
 import { activityText, linksByFrequency, linksOf, rankConcepts, searchText } from './wikilink-ranking.js';
 import { isPluginConcept } from '../compaction/compaction-note.js';
+import { readProjectMemory, type ChainLookup } from './project-memory.js';
+import { isProjectUri, type Project } from '../shared/project.js';
+import type { ActivityItem, SearchHit } from '../memory/memory-port.js';
 import { withDeadline } from '../shared/deadline.js';
 import { appendToSystem } from '../shared/system-text.js';
 import { errorText } from '../shared/logger.js';
@@ -35,9 +46,9 @@ interface BuiltContext {
   text: string | null;
   builtAt: number;
   /**
-   * The build ran out of time somewhere (a CLI call, the total budget): a
-   * miss then says nothing about the graph, so it is not kept, and the next
-   * call builds again.
+   * The build ran out of time somewhere (a store call, the total budget): what
+   * it found serves the session that waited, but a miss says nothing about
+   * the memory, so the next session builds again.
    */
   timedOut: boolean;
 }
@@ -49,9 +60,28 @@ export interface SessionStartDeps extends HandlerDeps {
   /** The memory store: the maenifold CLI or the built-in file store. */
   cli: MemoryPort;
   runner: TaskRunner;
-  /** The project's name. */
-  project: string;
+  /** The session's project. */
+  project: Project;
+  /** Where the project's summary chain is recorded. */
+  chains: ChainLookup;
   background: BackgroundWork;
+}
+
+/** Notes of the project read back at most. */
+const MAX_PROJECT_NOTES = 8;
+
+/**
+ * What of the store's answers belongs to the project: its own notes and its summary chain.
+ *
+ * @param project - the session's project.
+ * @param chainId - its summary chain, when it has one.
+ */
+export function projectFilters(project: Project, chainId: string | null): { hit(hit: SearchHit): boolean; activity(item: ActivityItem): boolean; file(uri: string): boolean } {
+  return {
+    hit: (hit) => isProjectUri(project, hit.path, chainId),
+    activity: (item) => (item.kind === 'sequential' ? chainId !== null && item.id === chainId : item.id.startsWith(project.noteSlugPrefix)),
+    file: (uri) => isProjectUri(project, uri, chainId),
+  };
 }
 
 /**
@@ -59,7 +89,7 @@ export interface SessionStartDeps extends HandlerDeps {
  * @returns the hook and `prepare`, which starts a build ahead of need.
  */
 export function createSessionStart(context: SessionStartDeps): { hook: SystemTransform; prepare(): void } {
-  const { options, cli, runner, project, background, logger } = forHook(context, 'session-start');
+  const { options, cli, runner, project, chains, background, logger } = forHook(context, 'session-start');
   const sessions = new Map<string, string | null>();
   // Sessions whose first call timed out: later calls only look whether the build is ready.
   const waited = new Set<string>();
@@ -72,53 +102,80 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
   async function build(): Promise<BuiltContext> {
     const start = performance.now();
     const timing = { timeoutMs: options.contextTimeoutMs };
-    const [search, recent] = await Promise.all([
-      cli.search({ query: project, mode: 'Hybrid', pageSize: 5 }, timing),
+    // One look at the chain per build: the project memory and the scope filters share it.
+    const chain = withDeadline(chains.get(project.key), options.contextTimeoutMs).then((read) => (read.done ? read.value : null));
+    const onceChains: ChainLookup = { get: () => chain };
+    const memoryBudget = Math.min(options.sessionStartMemoryTokens, options.sessionStartTokens);
+    const [memory, search, recent, chainRecord] = await Promise.all([
+      memoryBudget > 0
+        ? readProjectMemory(cli, runner, project, onceChains, {
+            perCallTimeoutMs: options.contextTimeoutMs,
+            totalTimeoutMs: options.contextTotalTimeoutMs,
+            maxNotes: MAX_PROJECT_NOTES,
+            totalBudget: memoryBudget,
+            summaryBudget: Math.floor(memoryBudget / 2),
+            summaryMaxChars: options.summaryMaxChars,
+          })
+        : Promise.resolve({ memory: null, timedOut: false, problems: [] }),
+      cli.search({ query: project.name, mode: 'Hybrid', pageSize: 5 }, timing),
       cli.recent({ limit: 10, withinMs: RECENT_SPAN_MS, includeContent: true }, timing),
+      chain,
     ]);
-    let timedOut = (!search.ok && search.error.code === 'TIMEOUT') || (!recent.ok && recent.error.code === 'TIMEOUT');
+    let timedOut = memory.timedOut || (!search.ok && search.error.code === 'TIMEOUT') || (!recent.ok && recent.error.code === 'TIMEOUT');
     if (!search.ok) logger.warn(`session context: SearchMemories failed (${search.error.code}): ${search.error.message}`);
     if (!recent.ok) logger.warn(`session context: RecentActivity failed (${recent.error.code}): ${recent.error.message}`);
-    const hitText = search.ok ? searchText(search.value) : '';
+    if (memory.problems.length > 0) logger.warn(`session context: project memory incomplete: ${memory.problems.join(', ')}`);
+    const scoped = options.memoryScope === 'project' ? projectFilters(project, chainRecord?.sessionId ?? null) : null;
+    const hits = search.ok ? search.value.filter((hit) => !scoped || scoped.hit(hit)) : [];
+    const activity = recent.ok ? recent.value.filter((item) => !scoped || scoped.activity(item)) : [];
+    const memoryText = memory.memory?.text ?? '';
+    const memoryTokens = memory.memory?.tokens ?? 0;
+    const memoryLine = memory.memory
+      ? `project memory ${memoryTokens} tokens (summary ${memory.memory.summary ? 'yes' : 'no'}, ${memory.memory.problems} problems, ${memory.memory.next} next steps, ${memory.memory.decisions} decisions from ${memory.memory.notes} notes)`
+      : 'no project memory';
+    const done = (text: string | null, graphLine: string, missed: boolean): BuiltContext => {
+      const ms = Math.round(performance.now() - start);
+      logger.info(`session context for ${project.key}: ${memoryLine}; ${graphLine} in ${ms} ms${missed ? '; out of time, built again at the next call' : ''}`);
+      return { text, builtAt: Date.now(), timedOut: missed };
+    };
+    // The separator between the blocks costs at most two tokens.
+    const graphBudget = options.sessionStartTokens - memoryTokens - (memoryText ? 2 : 0);
     const perConcept = options.sessionStartConceptTokens;
-    const wanted = Math.max(1, Math.floor(options.sessionStartTokens / perConcept));
+    const wanted = Math.max(1, Math.floor(graphBudget / perConcept));
     // Twice what fits: some candidates will be empty or weak. The plugin's own words and the project's
-    // name sit on every note (older notes link them): they would crowd out what the sessions were about.
-    const topical = (concept: string): boolean => !isPluginConcept(concept, project);
-    const concepts = rankConcepts(linksOf(hitText).filter(topical), (recent.ok ? linksByFrequency(activityText(recent.value)) : []).filter(topical), wanted * 2);
+    // name and key sit on every note (older notes link them): they would crowd out what the sessions were about.
+    const topical = (concept: string): boolean => !isPluginConcept(concept, project.name) && concept !== project.key;
+    const concepts =
+      graphBudget >= Math.min(perConcept, 100)
+        ? rankConcepts(linksOf(searchText(hits)).filter(topical), linksByFrequency(activityText(activity)).filter(topical), wanted * 2)
+        : [];
     const left = options.contextTotalTimeoutMs - (performance.now() - start);
     if (concepts.length === 0 || left <= 0) {
       timedOut ||= left <= 0;
-      logger.info(`session context: nothing to inject (${concepts.length} candidate concepts${timedOut ? '; out of time, built again at the next call' : ''})`);
-      return { text: null, builtAt: Date.now(), timedOut };
+      return done(memoryText || null, `no graph context (${concepts.length} candidate concepts)`, timedOut);
     }
     const contexts = await fetchConceptContexts(cli, concepts, {
       depth: 1,
       maxEntities: 3,
       perCallTimeoutMs: options.contextTimeoutMs,
       totalTimeoutMs: left,
+      ...(scoped ? { keepFile: scoped.file } : {}),
     });
     const skipped = contexts.filter((entry) => !entry.ok).map((entry) => `${entry.concept} (${entry.ok ? '' : entry.reason})`);
     timedOut ||= contexts.some((entry) => !entry.ok && entry.reason === 'timeout');
     const fitted = await fitConceptContexts(runner, contexts, {
       heading: SESSION_CONTEXT_HEADING,
       entryTokens: perConcept,
-      totalTokens: options.sessionStartTokens,
+      totalTokens: graphBudget,
       encoding: 'o200k_base',
     });
     if (!fitted.ok) {
       logger.warn(`session context: budgeting failed: ${fitted.message}`);
-      return { text: null, builtAt: Date.now(), timedOut: true };
+      return done(memoryText || null, 'no graph context', true);
     }
-    const ms = Math.round(performance.now() - start);
-    if (!fitted.value) {
-      logger.info(`session context: no usable concept in ${ms} ms; skipped ${skipped.join(', ') || 'none'}${timedOut ? '; out of time, built again at the next call' : ''}`);
-      return { text: null, builtAt: Date.now(), timedOut };
-    }
-    logger.info(
-      `session context: ${fitted.value.concepts.length} concepts, ${fitted.value.tokens} tokens in ${ms} ms (${fitted.value.concepts.join(', ')}); skipped ${skipped.join(', ') || 'none'}`,
-    );
-    return { text: fitted.value.text, builtAt: Date.now(), timedOut: false };
+    if (!fitted.value) return done(memoryText || null, `no usable concept; skipped ${skipped.join(', ') || 'none'}`, timedOut);
+    const text = memoryText ? `${memoryText}\n\n${fitted.value.text}` : fitted.value.text;
+    return done(text, `${fitted.value.concepts.length} concepts, ${fitted.value.tokens} tokens (${fitted.value.concepts.join(', ')}); skipped ${skipped.join(', ') || 'none'}`, false);
   }
 
   function prepare(): Promise<BuiltContext> {
@@ -134,7 +191,7 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
       });
       current = building;
       void building.then((built) => {
-        if (current === building && built.text === null && built.timedOut) currentMissed = true;
+        if (current === building && built.timedOut) currentMissed = true;
       });
       // Tracked, so shutdown waits for the CLI calls it started.
       background.run('session context', () => building);

@@ -1,6 +1,7 @@
 /**
- * Task augmentation (FR-12.2): a subagent's prompt gets the graph context of
- * the concepts it links, appended under a "Graph Context" heading.
+ * Task augmentation: a subagent's prompt gets the graph context of the
+ * concepts it links, appended under a "Graph Context" heading; with the
+ * `project` memory scope, only relations found in the project's own notes.
  */
 import { fetchConceptContexts, fitConceptContexts, type ConceptContext, type FittedContext } from './graph-context.js';
 import { linksOf } from './wikilink-ranking.js';
@@ -9,6 +10,9 @@ import { errorText } from '../shared/logger.js';
 import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
+import type { Project } from '../shared/project.js';
+import type { ChainLookup } from './project-memory.js';
+import { projectFilters } from './session-start.js';
 
 /** The heading of the appended block. */
 export const TASK_CONTEXT_HEADING = '## Graph Context';
@@ -23,22 +27,31 @@ export interface TaskAugmentationDeps extends HandlerDeps {
   /** The memory store: the maenifold CLI or the built-in file store. */
   cli: MemoryPort;
   runner: TaskRunner;
+  /** The session's project: with the `project` memory scope, only its notes relate concepts. */
+  project: Project;
+  chains: ChainLookup;
 }
 
 /**
  * @param context - the parts of the plugin it uses.
  */
 export function createTaskAugmentation(context: TaskAugmentationDeps): ToolBefore {
-  const { options, cli, runner, logger } = forHook(context, 'task');
+  const { options, cli, runner, project, chains, logger } = forHook(context, 'task');
 
   async function buildBlock(concepts: string[], signal: AbortSignal): Promise<{ contexts: ConceptContext[]; fitted: Awaited<ReturnType<typeof fitConceptContexts>> }> {
     const wanted = Math.max(1, Math.floor(options.taskContextTokens / options.taskContextConceptTokens));
+    let keepFile: ((uri: string) => boolean) | undefined;
+    if (options.memoryScope === 'project') {
+      const chain = await withDeadline(chains.get(project.key), options.contextTimeoutMs);
+      keepFile = projectFilters(project, chain.done ? (chain.value?.sessionId ?? null) : null).file;
+    }
     const contexts = await fetchConceptContexts(cli, concepts.slice(0, wanted * 2), {
       depth: 1,
       maxEntities: 5,
       perCallTimeoutMs: options.contextTimeoutMs,
       totalTimeoutMs: options.contextTotalTimeoutMs,
       signal,
+      ...(keepFile ? { keepFile } : {}),
     });
     const fitted = await fitConceptContexts(runner, contexts, {
       heading: TASK_CONTEXT_HEADING,

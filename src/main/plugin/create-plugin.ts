@@ -3,7 +3,7 @@
  * worker pool, and wires one handler per hook. Nothing here throws to the
  * host: a plugin that fails to start logs why and returns no hooks.
  */
-import { basename } from 'node:path';
+import { resolveProject } from '../shared/project.js';
 import { describeOptionIssue } from '../shared/option-issues.js';
 import { resolvePluginOptions, type PluginOptions } from '../shared/plugin-options.js';
 import { createLogger, errorText, type Logger } from '../shared/logger.js';
@@ -43,6 +43,31 @@ import { COMPACTING_SCRATCH, NO_OUTPUT, runPartsWithin, SYSTEM_SCRATCH, TOOL_RES
 function priorityText(priority: PriorityOutcome | null): string {
   if (priority === null) return 'priority not reported (no warm-up)';
   return priority.kind === 'lowered' ? `running at nice ${priority.nice}` : `at the host's priority (${priority.reason})`;
+}
+
+/**
+ * The store, counting the writes it took: the CLI cannot tell when its memory changed, so session
+ * start learns it from here and builds again after a compaction's note or summary landed.
+ */
+function countingWrites(store: MemoryPort): MemoryPort {
+  let writes = 0;
+  const counted = <R extends { ok: boolean }>(result: R): R => {
+    if (result.ok) writes += 1;
+    return result;
+  };
+  return {
+    get available() {
+      return store.available;
+    },
+    revision: () => writes,
+    writeNote: async (note, call) => counted(await store.writeNote(note, call)),
+    appendThought: async (thought, call) => counted(await store.appendThought(thought, call)),
+    readNote: (uri, call) => store.readNote(uri, call),
+    listNotes: (folder, call) => store.listNotes(folder, call),
+    search: (query, call) => store.search(query, call),
+    recent: (query, call) => store.recent(query, call),
+    related: (query, call) => store.related(query, call),
+  };
 }
 
 /** How long shutdown waits for each of the file store, the pool and the log after background work. */
@@ -111,7 +136,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     return inert;
   }
   try {
-    const project = options.project || basename(input.worktree || input.directory || process.cwd()) || 'project';
+    const project = resolveProject(options.project, input.worktree || input.directory || process.cwd());
     const location = locateCli(options.cli, env, input.directory || process.cwd());
     const useFiles = options.store === 'files' || (options.store === 'auto' && !location.found);
     const pool = seams.pool ?? createWorkerPool(options.pool, seams.workerFile);
@@ -123,10 +148,10 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       files = createFileStore({ root, stateDir: options.stateDir, runner, logger });
       cli = files;
       const why = location.found ? 'store option is files' : `maenifold CLI not found, looked at ${location.tried.length} places, last ${location.tried.at(-1) ?? 'none'}; set MAENIFOLD_CLI to use it`;
-      logger.info(`store: built-in files under ${files.memoryDir} (${why}); project ${project}`);
+      logger.info(`store: built-in files under ${files.memoryDir} (${why}); project ${project.name} (${project.key}, memory scope ${options.memoryScope})`);
     } else {
-      cli = createMaenifoldClient(location, env);
-      if (location.found) logger.info(`store: maenifold CLI ${location.path} (from ${location.source}); project ${project}`);
+      cli = countingWrites(createMaenifoldClient(location, env));
+      if (location.found) logger.info(`store: maenifold CLI ${location.path} (from ${location.source}); project ${project.name} (${project.key}, memory scope ${options.memoryScope})`);
       else {
         logger.warn(
           `maenifold CLI not found (looked at ${location.tried.length} places, last ${location.tried.at(-1) ?? 'none'}) and the store option is maenifold; graph context, notes and summaries are off, compaction guidance still works. Set MAENIFOLD_CLI to its path.`,
@@ -136,10 +161,11 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const worktree = input.worktree || input.directory || process.cwd();
     // Paths relative to the worktree, as tools and rule globs name them.
     const engine = createExtractionEngine(runner, { projectRoot: worktree });
+    const chains = createChainStore(options.stateDir, { logger });
     const delivery = createDelivery({
       cli,
       outbox: createOutbox(join(options.stateDir, 'outbox'), { logger }),
-      chains: createChainStore(options.stateDir, { logger }),
+      chains,
       logger,
       timeoutMs: options.persistTimeoutMs,
     });
@@ -151,6 +177,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       engine,
       host: input.client,
       project,
+      chains,
       background,
       delivery,
       workingSet: createWorkingSetTracker(worktree),

@@ -23,6 +23,8 @@ function inputChars(name: TaskName, input: unknown): number {
       return sum(value['sections'], (section: string) => section);
     case 'fitContext':
       return sum(value['entries'], (entry: string) => entry);
+    case 'projectMemory':
+      return sum(value['notes'], (note: { content?: string }) => note.content) + String((value['summary'] as { text?: string } | null)?.text ?? '').length;
     case 'summaryThought':
     case 'cleanSummary':
       return typeof value['summary'] === 'string' ? value['summary'].length : 0;

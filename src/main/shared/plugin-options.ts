@@ -33,6 +33,16 @@ export interface PluginOptions {
   sessionStartTokens: number;
   /** Token budget of one concept's entry in it. @default 500 */
   sessionStartConceptTokens: number;
+  /**
+   * Part of that budget for the project's memory (its latest summary, open problems, next steps and
+   * decisions), ahead of the graph context, which gets the rest. 0 turns the project memory off. @default 2500
+   */
+  sessionStartMemoryTokens: number;
+  /**
+   * Whose memory session start and task context read: `project` (only this project's notes and
+   * summaries) or `all` (every project under the memory root). @default 'project'
+   */
+  memoryScope: 'project' | 'all';
 
   /** Append graph context to subagent task prompts. @default true */
   taskContext: boolean;
@@ -105,6 +115,8 @@ const OPTIONS: { readonly [K in TableKey]: OptionSpec<PluginOptions[K]> } = {
   sessionStart: flag(true),
   sessionStartTokens: integer(4_000, 100, 100_000),
   sessionStartConceptTokens: integer(500, 50, 100_000),
+  sessionStartMemoryTokens: integer(2_500, 0, 100_000),
+  memoryScope: oneOf(['project', 'all'], 'project'),
   taskContext: flag(true),
   taskContextTokens: integer(8_000, 100, 100_000),
   taskContextConceptTokens: integer(1_000, 50, 100_000),

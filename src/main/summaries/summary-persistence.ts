@@ -15,6 +15,7 @@ import type { MemoryPort } from '../memory/memory-port.js';
 import type { BackgroundWork } from '../shared/background-work.js';
 import type { CompactedSummaries } from './compacted-summary.js';
 import type { Delivery } from '../memory/delivery/delivery.js';
+import type { Project } from '../shared/project.js';
 
 type EventHook = (input: { event: { type: string; properties?: Record<string, unknown> } }) => Promise<void>;
 
@@ -25,8 +26,8 @@ export interface SummaryPersistenceDeps extends HandlerDeps {
   runner: TaskRunner;
   /** Reads the summary a compaction stored (shared with goal frames). */
   summaries: CompactedSummaries;
-  /** The project's name. */
-  project: string;
+  /** The session's project: its name heads the thought, its key names the chain. */
+  project: Project;
   background: BackgroundWork;
   /** Writes to maenifold through the durable outbox. */
   delivery: Delivery;
@@ -51,14 +52,14 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
     }
     const summary = read.text;
     // Sanitizing and redacting up to 50,000 characters is text work: it runs in the pool.
-    const built = await runner.run('summaryThought', { project, sessionID, summary, maxChars: options.summaryMaxChars });
+    const built = await runner.run('summaryThought', { project: project.name, sessionID, summary, maxChars: options.summaryMaxChars });
     if (!built.ok) {
       logger.warn(`summary: session ${sessionID}: the summary could not be prepared (${built.error.code}): ${built.error.message}`);
       return;
     }
     const response = built.value;
     // The same summary of the same session is one thought, however often the event arrives.
-    await delivery.submitThought({ project, response, source: `${sessionID}\u0000${summary}` });
+    await delivery.submitThought({ project: project.key, response, source: `${sessionID}\u0000${summary}` });
   }
 
   return async ({ event }) => {

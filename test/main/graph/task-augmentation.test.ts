@@ -4,6 +4,7 @@
  * wiring into the plugin in session-start.test.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { resolveProject } from '../../../src/main/shared/project.js';
 import { createTaskAugmentation, TASK_CONTEXT_HEADING } from '../../../src/main/graph/task-augmentation.js';
 import { createMaenifoldClient } from '../../../src/main/memory/cli/maenifold-client.js';
 import { locateCli } from '../../../src/main/memory/cli/cli-locator.js';
@@ -32,8 +33,11 @@ async function taskHook(options: Record<string, unknown> = {}, env: Record<strin
   const root = (double = await createDoubleRoot());
   await root.seed(STRONG_GRAPH);
   const environment: NodeJS.ProcessEnv = { ...process.env, ...root.env, ...env };
+  // The seeded graph belongs to no project: these tests read all of memory; the scope has its own test.
   const hook = createTaskAugmentation({
-    options: resolvePluginOptions(options, {}).options,
+    options: resolvePluginOptions({ memoryScope: 'all', ...options }, {}).options,
+    project: resolveProject('acme', ''),
+    chains: { get: async () => null },
     logger: createLogger(createFakeHost().client),
     cli: createMaenifoldClient(locateCli('', environment), environment),
     runner: await createInlineRunner(),

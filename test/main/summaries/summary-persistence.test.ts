@@ -10,6 +10,7 @@ import { createLogger } from '../../../src/main/shared/logger.js';
 import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
 import { HOST_READ_DEADLINE_MS } from '../../../src/main/shared/host-client.js';
 import { createCompactedSummaries } from '../../../src/main/summaries/compacted-summary.js';
+import { resolveProject } from '../../../src/main/shared/project.js';
 import { MAX_PAYLOAD_BYTES } from '../../../src/main/memory/cli/maenifold-client.js';
 
 // One worker for the harnesses of the file: no test here depends on a fresh one. The restarted plugin
@@ -137,7 +138,7 @@ describe('createSummaryPersistence', () => {
     const logger = createLogger(host.client);
     // Nothing past the message list is reached: the store, runner and delivery are never called.
     const unused = {} as never;
-    const context: SummaryPersistenceDeps = { options: resolvePluginOptions({}, {}).options, logger, cli: { available: true } as never, runner: unused, summaries: createCompactedSummaries(host.client), project: 'acme', background, delivery: unused };
+    const context: SummaryPersistenceDeps = { options: resolvePluginOptions({}, {}).options, logger, cli: { available: true } as never, runner: unused, summaries: createCompactedSummaries(host.client), project: resolveProject('acme', ''), background, delivery: unused };
     await createSummaryPersistence(context)({ event: { type: 'session.compacted', properties: { sessionID: 'ses_1' } } });
     let idle = false;
     void background.idle().then(() => (idle = true));

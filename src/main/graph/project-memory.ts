@@ -1,0 +1,143 @@
+/**
+ * Reads a project's memory back for session start: its newest compaction
+ * notes (ListMemories on the project's folder, then ReadMemory, a few at a
+ * time) and the latest thought of its summary chain, each call under its own
+ * deadline and all under one; the merging and the exact token fit run in the
+ * pool (core/memory/project-memory.ts). Both stores answer the same calls,
+ * so the block is the same whichever holds the memory.
+ */
+import { performance } from 'node:perf_hooks';
+import pLimit from 'p-limit';
+import { sessionUri } from '../../core/memory/memory-format.js';
+import type { ProjectMemory, ProjectNoteText } from '../../core/memory/project-memory.js';
+import type { MemoryPort } from '../memory/memory-port.js';
+import type { TaskRunner } from '../pool/task-runner.js';
+import type { Project } from '../shared/project.js';
+import { withDeadline } from '../shared/deadline.js';
+
+/** Where a project's summary chain is recorded (the delivery's chain store). */
+export interface ChainLookup {
+  get(key: string): Promise<{ sessionId: string; updatedAt?: string } | null>;
+}
+
+/** Limits of {@link readProjectMemory}. */
+export interface ProjectMemoryLimits {
+  /** One store call. */
+  perCallTimeoutMs: number;
+  /** Every call together. */
+  totalTimeoutMs: number;
+  /** Newest notes read. */
+  maxNotes: number;
+  /** Tokens of the block. */
+  totalBudget: number;
+  /** Tokens of the summary's share. */
+  summaryBudget: number;
+  /** Characters of the summary passed on. */
+  summaryMaxChars: number;
+}
+
+/** The block, or why there is none, and whether time ran out somewhere. */
+export interface ProjectMemoryRead {
+  memory: ProjectMemory | null;
+  timedOut: boolean;
+  /** Problems met on the way, for the log. */
+  problems: string[];
+}
+
+/** The newest thought of a chain's file, without the header line the plugin puts before each summary. */
+export function latestThought(content: string): string {
+  const at = content.lastIndexOf('\n## Thought ');
+  if (at < 0) return '';
+  const section = content.slice(at + 1);
+  const end = section.indexOf('\n## ', 3);
+  const lines = (end < 0 ? section : section.slice(0, end)).split('\n').slice(1);
+  // The stamp line the store puts last, and the linked header line the summary starts with.
+  while (lines.length > 0 && (lines.at(-1)?.trim() === '' || /^\*[^*]+\*$/.test(lines.at(-1)?.trim() ?? ''))) lines.pop();
+  while (lines.length > 0 && lines[0]?.trim() === '') lines.shift();
+  if (/^Compaction summary of session /.test(lines[0] ?? '')) lines.shift();
+  return lines.join('\n').trim();
+}
+
+/**
+ * @param store - the memory store.
+ * @param runner - the pool.
+ * @param project - whose memory.
+ * @param chains - where its summary chain is recorded.
+ * @param limits - see {@link ProjectMemoryLimits}.
+ */
+export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, project: Project, chains: ChainLookup, limits: ProjectMemoryLimits): Promise<ProjectMemoryRead> {
+  const started = performance.now();
+  const problems: string[] = [];
+  let timedOut = false;
+  const left = (): number => Math.max(0, limits.totalTimeoutMs - (performance.now() - started));
+  const callMs = (): number => Math.min(limits.perCallTimeoutMs, left());
+
+  async function notes(): Promise<ProjectNoteText[]> {
+    const listed = await store.listNotes(project.noteFolder, { timeoutMs: callMs() });
+    if (!listed.ok) {
+      // No folder yet: the project never compacted.
+      if (listed.error.code === 'TOOL_ERROR' || /not found/i.test(listed.error.message)) return [];
+      timedOut ||= listed.error.code === 'TIMEOUT';
+      problems.push(`ListMemories ${listed.error.code}`);
+      return [];
+    }
+    // Each slug holds its compaction's time after the project's key: the greatest are the newest.
+    const newest = listed.value
+      .filter((uri) => uri.slice(uri.lastIndexOf('/') + 1).startsWith(project.noteSlugPrefix))
+      .sort()
+      .reverse()
+      .slice(0, limits.maxNotes);
+    const limit = pLimit(4);
+    const read = await Promise.all(
+      newest.map((uri) =>
+        limit(async () => {
+          if (left() <= 0) {
+            timedOut = true;
+            return null;
+          }
+          const note = await store.readNote(uri, { timeoutMs: callMs() });
+          if (note.ok) return { uri, content: note.value.content };
+          timedOut ||= note.error.code === 'TIMEOUT';
+          problems.push(`ReadMemory ${note.error.code}`);
+          return null;
+        }),
+      ),
+    );
+    return read.filter((note): note is ProjectNoteText => note !== null);
+  }
+
+  async function summary(): Promise<{ text: string; at: string } | null> {
+    const chain = await withDeadline(chains.get(project.key), callMs());
+    if (!chain.done) {
+      timedOut ||= chain.reason === 'timeout';
+      problems.push(`summary chain ${chain.reason}`);
+      return null;
+    }
+    const uri = chain.value ? sessionUri(chain.value.sessionId) : null;
+    if (!uri) return null;
+    const file = await store.readNote(uri, { timeoutMs: callMs() });
+    if (!file.ok) {
+      timedOut ||= file.error.code === 'TIMEOUT';
+      problems.push(`ReadMemory of the summary chain ${file.error.code}`);
+      return null;
+    }
+    const text = latestThought(file.value.content).slice(0, limits.summaryMaxChars);
+    return text ? { text, at: chain.value?.updatedAt ?? '' } : null;
+  }
+
+  const [noteTexts, latest] = await Promise.all([notes(), summary()]);
+  if (noteTexts.length === 0 && latest === null) return { memory: null, timedOut, problems };
+  const fitted = await runner.run('projectMemory', {
+    project: project.name,
+    notes: noteTexts,
+    summary: latest,
+    totalBudget: limits.totalBudget,
+    summaryBudget: limits.summaryBudget,
+    encoding: 'o200k_base',
+  });
+  if (!fitted.ok) {
+    problems.push(`fitting failed (${fitted.error.code})`);
+    return { memory: null, timedOut: true, problems };
+  }
+  return { memory: fitted.value.text ? fitted.value : null, timedOut, problems };
+}
