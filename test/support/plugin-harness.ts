@@ -23,6 +23,12 @@ export interface Harness {
 export interface HarnessShared {
   /** A pool from `startTestPool`, used by the plugin instead of one of its own and left running by `close`. */
   pool?: WorkerPool;
+  /** A memory root another plugin uses too (a second process, another project): `close` leaves it. */
+  double?: DoubleRoot;
+  /** A state folder another plugin uses too: `close` leaves it. */
+  stateDir?: string;
+  /** The project's worktree. @default '/work/acme-shop' */
+  worktree?: string;
 }
 
 /**
@@ -62,9 +68,10 @@ export async function startTestPool(): Promise<WorkerPool> {
  * @param shared - parts shared with other plugins of the file; without them the plugin starts its own pool.
  */
 export async function startHarness(options: Record<string, unknown> = {}, env: Record<string, string> = {}, graph?: Record<string, string>, shared: HarnessShared = {}): Promise<Harness> {
-  const double = await createDoubleRoot();
+  const double = shared.double ?? (await createDoubleRoot());
   if (graph) await double.seed(graph);
-  const stateDir = await mkdtemp(join(tmpdir(), 'maenifold-state-'));
+  const stateDir = shared.stateDir ?? (await mkdtemp(join(tmpdir(), 'maenifold-state-')));
+  const worktree = shared.worktree ?? '/work/acme-shop';
   const host = createFakeHost();
   const environment: NodeJS.ProcessEnv = { ...process.env, ...double.env, MAENIFOLD_STATE_DIR: stateDir, HOME: stateDir, ...env };
   for (const key of Object.keys(process.env)) {
@@ -77,7 +84,7 @@ export async function startHarness(options: Record<string, unknown> = {}, env: R
   // Nor its warm-up, which only makes the first extraction faster and costs each start about 0.4 s of
   // CPU; the pool's own tests and the end-to-end suite start pools that warm up.
   const plugin = await createMaenifoldPlugin(
-    { client: host.client, directory: '/work/acme-shop', worktree: '/work/acme-shop' },
+    { client: host.client, directory: worktree, worktree },
     { pool: { threads: 1, warmUp: false }, ...options },
     environment,
     shared.pool ? { pool: shared.pool } : { workerFile: await testWorkerFile() },
@@ -90,8 +97,8 @@ export async function startHarness(options: Record<string, unknown> = {}, env: R
     stateDir,
     async close() {
       await plugin.dispose();
-      await double.cleanup();
-      await rm(stateDir, { recursive: true, force: true });
+      if (!shared.double) await double.cleanup();
+      if (!shared.stateDir) await rm(stateDir, { recursive: true, force: true });
     },
   };
 }

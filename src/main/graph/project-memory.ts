@@ -44,14 +44,20 @@ export interface ProjectMemoryRead {
   problems: string[];
 }
 
-/** The newest thought of a chain's file, without the header line the plugin puts before each summary. */
+/** Where a section the store appends to a chain's file starts: a thought, or the chain's conclusion. */
+const CHAIN_SECTION = /\n## (?:Thought \d+\/\d+ \[[^\]\n]*\]|Conclusion)[ \t]*(?=\n)/g;
+
+/**
+ * The newest thought of a chain's file, without the header line the plugin puts before each summary
+ * and the stamp the store puts after it. The summary's own headings stay in it.
+ */
 export function latestThought(content: string): string {
-  const at = content.lastIndexOf('\n## Thought ');
-  if (at < 0) return '';
-  const section = content.slice(at + 1);
-  const end = section.indexOf('\n## ', 3);
-  const lines = (end < 0 ? section : section.slice(0, end)).split('\n').slice(1);
-  // The stamp line the store puts last, and the linked header line the summary starts with.
+  const starts = [...content.matchAll(CHAIN_SECTION)];
+  const last = starts.findLastIndex((match) => match[0].startsWith('\n## Thought '));
+  if (last < 0) return '';
+  const from = (starts[last]?.index ?? 0) + (starts[last]?.[0].length ?? 0);
+  const to = starts[last + 1]?.index ?? content.length;
+  const lines = content.slice(from, to).split('\n');
   while (lines.length > 0 && (lines.at(-1)?.trim() === '' || /^\*[^*]+\*$/.test(lines.at(-1)?.trim() ?? ''))) lines.pop();
   while (lines.length > 0 && lines[0]?.trim() === '') lines.shift();
   if (/^Compaction summary of session /.test(lines[0] ?? '')) lines.shift();

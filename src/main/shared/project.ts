@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { projectConcept, slugify, stripTitleCharacters } from '../../core/memory/memory-format.js';
+import { projectConcept, slugify } from '../../core/memory/memory-format.js';
 
 /** Where compaction notes are kept, one folder per project below it. */
 export const COMPACTION_FOLDER = 'sessions/compaction';
@@ -54,8 +54,9 @@ export function resolveProject(explicitName: string, worktree: string): Project 
   const name = explicitName.trim() || folderName || 'project';
   const anchor = explicitName.trim() ? `name:${name}` : folder;
   const hash = createHash('sha256').update(anchor).digest('hex').slice(0, 8);
-  // The slug of the name as a note title keeps it: maenifold strips title characters, then slugs.
-  const slug = slugify(stripTitleCharacters(name)).slice(0, 40).replace(/-+$/, '');
+  // Only [a-z0-9-]: written into a title with its hyphens as spaces, the key survives maenifold's title
+  // sanitation and comes back whole in the note's slug.
+  const slug = slugify(name).slice(0, 40).replace(/-+$/, '');
   const nameSlug = slug && slug !== 'untitled' ? slug : 'project';
   const key = `${nameSlug}-${hash}`;
   return {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resolveProject } from '../../../src/main/shared/project.js';
 import { buildCompactionNote } from '../../../src/main/compaction/compaction-note.js';
 import type { Extraction } from '../../../src/main/compaction/extraction-engine.js';
 
@@ -15,11 +16,14 @@ function slugOf(title: string): string {
 }
 
 describe('buildCompactionNote', () => {
-  it('should date the folder, tag the project and link outside code', () => {
+  it("should file the note in its project's folder, tag the project and link outside code", () => {
     const note = buildCompactionNote('My App', 'ses_abc123def456', extraction, new Date(2026, 0, 27, 9, 5, 7, 42));
-    expect(note.folder).toBe('sessions/compaction/2026/01/27');
-    expect(note.tags).toEqual(['compaction', 'session', 'my-app']);
+    const key = resolveProject('My App', '').key;
+    expect(key).toMatch(/^my-app-[0-9a-f]{8}$/);
+    expect(note.folder).toBe(`sessions/compaction/${key}`);
+    expect(note.tags).toEqual(['compaction', 'session', 'my-app', key]);
     expect(note.content).toContain('**Project**: my-app\n');
+    expect(note.content).toContain(`**Project key**: ${key}\n`);
     expect(note.content).toContain('- [[redis]]');
     expect(note.content).toContain('- implementation: use Redis for the cache');
     expect(note.content).toContain('- src/cache.ts');
@@ -31,7 +35,7 @@ describe('buildCompactionNote', () => {
     const note = buildCompactionNote('My App', 'ses_1', linked, new Date(2026, 0, 27));
     const links = [...note.content.matchAll(/\[\[([^\]]+)\]\]/g)].map((match) => match[1]);
     expect(links).toEqual(['websocket', 'kill-switch']);
-    expect(note.tags).toEqual(['compaction', 'session', 'my-app']);
+    expect(note.tags.slice(0, 3)).toEqual(['compaction', 'session', 'my-app']);
   });
 
   it('should file a note that names no topic under its project, so maenifold still accepts it', () => {

@@ -16,8 +16,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool.destroy();
 });
+// The seeded graphs belong to no project: these tests read all of memory (the graph's own rules); the
+// project's memory and its scope have their own tests below.
 const startHarness = (options?: Record<string, unknown>, env?: Record<string, string>, graph?: Record<string, string>): Promise<Harness> =>
-  startPlugin(options, env, graph, { pool });
+  startPlugin({ memoryScope: 'all', ...options }, env, graph, { pool });
 
 let harness: Harness | undefined;
 const dirs: string[] = [];
@@ -113,9 +115,9 @@ describe('session start', () => {
     expect(system).toEqual(['You are the build agent.']);
     await harness.plugin.logger.flush();
     // The line that says why: the only concept the graph has is the project, never offered as context.
-    const why = harness.host.linesWith('session context:');
+    const why = harness.host.linesWith('session context');
     expect(why).toHaveLength(1);
-    expect(why[0]?.message).toBe('session context: nothing to inject (0 candidate concepts)');
+    expect(why[0]?.message).toMatch(/^session context for acme-shop-[0-9a-f]{8}: no project memory; no graph context \(0 candidate concepts\) in \d+ ms$/);
   });
 
   it('should build again at the next call when the first build ran out of time, instead of keeping its miss', async () => {

@@ -30,6 +30,9 @@ afterEach(async () => {
   harness = undefined;
 });
 
+/** The chain's key: the harness's project, by its worktree. */
+const KEY = resolveProject('', '/work/acme-shop').key;
+
 function compacted(id: string, summary: string): unknown[] {
   return [
     message('m1', 'user', 'work on the [[cache-layer]]'),
@@ -84,7 +87,7 @@ describe('summary persistence', () => {
     expect(chainId).toMatch(/^session-\d+-\d{5}$/);
 
     const saved = JSON.parse(await readFile(join(harness.stateDir, 'summary-chains.json'), 'utf8'));
-    expect(saved['acme-shop']).toMatchObject({ sessionId: chainId, thoughtNumber: 1 });
+    expect(saved[KEY]).toMatchObject({ sessionId: chainId, thoughtNumber: 1 });
 
     // A restart reads the chain from disk and continues it.
     const { createMaenifoldPlugin } = await import('../../../src/main/plugin/create-plugin.js');
@@ -104,7 +107,7 @@ describe('summary persistence', () => {
     harness = await startHarness();
     const file = join(harness.stateDir, 'summary-chains.json');
     const { writeFile } = await import('node:fs/promises');
-    await writeFile(file, JSON.stringify({ 'acme-shop': { sessionId: 'session-1700000000000-12345', thoughtNumber: 4, updatedAt: '' } }));
+    await writeFile(file, JSON.stringify({ [KEY]: { sessionId: 'session-1700000000000-12345', thoughtNumber: 4, updatedAt: '' } }));
     harness.host.setMessages('ses_d', compacted('ses_d', 'A [[redis]] summary.'));
     await fire(harness, 'ses_d');
     const calls = await thinking(harness);
@@ -112,8 +115,8 @@ describe('summary persistence', () => {
     await harness.plugin.logger.flush();
     expect(harness.host.linesWith('is gone (SESSION_MISSING)')).toHaveLength(1);
     const saved = JSON.parse(await readFile(file, 'utf8'));
-    expect(saved['acme-shop'].thoughtNumber).toBe(0);
-    expect(saved['acme-shop'].sessionId).not.toBe('session-1700000000000-12345');
+    expect(saved[KEY].thoughtNumber).toBe(0);
+    expect(saved[KEY].sessionId).not.toBe('session-1700000000000-12345');
   });
 
   it('should ignore other events and sessions without a summary', async () => {

@@ -106,7 +106,7 @@ describe('createFileStore', () => {
       const a = await readFile(join(root, 'memory', `${uri.slice('memory://'.length)}.md`), 'utf8');
       // The content starts with '# ', so no H1 is added.
       expect(a).toBe(
-        ['---', `title: ${title}`, `permalink: ${slug}`, 'type: memory', 'status: saved', 'created: "2026-03-04T10:05:06.789Z"', 'modified: "2026-03-04T10:05:06.789Z"', 'tags:', '- compaction', '- session', '- acme-shop', '---', '', note.content].join('\n'),
+        ['---', `title: ${title}`, `permalink: ${slug}`, 'type: memory', 'status: saved', 'created: "2026-03-04T10:05:06.789Z"', 'modified: "2026-03-04T10:05:06.789Z"', 'tags:', '- compaction', '- session', '- acme-shop', `- ${note.tags[3]}`, '---', '', note.content].join('\n'),
       );
       const body = a.slice(a.indexOf('\n---\n') + 5);
       expect([...body.matchAll(/\[\[([^\]]+)\]\]/g)].map((match) => match[1])).toEqual(['websocket']);
