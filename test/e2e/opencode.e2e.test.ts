@@ -70,8 +70,9 @@ beforeAll(async () => {
   double = await createDoubleRoot();
   await double.seed(STRONG_GRAPH);
   const cli = { cli: double.cliPath };
+  // The seeded graph belongs to no project: this project reads all of memory to show the graph context.
   mainDir = await createProject(scratch, 'acme-shop', template, {
-    pluginOptions: cli,
+    pluginOptions: { ...cli, memoryScope: 'all' },
     modelUrl: model.url,
     files: {
       '.opencode/rules/always.md': 'Answer in British English.',
@@ -167,7 +168,9 @@ describe('the plugin in the real OpenCode server', () => {
 
     const write = await until(async () => (await callsOf('WriteMemory'))[writesBefore], 20_000, 'WriteMemory');
     const payload = write.payload as { folder: string; content: string; tags: string[] };
-    expect(payload.tags).toEqual(['compaction', 'session', 'acme-shop']);
+    expect(payload.tags.slice(0, 3)).toEqual(['compaction', 'session', 'acme-shop']);
+    expect(payload.tags[3]).toMatch(/^acme-shop-[0-9a-f]{8}$/);
+    expect(payload.folder).toBe(`sessions/compaction/${payload.tags[3]}`);
     expect(payload.content).toContain('[[redis]]');
     const thinking = await until(async () => {
       const calls = await callsOf('SequentialThinking');
@@ -185,6 +188,65 @@ describe('the plugin in the real OpenCode server', () => {
     expect(chain).toMatch(/^session-/);
     // The double accepted the second thought into the same chain (its call is logged before it answers).
     await until(async () => (server?.output().includes(`summary: thought 1 of chain ${chain}`) ? true : undefined), 20_000, 'thought 1 delivered');
+  });
+
+  it('continuity: the next session of a project receives its decision, failing test, next step and summary; another project of the same name receives none', async () => {
+    const DECISION = 'use SQLite instead of Redis because it is simpler to ship';
+    const FAILURE = 'AssertionError: expected 3 to be 2';
+    const NEXT = 'add the checkout page';
+    const SUMMARY = 'Cart sessions moved from Redis to SQLite; the cart total test still fails.';
+    const shopDir = await createProject(join(scratch, 'first'), 'shop', template, { pluginOptions: { cli: double.cliPath }, modelUrl: model.url });
+    const otherDir = await createProject(join(scratch, 'second'), 'shop', template, { pluginOptions: { cli: double.cliPath }, modelUrl: model.url });
+    const shop = await projectApi((server as OpenCodeServer).url, shopDir);
+    const other = await projectApi((server as OpenCodeServer).url, otherDir);
+    try {
+      model.setScript((request) => {
+        if (request.isCompaction) return { text: `## Goal\nShip the [[cart]].\n\n## Progress\n${SUMMARY}` };
+        if (request.lastUser.includes('RUNTESTS') && !request.afterTool) {
+          return { toolCall: { name: 'bash', args: { command: `printf 'FAIL test/cart.test.ts > cart total\\n${FAILURE}\\n Tests  1 failed | 12 passed\\n'; exit 1`, description: 'Run the tests' } } };
+        }
+        if (request.lastUser.includes('RUNTESTS')) return { text: 'The cart total test fails after the switch; I will fix the rounding in src/cart.ts next.' };
+        if (request.lastUser.includes('SIMPLER')) return { text: `We decided to ${DECISION}. I moved the session store to SQLite in src/session-store.ts.` };
+        return { text: `Reply ${request.n}.` };
+      });
+      const session = await shop.createSession();
+      expect((await shop.prompt(session, 'SIMPLER: the cart keeps its sessions in Redis; make it simpler to deploy.')).status).toBe(200);
+      expect((await shop.prompt(session, 'RUNTESTS: run the test suite.')).status).toBe(200);
+      expect((await shop.prompt(session, `After that fix, next we need to ${NEXT}.`)).status).toBe(200);
+      const delivered = (): number => (server?.output().match(/summary: thought \d+ of chain session-/g) ?? []).length;
+      const deliveredBefore = delivered();
+      expect((await shop.summarize(session)).status).toBe(200);
+      await shop.waitForEvent((event) => event.type === 'session.compacted' && event.properties?.['sessionID'] === session, 30_000, 'session.compacted');
+      // The summary reached the project's chain (logged once delivered).
+      await until(async () => (delivered() > deliveredBefore ? true : undefined), 30_000, 'the summary delivered');
+
+      const before = model.requests.length;
+      const next = await shop.createSession();
+      expect((await shop.prompt(next, 'WHEREWEWERE: where did we stop?')).status).toBe(200);
+      const first = requestsSince(before, (request) => !request.isCompaction && request.lastUser.includes('WHEREWEWERE'))[0];
+      const system = first?.system ?? '';
+      const block = system.slice(system.indexOf('## Project Memory'));
+      expect(system.indexOf('## Project Memory')).toBeGreaterThan(0);
+      const lines = block.split('\n');
+      expect(lines.some((line) => line.includes(DECISION))).toBe(true);
+      expect(lines.some((line) => line.includes(FAILURE))).toBe(true);
+      expect(lines.some((line) => line.includes(NEXT))).toBe(true);
+      expect(block).toContain(`> ${SUMMARY}`);
+      expect(countTokens(block)).toBeLessThanOrEqual(4_000);
+
+      const elsewhere = await other.createSession();
+      const otherBefore = model.requests.length;
+      expect((await other.prompt(elsewhere, 'OTHERPROJECT: hello')).status).toBe(200);
+      const foreign = requestsSince(otherBefore, (request) => request.lastUser.includes('OTHERPROJECT'))[0];
+      expect(foreign).toBeDefined();
+      expect(foreign?.system).not.toContain('## Project Memory');
+      expect(foreign?.system).not.toContain('SQLite');
+      expect(foreign?.system).not.toContain(SUMMARY);
+    } finally {
+      model.setScript(defaultScript);
+      shop.close();
+      other.close();
+    }
   });
 
   it('overflow compaction: reported usage near the limit compacts through the same path', async () => {
