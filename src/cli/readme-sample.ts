@@ -15,6 +15,12 @@ export const END_MARKER = '<!-- quick-start-output:end -->';
 
 /** Lines of a section the excerpt keeps, after its heading. */
 const SECTION_LINES: Readonly<Record<string, number>> = { Concepts: 2, Decisions: 6, 'Preservation context': 8 };
+/** Parts of the next session's project memory the excerpt keeps: where each starts, and how many lines. */
+const NEXT_SESSION_PARTS: ReadonlyArray<readonly [string, number]> = [
+  ['## Project Memory', 6],
+  ['### Open problems', 3],
+  ['### Decisions', 3],
+];
 
 /**
  * The part of `npm start`'s output the README quotes: the summary lines, then the first lines of the
@@ -39,6 +45,18 @@ export function quickStartExcerpt(output: string): string {
     }
     while (body.at(-1) === '') body.pop();
     kept.push('', lines[at] as string, ...body, '…');
+  }
+  // What the next session receives: the start of its project memory and of its lists, the run's dates left out.
+  const memory = lines.findIndex((line) => line.startsWith('## Project Memory'));
+  if (memory !== -1) {
+    const at = lines.findLastIndex((line, index) => index < memory && line.startsWith('== '));
+    const undated = (line: string): string => line.replace(/\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2})?/g, (date) => (date.length > 10 ? 'YYYY-MM-DD hh:mm' : 'YYYY-MM-DD'));
+    kept.push('', ...(at !== -1 ? [lines[at] as string, ''] : []));
+    for (const [start, count] of NEXT_SESSION_PARTS) {
+      const from = lines.findIndex((line, index) => index >= memory && line.startsWith(start));
+      if (from === -1) continue;
+      kept.push(...lines.slice(from, from + count).map(undated), '…');
+    }
   }
   return kept.join('\n');
 }

@@ -90,7 +90,7 @@ export function formatWalkthrough(walkthrough: Walkthrough, removed = false): st
     `summary thoughts: chain ${walkthrough.chain ?? '(none)'} under memory://thinking/sequential/`,
     `files in the memory folder: ${walkthrough.files}`,
     '',
-    '== Next session: graph context appended to the system prompt',
+    '== Next session: what its system prompt receives (project memory, then graph context)',
     '',
     walkthrough.context ?? '(nothing qualified: no concept shares more than two files yet)',
     '',
