@@ -1,8 +1,10 @@
 /**
  * The file store's index over a 10,000-file (~50 MB) memory folder: a cold
  * build (no cache), a refresh after one changed file, and BuildContext for
- * the most common concept from the built index. Budgets (issue 8): cold
- * build ≤ 10 s, refresh ≤ 100 ms, build-context ≤ 20 ms. The refresh follows
+ * the most common concept from the built index, and one project's memory read
+ * back for session start. Budgets: cold build ≤ 10 s, refresh ≤ 100 ms,
+ * build-context ≤ 20 ms, project memory ≤ 50 ms with the hook thread held
+ * ≤ 10 ms. The refresh follows
  * the folder watch's events; the same refresh by a walk of the whole folder
  * (when the watch cannot vouch for its events) is reported beside it.
  */
@@ -15,6 +17,54 @@ import { createFileStore } from '../src/main/memory/files/file-store.js';
 import { createLogger } from '../src/main/shared/logger.js';
 import type { TaskRunner } from '../src/main/pool/task-runner.js';
 import { memoryFolder } from './memory-folder.js';
+import { maxLoopDelay } from './loop-delay.js';
+import { readProjectMemory, type ChainLookup, type ProjectMemoryLimits } from '../src/main/graph/project-memory.js';
+import { resolveProject, type Project } from '../src/main/shared/project.js';
+import { buildCompactionNote } from '../src/main/compaction/compaction-note.js';
+import type { Extraction } from '../src/main/compaction/extraction-engine.js';
+import type { FileStore } from '../src/main/memory/files/file-store.js';
+
+/** Session start's limits. */
+const PROJECT_MEMORY_LIMITS: ProjectMemoryLimits = { perCallTimeoutMs: 5_000, totalTimeoutMs: 10_000, maxNotes: 8, totalBudget: 2_500, summaryBudget: 1_250, summaryMaxChars: 32_000 };
+
+/**
+ * One project's memory in the folder: 40 compaction notes of 10 sessions and a summary chain of 10
+ * thoughts, as the plugin writes them.
+ */
+async function projectNotes(store: FileStore, stateDirs: string[]): Promise<{ project: Project; chains: ChainLookup }> {
+  const project = resolveProject('', join(tmpdir(), 'bench-shop'));
+  const lines = (kind: string, count: number): string[] => Array.from({ length: count }, (_, i) => `${kind} ${i}: the cart service keeps its sessions in SQLite, checked by cart.test.ts line ${i}`);
+  for (let i = 0; i < 40; i++) {
+    const extraction = {
+      concepts: [{ name: 'cart', count: 3 }, { name: 'sqlite', count: 2 }],
+      decisions: lines('decision', 15).map((text) => ({ text, category: 'implementation' })),
+      observations: lines('problem', 8).map((text) => ({ type: 'problem', text })),
+      next: lines('next', 5),
+      files: ['src/cart.ts', 'src/session-store.ts'],
+    } as unknown as Extraction;
+    const note = buildCompactionNote(project, `ses_bench${i % 10}`, extraction, new Date(Date.UTC(2026, 10, 1, 0, i)));
+    const written = await store.writeNote(note, { timeoutMs: 10_000 });
+    if (!written.ok) throw new Error(written.error.message);
+  }
+  let sessionId: string | undefined;
+  for (let n = 0; n < 10; n++) {
+    const thought = await store.appendThought(
+      {
+        response: `Compaction summary of session ses_bench${n} in [[bench-shop]] ([[compaction]]).\n\n## Goal\nShip the [[cart]].\n\n${lines('progress', 40).join('\n')}`,
+        nextThoughtNeeded: false,
+        conclusion: 'Latest [[compaction]] summary recorded.',
+        thoughtNumber: n,
+        totalThoughts: n + 1,
+        ...(sessionId ? { sessionId } : {}),
+      },
+      { timeoutMs: 10_000 },
+    );
+    if (!thought.ok || !thought.value.sessionId) throw new Error(thought.ok ? 'no session id' : thought.error.message);
+    sessionId = thought.value.sessionId;
+  }
+  const chain = { sessionId: sessionId as string, updatedAt: new Date().toISOString() };
+  return { project, chains: { get: async () => chain } };
+}
 
 /** The store's figures. */
 export interface StoreFigures {
@@ -26,10 +76,14 @@ export interface StoreFigures {
   refresh_one_changed_walk_p50_ms: number;
   build_context_p50_ms: number;
   search_p50_ms: number;
+  /** Reading one project's memory back for session start (8 newest of 40 notes and its summary chain), fitted in the pool. */
+  project_memory_p50_ms: number;
+  /** The longest the hook thread was held during those reads. */
+  project_memory_stall_max_ms: number;
 }
 
 /** The budgets the runner checks. */
-export const STORE_BUDGETS = { cold_build_ms: 10_000, refresh_one_changed_p50_ms: 100, build_context_p50_ms: 20 } as const;
+export const STORE_BUDGETS = { cold_build_ms: 10_000, refresh_one_changed_p50_ms: 100, build_context_p50_ms: 20, project_memory_p50_ms: 50, project_memory_stall_max_ms: 10 } as const;
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
@@ -56,6 +110,12 @@ export async function benchFileStore(runner: TaskRunner, quick: boolean): Promis
       if (snapshot.entries.size !== count) throw new Error(`indexed ${snapshot.entries.size} of ${count} files`);
     }
     const ready = store as NonNullable<typeof store>;
+    const { project, chains } = await projectNotes(ready, stateDirs);
+    const readMemory = async (): Promise<void> => {
+      const read = await readProjectMemory(ready, runner, project, chains, PROJECT_MEMORY_LIMITS);
+      if (!read.memory?.summary || read.memory.decisions === 0) throw new Error(`the project memory came back incomplete: ${JSON.stringify(read.memory)} ${read.problems.join(', ')}`);
+    };
+    await readMemory();
     const walkStateDir = await mkdtemp(join(tmpdir(), 'maenifold-bench-store-'));
     stateDirs.push(walkStateDir);
     const walking = createFileStore({ root, stateDir: walkStateDir, runner, logger, index: { freshForMs: 60_000, persistDelayMs: 0, watch: false } });
@@ -78,6 +138,7 @@ export async function benchFileStore(runner: TaskRunner, quick: boolean): Promis
         const result = await ready.related({ concept: commonConcept, depth: 1, maxEntities: 5 }, { timeoutMs: 5_000 });
         if (!result.ok) throw new Error(result.error.message);
       })
+      .add('project memory', readMemory)
       .add('search, two terms', async () => {
         const result = await ready.search({ query: 'gateway sessions', pageSize: 5 }, { timeoutMs: 5_000 });
         if (!result.ok) throw new Error(result.error.message);
@@ -99,6 +160,8 @@ export async function benchFileStore(runner: TaskRunner, quick: boolean): Promis
       refresh_one_changed_walk_p50_ms: Math.round(p50('refresh after one changed file, by a walk') * 10) / 10,
       build_context_p50_ms: Math.round(p50('build-context, most common concept') * 100) / 100,
       search_p50_ms: Math.round(p50('search, two terms') * 10) / 10,
+      project_memory_p50_ms: Math.round(p50('project memory') * 10) / 10,
+      project_memory_stall_max_ms: Math.round((await maxLoopDelay(readMemory, quick ? 5 : 20)) * 10) / 10,
     };
     walking.index.close();
     ready.index.close();
