@@ -5,12 +5,12 @@
  * while the server accepts the narrower input the plugin reads.
  */
 import type { PluginModule } from '@opencode-ai/plugin';
-import { createMaenifoldPlugin, type PluginInput } from '../src/main/plugin/create-plugin.js';
+import { createMaenifoldPlugin, hooksForHost, type PluginInput } from '../src/main/plugin/create-plugin.js';
 
 export default {
   id: 'opencode-maenifold',
   async server(input: PluginInput, options?: Record<string, unknown>) {
-    const plugin = await createMaenifoldPlugin(input, options);
-    return plugin.hooks;
+    // With `dispose`, which OpenCode awaits at shutdown so background work can finish.
+    return hooksForHost(await createMaenifoldPlugin(input, options));
   },
 } satisfies PluginModule;

@@ -80,3 +80,42 @@ export function sanitizeText(text: string): string {
   clean = clean.replace(LONG_COMBINING_RUN, (run) => COMBINING_RUN_HEAD.exec(run)?.[0] ?? '');
   return boundExpanders(clean).normalize('NFKC');
 }
+
+/**
+ * Every run of white space, the line breaks U+2028 and U+2029 included (`\s`
+ * covers them): a line break inside a one-line field lets the field open a
+ * line of its own in the text around it, a heading or a `SYSTEM:` line.
+ */
+const WHITE_SPACE_RUN = /\s+/g;
+
+/** Marks a text cut short; ASCII, because NFKC turns U+2026 into these three dots and a second pass must not change the text. */
+const ELLIPSIS = '...';
+
+/**
+ * At most `maxChars` UTF-16 units of `text`, never ending on half of a
+ * surrogate pair, ending in `...` when it was cut.
+ */
+function capLine(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  if (maxChars <= ELLIPSIS.length) return text.slice(0, Math.max(0, maxChars)).replace(/[\uD800-\uDBFF]$/, '');
+  const keep = maxChars - ELLIPSIS.length;
+  const code = text.charCodeAt(keep - 1);
+  return `${text.slice(0, code >= 0xd800 && code <= 0xdbff ? keep - 1 : keep).trimEnd()}${ELLIPSIS}`;
+}
+
+/**
+ * Text made safe to place inside one line of a log line or a prompt: sanitized
+ * as {@link sanitizeText} does, every run of white space (line feeds, carriage
+ * returns, tabs, U+2028, U+2029) one space, no space at either end, and at
+ * most `maxChars` characters, the last an ellipsis when it was cut. Redaction
+ * is the caller's (`redactedLine` in secrets.ts does both).
+ * Idempotent for the same `maxChars`.
+ *
+ * @param text - a field a user, a model or a file supplied: a goal, an option value, an error message.
+ * @param maxChars - the longest result, in UTF-16 units.
+ */
+export function oneLine(text: string, maxChars: number): string {
+  // Never more than a few times what is kept goes through the passes (NFKC expands at most eighteen-fold).
+  const head = text.length > 4 * maxChars + 16 ? text.slice(0, 4 * maxChars + 16) : text;
+  return capLine(sanitizeText(head).replace(WHITE_SPACE_RUN, ' ').trim(), maxChars);
+}

@@ -8,6 +8,7 @@
  * Every pattern has bounded quantifiers and a literal or word-boundary
  * anchor, so the pass is linear; text without any trigger is returned as is.
  */
+import { oneLine } from './sanitize.js';
 
 /** The result of {@link redactSecrets}. */
 export interface Redaction {
@@ -164,4 +165,29 @@ export function redactSecrets(text: string): Redaction {
   });
   out = redactAssignments(out, count);
   return { text: out, redactions, kinds: [...kinds] };
+}
+
+/** Longest partial word dropped where a text was cut: past it, a token is kept (a secret is shorter). */
+const MAX_CUT_WORD_CHARS = 512;
+
+/**
+ * A field as it may go into one line of a log line or a prompt: on one line
+ * ({@link oneLine}), without secrets, at most `maxChars` characters. The text
+ * is first cut to twice `maxChars`, and the word that cut split is dropped: a
+ * secret cut short might no longer look like one. Line breaks are removed
+ * before redaction, so a setting whose value sat on the next line
+ * (`API_KEY=` and a line feed) is redacted too.
+ *
+ * @param text - a goal, an option's value, an error message, a whole log line.
+ * @param maxChars - the longest result, in UTF-16 units.
+ */
+export function redactedLine(text: string, maxChars: number): string {
+  const room = 2 * maxChars;
+  let line = oneLine(text, room + 1);
+  if (line.length > room) {
+    // Cut: the last word may be the head of a secret.
+    const lastSpace = line.lastIndexOf(' ', room);
+    line = lastSpace > 0 && lastSpace >= room - MAX_CUT_WORD_CHARS ? `${line.slice(0, lastSpace)} ...` : line.slice(0, room);
+  }
+  return oneLine(redactSecrets(line).text, maxChars);
 }

@@ -10,11 +10,8 @@
  * followed by the context gathered so far (OpenCode then ignores every
  * context entry, this plugin's included).
  */
-import { capChars } from '../../core/text/sections.js';
-import { sanitizeText } from '../../core/text/sanitize.js';
-import { redactSecrets } from '../../core/text/secrets.js';
 import { withDeadline } from '../shared/deadline.js';
-import type { Frame } from './frame-state.js';
+import { frameText, type Frame } from './frame-state.js';
 import type { FrameStore } from './frame-store.js';
 import { errorText } from '../shared/logger.js';
 import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
@@ -31,8 +28,8 @@ const MAX_QUOTED_CHARS = 2_000;
 export const FRAME_COMPACTING_DEADLINE_MS = 3_000;
 
 function quoted(text: string | undefined): string {
-  // Cut first (a short string is redacted in place), and redacted: a frame file written before may hold a secret.
-  return capChars(redactSecrets(sanitizeText(capChars(text ?? '', MAX_QUOTED_CHARS * 2)).replace(/\s+/g, ' ').trim()).text, MAX_QUOTED_CHARS);
+  // On one line and redacted again: a frames file written before may hold a line break or a secret.
+  return frameText(text ?? '', MAX_QUOTED_CHARS);
 }
 
 /**

@@ -8,7 +8,9 @@
  */
 import { withDeadline } from '../shared/deadline.js';
 import { appendToSystem } from '../shared/system-text.js';
-import { ancestorsOf, childrenOf, isFinished, type Frame, type FrameTree } from './frame-state.js';
+import { ancestorsOf, childrenOf, frameText, isFinished, type Frame, type FrameTree } from './frame-state.js';
+import { redactSecrets } from '../../core/text/secrets.js';
+import { sanitizeText } from '../../core/text/sanitize.js';
 import { encodingForModel, type TokenEncoding } from '../../core/text/token-encodings.js';
 import type { FrameStore } from './frame-store.js';
 import { errorText } from '../shared/logger.js';
@@ -27,13 +29,27 @@ export const FRAME_CONTEXT_DEADLINE_MS = 3_000;
 
 type SystemTransform = (input: { sessionID?: string; model?: { id?: string } }, output: { system: string[] }) => Promise<void>;
 
+/** Longest session id shown: ids come from the host, but through the frames file. */
+const MAX_ID_CHARS = 200;
+
+/**
+ * A compaction summary as other sessions see it: its own lines kept, each quoted (`> `), so that no line
+ * of it can pass for a heading or an instruction of the system text around it, and without secrets.
+ */
+function quotedSummary(summary: string): string {
+  return redactSecrets(sanitizeText(summary)).text
+    .split(/\r\n|[\n\r\u2028\u2029]/)
+    .map((line) => `> ${line}`.trimEnd())
+    .join('\n');
+}
+
 /** A finished frame as its parent and siblings see it. */
 export function finishedEntry(frame: Frame): string {
-  const lines = [`### ${frame.goal} (${frame.status}, session ${frame.sessionID})`];
-  if (frame.compactionSummary) lines.push(frame.compactionSummary);
+  const lines = [`### ${frameText(frame.goal)} (${frame.status}, session ${frameText(frame.sessionID, MAX_ID_CHARS)})`];
+  if (frame.compactionSummary) lines.push(quotedSummary(frame.compactionSummary));
   else {
-    if (frame.results) lines.push(`Results: ${frame.results}`);
-    if (frame.artifacts.length > 0) lines.push(`Artifacts: ${frame.artifacts.join(', ')}`);
+    if (frame.results) lines.push(`Results: ${frameText(frame.results)}`);
+    if (frame.artifacts.length > 0) lines.push(`Artifacts: ${frameText(frame.artifacts.join(', '))}`);
   }
   return lines.join('\n');
 }
@@ -47,14 +63,16 @@ export function frameContextEntries(tree: FrameTree, sessionID: string): { ances
   // The nearest ancestor matters most, so it comes first and is the last to be dropped.
   const ancestors = ancestorsOf(tree, sessionID)
     .reverse()
-    .map((parent, index) => `- ${index === 0 ? 'Parent' : 'Above'}: ${parent.goal || '(root session)'}`);
+    .map((parent, index) => `- ${index === 0 ? 'Parent' : 'Above'}: ${frameText(parent.goal) || '(root session)'}`);
   const current: string[] = [];
-  if (frame.goal) current.push(`Goal: ${frame.goal}`);
+  const goal = frameText(frame.goal);
+  if (goal) current.push(`Goal: ${goal}`);
   else current.push('This session is the root frame.');
-  if (frame.successCriteria) current.push(`Success criteria: ${frame.successCriteria}`);
+  const criteria = frameText(frame.successCriteria);
+  if (criteria) current.push(`Success criteria: ${criteria}`);
   current.push(`Status: ${frame.status}`);
   const active = frame.currentChild ? tree.frames[frame.currentChild] : undefined;
-  if (active && !isFinished(active)) current.push(`Sub-goal in progress in session ${active.sessionID}: ${active.goal}`);
+  if (active && !isFinished(active)) current.push(`Sub-goal in progress in session ${frameText(active.sessionID, MAX_ID_CHARS)}: ${frameText(active.goal)}`);
   const children = childrenOf(tree, sessionID).filter(isFinished).reverse();
   const siblings = frame.parentID ? childrenOf(tree, frame.parentID).filter((sibling) => sibling.sessionID !== sessionID && isFinished(sibling)).reverse() : [];
   return { ancestors, current, finished: [...children, ...siblings].map(finishedEntry) };

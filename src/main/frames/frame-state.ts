@@ -12,6 +12,26 @@
  *          └── overflow compactions ──┘ (a pop again retries the compaction)
  */
 
+import { redactedLine } from '../../core/text/secrets.js';
+
+/** Longest goal, criteria or results kept: they are quoted in other sessions' system text. */
+export const MAX_FRAME_TEXT_CHARS = 4_000;
+
+/**
+ * A goal, criteria, results or artifact list as it may be stored, shown and
+ * sent on: one line (a line break would let it open a heading or a `SYSTEM:`
+ * line of its own in another session's system text), capped, and without
+ * secrets (a goal may quote the token the task is about). Applied when the
+ * model's words are taken and again where a stored frame is shown: a frames
+ * file written before may hold anything.
+ *
+ * @param value - what the model or the frames file gave.
+ * @param maxChars - the longest result.
+ */
+export function frameText(value: unknown, maxChars = MAX_FRAME_TEXT_CHARS): string {
+  return redactedLine(typeof value === 'string' ? value : String(value ?? ''), maxChars);
+}
+
 /** Where a frame stands. */
 export type FrameStatus = 'in_progress' | 'completing' | 'completed' | 'failed' | 'blocked';
 

@@ -4,7 +4,7 @@
  * `flame_status` shows the tree. Each returns a plain text result, also when
  * it cannot do what was asked, and never throws.
  */
-import { beginPop, FRAME_OUTCOMES, frameToPop, pushFrame, type FrameOutcome } from './frame-state.js';
+import { beginPop, FRAME_OUTCOMES, frameText, frameToPop, pushFrame, type FrameOutcome } from './frame-state.js';
 import { renderFrameTree } from './frame-tree.js';
 import type { FrameLifecycle } from './frame-lifecycle.js';
 import type { FrameStore } from './frame-store.js';
@@ -15,8 +15,6 @@ import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
 import type { ToolHelper } from './tool-helper.js';
 import type { ToolContext } from '@opencode-ai/plugin';
 import { withDeadline } from '../shared/deadline.js';
-import { sanitizeText } from '../../core/text/sanitize.js';
-import { redactSecrets } from '../../core/text/secrets.js';
 import { capChars } from '../../core/text/sections.js';
 
 /** Artifacts recorded for a popped frame. */
@@ -24,18 +22,6 @@ const MAX_ARTIFACTS = 50;
 
 /** How long a tool waits for the frame store or the host before it answers anyway. */
 export const FRAME_TOOL_DEADLINE_MS = 5_000;
-
-/** Longest goal, criteria or results kept: they are quoted in other sessions' system text. */
-export const MAX_FRAME_TEXT_CHARS = 4_000;
-
-/**
- * What the model wrote as a goal, criteria or results, as it may be stored,
- * shown and sent on: clean, capped, and without secrets (a goal may quote the
- * token the task is about).
- */
-export function frameText(value: unknown): string {
-  return redactSecrets(sanitizeText(capChars(String(value ?? ''), MAX_FRAME_TEXT_CHARS)).trim()).text;
-}
 
 /** A step that did not finish in time, with what the tool says about it. */
 class StepTimeout extends Error {}
@@ -131,7 +117,7 @@ export function createFrameTools(tool: ToolHelper, context: FrameToolDeps, store
     },
     execute: answering('flame_pop', {}, async (args, toolContext) => {
       const outcome = String(args.status ?? '').trim().toLowerCase();
-      if (!FRAME_OUTCOMES.includes(outcome as FrameOutcome)) return `flame_pop: unknown status ${JSON.stringify(args.status)}; use completed, failed or blocked. Nothing was popped.`;
+      if (!FRAME_OUTCOMES.includes(outcome as FrameOutcome)) return `flame_pop: unknown status ${JSON.stringify(frameText(args.status, 80))}; use completed, failed or blocked. Nothing was popped.`;
       const target = frameToPop(await step(store.read(), 'the frame store'), toolContext.sessionID);
       if (!target) return `flame_pop: session ${toolContext.sessionID} has no frame in progress to pop (push one with flame_push first).`;
       // Paths are redacted when the working set records them.

@@ -3,7 +3,7 @@
  * status and goal, indented under its parent, and the summary (or results)
  * of each finished frame beneath it.
  */
-import { ancestorsOf, childrenOf, type Frame, type FrameTree } from './frame-state.js';
+import { ancestorsOf, childrenOf, frameText, type Frame, type FrameTree } from './frame-state.js';
 import { redactSecrets } from '../../core/text/secrets.js';
 import { capChars } from '../../core/text/sections.js';
 
@@ -18,7 +18,8 @@ function shown(text: string, maxChars = 4 * SUMMARY_CHARS): string {
 }
 
 function describeGoal(frame: Frame): string {
-  return frame.goal ? shown(frame.goal) : '(root session)';
+  // One line: a goal with a line break would open a line of its own in the tree the model reads.
+  return frameText(frame.goal, 4 * SUMMARY_CHARS) || '(root session)';
 }
 
 function indentBlock(text: string, indent: string): string {
@@ -36,7 +37,7 @@ function renderFrame(tree: FrameTree, frame: Frame, depth: number, here: string,
   lines.push(`${indent}- [${frame.status}] ${describeGoal(frame)} (session ${frame.sessionID}${marks.length ? `; ${marks.join(', ')}` : ''})`);
   const about = frame.compactionSummary ?? (frame.results ? `Results: ${frame.results}` : '');
   if (about && frame.status !== 'in_progress') lines.push(indentBlock(`Summary: ${shown(about, SUMMARY_CHARS)}`, `${indent}    `));
-  if (frame.artifacts.length > 0 && frame.status !== 'in_progress') lines.push(`${indent}    Artifacts: ${shown(frame.artifacts.join(', '))}`);
+  if (frame.artifacts.length > 0 && frame.status !== 'in_progress') lines.push(`${indent}    Artifacts: ${frameText(frame.artifacts.join(', '), 4 * SUMMARY_CHARS)}`);
   for (const child of childrenOf(tree, frame.sessionID)) renderFrame(tree, child, depth + 1, here, lines, seen);
 }
 

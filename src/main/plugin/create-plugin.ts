@@ -89,6 +89,8 @@ export interface MaenifoldHooks {
   'experimental.session.compacting'?: ReturnType<typeof createCompaction>;
   /** The goal-frame tools (`flame_push`, `flame_pop`, `flame_status`). */
   tool?: Hooks['tool'];
+  /** Awaited by OpenCode when it shuts the plugin's instance down; see {@link hooksForHost}. */
+  dispose?: () => Promise<void>;
 }
 
 /**
@@ -276,4 +278,27 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     logger.error(`could not start, running without hooks: ${errorText(error)}`);
     return inert;
   }
+}
+
+/**
+ * The hooks handed to OpenCode: the plugin's, and `dispose`, which OpenCode awaits (plugin by plugin)
+ * when it shuts the instance down. Without it, the background work (a summary on its way to the outbox,
+ * a note being written) is cut wherever it stands when the process exits. `dispose` runs
+ * {@link MaenifoldPlugin.dispose} once, whoever calls it again, is bounded as that is, and never rejects.
+ *
+ * @param plugin - a started plugin.
+ */
+export function hooksForHost(plugin: MaenifoldPlugin): MaenifoldHooks {
+  let stopping: Promise<void> | null = null;
+  const dispose = (): Promise<void> => {
+    stopping ??= Promise.resolve()
+      .then(() => plugin.dispose())
+      .catch((error: unknown) => {
+        // The host is shutting down: the line is all that can be done.
+        plugin.logger.error(`shutdown: ${errorText(error)}`);
+      });
+    return stopping;
+  };
+  // A disabled plugin has nothing to wait for: it registers no hooks at all.
+  return Object.keys(plugin.hooks).length === 0 ? plugin.hooks : { ...plugin.hooks, dispose };
 }

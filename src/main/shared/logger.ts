@@ -1,11 +1,11 @@
 /**
  * Log lines through the host (`client.app.log`, service `maenifold-plugin`),
  * never awaited by a hook and never thrown from: a log that fails is dropped.
- * Lines leave the plugin, so they are capped and their secrets redacted (a
- * CLI error or a goal may quote one).
+ * Lines leave the plugin, so each is one line, capped, and without secrets
+ * (a CLI error, an option's value or a goal may quote one, and a line break
+ * in any of them would forge a line of its own); strings in `extra` too.
  */
-import { redactSecrets } from '../../core/text/secrets.js';
-import { capChars } from '../../core/text/sections.js';
+import { redactedLine } from '../../core/text/secrets.js';
 
 /** Levels of `client.app.log` (seed 000 §8.2). */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -46,14 +46,23 @@ export const LOG_SERVICE = 'maenifold-plugin';
 export const MAX_LOG_LINE_CHARS = 4_000;
 
 function clean(text: string): string {
-  // Cut twice as long, redact, then cut: a secret split by the first cut lies past the second.
-  const redacted = redactSecrets(capChars(text, 2 * MAX_LOG_LINE_CHARS)).text;
-  return redacted.length > MAX_LOG_LINE_CHARS ? `${capChars(redacted, MAX_LOG_LINE_CHARS)}\u2026` : redacted;
+  return redactedLine(text, MAX_LOG_LINE_CHARS);
 }
 
-function cleanExtra(extra: Record<string, unknown>): Record<string, unknown> {
+/** How deep `extra` is cleaned; anything deeper is left out. */
+const MAX_EXTRA_DEPTH = 4;
+
+function cleanValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return clean(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_EXTRA_DEPTH) return '[...]';
+  if (Array.isArray(value)) return value.map((item) => cleanValue(item, depth + 1));
+  return cleanExtra(value as Record<string, unknown>, depth + 1);
+}
+
+function cleanExtra(extra: Record<string, unknown>, depth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(extra)) out[key] = typeof value === 'string' ? clean(value) : value;
+  for (const [key, value] of Object.entries(extra)) out[clean(key)] = cleanValue(value, depth);
   return out;
 }
 

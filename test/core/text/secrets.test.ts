@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretName, redactSecrets } from '../../../src/core/text/secrets.js';
+import { isSecretName, redactedLine, redactSecrets } from '../../../src/core/text/secrets.js';
 import { falsePositives, truePositives } from '../../fixtures/secrets/corpus.js';
 
 describe('redactSecrets', () => {
@@ -61,5 +61,25 @@ describe('isSecretName', () => {
     const line = 'option compactionTokens: expected an integer from 50 to 20000, got "lots"; using 500 (the default)';
     expect(redactSecrets(line)).toMatchObject({ text: line, redactions: 0 });
     expect(redactSecrets('GITHUB_TOKEN=q8Jd2kLm0ZpXv7Rt4Nw1').text).toBe('GITHUB_TOKEN=[REDACTED:secret-setting]');
+  });
+});
+
+describe('redactedLine', () => {
+  it('should give one line without the secrets of the corpus', () => {
+    for (const secretCase of truePositives()) {
+      const line = redactedLine(secretCase.text, 10_000);
+      expect(line).not.toMatch(/[\n\r\u2028\u2029]/);
+      expect(secretCase.secrets.filter((secret) => line.includes(secret))).toEqual([]);
+    }
+  });
+
+  it('should redact a setting whose value sat on the next line', () => {
+    expect(redactedLine('API_KEY=\nq7Rt9Lm2Xv4Kp8Zs', 100)).toBe('API_KEY= [REDACTED:secret-setting]');
+  });
+
+  it('should not show the head of a secret that the cut split', () => {
+    const line = redactedLine(`${'word '.repeat(30)}ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8`, 80);
+    expect(line.length).toBeLessThanOrEqual(80);
+    expect(line).not.toContain('ghp_');
   });
 });

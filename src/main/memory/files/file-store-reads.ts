@@ -4,7 +4,7 @@
  * related concepts, a note, a folder's notes. Refusals are thrown as
  * {@link ToolError} with maenifold's codes; the store turns them into values.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MEMORY_SCHEME, memoryFilePath, normalizeMemoryConcept, parseMemoryFile } from '../../../core/memory/memory-format.js';
 import { recentActivity, relatedConcepts, type ConceptFile } from '../../../core/memory/memory-queries.js';
@@ -51,10 +51,16 @@ export function createFileStoreReads(settings: ReadSettings): FileStoreReads {
     async readNote(identifier) {
       const rel = validateRelativePath(identifier.replace(/^memory:\/\//, '').replace(/\.md$/i, ''), 'identifier');
       const uri = `${MEMORY_SCHEME}${rel}`;
+      const path = memoryFilePath(memoryDir, uri);
       let file: string;
       try {
-        file = await readFile(memoryFilePath(memoryDir, uri), 'utf8');
-      } catch {
+        // A FIFO named like a note would never finish reading, and a huge note would be read on the hook thread.
+        const stat = await lstat(path);
+        if (!stat.isFile()) throw new ToolError('NOT_FOUND', `Memory file not found: ${identifier}`);
+        if (stat.size > index.maxNoteBytes) throw new ToolError('VALIDATION_ERROR', `Memory file ${identifier} is ${stat.size} bytes, more than the ${index.maxNoteBytes} read`);
+        file = await readFile(path, 'utf8');
+      } catch (error) {
+        if (error instanceof ToolError) throw error;
         throw new ToolError('NOT_FOUND', `Memory file not found: ${identifier}`);
       }
       const { frontmatter, body } = parseMemoryFile(file);

@@ -45,7 +45,7 @@ export interface FileStoreSettings {
   /** The agent named in thought headings. @default $AGENT_ID or 'agent' */
   agent?: string;
   /** Index tuning (tests, benchmarks). */
-  index?: Pick<FolderIndexSettings, 'freshForMs' | 'persistDelayMs' | 'batchSize' | 'watch'>;
+  index?: Pick<FolderIndexSettings, 'freshForMs' | 'persistDelayMs' | 'batchSize' | 'watch' | 'maxNoteBytes' | 'answerWithinMs'>;
 }
 
 /**
@@ -126,7 +126,8 @@ export function createFileStore(settings: FileStoreSettings): FileStore {
   return {
     kind: 'files',
     available: true,
-    revision: () => writes,
+    // A context built from an index still being read is built again once more of it has landed.
+    revision: () => writes + index.revision(),
     root,
     memoryDir,
     index,
