@@ -136,6 +136,10 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
     }
     const failed = results.find((result) => !result.ok);
     if (!failed || failed.ok) return { ok: true, value: { priority: results[0]?.ok ? results[0].value.priority : null } };
+    // A warm-up cut off by its deadline says the machine is busy (the workers run below the host's
+    // priority), not that they cannot work: the pool stays, only colder. Keeping the pool from every
+    // later compaction because the machine was loaded at start would lose their context.
+    if (failed.error.code === 'TIMEOUT') return { ok: true, value: { priority: null } };
     // A worker that cannot run a tiny task will not run a real one: stop retrying and let callers fall back.
     const unavailable: TaskResult<never> = {
       ok: false,

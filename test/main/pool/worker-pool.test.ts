@@ -123,6 +123,12 @@ describe('createWorkerPool', () => {
     expect(codes).toContain('ok');
   });
 
+  it('should keep the pool when its warm-up runs out of time: a busy machine, not a broken worker', async () => {
+    const pool = startPool({ threads: 1, taskTimeoutMs: 500 }, new URL('../../fixtures/workers/slow-warm-up-worker.mjs', import.meta.url).href);
+    expect(await pool.ready).toMatchObject({ ok: true });
+    expect(await pool.run('analyzeUnits', command('echo'))).toMatchObject({ ok: true });
+  });
+
   it('should report POOL_UNAVAILABLE when the worker file cannot load', async () => {
     const pool = startPool({ threads: 1 }, new URL('../../fixtures/workers/missing-worker.js', import.meta.url).href);
     expect(await pool.ready).toMatchObject({ ok: false, error: { code: 'POOL_UNAVAILABLE' } });
