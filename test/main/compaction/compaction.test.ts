@@ -266,6 +266,34 @@ describe('compaction', () => {
       expect(again.pages).toBe(first.pages);
     });
 
+    it('should inject the new text of a message edited in place since, to the same length or not, paged or read whole', async () => {
+      harness = await startHarness();
+      harness.host.setMessages('ses_again', session(0, 200));
+      const before = await compact(harness, 'ses_again', []);
+      await harness.plugin.background.idle();
+      const asked = (index: number): string => `Step ${index}: make the [[rate limiter]] read its window from the config, and run the tests.`;
+      expect(before.context.join('\n')).toContain(asked(199));
+      // u199, the newest question, keeps its id and its length; u198, on the same page, grows.
+      const sameLength = 'Step 199: make the [[rate limiter]] read its burst size from env vars, then run the tests.'.slice(0, asked(199).length);
+      expect(sameLength).toHaveLength(asked(199).length);
+      const longer = 'Step 198: make the [[rate limiter]] read its burst size from the environment instead, and run the tests.';
+      const edited = session(0, 200).map((entry) => {
+        const id = (entry as { info: { id: string } }).info.id;
+        if (id === 'u199') return message('u199', 'user', sameLength);
+        return id === 'u198' ? message('u198', 'user', longer) : entry;
+      });
+      harness.host.setMessages('ses_again', edited);
+      const again = await compactCounting(harness, 'ses_again');
+      expect(again.pages).toBe(1);
+      const injected = again.context.join('\n');
+      expect(injected).toContain(sameLength);
+      expect(injected).toContain(longer);
+      expect(injected).not.toContain(asked(199));
+      expect(injected).not.toContain(asked(198));
+      // A host that does not page: the same-length edit must not reuse the analysis cached for the old text.
+      expect(await wholeReadContext(session(0, 200), edited)).toEqual(again.context);
+    });
+
     it('should read the window again when a revert reaches further back than the remembered window', async () => {
       harness = await startHarness();
       harness.host.setMessages('ses_again', session(0, 1_500));
