@@ -1,11 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { FIRST_PAGE_MESSAGES, PAGE_TARGET_CHARS } from '../../../src/main/shared/session-reader.js';
+import { FIRST_PAGE_MESSAGES, PAGE_DEADLINE_SHARE, PAGE_TARGET_CHARS } from '../../../src/main/shared/session-reader.js';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
-import { message } from '../../support/fake-host.js';
+import { cursorHeaders, message } from '../../support/fake-host.js';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
@@ -161,6 +161,40 @@ describe('compaction', () => {
     // The line also says how the session was read: every page asked for, each of them full.
     const read = FIRST_PAGE_MESSAGES + perPage * (expected.length - 1);
     expect(harness.host.linesWith(`(read ${read} messages in ${expected.length} pages, `)).toHaveLength(1);
+  });
+
+  describe('a host whose pages misbehave', () => {
+    const filler = 'The gateway keeps its [[cache layer]] warm between requests while the tests run. '.repeat(25);
+    const listed = Array.from({ length: 120 }, (_, index) => message(`m${String(index).padStart(3, '0')}`, index % 2 ? 'assistant' : 'user', index === 119 ? `We decided to use [[Redis]] for the [[cache layer]] because every node shares it. ${filler}` : filler));
+
+    it('should put each message in once when the cursors loop, and end paging there with a log line', async () => {
+      harness = await startHarness();
+      harness.host.setMessages('ses_loop', listed);
+      // The newest page's cursor (100) leads to the page before it, whose cursor (B) leads to the newest again,
+      // with its cursor 100: A → B → A, for as long as the reader follows.
+      harness.host.scriptPages('ses_loop', (query, all) => {
+        if (query.before === undefined) return undefined;
+        const [start, next] = query.before === 'B' ? [all.length - FIRST_PAGE_MESSAGES, String(all.length - FIRST_PAGE_MESSAGES)] : [all.length - 2 * FIRST_PAGE_MESSAGES, 'B'];
+        return { data: all.slice(start, start + FIRST_PAGE_MESSAGES), response: cursorHeaders(next) };
+      });
+      const output = await compact(harness, 'ses_loop', []);
+      expect(output.context[1]).toContain(PRESERVATION_HEADING);
+      await harness.plugin.logger.flush();
+      expect(harness.host.linesWith('compaction: 120 messages')).toHaveLength(1);
+      expect(harness.host.linesWith('compaction: session ses_loop: the cursor after page 3 was seen before; reading the whole list').map((line) => line.level)).toEqual(['warn']);
+    });
+
+    it('should read the whole list and inject the extraction when a page never answers', async () => {
+      harness = await startHarness({ compactionDeadlineMs: 8_000 });
+      harness.host.setMessages('ses_stall', listed);
+      harness.host.scriptPages('ses_stall', (query) => (query.before === undefined ? undefined : new Promise<never>(() => {})));
+      const output = await compact(harness, 'ses_stall', []);
+      expect(output.context[1]).toContain(PRESERVATION_HEADING);
+      expect(output.context[1]).toContain('[[redis]]');
+      await harness.plugin.logger.flush();
+      expect(harness.host.linesWith(`compaction: session ses_stall: page 2 did not answer within ${8_000 * PAGE_DEADLINE_SHARE} ms; reading the whole list`)).toHaveLength(1);
+      expect(harness.host.linesWith('compaction: 120 messages')).toHaveLength(1);
+    });
   });
 
   describe('a session compacted again', () => {
