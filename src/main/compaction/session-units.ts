@@ -66,8 +66,9 @@ export function boundedLength(output: unknown): number {
 
 /**
  * A running hash of the strings a message's unit is made of: two 32-bit multiply-rotate lanes, one pass
- * over each string's characters (about 4 ns a character), nothing built or copied. It tells versions of
- * one message apart, not messages from an adversary: the id is part of the key beside it.
+ * over each string, nothing built or copied (a 10 MB session's 3.3 million characters of text and bounded
+ * output: about 10 ms). It tells versions of one message apart, not messages from an adversary: the id is
+ * part of the key beside it.
  */
 interface ContentHash {
   a: number;
@@ -76,12 +77,19 @@ interface ContentHash {
 
 function feed(hash: ContentHash, text: string, start = 0, end = text.length): void {
   let { a, b } = hash;
-  for (let index = start; index < end; index++) {
-    const code = text.charCodeAt(index);
-    a = Math.imul(a ^ code, 0x9e3779b1);
+  let index = start;
+  // Two UTF-16 units a step: half the multiplications.
+  for (; index + 1 < end; index += 2) {
+    const pair = (text.charCodeAt(index) << 16) | text.charCodeAt(index + 1);
+    a = Math.imul(a ^ pair, 0x9e3779b1);
     a = (a << 13) | (a >>> 19);
-    b = Math.imul(b ^ code, 0x85ebca77);
+    b = Math.imul(b ^ pair, 0x85ebca77);
     b = (b << 17) | (b >>> 15);
+  }
+  if (index < end) {
+    const last = text.charCodeAt(index);
+    a = Math.imul(a ^ last, 0x9e3779b1);
+    b = Math.imul(b ^ last, 0x85ebca77);
   }
   // The length closes each string: ('ab', 'c') and ('a', 'bc') differ.
   hash.a = Math.imul(a ^ (end - start), 0x27d4eb2f);
@@ -94,23 +102,6 @@ function feedBounded(hash: ContentHash, output: unknown): void {
   if (output.length <= TOOL_OUTPUT_HEAD_CHARS + TOOL_OUTPUT_TAIL_CHARS) return feed(hash, output);
   feed(hash, output, 0, TOOL_OUTPUT_HEAD_CHARS);
   feed(hash, output, output.length - TOOL_OUTPUT_TAIL_CHARS);
-}
-
-/** The strings of a tool's path arguments (flat records, lists and records of strings: see `pathArguments`). */
-function feedArguments(hash: ContentHash, value: unknown): void {
-  if (typeof value === 'string') return feed(hash, value);
-  if (Array.isArray(value)) {
-    feed(hash, '[');
-    for (const item of value) feedArguments(hash, item);
-    return feed(hash, ']');
-  }
-  if (!isRecord(value)) return feed(hash, '');
-  feed(hash, '{');
-  for (const [key, item] of Object.entries(value)) {
-    feed(hash, key);
-    feedArguments(hash, item);
-  }
-  feed(hash, '}');
 }
 
 function digest(hash: ContentHash): string {
@@ -131,10 +122,10 @@ const keptKeys = new WeakMap<object, string | null>();
 /**
  * The unit of one message, or `null` when the entry is not a message.
  *
- * Its key is the message id and a hash of everything its unit is made of — role, summary flag, the text
- * parts read, whether it reasoned, each tool call's name, status, path arguments and output as it crosses
- * — so a message edited under the same id, to any length, has a new key, and its cached analysis is not
- * used. The kept form of a message has the same key as the message.
+ * Its key is the message id and a hash of what its unit is made of — role, summary flag, the text parts
+ * read, whether it reasoned, each tool call's name, status and output as it crosses — so a message edited
+ * under the same id, to any length, has a new key, and its cached analysis is not used. The kept form of
+ * a message has the same key as the message.
  *
  * @param message - one `{ info, parts }` entry as the host returns it.
  * @param order - its position in the list.
@@ -169,9 +160,9 @@ export function messageToUnit(message: unknown, order: number, known?: (key: str
       if (!hash) continue;
       const state = part['state'];
       const status = typeof state['status'] === 'string' ? state['status'] : '';
+      // Not its input: a call's input is set before it runs, and its status and output carry every later change.
       feed(hash, part['tool']);
       feed(hash, status);
-      feedArguments(hash, pathArguments(state['input']));
       feedBounded(hash, status === 'error' ? state['error'] : state['output']);
     }
   }
