@@ -19,7 +19,6 @@
  * a whole may use only part of the budget: the rest is kept for the whole
  * list, so a page that never answers still leaves the fallback its time.
  */
-import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToHost } from 'node:timers/promises';
 import { withDeadline, type DeadlineResult } from './deadline.js';
 import type { HostClient, SdkResult } from './host-client.js';
@@ -161,28 +160,28 @@ function pageSizer(fixed: number | undefined): { next(): number; saw(page: reado
   };
 }
 
-/** What paging may spend: its own time left, and one page's deadline. */
-interface PagingClock {
-  left(): number;
+/** How a paged read is bounded: pages, one page's deadline, and a signal that ends paging when its time is spent. */
+interface PagingBounds {
+  maxPages: number;
   pageMs: number;
+  stop: AbortSignal;
 }
 
-async function readPages(host: HostClient, id: string, clock: PagingClock, fixedSize: number | undefined, maxPages: number, enough: (page: readonly unknown[]) => boolean, partial: boolean): Promise<Paged> {
+async function readPages(host: HostClient, id: string, bounds: PagingBounds, fixedSize: number | undefined, enough: (page: readonly unknown[]) => boolean, partial: boolean): Promise<Paged> {
   const pages: unknown[][] = [];
   const sizes = pageSizer(fixedSize);
   const seen = new Set<string>();
   const cursors = new Set<string>();
   let before: string | undefined;
-  for (let index = 0; index < maxPages; index += 1) {
+  for (let index = 0; index < bounds.maxPages; index += 1) {
     // The host's thread serves what is waiting before the next page.
     if (index > 0) await yieldToHost();
-    const left = clock.left();
-    if (left <= 0) return { kind: 'unavailable', why: `paging used its share of the time after ${index} pages` };
+    if (bounds.stop.aborted) return { kind: 'unavailable' };
     const pageSize = sizes.next();
     const query = before === undefined ? { limit: pageSize } : { limit: pageSize, before };
-    const pageMs = Math.min(clock.pageMs, left);
-    const result = await withDeadline(Promise.resolve(host.session.messages({ path: { id }, query })), pageMs);
-    if (!result.done) return result.reason === 'timeout' ? { kind: 'unavailable', why: `page ${index + 1} did not answer within ${Math.round(pageMs)} ms` } : { kind: 'unavailable' };
+    const result = await withDeadline(Promise.resolve(host.session.messages({ path: { id }, query })), bounds.pageMs);
+    if (bounds.stop.aborted) return { kind: 'unavailable' };
+    if (!result.done) return result.reason === 'timeout' ? { kind: 'unavailable', why: `page ${index + 1} did not answer within ${Math.round(bounds.pageMs)} ms` } : { kind: 'unavailable' };
     const data = result.value?.data;
     if (!Array.isArray(data)) return { kind: 'unavailable' };
     const cursor = nextCursor(result.value);
@@ -220,16 +219,27 @@ async function readPages(host: HostClient, id: string, clock: PagingClock, fixed
  * @param options - page size and page count; see {@link SessionReadOptions}.
  */
 export async function readSessionMessages(host: HostClient, sessionID: string, deadlineMs: number, options: SessionReadOptions = {}): Promise<DeadlineResult<SdkResult<unknown[]>>> {
-  const start = performance.now();
-  const left = (): number => Math.max(0, deadlineMs - (performance.now() - start));
+  // One timer for the whole read and one for paging: every later step is bounded by them, whatever the clock says.
+  const read = await withDeadline(readWithin(host, sessionID, deadlineMs, options), deadlineMs);
+  return read.done ? read.value : read;
+}
+
+async function readWithin(host: HostClient, sessionID: string, deadlineMs: number, options: SessionReadOptions): Promise<DeadlineResult<SdkResult<unknown[]>>> {
   const share = Math.min(1, Math.max(0, options.fallbackShare ?? FALLBACK_SHARE));
   const pagingMs = deadlineMs * (1 - share);
-  const clock: PagingClock = { left: () => Math.max(0, pagingMs - (performance.now() - start)), pageMs: options.pageDeadlineMs ?? deadlineMs * PAGE_DEADLINE_SHARE };
-  const paged = await readPages(host, sessionID, clock, options.pageSize, options.maxPages ?? MAX_SESSION_PAGES, options.enough ?? (() => false), options.partial ?? false);
-  if (paged.kind === 'complete') return { done: true, value: { data: paged.messages } };
-  if (paged.why !== undefined) options.warn?.(`session ${sessionID}: ${paged.why}; reading the whole list`);
+  const paging = new AbortController();
+  const bounds: PagingBounds = { maxPages: options.maxPages ?? MAX_SESSION_PAGES, pageMs: options.pageDeadlineMs ?? deadlineMs * PAGE_DEADLINE_SHARE, stop: paging.signal };
+  const paged = await withDeadline(readPages(host, sessionID, bounds, options.pageSize, options.enough ?? (() => false), options.partial ?? false), pagingMs, paging);
+  if (paged.done && paged.value.kind === 'complete') return { done: true, value: { data: paged.value.messages } };
+  const why = !paged.done ? (paged.reason === 'timeout' ? `paging used its ${Math.round(pagingMs)} ms` : undefined) : paged.value.kind === 'unavailable' ? paged.value.why : undefined;
+  if (why !== undefined) options.warn?.(`session ${sessionID}: ${why}; reading the whole list`);
   // No paging here, or a page failed: the whole list, in what is left of the budget, each message once.
-  const whole = await withDeadline(Promise.resolve(host.session.messages({ path: { id: sessionID } })), left());
-  if (!whole.done || !Array.isArray(whole.value?.data)) return whole;
-  return { done: true, value: { ...whole.value, data: unseen(whole.value.data, new Set()) } };
+  let whole: SdkResult<unknown[]>;
+  try {
+    whole = await host.session.messages({ path: { id: sessionID } });
+  } catch (error) {
+    return { done: false, reason: 'failed', error };
+  }
+  if (!Array.isArray(whole?.data)) return { done: true, value: whole };
+  return { done: true, value: { ...whole, data: unseen(whole.data, new Set()) } };
 }
