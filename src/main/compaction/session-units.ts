@@ -67,7 +67,7 @@ export function boundedLength(output: unknown): number {
 /**
  * A running hash of the strings a message's unit is made of: two 32-bit multiply-rotate lanes, one pass
  * over each string, nothing built or copied (a 10 MB session's 3.3 million characters of text and bounded
- * output: about 10 ms). It tells versions of one message apart, not messages from an adversary: the id is
+ * output: about 15 ms). It tells versions of one message apart, not messages from an adversary: the id is
  * part of the key beside it.
  */
 interface ContentHash {
