@@ -3,7 +3,24 @@
  * the replies to `session.prompt`, and records every log line. Its shapes
  * follow opencode-plugin-api.md (calls resolve to `{ data, error }`).
  */
-import type { HostClient } from '../../src/main/shared/host-client.js';
+import type { HostClient, SdkResult } from '../../src/main/shared/host-client.js';
+
+/** A paged read's query: `limit`, and the cursor of the page it continues from. */
+export interface PageQuery {
+  limit: number;
+  before?: string;
+}
+
+/**
+ * Answers a paged read in place of the fake's own paging: called with the query, the session's messages and
+ * the number of paged reads of the session so far (1 for the first); `undefined` pages as usual.
+ */
+export type PageScript = (query: PageQuery, all: unknown[], call: number) => Promise<SdkResult<unknown[]>> | SdkResult<unknown[]> | undefined;
+
+/** Response headers holding the next cursor as OpenCode 1.18.33 sends it (`null`: the last page). */
+export function cursorHeaders(next: string | null): { headers: { get(name: string): string | null } } {
+  return { headers: { get: (name: string) => (name.toLowerCase() === 'x-next-cursor' ? next : null) } };
+}
 
 /** A log line as the plugin sent it. */
 export interface LoggedLine {
@@ -24,6 +41,8 @@ export interface FakeHost {
   summarized: { id: string; providerID: string; modelID: string }[];
   /** Sets the messages a session returns (a function is called on each read). */
   setMessages(id: string, messages: unknown[] | (() => Promise<unknown[]>)): void;
+  /** Scripts the paged reads of a session (reads with `limit`); the whole list is still served as set. */
+  scriptPages(id: string, script: PageScript): void;
   /** Queues replies to `session.prompt` for a session, used in order. */
   queueReplies(id: string, ...replies: string[]): void;
   /** Lines whose message contains `fragment`. */
@@ -44,6 +63,7 @@ export function createFakeHost(options: { serialize?: boolean } = {}): FakeHost 
   const logs: LoggedLine[] = [];
   const prompts: { id: string; text: string }[] = [];
   const sessions = new Map<string, unknown[] | (() => Promise<unknown[]>)>();
+  const scripts = new Map<string, { script: PageScript; calls: number }>();
   const replies = new Map<string, string[]>();
   const created: FakeHost['created'] = [];
   const summarized: FakeHost['summarized'] = [];
@@ -60,11 +80,16 @@ export function createFakeHost(options: { serialize?: boolean } = {}): FakeHost 
         if (!found) return { error: { message: `session ${path.id} not found` } };
         const all = typeof found === 'function' ? await found() : found;
         if (!query?.limit) return { data: copy(all) };
+        const scripted = scripts.get(path.id);
+        if (scripted) {
+          scripted.calls += 1;
+          const answer = await scripted.script({ limit: query.limit, ...(query.before !== undefined ? { before: query.before } : {}) }, all, scripted.calls);
+          if (answer) return Array.isArray(answer.data) ? { ...answer, data: copy(answer.data) } : answer;
+        }
         // As OpenCode 1.18.33 pages: the newest `limit` before the cursor, oldest first, the next cursor in a header.
         const end = query.before === undefined ? all.length : Math.min(all.length, Number(query.before));
         const start = Math.max(0, end - query.limit);
-        const next = start > 0 ? String(start) : null;
-        return { data: copy(all.slice(start, end)), response: { headers: { get: (name: string) => (name.toLowerCase() === 'x-next-cursor' ? next : null) } } };
+        return { data: copy(all.slice(start, end)), response: cursorHeaders(start > 0 ? String(start) : null) };
       },
       async prompt({ path, body }) {
         const text = body.parts.map((part) => part.text).join('\n');
@@ -90,6 +115,7 @@ export function createFakeHost(options: { serialize?: boolean } = {}): FakeHost 
     created,
     summarized,
     setMessages: (id, messages) => void sessions.set(id, messages),
+    scriptPages: (id, script) => void scripts.set(id, { script, calls: 0 }),
     queueReplies: (id, ...texts) => void replies.set(id, [...(replies.get(id) ?? []), ...texts]),
     linesWith: (fragment) => logs.filter((line) => line.message.includes(fragment)),
   };

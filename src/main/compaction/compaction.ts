@@ -127,7 +127,9 @@ export function createCompaction(context: CompactionDeps): Compacting {
       const scan = createWindowScan(engine.window);
       let pages = 0;
       let joined = false;
+      // Paging may use only part of the budget: after a page that never answers, the whole list and the extraction have the rest.
       const fetched = await readSessionMessages(host, sessionID, budgetMs, {
+        warn: (line) => logger.warn(`compaction: ${line}`),
         enough: (page) => {
           pages += 1;
           scan.take(page);

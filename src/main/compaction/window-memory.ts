@@ -3,21 +3,26 @@
  * it (`readableMessage`), so that the next compaction of the session reads
  * only the pages written since.
  *
- * Pages come newest first. A reading stops at the newest message the memory
- * holds unchanged — same id, same text and tool output lengths (its unit
- * key) — and the conversation is then the remembered messages up to that
- * one, followed by the pages' messages after it. So messages removed since
- * (a revert) are dropped, and a message that changed (one still streaming at
- * the last compaction) is read again. A change to a message older than the
- * join is not seen: the host does not rewrite a finished message's text or
- * output. When the joined conversation no longer fills the window (a revert
- * further back than the remembered window reaches), the caller reads the
- * window again.
+ * Pages come newest first. A reading stops at the first page that holds a
+ * message the memory holds (by id), and the conversation is then the
+ * remembered messages older than the oldest message the pages hold, followed
+ * by every message the pages hold. So messages removed since (a revert) are
+ * dropped, and the host's copy wins wherever the pages reach: a re-read
+ * message whose key (its id and a hash of its content, `messageToUnit`)
+ * differs from the remembered one — one still streaming at the last
+ * compaction, or edited in place since — is taken as the host sends it, and
+ * its new key misses the cached analysis. A re-read message whose key matches
+ * is the same to extraction, and its kept copy is used: it is not copied
+ * again. A change to a message older than every page read is not seen: that
+ * is the price of not reading the whole window again, and the host does not
+ * rewrite a finished message's text or output. When the joined conversation
+ * no longer fills the window (a revert further back than the remembered
+ * window reaches), the caller reads the window again.
  */
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToHost } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
-import { messageToUnit, readableMessage } from './session-units.js';
+import { isRecord, messageToUnit, readableMessage } from './session-units.js';
 import { messageWeight } from './conversation-window.js';
 
 /** Characters (text and bounded tool output) kept over all sessions: a few windows. */
@@ -54,7 +59,8 @@ export interface Joining {
   /** Takes the next older page (oldest first within it); `true` once a page holds a remembered message. */
   take(page: readonly unknown[]): boolean;
   /**
-   * The conversation, once joined: the remembered messages up to the join, then those of `read` after it.
+   * The conversation, once joined: the remembered messages older than every message of `read`, then those
+   * of `read`, each as read unless its kept copy has the same key.
    *
    * @param read - every message the pages held, oldest first.
    * @returns `null` when no page joined.
@@ -64,7 +70,7 @@ export interface Joining {
 
 interface Remembered {
   messages: readonly unknown[];
-  /** Position of each message by unit key. */
+  /** Position of each message by id. */
   positions: ReadonlyMap<string, number>;
   fromStart: boolean;
   chars: number;
@@ -73,6 +79,13 @@ interface Remembered {
 /** A message's unit key, without building its text. */
 function keyOf(message: unknown): string | null {
   return messageToUnit(message, 0, () => true)?.key ?? null;
+}
+
+/** A message's id, or `null` when it has none. */
+function idOf(message: unknown): string | null {
+  if (!isRecord(message) || !isRecord(message['info'])) return null;
+  const id = message['info']['id'];
+  return typeof id === 'string' ? id : null;
 }
 
 /** A new, empty memory bounded by {@link WINDOW_MEMORY_CHARS} and {@link WINDOW_MEMORY_SESSIONS}. */
@@ -86,25 +99,30 @@ export function createWindowMemory(maxChars = WINDOW_MEMORY_CHARS): WindowMemory
     join(sessionID) {
       const entry = sessions.get(sessionID);
       if (!entry) return null;
-      let newer = 0;
-      let joined: { at: number; after: number } | null = null;
+      let joined = false;
+      const remembered = (message: unknown): number | undefined => {
+        const id = idOf(message);
+        return id === null ? undefined : entry.positions.get(id);
+      };
       return {
         take(page) {
-          if (joined) return true;
-          for (let index = page.length - 1; index >= 0; index--) {
-            const key = keyOf(page[index]);
-            const at = key === null ? undefined : entry.positions.get(key);
-            if (at === undefined) continue;
-            joined = { at, after: newer + (page.length - 1 - index) };
-            return true;
-          }
-          newer += page.length;
-          return false;
+          if (!joined) joined = page.some((message) => remembered(message) !== undefined);
+          return joined;
         },
         conversation(read) {
           if (!joined) return null;
-          const after = read.slice(Math.max(0, read.length - joined.after));
-          return { messages: [...entry.messages.slice(0, joined.at + 1), ...after], fromStart: entry.fromStart };
+          // The pages are the newest part of the session as it is now: every remembered message they do not
+          // hold is older than all of them, or was removed since.
+          let oldest = Number.POSITIVE_INFINITY;
+          const messages = read.map((message) => {
+            const at = remembered(message);
+            if (at === undefined) return message;
+            oldest = Math.min(oldest, at);
+            const kept = entry.messages[at];
+            return keyOf(message) === keyOf(kept) ? kept : message;
+          });
+          if (oldest === Number.POSITIVE_INFINITY) return null;
+          return { messages: [...entry.messages.slice(0, oldest), ...messages], fromStart: entry.fromStart };
         },
       };
     },
@@ -129,8 +147,10 @@ export function createWindowMemory(maxChars = WINDOW_MEMORY_CHARS): WindowMemory
           if (typeof kept === 'object' && kept !== null) readable.add(kept);
         }
         messages.push(kept);
-        const key = keyOf(kept);
-        if (key !== null) positions.set(key, index);
+        const id = idOf(kept);
+        if (id !== null && !positions.has(id)) positions.set(id, index);
+        // Its key now, off the hook: the next compaction compares and extracts with it.
+        keyOf(kept);
         chars += messageWeight(kept) + MESSAGE_OVERHEAD_CHARS;
       }
       if (keeping.get(sessionID) !== token) return;

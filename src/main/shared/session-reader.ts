@@ -10,8 +10,15 @@
  * keeps each step to one page, and reading stops once the caller has what
  * it needs (the conversation's window); a host without paging, or a page
  * that fails, falls back to the whole list in the time that is left.
+ *
+ * A host's paging is not trusted to be sound. Every page, and the whole
+ * list, keeps one copy of each message id, so a page that repeats messages
+ * adds none twice; a cursor seen before (pages that loop), or a page of
+ * nothing new, ends paging. Paging is bounded in pages
+ * ({@link MAX_SESSION_PAGES}), each page has its own deadline, and paging as
+ * a whole may use only part of the budget: the rest is kept for the whole
+ * list, so a page that never answers still leaves the fallback its time.
  */
-import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToHost } from 'node:timers/promises';
 import { withDeadline, type DeadlineResult } from './deadline.js';
 import type { HostClient, SdkResult } from './host-client.js';
@@ -36,6 +43,12 @@ const MESSAGE_METADATA_CHARS = 500;
 /** Pages read before giving up on paging and reading the whole list: 8,000 messages at the least. */
 export const MAX_SESSION_PAGES = 2_000;
 
+/** Share of the budget one page may take by default: a page that never answers leaves the rest. */
+export const PAGE_DEADLINE_SHARE = 0.25;
+
+/** Share of the budget kept for the whole-list read by default: paging stops once the rest is spent. */
+export const FALLBACK_SHARE = 0.5;
+
 /** The response header that holds the cursor of the next, older page. */
 export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 
@@ -57,14 +70,48 @@ export interface SessionReadOptions {
    * @default false
    */
   partial?: boolean;
+  /** How long one page may take; past it, paging ends and the whole list is read. @default deadlineMs × PAGE_DEADLINE_SHARE */
+  pageDeadlineMs?: number;
+  /** Share of `deadlineMs` that paging leaves for the whole-list read, between 0 and 1. @default FALLBACK_SHARE */
+  fallbackShare?: number;
+  /** Told, in one line, why paging ended before its last page: a cursor seen before, a page of nothing new, a page past its deadline. */
+  warn?: (line: string) => void;
 }
 
-type Paged = { kind: 'complete'; messages: unknown[] } | { kind: 'timeout' } | { kind: 'unavailable' };
+/** Why paging gave way to the whole list, when it says more than a failed or absent page. */
+type Paged = { kind: 'complete'; messages: unknown[] } | { kind: 'unavailable'; why?: string };
 
 /** The cursor of the next older page, when the host sent one. */
 function nextCursor(result: SdkResult<unknown[]> | undefined): string | undefined {
   const cursor = result?.response?.headers?.get?.(NEXT_CURSOR_HEADER);
   return typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
+}
+
+/** A message's id, or `null` when it has none (such a message is never taken for another). */
+function messageId(message: unknown): string | null {
+  if (typeof message !== 'object' || message === null) return null;
+  const info = (message as { info?: unknown }).info;
+  if (typeof info !== 'object' || info === null) return null;
+  const id = (info as { id?: unknown }).id;
+  return typeof id === 'string' ? id : null;
+}
+
+/**
+ * The messages of `list` whose id `seen` does not hold yet, in order, each id once; `seen` takes their ids.
+ * Walked newest first, as pages come, so the newest copy of a message listed twice is kept.
+ */
+function unseen(list: readonly unknown[], seen: Set<string>): unknown[] {
+  const kept: unknown[] = [];
+  for (let index = list.length - 1; index >= 0; index--) {
+    const message = list[index];
+    const id = messageId(message);
+    if (id !== null) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+    }
+    kept.push(message);
+  }
+  return kept.reverse();
 }
 
 function textChars(value: unknown): number {
@@ -113,34 +160,47 @@ function pageSizer(fixed: number | undefined): { next(): number; saw(page: reado
   };
 }
 
-async function readPages(host: HostClient, id: string, left: () => number, fixedSize: number | undefined, maxPages: number, enough: (page: readonly unknown[]) => boolean, partial: boolean): Promise<Paged> {
+/** How a paged read is bounded: pages, one page's deadline, and a signal that ends paging when its time is spent. */
+interface PagingBounds {
+  maxPages: number;
+  pageMs: number;
+  stop: AbortSignal;
+}
+
+async function readPages(host: HostClient, id: string, bounds: PagingBounds, fixedSize: number | undefined, enough: (page: readonly unknown[]) => boolean, partial: boolean): Promise<Paged> {
   const pages: unknown[][] = [];
   const sizes = pageSizer(fixedSize);
+  const seen = new Set<string>();
+  const cursors = new Set<string>();
   let before: string | undefined;
-  for (let index = 0; index < maxPages; index += 1) {
+  for (let index = 0; index < bounds.maxPages; index += 1) {
     // The host's thread serves what is waiting before the next page.
     if (index > 0) await yieldToHost();
-    if (left() <= 0) return { kind: 'timeout' };
+    if (bounds.stop.aborted) return { kind: 'unavailable' };
     const pageSize = sizes.next();
     const query = before === undefined ? { limit: pageSize } : { limit: pageSize, before };
-    const result = await withDeadline(Promise.resolve(host.session.messages({ path: { id }, query })), left());
-    if (!result.done) return result.reason === 'timeout' ? { kind: 'timeout' } : { kind: 'unavailable' };
+    const result = await withDeadline(Promise.resolve(host.session.messages({ path: { id }, query })), bounds.pageMs);
+    if (bounds.stop.aborted) return { kind: 'unavailable' };
+    if (!result.done) return result.reason === 'timeout' ? { kind: 'unavailable', why: `page ${index + 1} did not answer within ${Math.round(bounds.pageMs)} ms` } : { kind: 'unavailable' };
     const data = result.value?.data;
     if (!Array.isArray(data)) return { kind: 'unavailable' };
     const cursor = nextCursor(result.value);
+    const fresh = unseen(data, seen);
     if (index === 0 && cursor === undefined) {
       // More than a page: the host ignored `limit` and sent the whole list. Fewer: the session fits in
       // one page, which the caller is told of as of any page. Exactly a page and no cursor cannot be
       // told from a host that hides its headers.
       if (data.length === pageSize) return { kind: 'unavailable' };
-      if (data.length < pageSize) enough(data);
-      return { kind: 'complete', messages: data };
+      if (data.length < pageSize) enough(fresh);
+      return { kind: 'complete', messages: fresh };
     }
-    pages.push(data);
-    sizes.saw(data);
-    if (cursor === undefined || enough(data)) return { kind: 'complete', messages: pages.reverse().flat() };
-    // A cursor that does not move would read the same page until maxPages.
-    if (cursor === before) return { kind: 'unavailable' };
+    pages.push(fresh);
+    sizes.saw(fresh);
+    if (cursor === undefined || enough(fresh)) return { kind: 'complete', messages: pages.reverse().flat() };
+    // A cursor that comes back would read the same pages again until maxPages; a page of nothing new moves nowhere.
+    if (cursor === before || cursors.has(cursor)) return { kind: 'unavailable', why: `the cursor after page ${index + 1} was seen before` };
+    if (fresh.length === 0) return { kind: 'unavailable', why: `page ${index + 1} held only messages already read` };
+    cursors.add(cursor);
     before = cursor;
   }
   return partial ? { kind: 'complete', messages: pages.reverse().flat() } : { kind: 'unavailable' };
@@ -154,15 +214,32 @@ async function readPages(host: HostClient, id: string, left: () => number, fixed
  *
  * @param host - the host's client.
  * @param sessionID - the session to read.
- * @param deadlineMs - the budget for all pages and any fallback read together.
+ * @param deadlineMs - the budget for all pages and any fallback read together; paging may use only
+ *   part of it (see {@link SessionReadOptions.fallbackShare}).
  * @param options - page size and page count; see {@link SessionReadOptions}.
  */
 export async function readSessionMessages(host: HostClient, sessionID: string, deadlineMs: number, options: SessionReadOptions = {}): Promise<DeadlineResult<SdkResult<unknown[]>>> {
-  const start = performance.now();
-  const left = (): number => Math.max(0, deadlineMs - (performance.now() - start));
-  const paged = await readPages(host, sessionID, left, options.pageSize, options.maxPages ?? MAX_SESSION_PAGES, options.enough ?? (() => false), options.partial ?? false);
-  if (paged.kind === 'complete') return { done: true, value: { data: paged.messages } };
-  if (paged.kind === 'timeout') return { done: false, reason: 'timeout' };
-  // No paging here, or a page failed: the whole list, in what is left of the budget.
-  return withDeadline(Promise.resolve(host.session.messages({ path: { id: sessionID } })), left());
+  // One timer for the whole read and one for paging: every later step is bounded by them, whatever the clock says.
+  const read = await withDeadline(readWithin(host, sessionID, deadlineMs, options), deadlineMs);
+  return read.done ? read.value : read;
+}
+
+async function readWithin(host: HostClient, sessionID: string, deadlineMs: number, options: SessionReadOptions): Promise<DeadlineResult<SdkResult<unknown[]>>> {
+  const share = Math.min(1, Math.max(0, options.fallbackShare ?? FALLBACK_SHARE));
+  const pagingMs = deadlineMs * (1 - share);
+  const paging = new AbortController();
+  const bounds: PagingBounds = { maxPages: options.maxPages ?? MAX_SESSION_PAGES, pageMs: options.pageDeadlineMs ?? deadlineMs * PAGE_DEADLINE_SHARE, stop: paging.signal };
+  const paged = await withDeadline(readPages(host, sessionID, bounds, options.pageSize, options.enough ?? (() => false), options.partial ?? false), pagingMs, paging);
+  if (paged.done && paged.value.kind === 'complete') return { done: true, value: { data: paged.value.messages } };
+  const why = !paged.done ? (paged.reason === 'timeout' ? `paging used its ${Math.round(pagingMs)} ms` : undefined) : paged.value.kind === 'unavailable' ? paged.value.why : undefined;
+  if (why !== undefined) options.warn?.(`session ${sessionID}: ${why}; reading the whole list`);
+  // No paging here, or a page failed: the whole list, in what is left of the budget, each message once.
+  let whole: SdkResult<unknown[]>;
+  try {
+    whole = await host.session.messages({ path: { id: sessionID } });
+  } catch (error) {
+    return { done: false, reason: 'failed', error };
+  }
+  if (!Array.isArray(whole?.data)) return { done: true, value: whole };
+  return { done: true, value: { ...whole, data: unseen(whole.data, new Set()) } };
 }

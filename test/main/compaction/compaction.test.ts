@@ -1,11 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { FIRST_PAGE_MESSAGES, PAGE_TARGET_CHARS } from '../../../src/main/shared/session-reader.js';
+import { FIRST_PAGE_MESSAGES, PAGE_DEADLINE_SHARE, PAGE_TARGET_CHARS } from '../../../src/main/shared/session-reader.js';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
-import { message } from '../../support/fake-host.js';
+import { cursorHeaders, message } from '../../support/fake-host.js';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
@@ -163,6 +163,40 @@ describe('compaction', () => {
     expect(harness.host.linesWith(`(read ${read} messages in ${expected.length} pages, `)).toHaveLength(1);
   });
 
+  describe('a host whose pages misbehave', () => {
+    const filler = 'The gateway keeps its [[cache layer]] warm between requests while the tests run. '.repeat(25);
+    const listed = Array.from({ length: 120 }, (_, index) => message(`m${String(index).padStart(3, '0')}`, index % 2 ? 'assistant' : 'user', index === 119 ? `We decided to use [[Redis]] for the [[cache layer]] because every node shares it. ${filler}` : filler));
+
+    it('should put each message in once when the cursors loop, and end paging there with a log line', async () => {
+      harness = await startHarness();
+      harness.host.setMessages('ses_loop', listed);
+      // The newest page's cursor (100) leads to the page before it, whose cursor (B) leads to the newest again,
+      // with its cursor 100: A → B → A, for as long as the reader follows.
+      harness.host.scriptPages('ses_loop', (query, all) => {
+        if (query.before === undefined) return undefined;
+        const [start, next] = query.before === 'B' ? [all.length - FIRST_PAGE_MESSAGES, String(all.length - FIRST_PAGE_MESSAGES)] : [all.length - 2 * FIRST_PAGE_MESSAGES, 'B'];
+        return { data: all.slice(start, start + FIRST_PAGE_MESSAGES), response: cursorHeaders(next) };
+      });
+      const output = await compact(harness, 'ses_loop', []);
+      expect(output.context[1]).toContain(PRESERVATION_HEADING);
+      await harness.plugin.logger.flush();
+      expect(harness.host.linesWith('compaction: 120 messages')).toHaveLength(1);
+      expect(harness.host.linesWith('compaction: session ses_loop: the cursor after page 3 was seen before; reading the whole list').map((line) => line.level)).toEqual(['warn']);
+    });
+
+    it('should read the whole list and inject the extraction when a page never answers', async () => {
+      harness = await startHarness({ compactionDeadlineMs: 8_000 });
+      harness.host.setMessages('ses_stall', listed);
+      harness.host.scriptPages('ses_stall', (query) => (query.before === undefined ? undefined : new Promise<never>(() => {})));
+      const output = await compact(harness, 'ses_stall', []);
+      expect(output.context[1]).toContain(PRESERVATION_HEADING);
+      expect(output.context[1]).toContain('[[redis]]');
+      await harness.plugin.logger.flush();
+      expect(harness.host.linesWith(`compaction: session ses_stall: page 2 did not answer within ${8_000 * PAGE_DEADLINE_SHARE} ms; reading the whole list`)).toHaveLength(1);
+      expect(harness.host.linesWith('compaction: 120 messages')).toHaveLength(1);
+    });
+  });
+
   describe('a session compacted again', () => {
     const turn = (index: number): unknown[] => [
       message(`u${index}`, 'user', `Step ${index}: make the [[rate limiter]] read its window from the config, and run the tests.`),
@@ -264,6 +298,34 @@ describe('compaction', () => {
       harness.host.setMessages('ses_again', [...session(0, 200), ...session(200, 201)]);
       const again = await compactCounting(harness, 'ses_again');
       expect(again.pages).toBe(first.pages);
+    });
+
+    it('should inject the new text of a message edited in place since, to the same length or not, paged or read whole', async () => {
+      harness = await startHarness();
+      harness.host.setMessages('ses_again', session(0, 200));
+      const before = await compact(harness, 'ses_again', []);
+      await harness.plugin.background.idle();
+      const asked = (index: number): string => `Step ${index}: make the [[rate limiter]] read its window from the config, and run the tests.`;
+      expect(before.context.join('\n')).toContain(asked(199));
+      // u199, the newest question, keeps its id and its length; u198, on the same page, grows.
+      const sameLength = 'Step 199: make the [[rate limiter]] read its burst size from env vars, then run the tests.'.slice(0, asked(199).length);
+      expect(sameLength).toHaveLength(asked(199).length);
+      const longer = 'Step 198: make the [[rate limiter]] read its burst size from the environment instead, and run the tests.';
+      const edited = session(0, 200).map((entry) => {
+        const id = (entry as { info: { id: string } }).info.id;
+        if (id === 'u199') return message('u199', 'user', sameLength);
+        return id === 'u198' ? message('u198', 'user', longer) : entry;
+      });
+      harness.host.setMessages('ses_again', edited);
+      const again = await compactCounting(harness, 'ses_again');
+      expect(again.pages).toBe(1);
+      const injected = again.context.join('\n');
+      expect(injected).toContain(sameLength);
+      expect(injected).toContain(longer);
+      expect(injected).not.toContain(asked(199));
+      expect(injected).not.toContain(asked(198));
+      // A host that does not page: the same-length edit must not reuse the analysis cached for the old text.
+      expect(await wholeReadContext(session(0, 200), edited)).toEqual(again.context);
     });
 
     it('should read the window again when a revert reaches further back than the remembered window', async () => {

@@ -71,6 +71,25 @@ describe('messageToUnit', () => {
     expect(messageToUnit({ info: { id: 'a' }, parts: 'nope' }, 0)?.text).toBe('');
   });
 
+  it('should change the cache key when a message is edited under the same id to the same length, and only then', () => {
+    const bash = (output: string, status = 'completed'): Record<string, unknown> => ({ type: 'tool', tool: 'bash', state: { status, input: { command: 'npm test' }, output, error: output } });
+    const entry = (text: string, ...tools: unknown[]): unknown => ({ info: { id: 'm1', role: 'assistant' }, parts: [{ type: 'text', text }, ...tools] });
+    const keyOf = (message: unknown): string | null | undefined => messageToUnit(message, 0)?.key;
+    const before = keyOf(entry('We decided to use Redis.', bash('Tests: 3 passed')));
+    expect(keyOf(entry('We decided to use Redis.', bash('Tests: 3 passed')))).toBe(before);
+    expect(keyOf(entry('We decided to use Kafka.', bash('Tests: 3 passed')))).not.toBe(before);
+    expect(keyOf(entry('We decided to use Redis.', bash('Tests: 3 failed')))).not.toBe(before);
+    expect(keyOf(entry('We decided to use Redis.', bash('Tests: 3 passed', 'error')))).not.toBe(before);
+    expect(keyOf(entry('We decided to use Redis.', { ...bash('Tests: 3 passed'), tool: 'bask' }))).not.toBe(before);
+    // Two parts join with a blank line: other text to a worker.
+    expect(keyOf({ info: { id: 'm1', role: 'assistant' }, parts: [{ type: 'text', text: 'We decided' }, { type: 'text', text: ' to use Redis.' }, bash('Tests: 3 passed')] })).not.toBe(before);
+    // The middle of a long output never crosses to a worker, so an edit there keeps the analysis.
+    const long = `${'h'.repeat(TOOL_OUTPUT_HEAD_CHARS)}${'m'.repeat(10_000)}${'t'.repeat(TOOL_OUTPUT_TAIL_CHARS)}`;
+    const middle = `${'h'.repeat(TOOL_OUTPUT_HEAD_CHARS)}${'m'.repeat(4_999)}M${'m'.repeat(5_000)}${'t'.repeat(TOOL_OUTPUT_TAIL_CHARS)}`;
+    expect(keyOf(entry('Ran it.', bash(middle)))).toBe(keyOf(entry('Ran it.', bash(long))));
+    expect(keyOf(entry('Ran it.', bash(`${long.slice(0, -1)}T`)))).not.toBe(keyOf(entry('Ran it.', bash(long))));
+  });
+
   it('should change the cache key when a message grows under the same id', () => {
     const a = messageToUnit({ info: { id: 'm1' }, parts: [{ type: 'text', text: 'partial' }] }, 0);
     const b = messageToUnit({ info: { id: 'm1' }, parts: [{ type: 'text', text: 'partial answer' }] }, 0);
@@ -91,8 +110,10 @@ describe('message bounds', () => {
     expect(unit?.text.endsWith('## Last\nthe end')).toBe(true);
     expect(unit?.tools).toHaveLength(TOOL_CALLS_PER_MESSAGE);
     expect(unit?.tools.at(-1)?.input).toEqual({ filePath: 'f299.ts' });
-    // The key still tells the whole message apart from a shorter one.
-    expect(unit?.key).toContain(String(text.length));
+    // The key still covers the whole text: an edit in the middle that no worker reads changes it.
+    const middle = text.length / 2;
+    const edited = `${text.slice(0, middle)}W${text.slice(middle + 1)}`;
+    expect(messageToUnit({ info: { id: 'big', role: 'assistant' }, parts: [{ type: 'text', text: edited }, ...tools] }, 0)?.key).not.toBe(unit?.key);
   });
 });
 

@@ -22,7 +22,7 @@ function readJoined(memory: ReturnType<typeof createWindowMemory>, sessionID: st
 describe('createWindowMemory', () => {
   const first = Array.from({ length: 12 }, (_, index) => said(`m${index}`, `Step ${index}: we changed the parser and ran the tests again.`));
 
-  it('should join the new pages to the remembered window at the newest message it holds unchanged', async () => {
+  it('should join the new pages to the remembered window at the first page that holds a remembered message', async () => {
     const memory = createWindowMemory();
     await memory.remember('ses', first.slice(2), false);
     const grown = [...first, said('n1', 'Now add the retry.', 'user'), said('n2', 'Added the retry with a backoff of one second.')];
@@ -47,6 +47,33 @@ describe('createWindowMemory', () => {
     expect(ids(conversation?.messages ?? [])).toEqual([...ids(first.slice(0, 8)), 'm8', 'r1']);
     expect(conversation?.messages.at(-2)).toBe(reverted.at(-2));
     expect(conversation?.fromStart).toBe(true);
+  });
+
+  it('should take every re-read message the host edited in place, to the same length or not, over the remembered one', async () => {
+    const memory = createWindowMemory();
+    await memory.remember('ses', first, true);
+    const text = (entry: unknown): string => messageToUnit(entry, 0)?.text ?? '';
+    const edited = [...first];
+    // Same id and length: m5 and m11, the newest remembered message; m9 longer; m1 is older than any page read.
+    edited[1] = said('m1', 'Step 1: we changed the lexer and ran the tests again.');
+    edited[5] = said('m5', 'Step 5: we reverted the parser and ran the tests again.'.slice(0, text(first[5]).length));
+    edited[9] = said('m9', 'Step 9: we changed the parser, ran the tests again, and two of them failed.');
+    edited[11] = said('m11', 'Step 11: we dropped the parser and ran the tests once more.'.slice(0, text(first[11]).length));
+    expect(text(edited[5])).toHaveLength(text(first[5]).length);
+    expect(text(edited[11])).toHaveLength(text(first[11]).length);
+    const grown = [...edited, said('n1', 'Next.', 'user')];
+    const read = readJoined(memory, 'ses', grown, 8);
+    expect(read?.pages).toBe(1);
+    const messages = read?.conversation?.messages ?? [];
+    expect(ids(messages)).toEqual([...ids(first), 'n1']);
+    expect(messages.map(text)).toEqual([text(first[0]), text(first[1]), ...grown.slice(2).map(text)]);
+    expect(messages[5]).toBe(grown[5]);
+    expect(messages[11]).toBe(grown[11]);
+    // Re-read and unchanged: the kept copy, not the host's.
+    expect(messages[6]).not.toBe(grown[6]);
+    expect(messages[6]).toEqual(readableMessage(first[6]));
+    // m1 was not re-read: the remembered text stays, the accepted cost of reading only the newest pages.
+    expect(messages[1]).toEqual(readableMessage(first[1]));
   });
 
   it('should not join when no page holds a remembered message, and remember nothing for another session', async () => {

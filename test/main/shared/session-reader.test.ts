@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIRST_PAGE_MESSAGES, MIN_PAGE_MESSAGES, PAGE_TARGET_CHARS, readSessionMessages } from '../../../src/main/shared/session-reader.js';
+import { FIRST_PAGE_MESSAGES, MIN_PAGE_MESSAGES, PAGE_DEADLINE_SHARE, PAGE_TARGET_CHARS, readSessionMessages } from '../../../src/main/shared/session-reader.js';
 import type { HostClient, SdkResult } from '../../../src/main/shared/host-client.js';
 
 type Query = { limit?: number; before?: string } | undefined;
@@ -143,9 +143,81 @@ describe('readSessionMessages', () => {
     expect(long.calls).toEqual([{ limit: 10 }, { limit: 10, before: '990' }, { limit: 10, before: '980' }]);
   });
 
-  it('should give up at the deadline, pages and fallback together, when a page never comes', async () => {
+  it('should read the whole list in the time kept for it when a page never answers, and say so', async () => {
     const hanging = pagingHost(250, { page: (query) => (query?.before === '50' ? new Promise<never>(() => {}) : undefined) });
-    expect(await readSessionMessages(hanging.client, 'ses_a', 50, { pageSize: 100 })).toEqual({ done: false, reason: 'timeout' });
-    expect(hanging.calls).toHaveLength(3);
+    const warned: string[] = [];
+    const read = await readSessionMessages(hanging.client, 'ses_a', 400, { pageSize: 100, warn: (line) => warned.push(line) });
+    expect(read).toEqual({ done: true, value: { data: hanging.all } });
+    expect(hanging.calls).toEqual([{ limit: 100 }, { limit: 100, before: '150' }, { limit: 100, before: '50' }, undefined]);
+    expect(warned).toEqual([`session ses_a: page 3 did not answer within ${400 * PAGE_DEADLINE_SHARE} ms; reading the whole list`]);
+  });
+
+  it('should stop paging once its share of the time is spent, and read the whole list in the rest', async () => {
+    // Pages that answer, but slowly: a thousand of them would take far longer than the budget.
+    const slow = pagingHost(1_000);
+    const list = slow.client.session.messages.bind(slow.client.session);
+    slow.client.session.messages = async (options) => {
+      if (options.query?.limit) await new Promise((resolve) => setTimeout(resolve, 20));
+      return list(options);
+    };
+    const read = await readSessionMessages(slow.client, 'ses_a', 1_000, { pageSize: 10, fallbackShare: 0.5, pageDeadlineMs: 400 });
+    expect(read).toEqual({ done: true, value: { data: slow.all } });
+    expect(slow.calls.at(-1)).toBeUndefined();
+    expect(slow.calls.length).toBeLessThan(1_000 / 10);
+  });
+
+  it('should give up at the deadline, pages and fallback together, when neither a page nor the whole list answers', async () => {
+    const hanging = pagingHost(250, { page: (query) => (query?.before === '50' || !query ? new Promise<never>(() => {}) : undefined) });
+    expect(await readSessionMessages(hanging.client, 'ses_a', 200, { pageSize: 100 })).toEqual({ done: false, reason: 'timeout' });
+    expect(hanging.calls).toHaveLength(4);
+  });
+
+  it('should end paging at a cursor seen before, and read the whole list, each message once', async () => {
+    // Cursors A → B → A: the third page is the first again.
+    const looping = pagingHost(250, {
+      page: (query) => {
+        if (!query?.limit) return undefined;
+        const [start, end, next] = query.before === 'B' ? [50, 150, 'A'] : [150, 250, 'B'];
+        return Promise.resolve({ data: looping.all.slice(start, end), response: { headers: { get: (name: string) => (name.toLowerCase() === 'x-next-cursor' ? next : null) } } });
+      },
+    });
+    const warned: string[] = [];
+    let given = 0;
+    // A caller that wants more than the session holds: it would take every repeated page as new.
+    const read = await readSessionMessages(looping.client, 'ses_a', 10_000, { pageSize: 100, enough: (page) => (given += page.length) >= 300, warn: (line) => warned.push(line) });
+    expect(read).toEqual({ done: true, value: { data: looping.all } });
+    expect(looping.calls).toEqual([{ limit: 100 }, { limit: 100, before: 'B' }, { limit: 100, before: 'A' }, undefined]);
+    expect(given).toBe(200);
+    expect(warned).toEqual(['session ses_a: the cursor after page 3 was seen before; reading the whole list']);
+  });
+
+  it('should keep each message once when pages overlap or a page repeats one, and when the whole list does', async () => {
+    // The second page reaches ten messages into the first, and lists one of them twice.
+    const overlapping = pagingHost(250, {
+      page: (query) => {
+        if (query?.before !== '150') return undefined;
+        const data = [...overlapping.all.slice(40, 160), overlapping.all[155]];
+        return Promise.resolve({ data, response: { headers: { get: (name: string) => (name.toLowerCase() === 'x-next-cursor' ? '40' : null) } } });
+      },
+    });
+    const seen: number[] = [];
+    const read = await readSessionMessages(overlapping.client, 'ses_a', 10_000, { pageSize: 100, enough: (page) => (seen.push(page.length), false) });
+    expect(read).toEqual({ done: true, value: { data: overlapping.all } });
+    // The last page, without a cursor, is not told.
+    expect(seen).toEqual([100, 110]);
+
+    const repeating = pagingHost(3);
+    const [a, b, c] = repeating.all;
+    repeating.client.session.messages = async () => ({ data: [a, b, a, c, b, { info: {} }, { info: {} }] });
+    expect(await readSessionMessages(repeating.client, 'ses_a', 10_000)).toEqual({ done: true, value: { data: [a, c, b, { info: {} }, { info: {} }] } });
+  });
+
+  it('should end paging at a page of nothing new, whatever its cursor', async () => {
+    let call = 0;
+    const moving = pagingHost(250, { page: (query) => (query?.limit ? Promise.resolve({ data: moving.all.slice(150, 250), response: { headers: { get: (name: string) => (name.toLowerCase() === 'x-next-cursor' ? `c${(call += 1)}` : null) } } }) : undefined) });
+    const warned: string[] = [];
+    expect(await readSessionMessages(moving.client, 'ses_a', 10_000, { pageSize: 100, warn: (line) => warned.push(line) })).toEqual({ done: true, value: { data: moving.all } });
+    expect(moving.calls).toHaveLength(3);
+    expect(warned).toEqual(['session ses_a: page 2 held only messages already read; reading the whole list']);
   });
 });
