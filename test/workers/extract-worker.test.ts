@@ -38,7 +38,7 @@ describe('runTask', () => {
 describe('TASKS', () => {
   it('should hold every task of the protocol once', () => {
     expect(Object.keys(TASKS).sort()).toEqual([
-      'analyzeUnits', 'cleanSummary', 'finalizeExtraction', 'fitContext', 'indexMemoryFiles', 'loadMemoryIndex', 'saveMemoryIndex', 'scanMemoryFolder', 'searchMemoryIndex', 'summaryThought', 'warmUp',
+      'analyzeUnits', 'cleanSummary', 'finalizeExtraction', 'fitContext', 'indexMemoryFiles', 'loadMemoryIndex', 'projectMemory', 'saveMemoryIndex', 'scanMemoryFolder', 'searchMemoryIndex', 'summaryThought', 'warmUp',
     ]);
   });
 });

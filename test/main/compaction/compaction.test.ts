@@ -71,8 +71,8 @@ describe('compaction', () => {
     await harness.plugin.background.idle();
     const [write] = (await harness.double.calls()).filter((call) => call.tool === 'WriteMemory');
     const payload = write?.payload as { title: string; folder: string; tags: string[]; content: string };
-    expect(payload.folder).toMatch(/^sessions\/compaction\/\d{4}\/\d{2}\/\d{2}$/);
-    expect(payload.tags).toEqual(['compaction', 'session', 'acme-shop']);
+    expect(payload.folder).toMatch(/^sessions\/compaction\/acme-shop-[0-9a-f]{8}$/);
+    expect(payload.tags).toEqual(['compaction', 'session', 'acme-shop', payload.folder.split('/').at(-1)]);
     expect(payload.content).toContain('- [[redis]]');
     expect(payload.content).toContain('- [[memcached]]');
     expect(payload.content).toContain('src/cache.ts');

@@ -50,7 +50,8 @@ describe('paths built from names the plugin does not control', () => {
   it('should keep hostile project names and session ids out of note titles, folders and tags', () => {
     for (const name of HOSTILE) {
       const note = buildCompactionNote(name, name, extraction, new Date(2026, 10, 22));
-      expect(note.folder).toBe('sessions/compaction/2026/11/22');
+      expect(note.folder).toMatch(/^sessions\/compaction\/[a-z0-9-]+-[0-9a-f]{8}$/);
+      expect(note.tags[3]).toMatch(/^[a-z0-9-]+-[0-9a-f]{8}$/);
       expect(note.title).not.toMatch(/\.\.|[/\\\u0000]/);
       expect(note.tags[2]).toMatch(/^[\p{L}\p{N}\p{M}-]+$/u);
     }
@@ -64,7 +65,7 @@ describe('paths built from names the plugin does not control', () => {
       const written = await cli.writeNote(buildCompactionNote(name, name, extraction, new Date()), { timeoutMs: 10_000 });
       expect(written.ok).toBe(true);
       const uri = (written as { value: { uri: string } }).value.uri;
-      expect(uri).toMatch(/^memory:\/\/sessions\/compaction\/\d{4}\/\d{2}\/\d{2}\/[a-z0-9-]+$/);
+      expect(uri).toMatch(/^memory:\/\/sessions\/compaction\/[a-z0-9-]+-[0-9a-f]{8}\/[a-z0-9-]+$/);
     }
   });
 
