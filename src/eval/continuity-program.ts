@@ -9,6 +9,7 @@
  * runs through tsx. From the compiled package, the compiled files run as
  * they are.
  */
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -38,7 +39,9 @@ export async function prepareScenarioProgram(moduleUrl: string = import.meta.url
   const here = fileURLToPath(new URL('.', moduleUrl));
   if (!moduleUrl.endsWith('.ts')) {
     const child = join(here, 'continuity-child.js');
-    return { argv: (spec, result) => [child, spec, result], cwd: here, kind: 'compiled', dispose: async () => undefined };
+    // A bundle of a script that imports this module has no scenario file beside it: its runs fail, saying why.
+    const note = existsSync(child) ? {} : { note: `no ${child}: the scenario cannot run from here` };
+    return { argv: (spec, result) => [child, spec, result], cwd: here, kind: 'compiled', ...note, dispose: async () => undefined };
   }
   const repoRoot = fileURLToPath(new URL('../../', moduleUrl));
   const throughTsx = (note?: string): ScenarioProgram => ({

@@ -51,7 +51,9 @@ export interface ContinuityRun {
   other: string;
   ok: boolean;
   failure?: string;
-  /** The headline: P's next session in a new plugin instance. */
+  /** What P's next session in a new plugin instance received; `null` when the run failed. */
+  received: string | null;
+  /** The headline: that text's score. */
   score: ContinuityScore;
   tokens: number | null;
   /** P's next session in the instance that compacted, when it was still open. */
@@ -74,8 +76,10 @@ export interface ContinuityOptions {
   /** Longest wait for a compaction's summary to land in memory. @default 20000 */
   settleMs: number;
   /**
-   * Options of every plugin instance besides `store` and `stateDir`. One worker per instance: a scenario
-   * starts five, and how many threads run tasks changes no result. @default { pool: { threads: 1 } }
+   * Options of every plugin instance besides `store` and `stateDir`. One worker per instance, at the
+   * scenario's priority: a scenario starts five, and neither how many threads run tasks nor their priority
+   * changes a result, while workers niced below everything else on a busy machine made a scenario wait
+   * seconds for each task. @default { pool: { threads: 1, niceness: 0 } }
    */
   pluginOptions: Record<string, unknown>;
   /** Told of each session as it starts. */
@@ -86,7 +90,7 @@ const DEFAULT_CONTINUITY_OPTIONS: Readonly<ContinuityOptions> = Object.freeze({
   sessionTimeoutMs: 180_000,
   stepMs: 30_000,
   settleMs: 20_000,
-  pluginOptions: { pool: { threads: 1 } },
+  pluginOptions: { pool: { threads: 1, niceness: 0 } },
 });
 
 /**
@@ -218,6 +222,7 @@ export async function runContinuity(entries: readonly CorpusEntry[], options: Pa
         other: other.name,
         ok: false,
         failure: reason,
+        received: null,
         score: missedContinuity(entry.truth),
         tokens: null,
         same: null,
@@ -240,6 +245,7 @@ export async function runContinuity(entries: readonly CorpusEntry[], options: Pa
         name: entry.name,
         other: other.name,
         ok: true,
+        received: result.pNext,
         score: scoreContinuity(entry.truth, result.pNext, p.probe),
         tokens: countTokens(result.pNext),
         same: result.pSame === null ? null : scoreContinuity(entry.truth, result.pSame, p.probe),
