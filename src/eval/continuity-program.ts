@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** A way to run `continuity-child`, and what to remove afterwards. */
@@ -32,18 +32,31 @@ export interface ScenarioProgram {
 const CHILD = 'src/eval/continuity-child.ts';
 const WORKER = 'src/workers/extract-worker.ts';
 
+/** The nearest folder at or above `folder` that holds the sources of the scenario, or `null`. */
+function sourcesAbove(folder: string): string | null {
+  for (let dir = folder; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, CHILD))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
 /**
- * @param moduleUrl - this module's URL: `.ts` when running from the sources.
+ * @param moduleUrl - this module's URL: `.ts` when running from the sources, `.js` when compiled, or a
+ *   bundle's URL (a bundle of the eval script under the repository's `node_modules/.cache`).
  */
 export async function prepareScenarioProgram(moduleUrl: string = import.meta.url): Promise<ScenarioProgram> {
   const here = fileURLToPath(new URL('.', moduleUrl));
-  if (!moduleUrl.endsWith('.ts')) {
-    const child = join(here, 'continuity-child.js');
-    // A bundle of a script that imports this module has no scenario file beside it: its runs fail, saying why.
-    const note = existsSync(child) ? {} : { note: `no ${child}: the scenario cannot run from here` };
-    return { argv: (spec, result) => [child, spec, result], cwd: here, kind: 'compiled', ...note, dispose: async () => undefined };
+  const compiled = join(here, 'continuity-child.js');
+  if (!moduleUrl.endsWith('.ts') && existsSync(compiled)) {
+    return { argv: (spec, result) => [compiled, spec, result], cwd: here, kind: 'compiled', dispose: async () => undefined };
   }
-  const repoRoot = fileURLToPath(new URL('../../', moduleUrl));
+  // A bundle of the eval script lies where its builder put it (the tests': the shared node_modules/.cache,
+  // possibly below another checkout): the sources are those of the folder the command runs in.
+  const repoRoot = moduleUrl.endsWith('.ts') ? sourcesAbove(here) : (sourcesAbove(process.cwd()) ?? sourcesAbove(here));
+  if (repoRoot === null) {
+    const note = `no scenario beside ${here}, nor sources above ${process.cwd()}: every session fails`;
+    return { argv: (spec, result) => [compiled, spec, result], cwd: here, kind: 'compiled', note, dispose: async () => undefined };
+  }
   const throughTsx = (note?: string): ScenarioProgram => ({
     argv: (spec, result) => ['--import', 'tsx', join(repoRoot, CHILD), spec, result],
     cwd: repoRoot,
@@ -53,7 +66,7 @@ export async function prepareScenarioProgram(moduleUrl: string = import.meta.url
   });
   let outdir: string | null = null;
   try {
-    const require = createRequire(moduleUrl);
+    const require = createRequire(join(repoRoot, 'package.json'));
     const esbuild = createRequire(require.resolve('tsx/package.json'))('esbuild') as typeof import('esbuild');
     // Under node_modules, so the packages left outside the bundle and those loaded by name at run time
     // (a tokenizer encoding) resolve from the bundle's place as from the sources.
