@@ -4,10 +4,16 @@
  * session is compacted by project P through the plugin's default export and
  * the built-in file store; a new plugin instance then starts P's next session
  * and what its system prompt received is scored line by line against the
- * session's truth. Project Q compacts another session in the same memory, and
- * what P's next session receives only because of Q, and what a project R that
- * never compacted receives, are the leaked lines. Each session runs in a
- * process of its own (continuity-scenario.ts), killed at its deadline.
+ * session's truth. Project Q then compacts the next session of the corpus in
+ * the same memory. Leaked lines, counted with their multiplicity and compared
+ * with dates, times and ages masked (`comparableLine`):
+ * - the lines P's next session received after Q compacted that it did not
+ *   receive, in the same memory, before Q compacted (both in new instances);
+ * - every non-empty line a project R that never compacted receives in that
+ *   memory and does not receive in an empty one: R has nothing of its own to
+ *   remember, so anything a memory adds is P's or Q's.
+ * Each session runs in a process of its own (continuity-scenario.ts), killed
+ * at its deadline.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
