@@ -11,12 +11,14 @@ import { loadCorpus } from '../eval/corpus.js';
 import { runEval, type EvalReport, type SessionRun } from '../eval/run-eval.js';
 import type { Metrics } from '../eval/pooled-metrics.js';
 import type { SessionScore } from '../eval/score.js';
+import { runContinuity } from '../eval/continuity.js';
+import { continuityMisses, formatContinuity, roundedContinuity, sessionContextLog } from '../eval/continuity-format.js';
 import { parseCliArgs, progressLine, runCli, UsageError, userPath } from './run-cli.js';
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DEFAULT_CORPUS = join(PROJECT_ROOT, '..', 'shared', 'real-sessions');
 
-const USAGE = `Usage: npm run eval [-- --corpus DIR] [--json] [--verbose] [--strategy conservative|aggressive]
+const USAGE = `Usage: npm run eval [-- --corpus DIR] [--json] [--verbose] [--strategy conservative|aggressive] [--continuity]
 
 Runs the extraction the compacting hook uses (same engine, same settings,
 through the worker pool) over every session of a corpus folder and scores what
@@ -30,6 +32,13 @@ tokens of the conversation's text). Prints a table per session and pooled.
                   (use \`npm run --silent eval -- --json\` to keep npm's banner off stdout)
   --verbose       list what was missed per session (on stderr with --json)
   --strategy S    the compaction strategy option (default: the plugin's default)
+  --continuity    also measure what reaches the next session: each session is
+                  compacted by a project through the plugin's default export and
+                  the built-in file store, a new plugin instance starts the
+                  project's next session, and what its system prompt received is
+                  scored line by line; lines that came from another project's
+                  compaction are counted as leaked (a "continuity" object in --json;
+                  with --verbose, the plugin's session context log on stderr)
   --help          show this text`;
 
 const round = (value: number, places: number): number => Number(value.toFixed(places));
@@ -121,6 +130,7 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
       strategy: { type: 'string' },
+      continuity: { type: 'boolean', default: false },
     },
     USAGE,
   );
@@ -135,23 +145,37 @@ async function main(argv: string[]): Promise<number> {
   const progress = progressLine();
 
   const pool = createWorkerPool();
+  let shown: EvalReport;
+  let runs: SessionRun[];
   try {
     const ready = await pool.ready;
     if (!ready.ok) throw new Error(`the worker pool did not start: ${ready.error.message}`);
-    const { report, runs } = await runEval(entries, pool, {
+    ({ runs, report: shown } = await runEval(entries, pool, {
       compaction: { compactionTokens: DEFAULT_PLUGIN_OPTIONS.compactionTokens, compactionStrategy: strategy },
       onSession: (name, index, total) => progress(`[${index + 1}/${total}] ${name}`),
-    });
-    const shown = rounded(report);
-    if (args.verbose) {
-      const missed = runs.flatMap((run) => missedLines(run.engine)).join('\n');
-      (args.json ? process.stderr : process.stdout).write(`${missed}\n${args.json ? '' : '\n'}`);
-    }
-    process.stdout.write(args.json ? `${JSON.stringify(shown)}\n` : formatReport(shown, runs));
-    return 0;
+    }));
+    shown = rounded(shown);
   } finally {
     await pool.destroy();
   }
+  const details = args.json ? process.stderr : process.stdout;
+  if (args.verbose) {
+    const missed = runs.flatMap((run) => missedLines(run.engine)).join('\n');
+    details.write(`${missed}\n${args.json ? '' : '\n'}`);
+  }
+  if (!args.continuity) {
+    process.stdout.write(args.json ? `${JSON.stringify(shown)}\n` : formatReport(shown, runs));
+    return 0;
+  }
+  const continuity = await runContinuity(entries, { onSession: (name, index, total) => progress(`continuity [${index + 1}/${total}] ${name}`) });
+  const carried = roundedContinuity(continuity.report);
+  for (const note of continuity.notes) process.stderr.write(`continuity: ${note}\n`);
+  if (args.verbose) {
+    details.write(`${continuityMisses(continuity.runs).join('\n')}\n${args.json ? '' : '\n'}`);
+    process.stderr.write(`${sessionContextLog(continuity.runs).join('\n')}\n`);
+  }
+  process.stdout.write(args.json ? `${JSON.stringify({ ...shown, continuity: carried })}\n` : `${formatReport(shown, runs)}\n${formatContinuity(carried, continuity.runs)}`);
+  return 0;
 }
 
 runCli('opencode-maenifold eval', main);

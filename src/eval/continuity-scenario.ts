@@ -1,0 +1,191 @@
+/**
+ * One session's continuity run, in a process of its own: project P compacts
+ * the session through the plugin's default export and a new plugin instance
+ * (a new OpenCode process) starts P's next session; then project Q compacts
+ * another session in the same memory, and P's next session, and the
+ * never-compacted project R's, are started again. What each received is
+ * returned as text; scoring is the caller's.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import plugin from '../../plugin/maenifold.js';
+import { withDeadline } from '../main/shared/deadline.js';
+import { carriesSummary } from './continuity-score.js';
+import { compactionMessages, createContinuityHost, type CapturedLog, type MessageStore } from './continuity-host.js';
+
+/** A project that compacts a session. */
+export interface CompactingProject {
+  /** The project's folder, given as `directory` and `worktree`. */
+  directory: string;
+  sessionID: string;
+  /** The session's messages before the compaction, `{ info, parts }`. */
+  messages: unknown[];
+  /** The summary the compaction stores. */
+  summary: string;
+  /** Identifies the summary in a memory file (`summaryProbe`). */
+  probe: string;
+}
+
+/** What a child process runs. */
+export interface ScenarioSpec {
+  /** `$MAENIFOLD_ROOT` of every plugin instance. */
+  root: string;
+  /** The `stateDir` option of every plugin instance. */
+  stateDir: string;
+  /** P and Q; without them, only R's session runs (the empty-memory baseline). */
+  p: CompactingProject | null;
+  q: CompactingProject | null;
+  /** R's folder. */
+  untouched: string;
+  /** Options given to every plugin instance besides `store: 'files'` and `stateDir`. */
+  pluginOptions?: Record<string, unknown>;
+  /** Longest wait for one hook call or one plugin start, in ms. */
+  stepMs: number;
+  /** Longest wait for a compaction's background work to land in memory, in ms. */
+  settleMs: number;
+}
+
+/** A plugin instance's log lines, named after its role. */
+export interface InstanceLog extends CapturedLog {
+  instance: string;
+}
+
+/** What a child process reports. */
+export interface ScenarioResult {
+  /** P's next session in a new instance, after P compacted and before Q did. */
+  pAlone: string | null;
+  /** P's next session in a new instance, after Q compacted too: the headline. */
+  pNext: string | null;
+  /** P's next session in the instance that compacted, when it is still open. */
+  pSame: string | null;
+  /** R's session in the memory this run left. */
+  untouched: string;
+  /** What went wrong on the way without stopping the run. */
+  notes: string[];
+  logs: InstanceLog[];
+}
+
+type Hook = (input: unknown, output: unknown) => Promise<void>;
+type LooseHooks = Record<string, unknown>;
+
+/** The new session's id in every next-session call, so two runs differ only in memory. */
+export const NEXT_SESSION_ID = 'ses_continuity_next';
+
+/**
+ * What a system transform added: everything in `system` after the original `base` entry's text.
+ *
+ * @param system - `output.system` after the hook ran on `['base']`.
+ */
+export function receivedText(system: readonly string[]): string {
+  const joined = system.join('\n\n');
+  return (joined.startsWith('base') ? joined.slice('base'.length) : joined).trim();
+}
+
+async function memoryFiles(folder: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(folder, { withFileTypes: true, recursive: true });
+  } catch {
+    return [];
+  }
+  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.md')).map((entry) => join(entry.parentPath, entry.name));
+}
+
+async function pendingOutbox(stateDir: string): Promise<number> {
+  try {
+    return (await readdir(join(stateDir, 'outbox'))).filter((name) => name !== 'failed' && !name.startsWith('.')).length;
+  } catch {
+    return 0;
+  }
+}
+
+async function summaryLanded(root: string, probe: string): Promise<boolean> {
+  for (const file of await memoryFiles(root)) {
+    try {
+      if (carriesSummary(await readFile(file, 'utf8'), probe)) return true;
+    } catch {
+      // A file renamed away while listed: the next poll sees its new name.
+    }
+  }
+  return false;
+}
+
+/**
+ * Runs the scenario.
+ *
+ * @param spec - see {@link ScenarioSpec}.
+ */
+export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
+  const store: MessageStore = new Map();
+  const notes: string[] = [];
+  const logs: InstanceLog[] = [];
+  const hostLogs: { instance: string; lines: CapturedLog[] }[] = [];
+
+  const bounded = async (what: string, work: () => Promise<unknown>): Promise<boolean> => {
+    const done = await withDeadline(Promise.resolve().then(work), spec.stepMs);
+    if (!done.done) notes.push(`${what}: ${done.reason === 'timeout' ? `no answer within ${spec.stepMs} ms` : `threw: ${String((done.error as Error)?.message ?? done.error)}`}`);
+    return done.done;
+  };
+
+  async function start(instance: string, directory: string): Promise<LooseHooks> {
+    const host = createContinuityHost(store);
+    hostLogs.push({ instance, lines: host.logs });
+    // The store's root is read from the environment when the plugin is created.
+    process.env['MAENIFOLD_ROOT'] = spec.root;
+    let hooks: LooseHooks = {};
+    await bounded(`${instance}: plugin start`, async () => {
+      hooks = (await plugin.server({ client: host.client, directory, worktree: directory }, { store: 'files', stateDir: spec.stateDir, ...spec.pluginOptions })) as LooseHooks;
+    });
+    if (Object.keys(hooks).length === 0) notes.push(`${instance}: the plugin returned no hooks`);
+    return hooks;
+  }
+
+  const hook = (hooks: LooseHooks, name: string): Hook | null => (typeof hooks[name] === 'function' ? (hooks[name] as Hook) : null);
+
+  /** Compacts the project's session; true when the instance is still open afterwards. */
+  async function compact(instance: string, hooks: LooseHooks, project: CompactingProject): Promise<boolean> {
+    store.set(project.sessionID, [...project.messages]);
+    const compacting = hook(hooks, 'experimental.session.compacting');
+    if (compacting) await bounded(`${instance}: compacting hook`, () => compacting({ sessionID: project.sessionID }, { context: [], prompt: undefined }));
+    store.get(project.sessionID)?.push(...compactionMessages(project.sessionID, project.summary, Date.now()));
+    const event = hook(hooks, 'event');
+    if (event) await bounded(`${instance}: session.compacted event`, () => event({ event: { type: 'session.compacted', properties: { sessionID: project.sessionID } } }, undefined));
+    const dispose = hooks['dispose'];
+    if (typeof dispose === 'function') {
+      await bounded(`${instance}: dispose`, () => (dispose as () => Promise<void>).call(hooks));
+      return false;
+    }
+    const deadline = Date.now() + spec.settleMs;
+    let landed = false;
+    let pending = 0;
+    while (Date.now() < deadline) {
+      landed = await summaryLanded(spec.root, project.probe);
+      pending = await pendingOutbox(spec.stateDir);
+      if (landed && pending === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (!landed) notes.push(`${instance}: the summary was not in memory after ${spec.settleMs} ms`);
+    else if (pending > 0) notes.push(`${instance}: ${pending} outbox entries still pending after ${spec.settleMs} ms`);
+    return true;
+  }
+
+  async function nextSession(instance: string, hooks: LooseHooks, sessionID: string): Promise<string> {
+    const transform = hook(hooks, 'experimental.chat.system.transform');
+    const output = { system: ['base'] };
+    if (transform) await bounded(`${instance}: system transform`, () => transform({ sessionID, model: { id: 'continuity-eval', providerID: 'continuity-eval' } }, output));
+    return receivedText(output.system);
+  }
+
+  const result: ScenarioResult = { pAlone: null, pNext: null, pSame: null, untouched: '', notes, logs };
+  if (spec.p) {
+    const first = await start('P compacting', spec.p.directory);
+    const open = await compact('P compacting', first, spec.p);
+    result.pAlone = await nextSession('P new process', await start('P new process', spec.p.directory), NEXT_SESSION_ID);
+    if (spec.q) await compact('Q compacting', await start('Q compacting', spec.q.directory), spec.q);
+    result.pNext = await nextSession('P new process after Q', await start('P new process after Q', spec.p.directory), NEXT_SESSION_ID);
+    if (open) result.pSame = await nextSession('P same process', first, NEXT_SESSION_ID);
+  }
+  result.untouched = await nextSession('R new process', await start('R new process', spec.untouched), `${NEXT_SESSION_ID}_r`);
+  for (const { instance, lines } of hostLogs) logs.push(...lines.map((line) => ({ instance, ...line })));
+  return result;
+}

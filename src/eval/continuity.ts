@@ -1,0 +1,287 @@
+/**
+ * `npm run eval -- --continuity`: whether what a session decided reaches the
+ * next session of the same project, and only of that project. Each corpus
+ * session is compacted by project P through the plugin's default export and
+ * the built-in file store; a new plugin instance then starts P's next session
+ * and what its system prompt received is scored line by line against the
+ * session's truth. Project Q then compacts the next session of the corpus in
+ * the same memory. Leaked lines, counted with their multiplicity and compared
+ * with dates, times and ages masked (`comparableLine`):
+ * - the lines P's next session received after Q compacted that it did not
+ *   receive, in the same memory, before Q compacted (both in new instances);
+ * - every non-empty line a project R that never compacted receives in that
+ *   memory and does not receive in an empty one: R has nothing of its own to
+ *   remember, so anything a memory adds is P's or Q's.
+ * Each session runs in a process of its own (continuity-scenario.ts), killed
+ * at its deadline.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { countTokens } from '../core/text/tokens.js';
+import type { CorpusEntry } from './corpus.js';
+import { prepareScenarioProgram, type ScenarioProgram } from './continuity-program.js';
+import type { CompactingProject, InstanceLog, ScenarioResult, ScenarioSpec } from './continuity-scenario.js';
+import { leakage, missedContinuity, scoreContinuity, summaryProbe, type ContinuityCounts, type ContinuityScore, type Leakage } from './continuity-score.js';
+
+/** The rates of one way of starting the next session, pooled over sessions. */
+export interface ContinuityRates {
+  decision_recall: number;
+  problem_recall: number;
+  next_recall: number;
+  topic_rate: number;
+  /** Sessions whose received text holds the delivered summary, over all sessions counted. */
+  summary_carried: number;
+  /** Mean o200k tokens of the received text over the sessions counted. */
+  tokens_mean: number;
+}
+
+/** The `continuity` object of `npm run eval -- --continuity --json`. */
+export interface ContinuityReport extends ContinuityRates {
+  sessions: number;
+  /** Sessions whose scenario ran to the end within its deadline. */
+  ok: number;
+  /** Lines P received because of Q, plus lines R received from P or Q, over all sessions. */
+  leaked_items: number;
+  /** The same rates when the instance that compacted starts the next session (no new process); over the sessions where it could. */
+  same_process: ContinuityRates & { sessions: number };
+}
+
+/** One session's run. */
+export interface ContinuityRun {
+  name: string;
+  /** The session project Q compacted beside it. */
+  other: string;
+  ok: boolean;
+  failure?: string;
+  /** What P's next session in a new plugin instance received; `null` when the run failed. */
+  received: string | null;
+  /** The headline: that text's score. */
+  score: ContinuityScore;
+  tokens: number | null;
+  /** P's next session in the instance that compacted, when it was still open. */
+  same: ContinuityScore | null;
+  sameTokens: number | null;
+  leaked: Leakage;
+  /** What went wrong in the scenario without stopping it. */
+  notes: string[];
+  /** The plugin instances' log lines. */
+  logs: InstanceLog[];
+  ms: number;
+}
+
+/** Options of {@link runContinuity}. */
+export interface ContinuityOptions {
+  /** Longest run of one session's scenario; past it the process is killed and the session fails. @default 180000 */
+  sessionTimeoutMs: number;
+  /** Longest wait for one plugin start or hook call inside a scenario. @default 30000 */
+  stepMs: number;
+  /** Longest wait for a compaction's summary to land in memory. @default 20000 */
+  settleMs: number;
+  /**
+   * Options of every plugin instance besides `store` and `stateDir`. One worker per instance, at the
+   * scenario's priority: a scenario starts five, and neither how many threads run tasks nor their priority
+   * changes a result, while workers niced below everything else on a busy machine made a scenario wait
+   * seconds for each task. @default { pool: { threads: 1, niceness: 0 } }
+   */
+  pluginOptions: Record<string, unknown>;
+  /** Told of each session as it starts. */
+  onSession?: (name: string, index: number, total: number) => void;
+}
+
+const DEFAULT_CONTINUITY_OPTIONS: Readonly<ContinuityOptions> = Object.freeze({
+  sessionTimeoutMs: 180_000,
+  stepMs: 30_000,
+  settleMs: 20_000,
+  pluginOptions: { pool: { threads: 1, niceness: 0 } },
+});
+
+/**
+ * The text of a session's last compaction summary: its last assistant message with `summary: true` and text.
+ *
+ * @param messages - the export's `{ info, parts }` entries, oldest first.
+ */
+export function lastCompactionSummary(messages: readonly unknown[]): string | null {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const { info, parts } = (messages[index] ?? {}) as { info?: { role?: unknown; summary?: unknown }; parts?: unknown };
+    if (info?.role !== 'assistant' || info.summary !== true || !Array.isArray(parts)) continue;
+    const text = parts
+      .filter((part): part is { text: string } => (part as { type?: unknown })?.type === 'text' && typeof (part as { text?: unknown }).text === 'string')
+      .map((part) => part.text)
+      .join('\n\n')
+      .trim();
+    if (text) return text;
+  }
+  return null;
+}
+
+function exportParts(session: unknown): { id: string | null; messages: unknown[] } {
+  const value = (session ?? {}) as { info?: { id?: unknown }; messages?: unknown };
+  return { id: typeof value.info?.id === 'string' && value.info.id ? value.info.id : null, messages: Array.isArray(value.messages) ? value.messages : [] };
+}
+
+function compactingProject(entry: CorpusEntry, directory: string, fallbackID: string): CompactingProject {
+  const { id, messages } = entry.session.ok ? exportParts(entry.session.value) : { id: null, messages: [] };
+  const summary = lastCompactionSummary(messages) ?? `Summary marker ${randomBytes(6).toString('hex')}`;
+  return { directory, sessionID: id ?? fallbackID, messages, summary, probe: summaryProbe(summary) };
+}
+
+/** The environment of a scenario: no `MAENIFOLD_*` setting of the caller's, and a home of its own (no user rules). */
+function scenarioEnv(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('MAENIFOLD_')) env[key] = value;
+  return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_STATE_HOME: join(home, '.local', 'state'), XDG_DATA_HOME: join(home, '.local', 'share') };
+}
+
+type Outcome = { ok: true; result: ScenarioResult } | { ok: false; reason: string };
+
+async function runScenarioProcess(program: ScenarioProgram, spec: ScenarioSpec, folder: string, timeoutMs: number): Promise<Outcome> {
+  await mkdir(folder, { recursive: true });
+  const home = join(folder, 'home');
+  await mkdir(home, { recursive: true });
+  const specFile = join(folder, 'spec.json');
+  const resultFile = join(folder, 'result.json');
+  await writeFile(specFile, JSON.stringify(spec));
+  const exit = await new Promise<{ error: (Error & { code?: unknown; killed?: boolean }) | null; stderr: string }>((resolve) => {
+    execFile(process.execPath, program.argv(specFile, resultFile), { cwd: program.cwd, env: scenarioEnv(home), timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) =>
+      resolve({ error, stderr: String(stderr) }),
+    );
+  });
+  if (exit.error) {
+    const why = exit.error.killed ? `no result within ${timeoutMs} ms (killed)` : `the scenario process failed (${String(exit.error.code ?? exit.error.message)})`;
+    const detail = exit.stderr.trim().split('\n').slice(-3).join(' | ');
+    return { ok: false, reason: detail ? `${why}: ${detail}` : why };
+  }
+  try {
+    return { ok: true, result: JSON.parse(await readFile(resultFile, 'utf8')) as ScenarioResult };
+  } catch (error) {
+    return { ok: false, reason: `the scenario wrote no readable result: ${(error as Error).message}` };
+  }
+}
+
+const rate = (hits: number, total: number): number => (total > 0 ? hits / total : 0);
+const mean = (values: readonly number[]): number => (values.length > 0 ? values.reduce((sum, value) => sum + value, 0) / values.length : 0);
+
+/**
+ * Rates pooled over sessions: hits and items summed first.
+ *
+ * @param scores - the sessions' scores, failed ones included.
+ * @param tokens - the received texts' tokens, of the sessions that ran.
+ */
+export function pooledContinuity(scores: readonly ContinuityScore[], tokens: readonly number[]): ContinuityRates {
+  const total: ContinuityCounts = { decisionTruth: 0, decisionHits: 0, problemTruth: 0, problemHits: 0, nextTruth: 0, nextHits: 0, topicTruth: 0, topicHits: 0 };
+  for (const { counts } of scores) for (const key of Object.keys(total) as (keyof ContinuityCounts)[]) total[key] += counts[key];
+  return {
+    decision_recall: rate(total.decisionHits, total.decisionTruth),
+    problem_recall: rate(total.problemHits, total.problemTruth),
+    next_recall: rate(total.nextHits, total.nextTruth),
+    topic_rate: rate(total.topicHits, total.topicTruth),
+    summary_carried: rate(scores.filter((score) => score.carried).length, scores.length),
+    tokens_mean: mean(tokens),
+  };
+}
+
+/**
+ * Runs the continuity scenario on every session of a corpus, one session at a time, and scores it.
+ *
+ * @param entries - the corpus, from `loadCorpus`, in name order; session i's Q compacts session i+1 (the last's, the first).
+ * @param options - see {@link ContinuityOptions}.
+ */
+export async function runContinuity(entries: readonly CorpusEntry[], options: Partial<ContinuityOptions> = {}): Promise<{ report: ContinuityReport; runs: ContinuityRun[]; notes: string[] }> {
+  const settings: ContinuityOptions = { ...DEFAULT_CONTINUITY_OPTIONS, ...options };
+  const notes: string[] = [];
+  const work = await mkdtemp(join(tmpdir(), 'maenifold-continuity-'));
+  const program = await prepareScenarioProgram();
+  if (program.note) notes.push(program.note);
+  const runs: ContinuityRun[] = [];
+  try {
+    const untouched = join(work, 'untouched', 'project-r');
+    await mkdir(untouched, { recursive: true });
+    const base = { stepMs: settings.stepMs, settleMs: settings.settleMs, pluginOptions: settings.pluginOptions, untouched };
+    // What R receives from an empty memory: anything more in a shared one came from P or Q.
+    const emptyFolder = join(work, 'empty');
+    const empty = await runScenarioProcess(program, { ...base, root: join(emptyFolder, 'root'), stateDir: join(emptyFolder, 'state'), p: null, q: null }, emptyFolder, settings.sessionTimeoutMs);
+    if (!empty.ok) notes.push(`R in an empty memory: ${empty.reason}; every line R receives counts as leaked`);
+    const untouchedBaseline = empty.ok ? empty.result.untouched : '';
+
+    for (const [index, entry] of entries.entries()) {
+      settings.onSession?.(entry.name, index, entries.length);
+      const other = entries[(index + 1) % entries.length] ?? entry;
+      const folder = join(work, String(index));
+      const pDirectory = join(work, 'projects', entry.name);
+      const qDirectory = join(work, 'projects', other === entry ? `${entry.name}-other` : other.name);
+      await mkdir(pDirectory, { recursive: true });
+      await mkdir(qDirectory, { recursive: true });
+      const p = compactingProject(entry, pDirectory, `ses_${entry.name}`);
+      const q = compactingProject(other, qDirectory, `ses_${other.name}_other`);
+      if (q.sessionID === p.sessionID) q.sessionID = `${q.sessionID}_other`;
+      const started = performance.now();
+      const outcome: Outcome = entry.session.ok
+        ? await runScenarioProcess(program, { ...base, root: join(folder, 'root'), stateDir: join(folder, 'state'), p, q }, folder, settings.sessionTimeoutMs)
+        : { ok: false, reason: entry.session.reason };
+      const ms = performance.now() - started;
+      const failed = (reason: string): ContinuityRun => ({
+        name: entry.name,
+        other: other.name,
+        ok: false,
+        failure: reason,
+        received: null,
+        score: missedContinuity(entry.truth),
+        tokens: null,
+        same: null,
+        sameTokens: null,
+        leaked: { fromOther: [], intoUntouched: [] },
+        notes: [],
+        logs: [],
+        ms,
+      });
+      if (!outcome.ok) {
+        runs.push(failed(outcome.reason));
+        continue;
+      }
+      const { result } = outcome;
+      if (result.pNext === null || result.pAlone === null) {
+        runs.push({ ...failed('the scenario did not start P’s next session'), notes: result.notes, logs: result.logs });
+        continue;
+      }
+      runs.push({
+        name: entry.name,
+        other: other.name,
+        ok: true,
+        received: result.pNext,
+        score: scoreContinuity(entry.truth, result.pNext, p.probe),
+        tokens: countTokens(result.pNext),
+        same: result.pSame === null ? null : scoreContinuity(entry.truth, result.pSame, p.probe),
+        sameTokens: result.pSame === null ? null : countTokens(result.pSame),
+        leaked: leakage({ withOther: result.pNext, alone: result.pAlone }, { shared: result.untouched, empty: untouchedBaseline }),
+        notes: result.notes,
+        logs: result.logs,
+        ms,
+      });
+    }
+  } finally {
+    await program.dispose().catch(() => undefined);
+    await rm(work, { recursive: true, force: true }).catch(() => undefined);
+  }
+  const sameRuns = runs.filter((run) => run.same !== null);
+  const report: ContinuityReport = {
+    sessions: runs.length,
+    ok: runs.filter((run) => run.ok).length,
+    ...pooledContinuity(
+      runs.map((run) => run.score),
+      runs.flatMap((run) => (run.tokens === null ? [] : [run.tokens])),
+    ),
+    leaked_items: runs.reduce((sum, run) => sum + run.leaked.fromOther.length + run.leaked.intoUntouched.length, 0),
+    same_process: {
+      sessions: sameRuns.length,
+      ...pooledContinuity(
+        sameRuns.map((run) => run.same as ContinuityScore),
+        sameRuns.flatMap((run) => (run.sameTokens === null ? [] : [run.sameTokens])),
+      ),
+    },
+  };
+  return { report, runs, notes };
+}

@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureArgv } from '../support/fixture-process.js';
+
+const CLI = fileURLToPath(new URL('../../src/cli/eval.ts', import.meta.url));
+
+async function runEvalCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...fixtureArgv(CLI), ...args], { timeout: 120_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+let corpus: string;
+
+beforeAll(async () => {
+  // A truth without its session: the continuity run fails it without starting its scenario, so these
+  // runs pay only for the empty-memory baseline.
+  corpus = await mkdtemp(join(tmpdir(), 'eval-continuity-corpus-'));
+  await mkdir(join(corpus, 'sessions'));
+  await mkdir(join(corpus, 'truth'));
+  const truth = {
+    session: 'vanished',
+    decisions: [{ text: 'use SQLite', keywords: ['sqlite'] }],
+    files: ['src/store.ts'],
+    problems: [{ text: 'jobs lost on restart', keywords: ['restart'] }],
+    topics: ['sqlite'],
+    next: [{ text: 'migrate', keywords: ['migrat'] }],
+  };
+  await writeFile(join(corpus, 'truth', 'vanished.json'), JSON.stringify(truth));
+});
+
+afterAll(async () => {
+  await rm(corpus, { recursive: true, force: true });
+});
+
+describe.concurrent('npm run eval -- --continuity', () => {
+  it('should add a continuity object to the one JSON object it prints', async () => {
+    const { code, stdout, stderr } = await runEvalCli(['--corpus', corpus, '--continuity', '--json']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    const report = JSON.parse(stdout) as Record<string, unknown>;
+    expect(Object.keys(report)).toEqual(['sessions', 'ok', 'metrics', 'baselines', 'context_tokens_mean', 'extract_ms_p50', 'continuity']);
+    const continuity = report['continuity'] as Record<string, unknown>;
+    expect(Object.keys(continuity).sort()).toEqual(
+      ['decision_recall', 'leaked_items', 'next_recall', 'ok', 'problem_recall', 'same_process', 'sessions', 'summary_carried', 'tokens_mean', 'topic_rate'].sort(),
+    );
+    expect(continuity).toMatchObject({ sessions: 1, ok: 0, decision_recall: 0, leaked_items: 0, tokens_mean: 0 });
+  });
+
+  it('should print the continuity table with the failed session and why, and its misses with --verbose', async () => {
+    const { code, stdout } = await runEvalCli(['--corpus', corpus, '--continuity', '--verbose']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^continuity: session\s+run\s+Q\s+ms\s+tokens\s+decisions\s+problems\s+next\s+topics\s+summary\s+leaked$/m);
+    expect(stdout).toMatch(/^vanished\s+FAILED\s+vanished\s+\d+\s+-\s+0\/1\s+0\/1\s+0\/1\s+0\/1\s+no\s+-$/m);
+    expect(stdout).toContain('vanished: no sessions/vanished.json or .json.gz');
+    expect(stdout).toContain('continuity vanished (failed: no sessions/vanished.json or .json.gz)\n  missed decision: use SQLite');
+    expect(stdout).toContain('0/1 sessions ok; 0 leaked lines');
+  });
+});
