@@ -13,6 +13,7 @@
  *   the same session was superseded (its problems settled or restated);
  * - next steps come from the newest sessions only: older plans were picked up
  *   or dropped since;
+ * - problems met and settled come last, as pitfalls not to step into again;
  * - decisions accumulate across notes; a decision the newest note of its
  *   session no longer carries was reversed or dropped and is left out.
  *
@@ -43,6 +44,8 @@ export interface ParsedCompactionNote {
   decisions: string[];
   problems: string[];
   next: string[];
+  /** Problems met and settled or worked around. */
+  met: string[];
   files: string[];
 }
 
@@ -83,10 +86,11 @@ export const NOTE_SECTIONS = {
   decisions: 'Decisions Made',
   problems: 'Open Problems',
   next: 'In Progress',
+  met: 'Problems Met',
   files: 'Working Set',
 } as const;
 
-const MAX_ITEMS = { problems: 8, next: 8, decisions: 14, concepts: 12, files: 10 } as const;
+const MAX_ITEMS = { problems: 10, next: 8, decisions: 14, met: 6, concepts: 12, files: 10 } as const;
 /** Sessions whose next steps are still current. */
 const NEXT_SESSIONS = 2;
 /** Longest item line, in characters. */
@@ -117,7 +121,7 @@ function plainItem(text: string): string {
  * @param note - the note as read back.
  */
 export function parseCompactionNote(note: ProjectNoteText): ParsedCompactionNote {
-  const parsed: ParsedCompactionNote = { uri: note.uri, session: '', timestamp: '', concepts: [], decisions: [], problems: [], next: [], files: [] };
+  const parsed: ParsedCompactionNote = { uri: note.uri, session: '', timestamp: '', concepts: [], decisions: [], problems: [], next: [], met: [], files: [] };
   const sectionOf = new Map<string, keyof typeof NOTE_SECTIONS>(Object.entries(NOTE_SECTIONS).map(([key, heading]) => [heading.toLowerCase(), key as keyof typeof NOTE_SECTIONS]));
   let current: keyof typeof NOTE_SECTIONS | null = null;
   for (const raw of note.content.slice(0, MAX_NOTE_CHARS).split('\n')) {
@@ -169,6 +173,7 @@ function newestFirst(notes: readonly ParsedCompactionNote[]): ParsedCompactionNo
 /** The merged lists of a project's notes, newest first, each item once. */
 export interface MergedNotes {
   problems: string[];
+  met: string[];
   next: string[];
   decisions: string[];
   concepts: string[];
@@ -207,8 +212,11 @@ export function mergeProjectNotes(notes: readonly ParsedCompactionNote[]): Merge
     const kept = new Set(newest.decisions.map(itemKey));
     for (const decision of note.decisions) if (!kept.has(itemKey(decision))) dropped.add(itemKey(decision));
   }
+  const problems = collect(latest, (note) => note.problems, MAX_ITEMS.problems, true);
+  const open = new Set(latest.flatMap((note) => note.problems.map(itemKey)));
   return {
-    problems: collect(latest, (note) => note.problems, MAX_ITEMS.problems, true),
+    problems,
+    met: collect(latest, (note) => note.met.filter((item) => !open.has(itemKey(item))), MAX_ITEMS.met, true),
     next: collect(latest.slice(0, NEXT_SESSIONS), (note) => note.next, MAX_ITEMS.next, false),
     decisions: collect(ordered, (note) => note.decisions.filter((decision) => !dropped.has(itemKey(decision))), MAX_ITEMS.decisions, true),
     concepts: collect(ordered, (note) => note.concepts, MAX_ITEMS.concepts, false),
@@ -257,6 +265,7 @@ export function buildProjectMemory(input: ProjectMemoryInput): ProjectMemory {
   section('Open problems', merged.problems, 'problems');
   section('In progress and next steps', merged.next.map((text) => `- ${text}`), 'next');
   section('Decisions', merged.decisions, 'decisions');
+  section('Problems met before (settled or worked around)', merged.met, 'other');
   if (merged.concepts.length > 0) lines.push({ text: `\nKey concepts: ${merged.concepts.join(', ')}`, kind: 'other' });
   if (merged.files.length > 0) lines.push({ text: `Files in play: ${merged.files.join(', ')}`, kind: 'other' });
 

@@ -53,7 +53,7 @@ const MAX_SESSION_ID_CHARS = 100;
 
 /**
  * The note keeps its lists under fixed headings (`## Decisions Made`, `## Open Problems`,
- * `## In Progress`, `## Key Concepts`, `## Working Set`) that session start reads back
+ * `## In Progress`, `## Problems Met`, `## Key Concepts`, `## Working Set`) that session start reads back
  * (core/memory/project-memory.ts): renaming one breaks what the next session receives.
  *
  * @param projectOrName - the project, or a name standing for one.
@@ -76,6 +76,8 @@ export function buildCompactionNote(projectOrName: Project | string, sessionID: 
   const concepts = (linked.length > 0 ? linked : [concept]).map((name) => `- [[${name}]]`);
   const decisions = extraction.decisions.slice(0, MAX_DECISIONS).map((decision) => listItem(`${decision.category}: ${decision.text}`));
   const problems = (extraction.observations ?? []).filter((observation) => observation.type === 'problem').slice(0, MAX_LIST_ITEMS).map((observation) => listItem(observation.text));
+  // Problems met and settled or worked around: pitfalls the next session should not step into again.
+  const met = (extraction.observations ?? []).filter((observation) => observation.type === 'warning').slice(0, MAX_LIST_ITEMS).map((observation) => listItem(observation.text));
   // What was in progress: the engine's next steps, then observations of the same kind it did not list.
   const listed = new Set((extraction.next ?? []).map((text) => text.trim().toLowerCase()));
   const nextObserved = (extraction.observations ?? []).filter((observation) => observation.type === 'next' && !listed.has(observation.text.trim().toLowerCase())).map((observation) => observation.text);
@@ -99,6 +101,7 @@ export function buildCompactionNote(projectOrName: Project | string, sessionID: 
     '',
     ...(problems.length > 0 ? ['## Open Problems', '', problems.join('\n'), ''] : []),
     ...(next.length > 0 ? ['## In Progress', '', next.join('\n'), ''] : []),
+    ...(met.length > 0 ? ['## Problems Met', '', met.join('\n'), ''] : []),
     '## Working Set',
     '',
     files.join('\n') || '_No files touched_',

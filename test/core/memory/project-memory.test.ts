@@ -3,7 +3,7 @@ import { buildProjectMemory, mergeProjectNotes, parseCompactionNote, PROJECT_MEM
 import { countTokens } from '../../../src/core/text/tokens.js';
 
 /** A note in the shape the compacting hook writes. */
-function note(session: string, timestamp: string, lists: { decisions?: string[]; problems?: string[]; next?: string[]; concepts?: string[]; files?: string[] }): { uri: string; content: string } {
+function note(session: string, timestamp: string, lists: { decisions?: string[]; problems?: string[]; next?: string[]; met?: string[]; concepts?: string[]; files?: string[] }): { uri: string; content: string } {
   const bullets = (items: string[] | undefined, empty: string): string => (items && items.length > 0 ? items.map((item) => `- ${item}`).join('\n') : empty);
   return {
     uri: `memory://sessions/compaction/shop-1a2b3c4d/compaction-shop-1a2b3c4d-${timestamp.replace(/\D/g, '')}-${session}`,
@@ -24,6 +24,7 @@ function note(session: string, timestamp: string, lists: { decisions?: string[];
       '',
       ...(lists.problems ? ['## Open Problems', '', bullets(lists.problems, ''), ''] : []),
       ...(lists.next ? ['## In Progress', '', bullets(lists.next, ''), ''] : []),
+      ...(lists.met ? ['## Problems Met', '', bullets(lists.met, ''), ''] : []),
       '## Working Set',
       '',
       bullets(lists.files, '_No files touched_'),
@@ -76,7 +77,7 @@ describe('buildProjectMemory', () => {
   it('should lead with the summary, then problems, next steps and decisions, within the budget exactly', () => {
     const memory = buildProjectMemory({
       ...INPUT,
-      notes: [note('ses_a', '2026-11-20T10:00:00.000Z', { decisions: ['use SQLite instead of Redis because it is simpler to ship'], problems: ['cart.test.ts fails: expected 3, got 2'], next: ['add the checkout page'], concepts: ['sqlite'] })],
+      notes: [note('ses_a', '2026-11-20T10:00:00.000Z', { decisions: ['use SQLite instead of Redis because it is simpler to ship'], problems: ['cart.test.ts fails: expected 3, got 2'], next: ['add the checkout page'], met: ['resolved: the Redis client timed out on CI', 'cart.test.ts fails: expected 3, got 2'], concepts: ['sqlite'] })],
       summary: { text: '## Goal\nShip the cart.\n\n## Done\n- moved sessions to SQLite', at: '2026-11-20T10:01:00.000Z' },
     });
     const text = memory.text;
@@ -89,6 +90,9 @@ describe('buildProjectMemory', () => {
     expect(at('add the checkout page')).toBeGreaterThan(at('cart.test.ts fails'));
     expect(at('use SQLite instead of Redis because it is simpler to ship')).toBeGreaterThan(at('add the checkout page'));
     expect(text).toContain('Key concepts: sqlite');
+    // Settled problems come after the decisions, and an open one is not repeated among them.
+    expect(at('resolved: the Redis client timed out on CI')).toBeGreaterThan(at('use SQLite instead of Redis'));
+    expect(text.split('cart.test.ts fails').length).toBe(2);
 
     const small = buildProjectMemory({ ...INPUT, totalBudget: 60, notes: [note('ses_a', '2026-11-20T10:00:00.000Z', { decisions: Array.from({ length: 20 }, (_, i) => `decision number ${i} with a long reason attached to it`) })], summary: null });
     expect(small.tokens).toBeLessThanOrEqual(60);

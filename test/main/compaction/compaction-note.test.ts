@@ -65,7 +65,7 @@ describe('buildCompactionNote', () => {
     expect(a.title.length).toBeLessThan(200);
   });
 
-  it('should carry the open problems and what is in progress, as plain lines', () => {
+  it('should carry the open problems, what is in progress and the problems settled, each under its own heading, as plain lines', () => {
     const live = {
       ...extraction,
       observations: [
@@ -76,7 +76,9 @@ describe('buildCompactionNote', () => {
     } as unknown as Extraction;
     const note = buildCompactionNote('My App', 'ses_1', live, new Date(2026, 0, 27));
     expect(note.content).toContain('## Open Problems\n\n- tsc: src/cache.ts(12,3): error TS2345 in cache `\n');
-    expect(note.content).not.toContain('resolved: npm test');
+    // A settled problem is not an open one: it has its own list.
+    expect(note.content.split('## Problems Met')[0]).not.toContain('resolved: npm test');
+    expect(note.content).toContain('## Problems Met\n\n- resolved: npm test failed on the retry path\n');
     expect(note.content).toContain('## In Progress\n\n- wire the cache into the API handlers\n- add a test for eviction\n');
     expect([...note.content.matchAll(/\[\[([^\]]+)\]\]/g)].map((match) => match[1])).toEqual(['redis']);
   });
