@@ -127,6 +127,8 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
     return done.done;
   };
 
+  const started: { instance: string; hooks: LooseHooks }[] = [];
+
   async function start(instance: string, directory: string): Promise<LooseHooks> {
     const host = createContinuityHost(store);
     hostLogs.push({ instance, lines: host.logs });
@@ -137,6 +139,7 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
       hooks = (await plugin.server({ client: host.client, directory, worktree: directory }, { store: 'files', stateDir: spec.stateDir, ...spec.pluginOptions })) as LooseHooks;
     });
     if (Object.keys(hooks).length === 0) notes.push(`${instance}: the plugin returned no hooks`);
+    started.push({ instance, hooks });
     return hooks;
   }
 
@@ -150,11 +153,6 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
     store.get(project.sessionID)?.push(...compactionMessages(project.sessionID, project.summary, Date.now()));
     const event = hook(hooks, 'event');
     if (event) await bounded(`${instance}: session.compacted event`, () => event({ event: { type: 'session.compacted', properties: { sessionID: project.sessionID } } }, undefined));
-    const dispose = hooks['dispose'];
-    if (typeof dispose === 'function') {
-      await bounded(`${instance}: dispose`, () => (dispose as () => Promise<void>).call(hooks));
-      return false;
-    }
     const deadline = Date.now() + spec.settleMs;
     let landed = false;
     let pending = 0;
@@ -186,6 +184,11 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
     if (open) result.pSame = await nextSession('P same process', first, NEXT_SESSION_ID);
   }
   result.untouched = await nextSession('R new process', await start('R new process', spec.untouched), `${NEXT_SESSION_ID}_r`);
+  // Each instance is shut down as OpenCode shuts a plugin down: its background work and pool end.
+  for (const { instance, hooks } of started) {
+    const dispose = hooks['dispose'];
+    if (typeof dispose === 'function') await bounded(`${instance}: dispose`, () => (dispose as () => Promise<void>).call(hooks));
+  }
   for (const { instance, lines } of hostLogs) logs.push(...lines.map((line) => ({ instance, ...line })));
   return result;
 }
