@@ -15,7 +15,7 @@
  * Each session runs in a process of its own (continuity-scenario.ts), killed
  * at its deadline.
  */
-import { execFile } from 'node:child_process';
+import { runProcess } from '../main/memory/cli/process-runner.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -145,14 +145,18 @@ async function runScenarioProcess(program: ScenarioProgram, spec: ScenarioSpec, 
   const specFile = join(folder, 'spec.json');
   const resultFile = join(folder, 'result.json');
   await writeFile(specFile, JSON.stringify(spec));
-  const exit = await new Promise<{ error: (Error & { code?: unknown; killed?: boolean }) | null; stderr: string }>((resolve) => {
-    execFile(process.execPath, program.argv(specFile, resultFile), { cwd: program.cwd, env: scenarioEnv(home), timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) =>
-      resolve({ error, stderr: String(stderr) }),
-    );
-  });
-  if (exit.error) {
-    const why = exit.error.killed ? `no result within ${timeoutMs} ms (killed)` : `the scenario process failed (${String(exit.error.code ?? exit.error.message)})`;
-    const detail = exit.stderr.trim().split('\n').slice(-3).join(' | ');
+  // The project's one way to start a process: an argv array, a deadline that kills the whole group, bounded output.
+  const exit = await runProcess(process.execPath, program.argv(specFile, resultFile), { cwd: program.cwd, env: scenarioEnv(home), timeoutMs, maxStdoutBytes: 16 * 1024 * 1024 });
+  if (exit.kind !== 'exited' || exit.code !== 0) {
+    const why =
+      exit.kind === 'timeout'
+        ? `no result within ${timeoutMs} ms (killed)`
+        : exit.kind === 'spawn-failed'
+          ? `the scenario process could not start (${exit.message})`
+          : exit.kind === 'output-too-large'
+            ? 'the scenario process printed too much'
+            : `the scenario process failed (exit ${String(exit.code ?? exit.signal)})`;
+    const detail = 'stderr' in exit ? exit.stderr.trim().split('\n').slice(-3).join(' | ') : '';
     return { ok: false, reason: detail ? `${why}: ${detail}` : why };
   }
   try {

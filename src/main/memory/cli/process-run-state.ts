@@ -16,6 +16,8 @@ export interface RunLimits {
   timeoutMs: number;
   maxStdoutBytes: number;
   env?: NodeJS.ProcessEnv;
+  /** The working folder. @default this process's */
+  cwd?: string;
   signal?: AbortSignal;
 }
 

@@ -30,6 +30,7 @@ interface BunRuntime {
     stdout: 'pipe';
     stderr: 'pipe';
     env?: Record<string, string | undefined>;
+    cwd?: string;
     detached?: boolean;
   }): BunSubprocess;
 }
@@ -43,7 +44,7 @@ function runWithNode(file: string, args: readonly string[], limits: RunLimits): 
     let child: ReturnType<typeof spawn>;
     try {
       // detached: the child leads its own process group, so a kill reaches anything it started.
-      child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], env: limits.env, detached: true, shell: false });
+      child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], env: limits.env, cwd: limits.cwd, detached: true, shell: false });
     } catch (error) {
       resolvePromise({ kind: 'spawn-failed', message: (error as Error).message });
       return;
@@ -97,7 +98,7 @@ async function drain(stream: ReadableStream<Uint8Array>, collector: Collector, o
 function runWithBun(bun: BunRuntime, file: string, args: readonly string[], limits: RunLimits): Promise<ProcessOutcome> {
   let child: BunSubprocess;
   try {
-    child = bun.spawn({ cmd: [file, ...args], stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', env: limits.env, detached: true });
+    child = bun.spawn({ cmd: [file, ...args], stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', env: limits.env, ...(limits.cwd ? { cwd: limits.cwd } : {}), detached: true });
   } catch (error) {
     return Promise.resolve({ kind: 'spawn-failed', message: (error as Error).message });
   }
