@@ -320,7 +320,6 @@ describe('the plugin in the real OpenCode server', () => {
     expect(probes.filter((probe) => probe.status !== 200)).toEqual([]);
     console.log(`server answered ${probes.length} probes during the compaction; slowest ${Math.round(Math.max(...probes.map((probe) => probe.ms)))} ms`);
     const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
-    if (!compaction?.lastUser.includes(PRESERVATION_HEADING)) console.log('DEBUG', server?.output().split('\n').filter((l) => /compact|pool|extract|hook/i.test(l)).slice(-40).join('\n'));
     expect(compaction?.lastUser).toContain(PRESERVATION_HEADING);
     // Compacted again after two more messages: only the pages since are read, the rest of the window is remembered.
     for (const text of texts.slice(-2)) expect((await main.prompt(session, text, { noReply: true })).status).toBe(200);
