@@ -1,23 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureArgv } from '../support/fixture-process.js';
+import { runCliFixture, type CliRun } from '../support/fixture-process.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/eval.ts', import.meta.url));
 
-async function runEvalCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...fixtureArgv(CLI), ...args], { timeout: 120_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
+const runEvalCli = (args: string[]): Promise<CliRun> => runCliFixture(CLI, args);
 
 let corpus: string;
 

@@ -1,7 +1,9 @@
 /**
  * How a test starts a TypeScript fixture as a Node process.
  */
+import { execFile } from 'node:child_process';
 import { relative } from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 
@@ -21,4 +23,27 @@ export function fixtureArgv(file: string): string[] {
     // Not inside a test file (a script that imports the test support, such as `npm run soak`).
   }
   return bundle ? [bundle] : ['--import', 'tsx', file];
+}
+
+/** How a command-line run ended: its exit code (−1 when it did not exit by itself) and its output. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a TypeScript command-line program as a Node process, as {@link fixtureArgv} starts it.
+ *
+ * @param file - the program's absolute path.
+ * @param args - its arguments.
+ */
+export async function runCliFixture(file: string, args: string[]): Promise<CliRun> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...fixtureArgv(file), ...args], { timeout: 120_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
 }
