@@ -34,11 +34,32 @@ export function queryTerms(query: string): string[] {
   return [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}]+/u))].filter((term) => term !== '' && !STOP_WORDS.has(term));
 }
 
+/**
+ * `text` from `start` to `end`, both moved off any `[[…]]` they would cut: a start inside a link moves
+ * to its `[[`, an end inside one to before its `[[`. A snippet then holds whole links or none, and
+ * its reader never sees half of one.
+ */
+export function linkSafeSlice(text: string, start: number, end: number): string {
+  let from = Math.max(0, start);
+  const opened = text.lastIndexOf('[[', from);
+  if (opened >= 0 && opened < from) {
+    const closed = text.indexOf(']]', opened + 2);
+    if (closed === -1 || closed + 2 > from) from = opened;
+  }
+  let to = Math.min(text.length, end);
+  const last = text.lastIndexOf('[[', to - 1);
+  if (last >= from) {
+    const closed = text.indexOf(']]', last + 2);
+    if (closed === -1 || closed + 2 > to) to = last;
+  }
+  return text.slice(from, Math.max(from, to));
+}
+
 function snippetOf(entry: SearchableEntry, terms: readonly string[]): string {
   const lower = entry.lead.toLowerCase();
   const hits = terms.map((term) => lower.indexOf(term)).filter((index) => index >= 0);
   const start = hits.length > 0 ? Math.max(0, Math.min(...hits) - 40) : 0;
-  return entry.lead.slice(start, start + SNIPPET_CHARS);
+  return linkSafeSlice(entry.lead, start, start + SNIPPET_CHARS);
 }
 
 /**
@@ -89,7 +110,7 @@ function activitySnippet(content: string): string {
   const lines = content.split('\n').filter((line) => line.trim() !== '');
   const kept = lines.filter((line) => !line.trimStart().startsWith('*'));
   const snippet = (kept.length > 0 ? kept : lines).join(' ').trim();
-  return snippet.length > ACTIVITY_SNIPPET_CHARS ? `${snippet.slice(0, ACTIVITY_SNIPPET_CHARS - 3)}...` : snippet;
+  return snippet.length > ACTIVITY_SNIPPET_CHARS ? `${linkSafeSlice(snippet, 0, ACTIVITY_SNIPPET_CHARS - 3)}...` : snippet;
 }
 
 /** `yyyy-MM-dd HH:mm` in UTC, as RecentActivity prints times. */

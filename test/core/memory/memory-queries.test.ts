@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexMemoryText } from '../../../src/core/memory/memory-index.js';
-import { queryTerms, recentActivity, relatedConcepts, searchEntries, type ConceptFile } from '../../../src/core/memory/memory-queries.js';
+import { linkSafeSlice, queryTerms, recentActivity, relatedConcepts, searchEntries, type ConceptFile } from '../../../src/core/memory/memory-queries.js';
 
 const NOW = Date.parse('2026-03-04T10:05:00Z');
 const note = (uri: string, minutesAgo: number, text: string) => indexMemoryText({ uri, mtimeMs: NOW - minutesAgo * 60_000, size: text.length }, text);
@@ -66,5 +66,28 @@ describe('relatedConcepts', () => {
       { name: 'api-gateway', cooccurrence: 1, files: ['memory://c'] },
     ]);
     expect(relatedConcepts(0, files, names, 1)).toHaveLength(1);
+  });
+});
+
+describe('linkSafeSlice', () => {
+  it('should move a cut off any link it would split, so a snippet holds whole links or none', () => {
+    const text = 'before [[sequential-thinking]] middle [[in-project]] after';
+    // Start inside the first link: moved to its [[.
+    expect(linkSafeSlice(text, 10, text.length)).toBe('[[sequential-thinking]] middle [[in-project]] after');
+    // End inside the second link: moved before its [[.
+    expect(linkSafeSlice(text, 0, 42)).toBe('before [[sequential-thinking]] middle ');
+    // An unclosed [[ at the end is left out.
+    expect(linkSafeSlice('a [[b]] c [[never closed', 0, 100)).toBe('a [[b]] c ');
+    expect(linkSafeSlice(text, 0, text.length)).toBe(text);
+  });
+
+  it('should give search snippets no half link, however the lead is cut', () => {
+    // The snippet would start 40 characters before the term, inside the link.
+    const lead = `${'word '.repeat(20)}[[a-very-long-linked-concept-name-here]] and redis ${'tail '.repeat(10)}`;
+    const [hit] = (searchEntries([note('memory://x', 1, `---\ntitle: X\n---\n\n${lead}`)], 'redis', 1) as { ok: true; results: { snippet: string }[] }).results;
+    const snippet = hit?.snippet ?? '';
+    expect(snippet).toContain('redis');
+    expect((snippet.match(/\[\[/g) ?? []).length).toBe((snippet.match(/\]\]/g) ?? []).length);
+    expect(snippet).not.toMatch(/^[^[]*\]\]/);
   });
 });

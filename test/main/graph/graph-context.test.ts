@@ -46,3 +46,14 @@ describe('judgeRelations', () => {
     expect(judgeRelations('x', { ok: true, value: weak })).toMatchObject({ ok: false, reason: 'weak' });
   });
 });
+
+describe('links of several store answers', () => {
+  it('should read each answer on its own: a link cut in one snippet never pairs with the next', async () => {
+    const { linksOf, searchText } = await import('../../../src/main/graph/wikilink-ranking.js');
+    const hits = [
+      { title: 'Compaction summary', path: 'memory://a', fusedScore: 1, textScore: 1, semanticScore: 1, snippet: 'thoughts on [[sequential-thinking-sess' },
+      { title: 'Other', path: 'memory://b', fusedScore: 1, textScore: 1, semanticScore: 1, snippet: 'ion-ses-1]] in [[redis]]' },
+    ];
+    expect(linksOf(searchText(hits))).toEqual(['redis']);
+  });
+});
