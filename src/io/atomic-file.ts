@@ -30,9 +30,9 @@ export function isTemporaryName(name: string): boolean {
  * @param path - the file to replace or create; its folder is created when missing.
  * @param content - the whole new content, as UTF-8.
  * @param mode - permissions of a new file. @default 0o644
- * @param beforeRename - a last check before the new file replaces the old one (a lost lock, a passed deadline); throwing stops the write.
+ * @param beforeRename - a last check before the new file replaces the old one (a lost lock, a passed deadline); throwing or rejecting stops the write.
  */
-export async function writeFileAtomically(path: string, content: string, mode = 0o644, beforeRename?: () => void): Promise<void> {
+export async function writeFileAtomically(path: string, content: string, mode = 0o644, beforeRename?: () => void | Promise<void>): Promise<void> {
   const folder = dirname(path);
   await mkdir(folder, { recursive: true });
   const temporary = temporaryPath(path);
@@ -44,7 +44,7 @@ export async function writeFileAtomically(path: string, content: string, mode = 
     } finally {
       await handle.close();
     }
-    beforeRename?.();
+    await beforeRename?.();
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => undefined);
