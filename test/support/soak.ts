@@ -163,7 +163,7 @@ export async function runSoak(settings: SoakSettings): Promise<SoakResult> {
       now: () => Date.now() + 3_600_000 * 3,
       lockTiming: { staleMs: 2_000 },
     });
-    const outboxNames = async (): Promise<string[]> => (await readdir(join(stateDir, 'outbox')).catch(() => [] as string[])).filter((name) => /\.json(\.claim-\d+-[0-9a-f]+)?$/.test(name));
+    const outboxNames = async (): Promise<string[]> => (await readdir(join(stateDir, 'outbox')).catch(() => [] as string[])).filter((name) => /\.json(\.claim-[-0-9a-f]+)?$/.test(name));
     for (let pass = 0; pass < 5 && (await outboxNames()).length > 0; pass++) await delivery.flush();
     const seen = new Map<string, number>();
     let chains = 0;

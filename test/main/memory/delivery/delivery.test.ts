@@ -59,7 +59,7 @@ async function rig(cleanup: Cleanup): Promise<Rig> {
 
 /** Entries not delivered yet: pending, or claimed by a process (alive or not). */
 async function pending(stateDir: string): Promise<string[]> {
-  return (await readdir(join(stateDir, 'outbox'))).filter((name) => /\.json(\.claim-\d+-[0-9a-f]+)?$/.test(name));
+  return (await readdir(join(stateDir, 'outbox'))).filter((name) => /\.json(\.claim-[-0-9a-f]+)?$/.test(name));
 }
 
 /** Polls `condition` until it holds; fails the test when it never does. */
