@@ -20,7 +20,7 @@
  * (EACCES, EROFS, ENOTDIR…) fails at once with its cause, never as "busy".
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
@@ -203,7 +203,13 @@ async function acquire(lockPath: string, timing: Required<LockTiming>, controlle
     exitHookSet = true;
     // A process that exits while holding a lock gives it back instead of leaving it to go stale.
     process.once('exit', () => {
-      for (const path of heldPaths.keys()) rmSync(path, { recursive: true, force: true });
+      for (const [path, token] of heldPaths) {
+        try {
+          if (readFileSync(ownerFile(path), 'utf8').trim() === token) rmSync(path, { recursive: true, force: true });
+        } catch {
+          // Gone, or not readable: left to go stale.
+        }
+      }
     });
   }
   return held;
