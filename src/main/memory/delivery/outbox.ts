@@ -14,7 +14,8 @@
  *
  * A claimed entry whose read fails (a deadline, EIO, EMFILE) is put back as
  * pending with a log line, never removed: only a delivery removes an entry.
- * Every string written passes the redaction and sanitizer of log lines.
+ * Every string written besides the payload (redacted when it was built) passes the
+ * redaction and sanitizer of log lines: the CLI's error output kept as `lastError` may hold a credential.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
@@ -121,7 +122,11 @@ export function createOutbox(dir: string, settings: OutboxSettings | (() => numb
         throw error;
       },
     ));
-  const write = (path: string, entry: OutboxEntry): Promise<void> => writeFileAtomically(path, `${JSON.stringify(forDisk(entry))}\n`, 0o600);
+  // The payload was redacted when it was built (the compaction note, the summary), and a second pass would
+  // rewrite the note's own rendering of what was redacted (`api_key=REDACTED:…` becomes a secret again);
+  // everything else, the CLI's error output above all, passes the redaction here.
+  const write = (path: string, entry: OutboxEntry): Promise<void> =>
+    writeFileAtomically(path, `${JSON.stringify({ ...forDisk({ ...entry, payload: {} }), payload: entry.payload })}\n`, 0o600);
 
   async function names(): Promise<string[]> {
     try {
