@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { makeDirectory } from '../../io/atomic-file.js';
 
 /** Why a locked step did not run or did not finish. */
 export type LockFailureCode = 'LOCK_BUSY' | 'LOCK_LOST' | 'STATE_TIMEOUT';
@@ -143,7 +144,7 @@ async function tryTake(lockPath: string, token: string, staleMs: number): Promis
   } catch (error) {
     const code = codeOf(error);
     if (code === 'ENOENT') {
-      await mkdir(dirname(lockPath), { recursive: true });
+      await makeDirectory(dirname(lockPath));
       return false;
     }
     if (code !== 'EEXIST') throw error;

@@ -18,9 +18,9 @@
  * redaction and sanitizer of log lines: the CLI's error output kept as `lastError` may hold a credential.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomically } from '../../../io/atomic-file.js';
+import { makeDirectory, writeFileAtomically } from '../../../io/atomic-file.js';
 import { keepAside, readStateText } from '../../shared/state-file.js';
 import type { Logger } from '../../shared/logger.js';
 import { CLAIMED, fileName, HEX_KEY, isEntry, keyOf, PENDING, type OutboxEntry } from './outbox-entry.js';
@@ -115,7 +115,7 @@ export function createOutbox(dir: string, settings: OutboxSettings | (() => numb
   let created: Promise<void> | null = null;
   // A refused mkdir is tried again next time: a full or read-only disk recovers.
   const ready = (): Promise<void> =>
-    (created ??= mkdir(failedDir, { recursive: true, mode: 0o700 }).then(
+    (created ??= makeDirectory(failedDir, 0o700).then(
       () => undefined,
       (error: unknown) => {
         created = null;

@@ -412,6 +412,25 @@ describe.concurrent('delivery when it cannot learn, or is told wrong times', () 
     expect(r.host.linesWith('the state folder refuses the chain state (ENOTDIR)').length).toBeGreaterThan(0);
   });
 
+  it.runIf(mountable)('should deliver a summary once when the state folder is read-only', async ({ onTestFinished }) => {
+    const mount = (await mountTmpfs(256)) as Mount;
+    onTestFinished(() => mount.unmount());
+    const r = await rig(onTestFinished);
+    mount.remount('ro');
+    const delivery = createDelivery({
+      cli: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env }),
+      outbox: createOutbox(join(mount.dir, 'outbox'), () => r.clock.now),
+      chains: createChainStore(mount.dir),
+      logger: createLogger(r.host.client),
+      timeoutMs: 5_000,
+      now: () => r.clock.now,
+    });
+    await delivery.submitThought(first);
+    await delivery.flush();
+    expect(await thoughtCalls(r)).toBe(1);
+    expect(r.host.linesWith('the state folder refuses the chain state (EROFS)').length).toBeGreaterThan(0);
+  });
+
   it('should keep a credential from the CLI\'s error output out of the outbox files', async ({ onTestFinished }) => {
     const r = await rig(onTestFinished);
     const secret = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
