@@ -1,11 +1,12 @@
 /**
- * `npm run soak`: 20 rounds of two plugin processes compacting five sessions
- * each at once on one state folder, killed with SIGKILL at random points,
+ * `npm run soak`: 20 rounds of three plugin processes compacting five sessions
+ * each at once on one state folder, killed with SIGKILL and stopped with
+ * SIGSTOP (resumed with SIGCONT up to 5 s later) at random points,
  * against the maenifold CLI double (slowed to 100–700 ms a thought) and
  * against the built-in file store. Prints what was lost, duplicated, and how
  * many chains repeat a thought number; exits non-zero unless all are 0.
  *
- * Flags: --rounds N (default 20), --store cli|files|both (default both), --seed N, --json.
+ * Flags: --rounds N (default 20), --processes N (default 3), --store cli|files|both (default both), --seed N, --json.
  */
 import { runSoak, type SoakResult } from '../test/support/soak.js';
 
@@ -17,9 +18,10 @@ function flag(name: string): string | undefined {
 const rounds = Number(flag('rounds') ?? 20);
 const which = flag('store') ?? 'both';
 const seed = Number(flag('seed') ?? 14);
+const processes = Number(flag('processes') ?? 3);
 const stores = which === 'both' ? (['cli', 'files'] as const) : ([which] as ['cli' | 'files']);
 const results: SoakResult[] = [];
-for (const store of stores) results.push(await runSoak({ rounds, store, seed }));
+for (const store of stores) results.push(await runSoak({ rounds, store, seed, processes, stopChance: 0.4 }));
 if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(results)}\n`);
 else console.table(results);
 const failed = results.some((result) => result.lost > 0 || result.duplicated > 0 || result.chainsWithRepeatedNumbers > 0 || result.parked > 0 || result.leftInOutbox > 0);

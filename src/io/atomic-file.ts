@@ -8,8 +8,28 @@
  */
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
+/**
+ * `mkdir -p`, failing with the real cause: on a read-only file system Node's recursive mkdir reports a
+ * missing folder as ENOENT; the first missing folder is then made on its own, which names EROFS or EACCES.
+ *
+ * @param path - the folder to create, with its missing parents.
+ * @param mode - permissions of the folders created. @default 0o777 (less the umask)
+ */
+export async function makeDirectory(path: string, mode?: number): Promise<void> {
+  try {
+    await mkdir(path, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException)?.code !== 'ENOENT') throw error;
+    let missing = path;
+    while (dirname(missing) !== missing && !(await stat(dirname(missing)).then(() => true, () => false))) missing = dirname(missing);
+    await mkdir(missing, mode);
+    // Made after all (a parent was removed meanwhile): the rest, as asked.
+    await mkdir(path, { recursive: true, ...(mode !== undefined ? { mode } : {}) });
+  }
+}
 
 /** The temporary file a write of `path` goes through, beside it. */
 function temporaryPath(path: string): string {
@@ -30,11 +50,11 @@ export function isTemporaryName(name: string): boolean {
  * @param path - the file to replace or create; its folder is created when missing.
  * @param content - the whole new content, as UTF-8.
  * @param mode - permissions of a new file. @default 0o644
- * @param beforeRename - a last check before the new file replaces the old one (a lost lock, a passed deadline); throwing stops the write.
+ * @param beforeRename - a last check before the new file replaces the old one (a lost lock, a passed deadline); throwing or rejecting stops the write.
  */
-export async function writeFileAtomically(path: string, content: string, mode = 0o644, beforeRename?: () => void): Promise<void> {
+export async function writeFileAtomically(path: string, content: string, mode = 0o644, beforeRename?: () => void | Promise<void>): Promise<void> {
   const folder = dirname(path);
-  await mkdir(folder, { recursive: true });
+  await makeDirectory(folder);
   const temporary = temporaryPath(path);
   const handle = await open(temporary, 'wx', mode);
   try {
@@ -44,7 +64,7 @@ export async function writeFileAtomically(path: string, content: string, mode = 
     } finally {
       await handle.close();
     }
-    beforeRename?.();
+    await beforeRename?.();
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => undefined);

@@ -1,8 +1,10 @@
 /**
  * The cross-process soak: rounds of plugin processes (test/fixtures/delivery/submit-thought.ts)
  * submitting summaries of one project at once to one state folder, killed
- * with SIGKILL at random points, then a final drain; counts what reached the
- * chains. Used by `npm run soak` (20 rounds) and, shorter, by the tests.
+ * with SIGKILL and stopped with SIGSTOP (then resumed with SIGCONT, often
+ * after another process took their lock over) at random points, then a
+ * final drain; counts what reached the chains. Used by `npm run soak`
+ * (20 rounds) and, shorter, by the tests.
  */
 import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -37,6 +39,10 @@ export interface SoakSettings {
   killChance?: number;
   /** A killed process dies within this many milliseconds of starting to send. @default 3000 */
   killWithinMs?: number;
+  /** Chance that a process (alone, or with the CLI it started) is stopped during a round, then resumed. @default 0 */
+  stopChance?: number;
+  /** A stopped process stays stopped up to this long: past the lock's 2 s, another process takes its lock over. @default 5000 */
+  stopForMs?: number;
   seed?: number;
 }
 
@@ -44,8 +50,11 @@ export interface SoakSettings {
 export interface SoakResult {
   store: 'cli' | 'files';
   rounds: number;
+  processes: number;
   /** Processes killed with SIGKILL (alone, or with the CLI it had started). */
   kills: number;
+  /** Processes stopped with SIGSTOP and resumed with SIGCONT. */
+  stops: number;
   /** Summaries submitted by processes that said they were stored (on disk) before they died or finished. */
   owed: number;
   delivered: number;
@@ -93,30 +102,56 @@ async function senderArgv(): Promise<string[]> {
   return fixtureArgv(SENDER);
 }
 
-/** One process of a round: started in its own group, killed or left to finish. */
-async function runSender(args: string[], env: NodeJS.ProcessEnv, killAfterMs: number | null, wholeGroup: boolean): Promise<{ stored: boolean; killed: boolean }> {
+/** What happens to one process of a round, counted from when it starts to send. */
+interface Fate {
+  killAfterMs: number | null;
+  stop: { afterMs: number; forMs: number } | null;
+  /** Whether the signals reach its whole group (the CLI it started) or the process alone. */
+  wholeGroup: boolean;
+}
+
+/** One process of a round: started in its own group, stopped and resumed, killed, or left to finish. */
+async function runSender(args: string[], env: NodeJS.ProcessEnv, fate: Fate): Promise<{ stored: boolean; killed: boolean; stopped: boolean }> {
   const proc = spawn(process.execPath, [...(await senderArgv()), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const target = fate.wholeGroup ? -(proc.pid as number) : (proc.pid as number);
+  const signal = (name: NodeJS.Signals): boolean => {
+    try {
+      process.kill(target, name);
+      return true;
+    } catch {
+      return false; // It finished first.
+    }
+  };
   let stored = false;
+  let started = false;
   let killed = false;
+  let stopped = false;
   let output = '';
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   proc.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
     if (!stored && output.includes('stored\n')) stored = true;
-    if (killAfterMs !== null && output.includes('started\n') && !killed) {
-      killed = true;
+    if (started || !output.includes('started\n')) return;
+    started = true;
+    if (fate.stop) {
+      const { afterMs, forMs } = fate.stop;
       setTimeout(() => {
-        try {
-          process.kill(wholeGroup ? -(proc.pid as number) : (proc.pid as number), 'SIGKILL');
-        } catch {
-          // It finished first.
-        }
-      }, killAfterMs).unref();
+        if (!signal('SIGSTOP')) return;
+        stopped = true;
+        setTimeout(() => signal('SIGCONT'), forMs).unref();
+      }, afterMs).unref();
+    }
+    if (fate.killAfterMs !== null) {
+      setTimeout(() => {
+        killed = signal('SIGKILL');
+      }, fate.killAfterMs).unref();
     }
   });
   await exited;
+  // A group stopped with its leader killed: what is left of it is resumed, so it can finish.
+  if (fate.wholeGroup) signal('SIGCONT');
   await until(() => groupGone(proc.pid as number), 30_000);
-  return { stored, killed: killed && !output.includes('delivered\n') };
+  return { stored, killed: killed && !output.includes('delivered\n'), stopped };
 }
 
 /**
@@ -136,14 +171,17 @@ export async function runSoak(settings: SoakSettings): Promise<SoakResult> {
     const cliArg = settings.store === 'files' ? 'files' : slow;
     const owed = new Set<string>();
     let kills = 0;
+    let stops = 0;
     for (let round = 0; round < settings.rounds; round++) {
       const runs = Array.from({ length: processes }, (_, index) => {
         const label = `r${round}p${index}`;
         const killAfterMs = random() < (settings.killChance ?? 0.6) ? Math.floor(random() * (settings.killWithinMs ?? 3_000)) : null;
+        const stop = random() < (settings.stopChance ?? 0) ? { afterMs: Math.floor(random() * 2_000), forMs: 500 + Math.floor(random() * ((settings.stopForMs ?? 5_000) - 500)) } : null;
         const env = { ...process.env, ...double.env, DELIVERY_TIMEOUT_MS: '4000', MAENIFOLD_DOUBLE_FAULT: `slow:${100 + Math.floor(random() * 600)}`, MAENIFOLD_DOUBLE_FAULT_TOOLS: 'SequentialThinking' };
-        return runSender([stateDir, cliArg, PROJECT, String(sessions), label], env, killAfterMs, random() < 0.5).then((outcome) => {
+        return runSender([stateDir, cliArg, PROJECT, String(sessions), label], env, { killAfterMs, stop, wholeGroup: random() < 0.5 }).then((outcome) => {
           if (outcome.stored) for (let n = 0; n < sessions; n++) owed.add(idempotencyKey('thought', PROJECT, `${label}:${n}`));
           if (outcome.killed) kills += 1;
+          if (outcome.stopped) stops += 1;
         });
       });
       await Promise.all(runs);
@@ -163,7 +201,7 @@ export async function runSoak(settings: SoakSettings): Promise<SoakResult> {
       now: () => Date.now() + 3_600_000 * 3,
       lockTiming: { staleMs: 2_000 },
     });
-    const outboxNames = async (): Promise<string[]> => (await readdir(join(stateDir, 'outbox')).catch(() => [] as string[])).filter((name) => /\.json(\.claim-\d+-[0-9a-f]+)?$/.test(name));
+    const outboxNames = async (): Promise<string[]> => (await readdir(join(stateDir, 'outbox')).catch(() => [] as string[])).filter((name) => /\.json(\.claim-[-0-9a-f]+)?$/.test(name));
     for (let pass = 0; pass < 5 && (await outboxNames()).length > 0; pass++) await delivery.flush();
     const seen = new Map<string, number>();
     let chains = 0;
@@ -179,7 +217,9 @@ export async function runSoak(settings: SoakSettings): Promise<SoakResult> {
     return {
       store: settings.store,
       rounds: settings.rounds,
+      processes,
       kills,
+      stops,
       owed: owed.size,
       delivered: seen.size,
       lost: [...owed].filter((key) => !seen.has(key)).length,

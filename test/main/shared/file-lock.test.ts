@@ -1,12 +1,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StateLockError, throwIfAborted, withFileLock } from '../../../src/main/shared/file-lock.js';
+import { writeFileAtomically } from '../../../src/io/atomic-file.js';
+import { assertHeld, StateLockError, throwIfAborted, withFileLock } from '../../../src/main/shared/file-lock.js';
 import { fixtureArgv } from '../../support/fixture-process.js';
+import { canMount, mountTmpfs, type Mount } from '../../support/scratch-mount.js';
+
+const mountable = await canMount();
 
 const HOLDER = fileURLToPath(new URL('../../fixtures/state/lock-holder.ts', import.meta.url));
 const dirs: string[] = [];
@@ -64,5 +68,55 @@ describe('withFileLock', () => {
     await expect(hung).rejects.toMatchObject({ code: 'STATE_TIMEOUT' });
     expect(() => throwIfAborted(stopped as AbortSignal)).toThrow(StateLockError);
     await expect(withFileLock(lock, async () => 'next')).resolves.toBe('next');
+  });
+
+  it('should take over a lock whose mtime lies in the future (a clock stepped back, a file server ahead)', async () => {
+    const dir = await scratch();
+    const lock = join(dir, 'locks', 'ahead.lock');
+    await mkdir(lock, { recursive: true });
+    const dayAhead = new Date(Date.now() + 86_400_000);
+    await utimes(lock, dayAhead, dayAhead);
+    await expect(withFileLock(lock, async () => 'mine', { staleMs: 2_000, waitMs: 8_000 })).resolves.toBe('mine');
+  });
+
+  it('should refuse the write of a holder stopped while another process took its lock over', async () => {
+    const dir = await scratch();
+    const lock = join(dir, 'locks', 'stopped.lock');
+    const file = join(dir, 'state');
+    const holder = start([lock, file, 'late-write']);
+    while (!holder.output().includes('held')) await new Promise((resolve) => setTimeout(resolve, 20));
+    holder.proc.kill('SIGSTOP');
+    await withFileLock(
+      lock,
+      async (signal) => {
+        await writeFileAtomically(file, 'fresh', 0o600, () => assertHeld(signal));
+        // Resumed while this process holds the lock, and told to write at once.
+        await writeFile(`${file}.go`, '');
+        holder.proc.kill('SIGCONT');
+        const deadline = Date.now() + 20_000;
+        while (!/wrote|refused/.test(holder.output()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      },
+      { staleMs: 2_000, waitMs: 30_000, holdMs: 30_000 },
+    );
+    expect(await holder.exited).toBe(0);
+    expect(holder.output()).toContain('refused');
+    expect(await readFile(file, 'utf8')).toBe('fresh');
+  });
+
+  it('should fail at once with the cause when the locks folder is a file', async () => {
+    const dir = await scratch();
+    await writeFile(join(dir, 'locks'), 'a file where the folder should be');
+    const step = async (): Promise<string> => 'ran';
+    await expect(withFileLock(join(dir, 'locks', 'x.lock'), step, { waitMs: 3_000 })).rejects.toMatchObject({ code: 'ENOTDIR', message: expect.stringContaining(`lock folder ${join(dir, 'locks')} cannot be used (ENOTDIR`) });
+  });
+
+  it.runIf(mountable)('should fail at once with the cause when the locks folder is read-only, not report it as busy', async ({ onTestFinished }) => {
+    const mount = (await mountTmpfs(64)) as Mount;
+    onTestFinished(() => mount.unmount());
+    await mkdir(join(mount.dir, 'locks'));
+    mount.remount('ro');
+    const failure = await withFileLock(join(mount.dir, 'locks', 'x.lock'), async () => 'ran', { waitMs: 3_000 }).catch((error: unknown) => error as Error & { code?: string });
+    expect(failure).toMatchObject({ code: 'EROFS', message: expect.stringContaining('cannot be used (EROFS') });
+    expect(String((failure as Error).message)).not.toContain('still held');
   });
 });

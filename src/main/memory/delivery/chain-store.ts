@@ -12,7 +12,8 @@
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { writeFileAtomically } from '../../../io/atomic-file.js';
-import { throwIfAborted, withFileLock, type LockTiming } from '../../shared/file-lock.js';
+import { assertHeld, withFileLock, type LockTiming } from '../../shared/file-lock.js';
+import { forDisk } from './disk-text.js';
 import { keepAside, readStateText } from '../../shared/state-file.js';
 import type { Logger } from '../../shared/logger.js';
 
@@ -48,8 +49,11 @@ export interface ChainStore {
   get(project: string): Promise<ChainState | null>;
   set(project: string, state: ChainState): Promise<void>;
   clear(project: string): Promise<void>;
-  /** Reads the project's record, applies `change` and writes what it returns (`null` removes it), under the lock. */
-  update<T>(project: string, change: (record: ChainRecord | null) => { record: ChainRecord | null; result: T }): Promise<T>;
+  /**
+   * Reads the project's record, applies `change` and writes what it returns (`null` removes it), under the lock.
+   * `guard` runs right before the write (the caller's own lock still held); throwing stops it.
+   */
+  update<T>(project: string, change: (record: ChainRecord | null) => { record: ChainRecord | null; result: T }, guard?: () => Promise<void>): Promise<T>;
   /** The record as it is on disk, a thought in flight included. */
   record(project: string): Promise<ChainRecord | null>;
   readonly file: string;
@@ -128,13 +132,16 @@ export function createChainStore(stateDir: string, settings: ChainStoreSettings 
     file,
     record: (project) => locked(async () => (await load())[project] ?? null),
     get: async (project) => asState(await store.record(project)),
-    update: (project, change) =>
+    update: (project, change, guard) =>
       locked(async (signal) => {
         const chains = await load();
         const { record, result } = change(chains[project] ?? null);
         if (record) chains[project] = record;
         else delete chains[project];
-        await writeFileAtomically(file, `${JSON.stringify(chains, null, 2)}\n`, 0o600, () => throwIfAborted(signal));
+        await writeFileAtomically(file, `${JSON.stringify(forDisk(chains), null, 2)}\n`, 0o600, async () => {
+          await assertHeld(signal);
+          await guard?.();
+        });
         return result;
       }),
     set: (project, state) => store.update(project, () => ({ record: state, result: undefined })),

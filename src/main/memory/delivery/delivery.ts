@@ -20,9 +20,12 @@ import type { Claim, Outbox, OutboxEntry } from './outbox.js';
 import { AMBIGUOUS, createThoughtDelivery, type ThoughtOutcome } from './thought-delivery.js';
 import pLimit from 'p-limit';
 
+/** The longest retry delay: no wait, and no time read from disk or another process, lies further ahead. */
+export const MAX_BACKOFF_MS = 3_600_000;
+
 /** Retry delays: 30 s, 2 min, 8 min, 32 min, then hourly. */
 export function backoffMs(attempts: number): number {
-  return Math.min(30_000 * 4 ** Math.max(0, attempts - 1), 3_600_000);
+  return Math.min(30_000 * 4 ** Math.max(0, attempts - 1), MAX_BACKOFF_MS);
 }
 
 /** A stable key for a write. */
@@ -148,7 +151,12 @@ export function createDelivery(parts: DeliveryParts): Delivery {
       return;
     }
     if (outcome.kind === 'postponed') {
-      entry.nextAttemptAt = outcome.until;
+      entry.nextAttemptAt = Math.min(outcome.until, now() + MAX_BACKOFF_MS);
+    } else if (outcome.kind === 'unknown') {
+      // Never parked: whether it landed is asked again, however long maenifold stays unreadable.
+      entry.attempts += 1;
+      entry.nextAttemptAt = now() + backoffMs(entry.attempts);
+      entry.lastError = describe(outcome.error);
     } else if (isPermanent(outcome.error)) {
       logger.error(`outbox: ${entry.kind} ${entry.key} can never be delivered (${describe(outcome.error)}); kept in ${outbox.dir}/failed`);
       volatile.delete(entry.key);
@@ -199,9 +207,15 @@ export function createDelivery(parts: DeliveryParts): Delivery {
       }
     }
     for (const listed of await outbox.list()) {
-      if (listed.nextAttemptAt > now()) continue;
+      const latest = now() + MAX_BACKOFF_MS;
+      if (listed.nextAttemptAt > now() && listed.nextAttemptAt <= latest) continue;
       const claim = await outbox.claim(listed);
       if (!claim) continue; // Another process is delivering it, or has.
+      if (claim.entry.nextAttemptAt > latest) {
+        // Dated by a clock that ran ahead: due within the longest backoff, not when that clock said.
+        logger.warn(`outbox: ${claim.entry.kind} ${claim.entry.key} was due ${Math.round((claim.entry.nextAttemptAt - now()) / 60_000)} min ahead of this clock; due within the hour instead`);
+        claim.entry.nextAttemptAt = latest;
+      }
       if (claim.entry.nextAttemptAt > now()) {
         await outbox.release(claim);
         continue;

@@ -5,17 +5,26 @@
  * old state or the new one, never half a file.
  *
  * Several processes may share the folder. An entry is claimed before it is
- * delivered by renaming it to `<name>.claim-<pid>-<nonce>`: the rename
- * succeeds in one process only, so two processes never deliver the same
- * entry at once. A claim whose process died goes back to pending.
+ * delivered by renaming it to `<name>.claim-<pid>-<start>-<time>-<nonce>`:
+ * the rename succeeds in one process only, so two processes never deliver
+ * the same entry at once. A claim whose process died (its pid gone, or now
+ * another process's: the start time differs) goes back to pending; so does
+ * one older than `claimTtlMs` by the time in its name, never by the file's
+ * mtime, which the rename keeps from when the entry was written.
+ *
+ * A claimed entry whose read fails (a deadline, EIO, EMFILE) is put back as
+ * pending with a log line, never removed: only a delivery removes an entry.
+ * Every string written besides the payload (redacted when it was built) passes the
+ * redaction and sanitizer of log lines: the CLI's error output kept as `lastError` may hold a credential.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomically } from '../../../io/atomic-file.js';
+import { makeDirectory, writeFileAtomically } from '../../../io/atomic-file.js';
 import { keepAside, readStateText } from '../../shared/state-file.js';
 import type { Logger } from '../../shared/logger.js';
 import { CLAIMED, fileName, HEX_KEY, isEntry, keyOf, PENDING, type OutboxEntry } from './outbox-entry.js';
+import { forDisk } from './disk-text.js';
 
 export type { OutboxEntry, OutboxKind } from './outbox-entry.js';
 
@@ -53,6 +62,9 @@ export interface OutboxSettings {
   claimTtlMs?: number;
 }
 
+/** A claim time ahead of this clock counts as at most this far ahead (the longest backoff of a delivery). */
+const MAX_AHEAD_MS = 3_600_000;
+
 /** Claims this process holds, across every outbox instance of the process. */
 const held = new Set<string>();
 
@@ -63,6 +75,31 @@ function alive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException)?.code === 'EPERM';
   }
+}
+
+/**
+ * When the process `pid` started, in clock ticks since boot (Linux's /proc/<pid>/stat, field 22), as
+ * text; `'0'` where it cannot be read. With the pid it names one process: a pid reused later differs.
+ */
+async function processStart(pid: number): Promise<string> {
+  try {
+    const text = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
+    const start = text.slice(text.lastIndexOf(')') + 2).split(' ')[19];
+    return start && /^\d+$/.test(start) ? start : '0';
+  } catch {
+    return '0';
+  }
+}
+
+let ownStart: Promise<string> | null = null;
+
+/** Whether the claimer is the process that made the claim, still running. */
+async function claimerRuns(pid: number, start: string | undefined): Promise<boolean> {
+  if (!alive(pid)) return false;
+  if (start === undefined || start === '0') return true; // Cannot tell a reused pid: the claim's age decides.
+  const now = await processStart(pid);
+  return now === '0' || now === start;
 }
 
 /**
@@ -78,14 +115,18 @@ export function createOutbox(dir: string, settings: OutboxSettings | (() => numb
   let created: Promise<void> | null = null;
   // A refused mkdir is tried again next time: a full or read-only disk recovers.
   const ready = (): Promise<void> =>
-    (created ??= mkdir(failedDir, { recursive: true, mode: 0o700 }).then(
+    (created ??= makeDirectory(failedDir, 0o700).then(
       () => undefined,
       (error: unknown) => {
         created = null;
         throw error;
       },
     ));
-  const write = (path: string, entry: OutboxEntry): Promise<void> => writeFileAtomically(path, `${JSON.stringify(entry)}\n`, 0o600);
+  // The payload was redacted when it was built (the compaction note, the summary), and a second pass would
+  // rewrite the note's own rendering of what was redacted (`api_key=REDACTED:…` becomes a secret again);
+  // everything else, the CLI's error output above all, passes the redaction here.
+  const write = (path: string, entry: OutboxEntry): Promise<void> =>
+    writeFileAtomically(path, `${JSON.stringify({ ...forDisk({ ...entry, payload: {} }), payload: entry.payload })}\n`, 0o600);
 
   async function names(): Promise<string[]> {
     try {
@@ -113,15 +154,14 @@ export function createOutbox(dir: string, settings: OutboxSettings | (() => numb
     for (const name of all) {
       const match = CLAIMED.exec(name);
       if (!match || held.has(join(dir, name))) continue;
-      const [, original = '', pid = '0'] = match;
-      let stale = Number(pid) === process.pid || !alive(Number(pid));
+      const [, original = '', pid = '0', start, claimedAt] = match;
+      let stale = Number(pid) === process.pid || !(await claimerRuns(Number(pid), start));
       if (!stale) {
-        try {
-          // Real time: the file's mtime is.
-          stale = Date.now() - (await stat(join(dir, name))).mtimeMs > claimTtlMs;
-        } catch {
-          continue;
-        }
+        // Real time, as in the name; a time ahead of this clock counts as at most the longest backoff ahead.
+        // A claim of an earlier version carries no time: the file's mtime (its last write) is all there is.
+        const at = claimedAt !== undefined ? Number(claimedAt) : await stat(join(dir, name)).then((info) => info.mtimeMs, () => null);
+        if (at === null) continue;
+        stale = Date.now() - Math.min(at, Date.now() + MAX_AHEAD_MS) > claimTtlMs;
       }
       if (!stale) continue;
       try {
@@ -163,18 +203,32 @@ export function createOutbox(dir: string, settings: OutboxSettings | (() => numb
     },
     async claim(entry) {
       const source = join(dir, fileName(entry));
-      const path = `${source}.claim-${process.pid}-${randomBytes(6).toString('hex')}`;
+      ownStart ??= processStart(process.pid);
+      const path = `${source}.claim-${process.pid}-${await ownStart}-${Date.now()}-${randomBytes(6).toString('hex')}`;
       try {
         await rename(source, path);
       } catch {
         return null; // Taken by another process, or already delivered.
       }
       held.add(path);
-      // The file as claimed: another process may have updated it since it was listed.
-      const current = await read(path).catch(() => null);
-      if (!current) {
+      let current: OutboxEntry | null;
+      try {
+        // The file as claimed: another process may have updated it since it was listed.
+        current = await read(path);
+      } catch (error) {
+        // Unreadable now is not gone: the entry goes back as pending (or, if even that fails, stays claimed by this process and is recovered at the next list).
+        const code = (error as { code?: unknown })?.code;
+        const back = await rename(path, source).then(
+          () => 'it is pending again',
+          () => 'it stays claimed until recovered',
+        );
         held.delete(path);
-        await rm(path, { force: true }).catch(() => undefined);
+        options.logger?.warn(`outbox: could not read claimed ${entry.kind} ${entry.key} (${typeof code === 'string' ? code : 'error'}); ${back}`);
+        return null;
+      }
+      if (!current) {
+        // Damaged (kept aside by read) or gone: nothing to deliver.
+        held.delete(path);
         return null;
       }
       return { entry: current, path };

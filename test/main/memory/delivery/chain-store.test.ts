@@ -1,10 +1,16 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChainStore } from '../../../../src/main/memory/delivery/chain-store.js';
+import { assertHeld, withFileLock } from '../../../../src/main/shared/file-lock.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
 import { createFakeHost } from '../../../support/fake-host.js';
+import { fixtureArgv } from '../../../support/fixture-process.js';
+
+const STALE_WRITER = fileURLToPath(new URL('../../../fixtures/delivery/stale-chain-writer.ts', import.meta.url));
 
 const dirs: string[] = [];
 async function stateDir(): Promise<string> {
@@ -43,5 +49,25 @@ describe('createChainStore', () => {
     await Promise.all(Array.from({ length: 10 }, (_, index) => store.set(`p${index}`, { sessionId: `s${index}`, thoughtNumber: index, updatedAt: '' })));
     const saved = JSON.parse(await readFile(store.file, 'utf8'));
     expect(Object.keys(saved)).toHaveLength(10);
+  });
+
+  it('should refuse the chain write of a sender stopped while another took its chain lock over, so the chain is not rewound', async ({ onTestFinished }) => {
+    const dir = await stateDir();
+    const lock = join(dir, 'locks', 'chain-demo.lock');
+    const sender = spawn(process.execPath, [...fixtureArgv(STALE_WRITER), dir, lock], { stdio: ['ignore', 'pipe', 'inherit'] });
+    onTestFinished(() => void sender.kill('SIGKILL'));
+    let output = '';
+    sender.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => sender.once('exit', (code) => resolve(code)));
+    while (!output.includes('held')) await new Promise((resolve) => setTimeout(resolve, 20));
+    sender.kill('SIGSTOP');
+    const store = createChainStore(dir, { timing: { staleMs: 2_000 } });
+    // The lock goes stale while its holder is stopped; this process takes it over and moves the chain on.
+    await withFileLock(lock, (signal) => store.update('demo', () => ({ record: { sessionId: 'session-1-1', thoughtNumber: 5, updatedAt: 'fresh' }, result: undefined }), () => assertHeld(signal)), { staleMs: 2_000, waitMs: 30_000 });
+    await writeFile(join(dir, 'go'), '');
+    sender.kill('SIGCONT');
+    expect(await exited).toBe(0);
+    expect(output).toContain('refused');
+    expect(await store.get('demo')).toMatchObject({ thoughtNumber: 5, updatedAt: 'fresh' });
   });
 });

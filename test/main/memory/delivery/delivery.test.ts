@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, type TestContext } from 'vitest';
-import { backoffMs, createDelivery, type Delivery } from '../../../../src/main/memory/delivery/delivery.js';
+import { backoffMs, createDelivery, idempotencyKey, type Delivery } from '../../../../src/main/memory/delivery/delivery.js';
 import { sessionUri } from '../../../../src/core/memory/memory-format.js';
 import { createOutbox } from '../../../../src/main/memory/delivery/outbox.js';
-import { createChainStore } from '../../../../src/main/memory/delivery/chain-store.js';
+import { createChainStore, type ChainRecord } from '../../../../src/main/memory/delivery/chain-store.js';
 import { locateCli } from '../../../../src/main/memory/cli/cli-locator.js';
 import { createMaenifoldClient } from '../../../../src/main/memory/cli/maenifold-client.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
@@ -59,7 +59,7 @@ async function rig(cleanup: Cleanup): Promise<Rig> {
 
 /** Entries not delivered yet: pending, or claimed by a process (alive or not). */
 async function pending(stateDir: string): Promise<string[]> {
-  return (await readdir(join(stateDir, 'outbox'))).filter((name) => /\.json(\.claim-\d+-[0-9a-f]+)?$/.test(name));
+  return (await readdir(join(stateDir, 'outbox'))).filter((name) => /\.json(\.claim-[-0-9a-f]+)?$/.test(name));
 }
 
 /** Polls `condition` until it holds; fails the test when it never does. */
@@ -307,5 +307,140 @@ describe.concurrent('delivery across a killed process', () => {
     expect(await pending(r.stateDir)).toEqual([]);
     const chain = await chainRecord(r);
     expect((await thoughtFile(r.double, chain?.sessionId as string)).match(/^## Thought /gm)).toHaveLength(1);
+  });
+});
+
+describe.concurrent('delivery when it cannot learn, or is told wrong times', () => {
+  const first = { project: 'demo', response: 'First [[redis]] summary.', source: 'ses_a\u0000one' };
+  const second = { project: 'demo', response: 'Second [[redis]] summary.', source: 'ses_b\u0000two' };
+  const secondKey = idempotencyKey('thought', second.project, second.source);
+
+  /** A chain of one thought, and the second thought pending in the outbox, recorded in flight as a sender that died would leave it. */
+  async function interrupted(r: Rig, flight: { chained: boolean; at: number; ended?: boolean }): Promise<void> {
+    if (flight.chained) await r.delivery().submitThought(first);
+    await createOutbox(join(r.stateDir, 'outbox'), () => r.clock.now).add({ key: secondKey, kind: 'thought', payload: { response: second.response }, project: 'demo' });
+    await createChainStore(r.stateDir).update('demo', (record) => {
+      const sessionId = record?.sessionId ?? null;
+      const inFlight = { key: secondKey, sessionId, thoughtNumber: sessionId ? 1 : 0, at: flight.at, ...(flight.ended ? { ended: true } : {}) };
+      return { record: { ...(record ?? {}), inFlight } as ChainRecord, result: undefined };
+    });
+  }
+
+  const thoughtCalls = async (r: Rig): Promise<number> => (await r.double.calls()).filter((call) => call.tool === 'SequentialThinking').length;
+  const inFlightKey = async (r: Rig): Promise<string | undefined> => (await createChainStore(r.stateDir).record('demo'))?.inFlight?.key;
+
+  async function withoutThoughtsLine(r: Rig): Promise<string> {
+    const path = join(r.stateDir, 'cut-maenifold');
+    const envelope = JSON.stringify({ success: true, data: { content: '# A session\n' }, error: null });
+    await writeFile(path, `#!/bin/sh\ncase "$*" in *ReadMemory*) printf '%s\\n' '${envelope}'; exit 0;; esac\nexec "${r.double.cliPath}" "$@"\n`);
+    await chmod(path, 0o755);
+    return path;
+  }
+
+  const cases: { name: string; chained: boolean; cli: (r: Rig) => Promise<[Record<string, string>, string?]> }[] = [
+    { name: 'ReadMemory prints garbage', chained: true, cli: async () => [{ MAENIFOLD_DOUBLE_FAULT: 'garbage', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'ReadMemory' }] },
+    { name: 'ReadMemory hangs past its deadline', chained: true, cli: async () => [{ MAENIFOLD_DOUBLE_FAULT: 'hang', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'ReadMemory' }] },
+    { name: 'ReadMemory answers an error', chained: true, cli: async () => [{ MAENIFOLD_DOUBLE_FAULT: 'error:INTERNAL_ERROR', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'ReadMemory' }] },
+    { name: 'ReadMemory answers a note without the thoughts line', chained: true, cli: async (r) => [{}, await withoutThoughtsLine(r)] },
+    { name: 'ListMemories answers an error for a thought that started a chain', chained: false, cli: async () => [{ MAENIFOLD_DOUBLE_FAULT: 'error:INTERNAL_ERROR', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'ListMemories' }] },
+    { name: 'ListMemories crashes for a thought that started a chain', chained: false, cli: async () => [{ MAENIFOLD_DOUBLE_FAULT: 'crash', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'ListMemories' }] },
+  ];
+
+  it.for(cases)('should keep the entry and ask again later, not send again, when $name', async ({ chained, cli }, { onTestFinished }) => {
+    const r = await rig(onTestFinished);
+    await interrupted(r, { chained, at: r.clock.now - 60_000, ended: true });
+    const before = await thoughtCalls(r);
+    const [env, cliPath] = await cli(r);
+    await r.delivery(env, cliPath).flush();
+    expect(await thoughtCalls(r)).toBe(before);
+    expect(await pending(r.stateDir)).toHaveLength(1);
+    expect(await inFlightKey(r)).toBe(secondKey);
+    // maenifold answers again: the thought had not landed, and is sent once.
+    r.clock.now += backoffMs(1);
+    await r.delivery().flush();
+    expect(await thoughtCalls(r)).toBe(before + 1);
+    expect(await pending(r.stateDir)).toEqual([]);
+    const chain = await createChainStore(r.stateDir).get('demo');
+    expect(chain?.recentKeys).toContain(secondKey);
+    expect((await thoughtFile(r.double, chain?.sessionId as string)).match(/^## Thought /gm)).toHaveLength(chained ? 2 : 1);
+  });
+
+  it('should wait no longer than a call can take for a thought in flight dated a day ahead', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
+    await interrupted(r, { chained: true, at: r.clock.now + 86_400_000 });
+    await r.delivery().flush();
+    expect(await thoughtCalls(r)).toBe(1);
+    r.clock.now += 2 * 5_000 + 1;
+    await r.delivery().flush();
+    expect(await thoughtCalls(r)).toBe(2);
+    expect(await pending(r.stateDir)).toEqual([]);
+  });
+
+  it('should send an entry dated a day ahead within the longest backoff', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
+    const outbox = createOutbox(join(r.stateDir, 'outbox'), () => r.clock.now);
+    await outbox.add({ key: secondKey, kind: 'note', payload: { ...note }, project: 'demo' });
+    const claim = (await outbox.claim((await outbox.list())[0]!))!;
+    claim.entry.nextAttemptAt = r.clock.now + 86_400_000;
+    await outbox.release(claim);
+    await r.delivery().flush();
+    expect(await pending(r.stateDir)).toHaveLength(1);
+    r.clock.now += backoffMs(99);
+    await r.delivery().flush();
+    expect(await pending(r.stateDir)).toEqual([]);
+    expect((await r.double.calls()).filter((call) => call.tool === 'WriteMemory')).toHaveLength(1);
+  });
+
+  it('should deliver each summary once, on a chain kept in memory, when the state folder is a file', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
+    const stateDir = join(r.stateDir, 'state');
+    await writeFile(stateDir, 'a file where the folder should be');
+    const delivery = createDelivery({
+      cli: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env }),
+      outbox: createOutbox(join(stateDir, 'outbox'), () => r.clock.now),
+      chains: createChainStore(stateDir),
+      logger: createLogger(r.host.client),
+      timeoutMs: 5_000,
+      now: () => r.clock.now,
+    });
+    await delivery.submitThought(first);
+    await delivery.submitThought(first);
+    await delivery.submitThought(second);
+    const calls = (await r.double.calls()).filter((call) => call.tool === 'SequentialThinking').map((call) => call.payload as { thoughtNumber: number });
+    expect(calls.map((call) => call.thoughtNumber)).toEqual([0, 1]);
+    expect(r.host.linesWith('delivering without a durable copy').length).toBeGreaterThan(0);
+    expect(r.host.linesWith('the state folder refuses the chain state (ENOTDIR)').length).toBeGreaterThan(0);
+  });
+
+  it.runIf(mountable)('should deliver a summary once when the state folder is read-only', async ({ onTestFinished }) => {
+    const mount = (await mountTmpfs(256)) as Mount;
+    onTestFinished(() => mount.unmount());
+    const r = await rig(onTestFinished);
+    mount.remount('ro');
+    const delivery = createDelivery({
+      cli: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env }),
+      outbox: createOutbox(join(mount.dir, 'outbox'), () => r.clock.now),
+      chains: createChainStore(mount.dir),
+      logger: createLogger(r.host.client),
+      timeoutMs: 5_000,
+      now: () => r.clock.now,
+    });
+    await delivery.submitThought(first);
+    await delivery.flush();
+    expect(await thoughtCalls(r)).toBe(1);
+    expect(r.host.linesWith('the state folder refuses the chain state (EROFS)').length).toBeGreaterThan(0);
+  });
+
+  it('should keep a credential from the CLI\'s error output out of the outbox files', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
+    const secret = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
+    const leaky = join(r.stateDir, 'leaky-maenifold');
+    await writeFile(leaky, `#!/bin/sh\nprintf '%s\\n' '{"success":false,"data":null,"error":{"code":"INTERNAL_ERROR","message":"upstream refused key ${secret}"}}'\n`);
+    await chmod(leaky, 0o755);
+    await r.delivery({}, leaky).submitNote('demo', note);
+    const [name] = await pending(r.stateDir);
+    const text = await readFile(join(r.stateDir, 'outbox', name as string), 'utf8');
+    expect(text).toContain('[REDACTED:anthropic-key]');
+    expect(text).not.toContain(secret);
   });
 });

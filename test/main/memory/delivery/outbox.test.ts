@@ -1,11 +1,16 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOutbox } from '../../../../src/main/memory/delivery/outbox.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
 import { createFakeHost } from '../../../support/fake-host.js';
+import { fixtureArgv } from '../../../support/fixture-process.js';
+import { hungFile } from '../../../support/hung-file.js';
+
+const CLAIM_HOLDER = fileURLToPath(new URL('../../../fixtures/delivery/claim-holder.ts', import.meta.url));
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -69,5 +74,76 @@ describe('createOutbox', () => {
     await rm(join(parent, 'state'));
     expect(await outbox.add(fields)).toMatchObject({ key: fields.key });
     expect(await outbox.list()).toHaveLength(1);
+  });
+
+  it('should keep a claimed entry whose read times out, pending again, with a log line', async () => {
+    const dir = join(await scratch(), 'outbox');
+    const host = createFakeHost();
+    const logger = createLogger(host.client);
+    const outbox = createOutbox(dir, { logger, readDeadlineMs: 200 });
+    const entry = (await outbox.add(fields))!;
+    const name = (await readdir(dir)).find((file) => file.endsWith('.json')) as string;
+    // The entry's file stops answering reads (a hung network home): a FIFO in its place.
+    await rm(join(dir, name));
+    const hung = await hungFile(dir, name);
+    try {
+      expect(await outbox.claim(entry)).toBeNull();
+      expect((await readdir(dir)).sort()).toEqual([name, 'failed']);
+      await logger.flush();
+      expect(host.linesWith(`could not read claimed note ${fields.key} (STATE_TIMEOUT); it is pending again`)).toHaveLength(1);
+    } finally {
+      await hung.release();
+    }
+  });
+
+  it('should not take as stale an old entry that a live process claimed a moment ago', async ({ onTestFinished }) => {
+    const dir = join(await scratch(), 'outbox');
+    await createOutbox(dir).add(fields);
+    const name = (await readdir(dir)).find((file) => file.endsWith('.json')) as string;
+    // Written two hours ago: the claiming rename keeps this mtime.
+    const old = new Date(Date.now() - 7_200_000);
+    await utimes(join(dir, name), old, old);
+    const holder = spawn(process.execPath, [...fixtureArgv(CLAIM_HOLDER), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    onTestFinished(() => void holder.kill('SIGKILL'));
+    let output = '';
+    holder.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.on('data', () => output.includes('claimed') && resolve());
+      holder.once('exit', () => reject(new Error(`claim holder exited: ${output}`)));
+    });
+    expect(await createOutbox(dir, { claimTtlMs: 600_000 }).list()).toEqual([]);
+    expect((await readdir(dir)).filter((file) => file.includes('.claim-'))).toHaveLength(1);
+  });
+
+  it('should put back at once a claim whose pid now belongs to another process', async () => {
+    const dir = join(await scratch(), 'outbox');
+    const outbox = createOutbox(dir);
+    const entry = (await outbox.add(fields))!;
+    const name = (await readdir(dir)).find((file) => file.endsWith('.json')) as string;
+    // The parent's pid is alive, but not the process that started at tick 1 after boot and made this claim a moment ago.
+    await rm(join(dir, name));
+    await writeFile(join(dir, `${name}.claim-${process.ppid}-1-${Date.now()}-0a1b`), `${JSON.stringify(entry)}\n`);
+    expect((await outbox.list()).map((listed) => listed.key)).toEqual([fields.key]);
+    expect((await readdir(dir)).sort()).toEqual([name, 'failed']);
+  });
+
+  it('should redact credentials in what it writes, the last error and the reason an entry is parked', async () => {
+    const dir = join(await scratch(), 'outbox');
+    const outbox = createOutbox(dir);
+    const secret = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
+    await outbox.add(fields);
+    const [listed] = await outbox.list();
+    const claim = (await outbox.claim(listed!))!;
+    claim.entry.lastError = `TOOL_ERROR: WriteMemory failed: INTERNAL_ERROR: auth with ${secret} refused`;
+    await outbox.release(claim);
+    const name = (await readdir(dir)).find((file) => file.endsWith('.json')) as string;
+    const pending = await readFile(join(dir, name), 'utf8');
+    expect(pending).not.toContain(secret);
+    expect(pending).toContain('[REDACTED:anthropic-key]');
+    const again = (await outbox.claim((await outbox.list())[0]!))!;
+    await outbox.park(again, `TOOL_ERROR VALIDATION_ERROR: token=${secret}`);
+    const parked = await readFile(join(dir, 'failed', name), 'utf8');
+    expect(parked).not.toContain(secret);
+    expect(parked).toContain('[REDACTED');
   });
 });
