@@ -39,6 +39,12 @@ export interface SoakSettings {
   killChance?: number;
   /** A killed process dies within this many milliseconds of starting to send. @default 3000 */
   killWithinMs?: number;
+  /**
+   * What the kill is counted from: `started` (its summaries may not be stored yet) or `stored` (they
+   * are on disk, so each kill cuts a delivery that is owed, however slowly the machine starts it).
+   * @default 'started'
+   */
+  killFrom?: 'started' | 'stored';
   /** Chance that a process (alone, or with the CLI it started) is stopped during a round, then resumed. @default 0 */
   stopChance?: number;
   /** A stopped process stays stopped up to this long: past the lock's 2 s, another process takes its lock over. @default 5000 */
@@ -105,6 +111,7 @@ async function senderArgv(): Promise<string[]> {
 /** What happens to one process of a round, counted from when it starts to send. */
 interface Fate {
   killAfterMs: number | null;
+  killFrom: 'started' | 'stored';
   stop: { afterMs: number; forMs: number } | null;
   /** Whether the signals reach its whole group (the CLI it started) or the process alone. */
   wholeGroup: boolean;
@@ -127,10 +134,19 @@ async function runSender(args: string[], env: NodeJS.ProcessEnv, fate: Fate): Pr
   let killed = false;
   let stopped = false;
   let output = '';
+  const armKill = (): void => {
+    if (fate.killAfterMs === null) return;
+    setTimeout(() => {
+      killed = signal('SIGKILL');
+    }, fate.killAfterMs).unref();
+  };
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   proc.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
-    if (!stored && output.includes('stored\n')) stored = true;
+    if (!stored && output.includes('stored\n')) {
+      stored = true;
+      if (fate.killFrom === 'stored') armKill();
+    }
     if (started || !output.includes('started\n')) return;
     started = true;
     if (fate.stop) {
@@ -141,11 +157,7 @@ async function runSender(args: string[], env: NodeJS.ProcessEnv, fate: Fate): Pr
         setTimeout(() => signal('SIGCONT'), forMs).unref();
       }, afterMs).unref();
     }
-    if (fate.killAfterMs !== null) {
-      setTimeout(() => {
-        killed = signal('SIGKILL');
-      }, fate.killAfterMs).unref();
-    }
+    if (fate.killFrom === 'started') armKill();
   });
   await exited;
   // A group stopped with its leader killed: what is left of it is resumed, so it can finish.
@@ -178,7 +190,7 @@ export async function runSoak(settings: SoakSettings): Promise<SoakResult> {
         const killAfterMs = random() < (settings.killChance ?? 0.6) ? Math.floor(random() * (settings.killWithinMs ?? 3_000)) : null;
         const stop = random() < (settings.stopChance ?? 0) ? { afterMs: Math.floor(random() * 2_000), forMs: 500 + Math.floor(random() * ((settings.stopForMs ?? 5_000) - 500)) } : null;
         const env = { ...process.env, ...double.env, DELIVERY_TIMEOUT_MS: '4000', MAENIFOLD_DOUBLE_FAULT: `slow:${100 + Math.floor(random() * 600)}`, MAENIFOLD_DOUBLE_FAULT_TOOLS: 'SequentialThinking' };
-        return runSender([stateDir, cliArg, PROJECT, String(sessions), label], env, { killAfterMs, stop, wholeGroup: random() < 0.5 }).then((outcome) => {
+        return runSender([stateDir, cliArg, PROJECT, String(sessions), label], env, { killAfterMs, killFrom: settings.killFrom ?? 'started', stop, wholeGroup: random() < 0.5 }).then((outcome) => {
           if (outcome.stored) for (let n = 0; n < sessions; n++) owed.add(idempotencyKey('thought', PROJECT, `${label}:${n}`));
           if (outcome.killed) kills += 1;
           if (outcome.stopped) stops += 1;

@@ -13,7 +13,7 @@ import * as v from 'valibot';
 import { basename, dirname, join } from 'node:path';
 import { emptyTree, FRAME_OUTCOMES, type Frame, type FrameTree } from './frame-state.js';
 import { writeFileAtomically } from '../../io/atomic-file.js';
-import { throwIfAborted, withFileLock, type LockTiming } from '../shared/file-lock.js';
+import { assertHeld, withFileLock, type LockTiming } from '../shared/file-lock.js';
 import { keepAside, readStateText } from '../shared/state-file.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -126,7 +126,7 @@ export function createFrameStore(file: string, settings: FrameStoreSettings = {}
         // From disk: another OpenCode process of the same project may have changed it.
         const tree = await load();
         const result = change(tree);
-        await writeFileAtomically(file, `${JSON.stringify({ version: 1, frames: tree.frames }, null, 2)}\n`, 0o600, () => throwIfAborted(signal));
+        await writeFileAtomically(file, `${JSON.stringify({ version: 1, frames: tree.frames }, null, 2)}\n`, 0o600, () => assertHeld(signal));
         cached = tree;
         loadedAt = Date.now();
         return result;

@@ -14,7 +14,7 @@ import { memoryConcepts } from '../../../core/memory/memory-markdown.js';
 import { formatFrontmatter, parseMemoryFile, SESSION_ID, sessionUri, type FrontmatterValue } from '../../../core/memory/memory-format.js';
 import type { ThoughtInput, ThoughtReceipt } from '../../../core/memory/memory-answers.js';
 import { writeFileAtomically } from '../../../io/atomic-file.js';
-import { throwIfAborted, withFileLock } from '../../shared/file-lock.js';
+import { assertHeld, withFileLock } from '../../shared/file-lock.js';
 import { ToolError } from './file-store-args.js';
 import { keepAside } from '../../shared/state-file.js';
 import type { Logger } from '../../shared/logger.js';
@@ -128,7 +128,7 @@ export function createSequentialThinking(settings: ThinkingSettings): (thought: 
         frontmatter = { ...frontmatter, status };
       }
       // A new id is made from the clock, so it always has a file.
-      await writeFileAtomically(fileOf(sessionId) as string, formatFrontmatter(frontmatter) + body, 0o644, () => throwIfAborted(signal));
+      await writeFileAtomically(fileOf(sessionId) as string, formatFrontmatter(frontmatter) + body, 0o644, () => assertHeld(signal));
       settings.onWrite();
       return { sessionId, status };
     });
