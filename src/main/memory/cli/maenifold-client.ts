@@ -53,7 +53,10 @@ export function createMaenifoldClient(location: CliLocation, env: NodeJS.Process
     },
     async listNotes(folder, options) {
       const listed = await cli.callText('ListMemories', { path: folder }, options);
-      return understood('ListMemories', listed, (text) => (/^No memories found/i.test(text) ? [] : parseListing(text)));
+      // A listing has a heading or list items (a folder's sub-folders are items too); anything else is not
+      // an empty listing but an answer not understood, so a caller never takes garbage for "no notes".
+      const isListing = (text: string): boolean => /^\s*#\s*Memory listing/im.test(text) || /^\s*-\s+\S/m.test(text);
+      return understood('ListMemories', listed, (text) => (/^No memories found/i.test(text) ? [] : isListing(text) ? parseListing(text) : null));
     },
     async search(query, options) {
       const { query: text, mode, pageSize } = query;

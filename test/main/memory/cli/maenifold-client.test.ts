@@ -99,6 +99,10 @@ describe('createMaenifoldClient', () => {
     expect(await missing.listNotes('', timing)).toMatchObject({ ok: false, error: { code: 'CLI_MISSING' } });
   });
 
+  it('should take garbage from ListMemories for an answer not understood, never for an empty folder', async () => {
+    expect(await withFault('garbage').listNotes('sessions', timing)).toMatchObject({ ok: false, error: { code: 'BAD_OUTPUT' } });
+  });
+
   it('should turn hangs, garbage, crashes and floods into error values', async () => {
     const [hang, garbage, crash, huge] = await Promise.all([
       withFault('hang').related({ concept: 'x' }, { timeoutMs: 800 }),
