@@ -91,7 +91,7 @@ describe('the file store in the real OpenCode server', () => {
       'three compaction notes and a summary chain on disk',
     );
     const note = await readFile(join(root, 'memory', files.find((name) => name.startsWith('sessions/compaction/')) ?? ''), 'utf8');
-    expect(note).toMatch(/^---\ntitle: Compaction keptknowledge \d{8} \d{9} /);
+    expect(note).toMatch(/^---\ntitle: Compaction kept knowledge [0-9a-f]{8} \d{8} \d{9} /);
     expect(note).toContain('type: memory');
     expect(note).toContain('[[sqlite]]');
     const chain = await readFile(join(root, 'memory', files.find((name) => name.startsWith('thinking/sequential/')) ?? ''), 'utf8');
@@ -103,7 +103,10 @@ describe('the file store in the real OpenCode server', () => {
     expect((await api.prompt(second, 'What did we decide before?')).status).toBe(200);
     const request = model.requests.slice(before).find((entry) => !entry.isCompaction && entry.lastUser.includes('What did we decide before'));
     const system = request?.system ?? '';
-    expect(system).toContain('## Knowledge Graph Context');
+    // The project's memory first, then the graph context of the concepts its notes link.
+    expect(system).toContain('## Project Memory');
+    expect(system.slice(system.indexOf('## Project Memory'))).toContain('SQLite');
+    expect(system.indexOf('## Knowledge Graph Context')).toBeGreaterThan(system.indexOf('## Project Memory'));
     expect(system).toMatch(/Context for CONCEPT: (kept-knowledge|sqlite|local-storage|compaction)/);
     expect(system).toMatch(/co-occurs in [3-9] files/);
   });

@@ -135,7 +135,7 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
       : 'no project memory';
     const done = (text: string | null, graphLine: string, missed: boolean): BuiltContext => {
       const ms = Math.round(performance.now() - start);
-      logger.info(`session context for ${project.key}: ${memoryLine}; ${graphLine} in ${ms} ms${missed ? '; out of time, built again at the next call' : ''}`);
+      logger.info(`session context: ${memoryLine}; ${graphLine} in ${ms} ms (project ${project.key})${missed ? '; out of time, built again at the next call' : ''}`);
       return { text, builtAt: Date.now(), timedOut: missed };
     };
     // The separator between the blocks costs at most two tokens.

@@ -117,7 +117,7 @@ describe('session start', () => {
     // The line that says why: the only concept the graph has is the project, never offered as context.
     const why = harness.host.linesWith('session context');
     expect(why).toHaveLength(1);
-    expect(why[0]?.message).toMatch(/^session context for acme-shop-[0-9a-f]{8}: no project memory; no graph context \(0 candidate concepts\) in \d+ ms$/);
+    expect(why[0]?.message).toMatch(/^session context: no project memory; no graph context \(0 candidate concepts\) in \d+ ms \(project acme-shop-[0-9a-f]{8}\)$/);
   });
 
   it('should build again at the next call when the first build ran out of time, instead of keeping its miss', async () => {
