@@ -8,7 +8,7 @@ import { samplesOf, type TimedProfile } from './cpu-profile.js';
 export interface FunctionTime {
   /** The function's name, `(anonymous)` without one; V8's own entries keep theirs: `(garbage collector)`, `(program)`. */
   name: string;
-  /** Where it is defined: the file's path (or URL) and 1-based line; '' for V8's entries. */
+  /** Where it is defined: the file's path (or URL) and 1-based line (the file alone for TypeScript compiled on load); '' for V8's entries. */
   location: string;
   ms: number;
   /** Percent of the thread's sampled time, idle excluded. */
@@ -39,7 +39,8 @@ export function topFunctions(profiles: readonly { timed: TimedProfile; start: nu
       const frame = nodes.get(sample.node)?.callFrame;
       if (!frame || frame.functionName === '(idle)' || frame.functionName === '(root)') continue;
       total += sample.ms;
-      const location = frame.url ? `${shortUrl(frame.url)}:${frame.lineNumber + 1}` : '';
+      // A TypeScript file compiled on load (tsx) reports lines of the compiled code: the file alone says more.
+      const location = frame.url ? (/\.ts(?:\?|$)/.test(frame.url) ? shortUrl(frame.url) : `${shortUrl(frame.url)}:${frame.lineNumber + 1}`) : '';
       const name = frame.functionName || '(anonymous)';
       const key = `${name}\u0000${location}`;
       const known = byKey.get(key);
