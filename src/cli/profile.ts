@@ -91,7 +91,14 @@ async function main(argv: string[]): Promise<number> {
     throw new Error(`cannot grow the session for the incremental compaction: ${(error as Error).message}`);
   }
   const outDir = args.out !== undefined ? userPath(args.out) : await mkdtemp(join(tmpdir(), 'maenifold-profile-'));
-  const report = await runProfile({ session, grown, outDir, runs, projectRoot: sessionDirectory(session), ...(threads !== undefined ? { threads } : {}) }, progress);
+  // Under Bun the pool's workers do not keep the process alive: it would end while they warm up.
+  const keepAlive = setInterval(() => undefined, 60_000);
+  let report: Awaited<ReturnType<typeof runProfile>>;
+  try {
+    report = await runProfile({ session, grown, outDir, runs, projectRoot: sessionDirectory(session), ...(threads !== undefined ? { threads } : {}) }, progress);
+  } finally {
+    clearInterval(keepAlive);
+  }
   const source = file ?? `generated session (${args.size}, seed ${seed}), then ${args.incremental} more`;
   process.stdout.write(args.json ? `${JSON.stringify({ source, ...report })}\n` : formatProfileReport(source, report));
   return 0;

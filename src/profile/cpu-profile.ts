@@ -55,6 +55,15 @@ export function epochNow(): number {
   return performance.timeOrigin + performance.now();
 }
 
+/** Whether this runs in Bun (OpenCode's runtime) rather than Node. */
+const ON_BUN = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined';
+
+/**
+ * Bun 1.3 answers the inspector's profiler calls on every thread, but runs one profiler for the whole
+ * process: a worker's stop ends the hook thread's profile, so the threads cannot be profiled side by side.
+ */
+export const BUN_REASON = 'its inspector runs one profiler for the whole process, so a worker stopping its profile stops the hook thread\'s';
+
 /** Takes CPU profiles of the thread that created it. */
 export interface ThreadProfiler {
   start(): Promise<void>;
@@ -67,9 +76,10 @@ export interface ThreadProfiler {
  * Node answers its callbacks at once, Bun on a later turn: both are awaited.
  *
  * @param intervalUs - sampling interval in microseconds.
- * @throws Error when the runtime has no working inspector (the caller reports it).
+ * @throws Error under Bun, and when the runtime has no working inspector (the caller reports it).
  */
 export async function createThreadProfiler(intervalUs: number): Promise<ThreadProfiler> {
+  if (ON_BUN) throw new Error(BUN_REASON);
   const session = new Session();
   session.connect();
   const post = (method: string, params: object = {}): Promise<unknown> =>

@@ -44,7 +44,7 @@ export function formatProfileReport(source: string, report: ProfileReport, topCo
   if (report.profiles.available) {
     lines.push(`CPU profiles: ${report.outDir} (open them in Chrome DevTools' Performance panel or in speedscope; see docs/profiling.md)`);
   } else {
-    lines.push(`CPU profiles: not available under ${typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined' ? 'Bun' : 'this runtime'} (${report.profiles.reason ?? 'unknown reason'}); the tables use the stages' own timers`);
+    lines.push(`CPU profiles: not available under ${report.runtime === 'bun' ? 'Bun' : 'Node'} (${report.profiles.reason ?? 'unknown reason'}); the tables use the stages' own timers`);
   }
   lines.push('Shares are of each thread\'s busy time in the compaction; hand-off is copying to and from the pool (for a worker: its input reaching it once it was free, and its result reaching the hook thread).');
   for (const phase of report.phases) lines.push(...formatPhase(phase, topCount));

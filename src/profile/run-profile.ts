@@ -55,6 +55,8 @@ export interface PhaseReport {
 
 /** Everything a run of the command found. */
 export interface ProfileReport {
+  /** The runtime that ran it. */
+  runtime: 'node' | 'bun';
   /** Whether CPU profiles could be taken, and why not. */
   profiles: { available: boolean; reason: string | null };
   outDir: string;
@@ -141,6 +143,7 @@ export async function runProfile(options: ProfileOptions, progress: (text: strin
   const threadIds = [...new Set([...trips.values()].flat().map((trip) => trip.threadId))].sort((a, b) => a - b);
   const workerProblem = [...trips.values()].flat().find((trip) => trip.profileError !== undefined)?.profileError;
   if (reason === null && workerProblem !== undefined) reason = `in a worker: ${workerProblem}`;
+  const runtime = typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined' ? 'bun' : 'node';
   const phases: PhaseReport[] = [];
   for (const phase of ['cold', 'incremental'] as const) {
     const runs = hookRuns.get(phase) ?? [];
@@ -174,5 +177,5 @@ export async function runProfile(options: ProfileOptions, progress: (text: strin
     const last = stats.get(phase);
     if (last) phases.push({ phase, stats: last, totalMs: totals.get(phase) ?? [], threads });
   }
-  return { profiles: { available: reason === null, reason }, outDir: options.outDir, runs: options.runs, threads: pool.options.threads, phases };
+  return { runtime, profiles: { available: reason === null, reason }, outDir: options.outDir, runs: options.runs, threads: pool.options.threads, phases };
 }

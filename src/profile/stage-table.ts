@@ -142,9 +142,7 @@ export function hookTable(runs: readonly HookRun[], trips: readonly TaskTrip[]):
   const tallies = new Map<string, Tally>();
   let source: TableSource = 'profile';
   for (const run of runs) {
-    add(tallies, 'units', 0, run.units);
     add(tallies, 'engine', 0, 1);
-    add(tallies, 'sections', 0, 1);
     if (!run.profile) {
       source = 'timers';
       const dispatch = trips.filter((trip) => trip.sentAt >= run.start && trip.sentAt <= run.end).reduce((sum, trip) => sum + (trip.dispatchedAt - trip.sentAt), 0);
@@ -152,6 +150,9 @@ export function hookTable(runs: readonly HookRun[], trips: readonly TaskTrip[]):
       add(tallies, 'hand-off', dispatch, 0);
       continue;
     }
+    // Without a profile the engine's timer holds these two.
+    add(tallies, 'units', 0, run.units);
+    add(tallies, 'sections', 0, 1);
     const { profile } = run.profile;
     const parents = parentsOf(profile);
     const byId = new Map(profile.nodes.map((node) => [node.id, node]));
