@@ -47,6 +47,16 @@ function nodesNamed(profile: CpuProfile, name: string): Set<number> {
   return new Set(profile.nodes.filter((node) => node.callFrame.functionName === name).map((node) => node.id));
 }
 
+/**
+ * The profile when it sampled some time inside the span; `null` otherwise (a task shorter than the
+ * sampling interval), so the stages' timers stand in and the shares still have a total.
+ */
+function sampledWithin(timed: TimedProfile | null, start: number, end: number): TimedProfile | null {
+  if (!timed) return null;
+  const idle = new Set([...nodesNamed(timed.profile, '(idle)'), ...nodesNamed(timed.profile, '(root)')]);
+  return samplesOf(timed).some((sample) => sample.at >= start && sample.at < end && sample.ms > 0 && !idle.has(sample.node)) ? timed : null;
+}
+
 /** The stages of the final pass are told apart from the per-message pass's stages of the same name. */
 function stageLabel(task: string, stage: string): string {
   return task === 'finalizeExtraction' ? `final: ${stage}` : stage;
@@ -74,7 +84,7 @@ export function workerTable(trips: readonly TaskTrip[], profiles: ReadonlyMap<Ta
   const tallies = new Map<string, Tally>();
   let source: TableSource = 'profile';
   for (const trip of trips) {
-    const timed = profiles.get(trip) ?? null;
+    const timed = sampledWithin(profiles.get(trip) ?? null, trip.startedAt, trip.finishedAt);
     const spans = [...trip.stages].sort((a, b) => a.start - b.start);
     for (const span of spans) add(tallies, stageLabel(trip.task, span.stage), 0, 1);
     add(tallies, 'task (other)', 0, 1);
@@ -143,7 +153,7 @@ export function hookTable(runs: readonly HookRun[], trips: readonly TaskTrip[]):
   let source: TableSource = 'profile';
   for (const run of runs) {
     add(tallies, 'engine', 0, 1);
-    if (!run.profile) {
+    if (!sampledWithin(run.profile, run.start, run.end)) {
       source = 'timers';
       const dispatch = trips.filter((trip) => trip.sentAt >= run.start && trip.sentAt <= run.end).reduce((sum, trip) => sum + (trip.dispatchedAt - trip.sentAt), 0);
       add(tallies, 'engine', run.hookThreadMs, 0);
@@ -153,7 +163,7 @@ export function hookTable(runs: readonly HookRun[], trips: readonly TaskTrip[]):
     // Without a profile the engine's timer holds these two.
     add(tallies, 'units', 0, run.units);
     add(tallies, 'sections', 0, 1);
-    const { profile } = run.profile;
+    const { profile } = run.profile as TimedProfile;
     const parents = parentsOf(profile);
     const byId = new Map(profile.nodes.map((node) => [node.id, node]));
     const stageOf = new Map<number, string | null>();
@@ -175,7 +185,7 @@ export function hookTable(runs: readonly HookRun[], trips: readonly TaskTrip[]):
       return stage;
     };
     let inGc = false;
-    for (const sample of samplesOf(run.profile)) {
+    for (const sample of samplesOf(run.profile as TimedProfile)) {
       if (sample.at < run.start || sample.at >= run.end) continue;
       const stage = classify(sample.node);
       if (stage === null) continue;
