@@ -1,0 +1,93 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSession, growSession } from '../../src/synth/session-generator.js';
+import { runProfile, type ProfileReport } from '../../src/profile/run-profile.js';
+import { formatProfileReport } from '../../src/profile/format-report.js';
+
+let outDir: string;
+let report: ProfileReport;
+
+beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), 'profile-test-'));
+  const session = generateSession({ seed: 7, targetBytes: 64 * 1024 });
+  const grown = growSession(session, 16 * 1024, 8);
+  report = await runProfile({ session, grown, outDir, runs: 1, projectRoot: null, threads: 1 });
+});
+
+afterAll(async () => {
+  await rm(outDir, { recursive: true, force: true });
+});
+
+/** The rows of every thread table in the text report, as [stage, share] pairs per table. */
+function textTables(text: string): number[][] {
+  const tables: number[][] = [];
+  let current: number[] | null = null;
+  for (const line of text.split('\n')) {
+    if (/^ {2}\S.*self ms\s+share\s+calls$/.test(line)) {
+      current = [];
+      tables.push(current);
+    } else if (current && /^ {4}total\s/.test(line)) current = null;
+    else if (current) {
+      const share = /\s(\d+\.\d)%\s+(?:\d+|–)$/.exec(line);
+      if (share) current.push(Number(share[1]));
+    }
+  }
+  return tables;
+}
+
+describe('runProfile', () => {
+  it('should write a valid .cpuprofile for the hook thread and the worker, for both compactions', async () => {
+    expect(report.profiles).toEqual({ available: true, reason: null });
+    const names = (await readdir(outDir)).sort();
+    expect(names).toEqual(['cold-hook.cpuprofile', 'cold-worker-1.cpuprofile', 'incremental-hook.cpuprofile', 'incremental-worker-1.cpuprofile']);
+    for (const name of names) {
+      const profile = JSON.parse(await readFile(join(outDir, name), 'utf8')) as Record<string, unknown>;
+      const nodes = profile['nodes'] as { id: number; callFrame: { functionName: string } }[];
+      const samples = profile['samples'] as number[];
+      const timeDeltas = profile['timeDeltas'] as number[];
+      expect(Array.isArray(nodes) && nodes.length > 1, name).toBe(true);
+      expect(samples.length, name).toBeGreaterThan(0);
+      expect(timeDeltas.length, name).toBe(samples.length);
+      expect(timeDeltas.every((delta) => delta >= 0), name).toBe(true);
+      const ids = new Set(nodes.map((node) => node.id));
+      expect(samples.every((sample) => ids.has(sample)), name).toBe(true);
+      expect(profile['endTime'] as number, name).toBeGreaterThanOrEqual(profile['startTime'] as number);
+    }
+  });
+
+  it('should name each file in the report of its thread', () => {
+    const files = report.phases.flatMap((phase) => phase.threads.map((thread) => thread.file?.replace(`${outDir}/`, '')));
+    expect(files).toEqual(['cold-hook.cpuprofile', 'cold-worker-1.cpuprofile', 'incremental-hook.cpuprofile', 'incremental-worker-1.cpuprofile']);
+  });
+
+  it('should place the worker\'s time on the labelled stages of both passes, hand-off and the rest', () => {
+    const cold = report.phases.find((phase) => phase.phase === 'cold');
+    const worker = cold?.threads.find((thread) => thread.thread === 'worker 1');
+    const stages = worker?.rows.map((row) => row.stage) ?? [];
+    expect(worker?.source).toBe('profile');
+    expect(stages).toEqual(expect.arrayContaining(['decisions', 'notes', 'terms', 'language', 'final: budget', 'hand-off', 'task (other)']));
+    // Each message runs the notes stage once.
+    expect(worker?.rows.find((row) => row.stage === 'notes')?.calls).toBe(cold?.stats.units);
+  });
+
+  it('should give every thread stage shares that add up to 100%', () => {
+    const threads = report.phases.flatMap((phase) => phase.threads);
+    expect(threads.map((thread) => thread.thread)).toEqual(['hook', 'worker 1', 'hook', 'worker 1']);
+    for (const thread of threads) {
+      const total = thread.rows.reduce((sum, row) => sum + row.share, 0);
+      expect(total, thread.thread).toBeCloseTo(100, 6);
+      expect(thread.rows.every((row) => row.ms >= 0 && row.share >= 0)).toBe(true);
+    }
+  });
+
+  it('should print tables whose shares add up to 100% give or take their rounding', () => {
+    const tables = textTables(formatProfileReport('a test session', report));
+    expect(tables).toHaveLength(4);
+    for (const shares of tables) {
+      const sum = shares.reduce((total, share) => total + share, 0);
+      expect(Math.abs(sum - 100)).toBeLessThanOrEqual(0.05 * shares.length + 1e-9);
+    }
+  });
+});
