@@ -190,6 +190,20 @@ describe('the plugin in the real OpenCode server', () => {
     await until(async () => (server?.output().includes(`summary: thought 1 of chain ${chain}`) ? true : undefined), 20_000, 'thought 1 delivered');
   });
 
+  it('a stated decision reaches the compaction prompt whole: object, what it replaces and why', async () => {
+    const before = model.requests.length;
+    const session = await main.createSession();
+    const stated = 'We decided to use SQLite instead of Redis because it is simpler to ship.';
+    expect((await main.prompt(session, `${stated} Please keep that in mind for the cart service.`)).status).toBe(200);
+    expect((await main.summarize(session)).status).toBe(200);
+    const prompt = requestsSince(before, (request) => request.isCompaction).at(-1)?.lastUser ?? '';
+    const preserved = prompt.slice(prompt.indexOf(PRESERVATION_HEADING));
+    expect(prompt.indexOf(PRESERVATION_HEADING)).toBeGreaterThan(0);
+    const line = preserved.split('\n').find((text) => text.includes('SQLite'));
+    expect(line, 'a line of the preservation context names SQLite').toBeDefined();
+    expect(line).toContain('SQLite instead of Redis because it is simpler to ship');
+  });
+
   it('continuity: the next session of a project receives its decision, failing test, next step and summary; another project of the same name receives none', async () => {
     const DECISION = 'use SQLite instead of Redis because it is simpler to ship';
     const FAILURE = 'AssertionError: expected 3 to be 2';
