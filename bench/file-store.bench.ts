@@ -23,6 +23,7 @@ import { resolveProject, type Project } from '../src/main/shared/project.js';
 import { buildCompactionNote } from '../src/main/compaction/compaction-note.js';
 import type { Extraction } from '../src/main/compaction/extraction-engine.js';
 import type { FileStore } from '../src/main/memory/files/file-store.js';
+import { memoryFilePath, sessionUri } from '../src/core/memory/memory-format.js';
 
 /** Session start's limits. */
 const PROJECT_MEMORY_LIMITS: ProjectMemoryLimits = { perCallTimeoutMs: 5_000, totalTimeoutMs: 10_000, maxNotes: 8, totalBudget: 2_500, summaryBudget: 1_250, summaryMaxChars: 32_000 };
@@ -31,7 +32,7 @@ const PROJECT_MEMORY_LIMITS: ProjectMemoryLimits = { perCallTimeoutMs: 5_000, to
  * One project's memory in the folder: 40 compaction notes of 10 sessions and a summary chain of 10
  * thoughts, as the plugin writes them.
  */
-async function projectNotes(store: FileStore, stateDirs: string[]): Promise<{ project: Project; chains: ChainLookup }> {
+async function projectNotes(store: FileStore): Promise<{ project: Project; chains: ChainLookup; remove(): Promise<void> }> {
   const project = resolveProject('', join(tmpdir(), 'bench-shop'));
   const lines = (kind: string, count: number): string[] => Array.from({ length: count }, (_, i) => `${kind} ${i}: the cart service keeps its sessions in SQLite, checked by cart.test.ts line ${i}`);
   for (let i = 0; i < 40; i++) {
@@ -63,7 +64,13 @@ async function projectNotes(store: FileStore, stateDirs: string[]): Promise<{ pr
     sessionId = thought.value.sessionId;
   }
   const chain = { sessionId: sessionId as string, updatedAt: new Date().toISOString() };
-  return { project, chains: { get: async () => chain } };
+  const thoughtUri = sessionUri(chain.sessionId);
+  // The folder of 10,000 notes is kept between runs: what this run added goes with it.
+  const remove = async (): Promise<void> => {
+    await rm(join(store.memoryDir, ...project.noteFolder.split('/')), { recursive: true, force: true });
+    if (thoughtUri) await rm(memoryFilePath(store.memoryDir, thoughtUri), { force: true });
+  };
+  return { project, chains: { get: async () => chain }, remove };
 }
 
 /** The store's figures. */
@@ -97,6 +104,7 @@ export async function benchFileStore(runner: TaskRunner, quick: boolean): Promis
   const logger = createLogger(undefined);
   const colds: number[] = [];
   const stateDirs: string[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
   let store = null as ReturnType<typeof createFileStore> | null;
   try {
     for (let run = 0; run < (quick ? 1 : 3); run++) {
@@ -111,7 +119,9 @@ export async function benchFileStore(runner: TaskRunner, quick: boolean): Promis
       if (snapshot.entries.size !== count) throw new Error(`indexed ${snapshot.entries.size} of ${count} files`);
     }
     const ready = store as NonNullable<typeof store>;
-    const { project, chains } = await projectNotes(ready, stateDirs);
+    const notes = await projectNotes(ready);
+    cleanups.push(notes.remove);
+    const { project, chains } = notes;
     const readMemory = async (): Promise<void> => {
       const read = await readProjectMemory(ready, runner, project, chains, PROJECT_MEMORY_LIMITS);
       if (!read.memory?.summary || read.memory.decisions === 0) throw new Error(`the project memory came back incomplete: ${JSON.stringify(read.memory)} ${read.problems.join(', ')}`);
@@ -168,6 +178,7 @@ export async function benchFileStore(runner: TaskRunner, quick: boolean): Promis
     ready.index.close();
     return { figures, rows: bench.table() as Record<string, unknown>[] };
   } finally {
+    for (const cleanup of cleanups) await cleanup();
     for (const dir of stateDirs) await rm(dir, { recursive: true, force: true });
   }
 }
