@@ -9,16 +9,36 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 /** The timer's period. */
 const TICK_MS = 1;
 
+/** The timer's lateness over a run: `at[i]` ms after the timer started, it fired `delay[i]` ms late. */
+export interface DelayTimeline {
+  at: number[];
+  delay: number[];
+}
+
 /**
  * Max lateness (ms) of a {@link TICK_MS} timer over `runs` executions of `work`, the timer started
  * one turn before and read one turn after.
  */
 export async function maxLoopDelay(work: () => Promise<unknown>, runs = 1): Promise<number> {
-  let last = performance.now();
+  return (await loopDelayTimeline(work, runs)).max;
+}
+
+/**
+ * {@link maxLoopDelay} with every firing of the timer kept: when it fired and how late.
+ *
+ * @returns the max lateness (ms) and the timeline.
+ */
+export async function loopDelayTimeline(work: () => Promise<unknown>, runs = 1): Promise<{ max: number; timeline: DelayTimeline }> {
+  const start = performance.now();
+  let last = start;
   let worst = 0;
+  const timeline: DelayTimeline = { at: [], delay: [] };
   const timer = setInterval(() => {
     const now = performance.now();
-    worst = Math.max(worst, now - last - TICK_MS);
+    const late = now - last - TICK_MS;
+    worst = Math.max(worst, late);
+    timeline.at.push(now - start);
+    timeline.delay.push(Math.max(0, late));
     last = now;
   }, TICK_MS);
   await nextTurn();
@@ -30,5 +50,5 @@ export async function maxLoopDelay(work: () => Promise<unknown>, runs = 1): Prom
   } finally {
     clearInterval(timer);
   }
-  return Math.max(0, worst);
+  return { max: Math.max(0, worst), timeline };
 }

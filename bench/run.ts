@@ -1,12 +1,18 @@
 /**
- * `npm run bench [-- --json] [--quick] [--store] [--runtime node|bun|both]`: the extraction
+ * `npm run bench [-- --json] [--quick] [--store] [--runtime node|bun|both] [--plot DIR]`: the extraction
  * engine over 100 KB, 1 MB and 10 MB synthetic sessions, and the file store's index over a
  * 10,000-file memory folder (`--store`: only that), under Node, under the Bun of the pinned
  * OpenCode binary, or both (the default: Node first, then Bun, then the 10 MB figures side by
  * side). Prints tables (or one JSON object, with a `runtime` field and, for both, the Bun
  * report under `bun`) and exits non-zero when a pooled p50 exceeds the 5 s budget of seed 000
- * §9.2 or a store figure exceeds its budget, in either runtime.
+ * §9.2 or a store figure exceeds its budget, in either runtime. Tables fit 120 columns; a
+ * progress line on stderr (when it is a terminal) names the step and the time spent.
+ *
+ * `--plot DIR` measures only the hook thread's delay over time through one 10 MB extraction,
+ * pooled and inline, under the runtimes asked for, and draws it into DIR/loop-delay-10mb.svg.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
@@ -17,7 +23,10 @@ import { benchPipeline, type Iterations, type SizeFigures } from './pipeline.ben
 import { benchStages } from './stages.bench.js';
 import { benchCompactingHook, type HookFigures } from './compacting-hook.bench.js';
 import { benchLoad, type LoadFigures } from './load.bench.js';
-import { progressLine } from '../src/cli/run-cli.js';
+import { invocationDir } from '../src/cli/run-cli.js';
+import { benchOutput, figuresTable, sideBySideTable, tasksTable, type BenchOutput } from './format.js';
+import { delayChartSvg, type DelayPanel } from './delay-chart.js';
+import { measureTimelines, type RuntimeTimelines } from './delay-timelines.js';
 import { benchFileStore, STORE_BUDGETS, type StoreFigures } from './file-store.bench.js';
 import { benchUnderBun, currentRuntime, onBun, scriptCommand, sideBySide, type RuntimeChoice } from './runtimes.js';
 
@@ -37,6 +46,31 @@ const SIZES: ReadonlyArray<{ label: string; bytes: number; full: Iterations; qui
   { label: '10MB', bytes: 10 * 1024 ** 2, full: { pool: 10, inline: 3, naive: 1, incremental: 10 }, quick: { pool: 3, inline: 1, naive: 0, incremental: 3 } },
 ];
 
+const PLOT_BYTES = 10 * 1024 ** 2;
+
+/** The 10 MB timelines under the runtimes asked for, drawn into `dir`; returns the chart's path. */
+async function plot(dir: string, runtime: RuntimeChoice, out: BenchOutput): Promise<string> {
+  const measured: RuntimeTimelines[] = [];
+  if (runtime !== 'bun' || onBun()) measured.push(await measureTimelines(PLOT_BYTES, (text) => out.step(text)));
+  if (runtime !== 'node' && !onBun()) {
+    out.step("timelines under OpenCode's Bun");
+    const bun = await benchUnderBun(['--timelines']);
+    if (bun.code !== 0) throw new Error(`the run under Bun failed (exit ${bun.code})`);
+    measured.push(JSON.parse(bun.stdout.trim().split('\n').at(-1) ?? '{}') as RuntimeTimelines);
+  }
+  const panels: DelayPanel[] = measured.map((figures) => ({
+    title: `${figures.runtime}: one extraction of a 10 MB session`,
+    series: [
+      { name: 'worker pool', timeline: figures.pool },
+      { name: 'inline (hook thread)', timeline: figures.inline },
+    ],
+  }));
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, 'loop-delay-10mb.svg');
+  await writeFile(file, delayChartSvg("How late the host thread's 1 ms timer fired during a 10 MB compaction", panels));
+  return file;
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -44,10 +78,28 @@ async function main(): Promise<number> {
       quick: { type: 'boolean', default: false },
       store: { type: 'boolean', default: false },
       runtime: { type: 'string', default: 'both' },
+      plot: { type: 'string' },
+      // The run under Bun for --plot: its timelines as one JSON line.
+      timelines: { type: 'boolean', default: false },
     },
   });
   const runtime = values.runtime as RuntimeChoice;
   if (!['node', 'bun', 'both'].includes(runtime)) throw new Error(`--runtime must be node, bun or both, got ${values.runtime}`);
+  if (values.timelines) {
+    process.stdout.write(`${JSON.stringify(await measureTimelines(PLOT_BYTES))}\n`);
+    return 0;
+  }
+  if (values.plot !== undefined) {
+    const out = benchOutput(runtime === 'both' ? 3 : 2);
+    try {
+      const file = await plot(resolve(invocationDir(), values.plot), runtime, out);
+      out.done();
+      process.stderr.write(`wrote ${file}\n`);
+    } finally {
+      out.done();
+    }
+    return 0;
+  }
   const passed = [...(values.json ? ['--json'] : []), ...(values.quick ? ['--quick'] : []), ...(values.store ? ['--store'] : [])];
   // Asked for Bun from Node: the whole run happens in OpenCode's Bun.
   if (runtime === 'bun' && !onBun()) {
@@ -56,7 +108,25 @@ async function main(): Promise<number> {
     return bun.code;
   }
   // Progress on stderr when it is a terminal; stdout carries only the tables or the JSON object.
-  const log = progressLine();
+  const out = benchOutput(values.store ? 1 : 3 + SIZES.length * 2 + (runtime === 'both' ? 1 : 0));
+  const print = (text: string): void => {
+    if (!values.json) out.print(text);
+  };
+  try {
+    return await measureAll(values, runtime, passed, out, print);
+  } finally {
+    out.done();
+  }
+}
+
+async function measureAll(
+  values: { json?: boolean; quick?: boolean; store?: boolean },
+  runtime: RuntimeChoice,
+  passed: string[],
+  out: BenchOutput,
+  print: (text: string) => void,
+): Promise<number> {
+  const quick = values.quick ?? false;
   const warn = (text: string): void => void process.stderr.write(`${text}\n`);
   const pool = createWorkerPool();
   const inline = await createInlineRunner();
@@ -65,45 +135,48 @@ async function main(): Promise<number> {
   try {
     const ready = await pool.ready;
     if (!ready.ok) throw new Error(`pool did not start: ${ready.error.message}`);
-    log(`pool: ${pool.options.threads} worker threads, warm`);
-    log('measuring the file store over 10,000 memory files …');
-    const measured = await benchFileStore(pool, values.quick);
+    out.step(`file store over 10,000 memory files (${pool.options.threads} worker threads)`);
+    const measured = await benchFileStore(pool, quick);
     store = measured.figures;
-    if (!values.json) {
-      console.table(measured.rows);
-      console.table([store]);
-    }
-    if (values.store) return reportStore(store, values.json, warn);
-    const stageRows = await benchStages(values.quick);
-    if (!values.json) console.table(stageRows);
+    print(tasksTable('file store', measured.rows));
+    print(figuresTable('file store figure', store));
+    if (values.store) return reportStore(store, values.json ?? false, warn);
+    out.step('each stage alone, inline, over 1 MB');
+    print(tasksTable('stage', await benchStages(quick)));
     for (const size of SIZES) {
       const session = generateSession({ seed: 7, targetBytes: size.bytes });
-      log(`measuring ${size.label} …`);
-      const { figures, rows } = await benchPipeline(size.label, session, pool, inline, values.quick ? size.quick : size.full);
-      if (!values.json) console.table(rows);
-      log(`measuring the compacting hook on ${size.label} …`);
-      sizes[size.label] = { ...figures, ...(await benchCompactingHook(session, values.quick ? 1 : 3)), ...(await poolFootprint(size.bytes, values.quick ? 2 : 5)) };
+      out.step(`extraction on ${size.label}`);
+      const { figures, rows } = await benchPipeline(size.label, session, pool, inline, quick ? size.quick : size.full);
+      print(tasksTable(`extraction, ${size.label}`, rows));
+      out.step(`compacting hook on ${size.label}`);
+      sizes[size.label] = { ...figures, ...(await benchCompactingHook(session, quick ? 1 : 3)), ...(await poolFootprint(size.bytes, quick ? 2 : 5)) };
     }
   } finally {
     await pool.destroy();
   }
-  const sessions = values.quick ? 10 : 50;
-  log(`measuring ${sessions} sessions of 1 MB compacting at once …`);
+  const sessions = quick ? 10 : 50;
+  out.step(`${sessions} sessions of 1 MB compacting at once`);
   const load: LoadFigures = await benchLoad(sessions, 1024 ** 2);
-  if (!values.json) console.table([load]);
+  print(figuresTable(`load, ${sessions} × 1 MB`, load));
   const report: Record<string, unknown> = { runtime: currentRuntime(), sizes, load, budget_ms: BUDGET_MS, store, store_budgets: STORE_BUDGETS };
-  if (!values.json) console.table(sizes);
+  print(sideBySideTable(`figure (${currentRuntime()})`, sizes));
   const over = Object.entries(sizes).filter(([, figures]) => figures.pool_p50_ms > BUDGET_MS);
   for (const [label, figures] of over) warn(`over budget: ${label} pooled p50 ${figures.pool_p50_ms.toFixed(0)} ms > ${BUDGET_MS} ms`);
   const storeOver = store ? storeOverBudget(store, warn) : 0;
   let bunFailed = false;
   if (runtime === 'both') {
-    log('measuring again under OpenCode\'s Bun …');
+    out.step("the same under OpenCode's Bun");
     const bun = await benchUnderBun([...passed.filter((arg) => arg !== '--json'), '--json']);
     bunFailed = bun.code !== 0;
     const bunReport = JSON.parse(bun.stdout.trim().split('\n').at(-1) ?? '{}') as { runtime?: string; sizes?: Record<string, Record<string, number | null>> };
     report['bun'] = bunReport;
-    if (!values.json) console.table(sideBySide({ [currentRuntime()]: sizes, [bunReport.runtime ?? 'bun']: bunReport.sizes ?? {} }, '10MB'));
+    const rows = sideBySide({ [currentRuntime()]: sizes, [bunReport.runtime ?? 'bun']: bunReport.sizes ?? {} }, '10MB');
+    // sideBySide gives a row per figure; the table takes a column per runtime.
+    const columns: Record<string, Record<string, unknown>> = {};
+    for (const { ['10MB figure']: figure, ...values } of rows) {
+      for (const [name, value] of Object.entries(values)) (columns[name] ??= {})[String(figure)] = value;
+    }
+    print(sideBySideTable('10MB figure', columns));
   }
   if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
   return over.length + storeOver > 0 || bunFailed ? 1 : 0;

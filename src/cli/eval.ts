@@ -16,7 +16,31 @@ import { continuityMisses, formatContinuity, roundedContinuity, sessionContextLo
 import { parseCliArgs, progressLine, runCli, UsageError, userPath } from './run-cli.js';
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DEFAULT_CORPUS = join(PROJECT_ROOT, '..', 'shared', 'real-sessions');
+/** Where the eval looks without `--corpus`: the variable's folder, else the development corpus beside the project. */
+const CORPUS_VARIABLE = 'MAENIFOLD_EVAL_CORPUS';
+const DEFAULT_CORPUS = process.env[CORPUS_VARIABLE] || join(PROJECT_ROOT, '..', 'shared', 'real-sessions');
+
+/** What a corpus is and how to make one, for a run that has none: the end of a one-line message. */
+const CORPUS_HINT =
+  'a corpus is a folder of your own session exports, sessions/NAME.json (`opencode export <id> > sessions/NAME.json`), ' +
+  'each with a hand-written truth/NAME.json listing the decisions, files, problems, topics and next steps it should keep ' +
+  '(examples: eval/outside/truth/); then run npm run eval -- --corpus DIR';
+
+/**
+ * The corpus folder to read.
+ *
+ * @param given - `--corpus`, absolute.
+ * @throws Error, one line saying what a corpus is, when there is no corpus folder to read.
+ */
+function corpusFolder(given: string | undefined): string {
+  if (given === undefined) {
+    if (existsSync(join(DEFAULT_CORPUS, 'truth'))) return DEFAULT_CORPUS;
+    throw new Error(`no corpus: ${CORPUS_HINT}`);
+  }
+  if (!existsSync(given)) throw new Error(`no corpus at ${given}: ${CORPUS_HINT}`);
+  if (!existsSync(join(given, 'truth'))) throw new Error(`${given} has no truth/ folder: ${CORPUS_HINT}`);
+  return given;
+}
 
 const USAGE = `Usage: npm run eval [-- --corpus DIR] [--json] [--verbose] [--strategy conservative|aggressive] [--continuity]
 
@@ -26,8 +50,11 @@ it keeps against the folder's truth files, beside two baselines scored in the
 same run: "seed" (the rules of seed 000 as written) and "tail" (the last 500
 tokens of the conversation's text). Prints a table per session and pooled.
 
-  --corpus DIR    holds sessions/<name>.json or .json.gz and truth/<name>.json
-                  (default: ../shared/real-sessions beside the project, when it exists)
+  --corpus DIR    holds sessions/<name>.json or .json.gz (session exports, as
+                  \`opencode export <id>\` writes them) and truth/<name>.json (what a
+                  careful reader keeps from each; examples in eval/outside/truth/)
+                  (default: $MAENIFOLD_EVAL_CORPUS, else ../shared/real-sessions
+                  beside the project, when either exists)
   --json          print one JSON object instead of the tables
                   (use \`npm run --silent eval -- --json\` to keep npm's banner off stdout)
   --verbose       list what was missed per session (on stderr with --json)
@@ -137,11 +164,7 @@ async function main(argv: string[]): Promise<number> {
   if (!args) return 0;
   const strategy = args.strategy ?? DEFAULT_PLUGIN_OPTIONS.compactionStrategy;
   if (strategy !== 'conservative' && strategy !== 'aggressive') throw new UsageError(`--strategy must be conservative or aggressive (got "${strategy}")`);
-  let corpus: string;
-  if (args.corpus !== undefined) corpus = userPath(args.corpus);
-  else if (existsSync(DEFAULT_CORPUS)) corpus = DEFAULT_CORPUS;
-  else throw new Error(`no corpus: pass --corpus DIR (the default ${DEFAULT_CORPUS} does not exist)`);
-  const entries = await loadCorpus(corpus);
+  const entries = await loadCorpus(corpusFolder(args.corpus === undefined ? undefined : userPath(args.corpus)));
   const progress = progressLine();
 
   const pool = createWorkerPool();

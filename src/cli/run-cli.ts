@@ -66,18 +66,38 @@ export function asUsageError<T>(read: () => T): T {
  * @param options - the command's flags, without `help`.
  * @param usage - the text `--help` prints, without a final newline.
  * @returns the flag values, or `undefined` when `--help` was given and nothing else should run.
- * @throws UsageError for an unknown flag or a flag without its value.
+ * @throws UsageError for an unknown flag, a flag without its value, or an argument that is not a flag.
  */
 export function parseCliArgs<const O extends CliOptions>(argv: string[], options: O, usage: string): CliValues<O> | undefined {
-  const parsed: Record<string, unknown> = asUsageError(
-    () => parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', default: false } }, strict: true }).values,
+  return parseCliCommand(argv, options, usage, 0)?.values;
+}
+
+/**
+ * {@link parseCliArgs} for a command that also takes up to `maxPositionals` arguments that are not flags (file names).
+ *
+ * @param argv - the arguments after the command's name.
+ * @param options - the command's flags, without `help`.
+ * @param usage - the text `--help` prints, without a final newline.
+ * @param maxPositionals - how many other arguments the command takes at most.
+ * @returns the flag values and the other arguments, or `undefined` after `--help`.
+ * @throws UsageError for an unknown flag, a flag without its value, or too many other arguments.
+ */
+export function parseCliCommand<const O extends CliOptions>(
+  argv: string[],
+  options: O,
+  usage: string,
+  maxPositionals: number,
+): { values: CliValues<O>; positionals: string[] } | undefined {
+  const parsed = asUsageError(() =>
+    parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', default: false } }, strict: true, allowPositionals: maxPositionals > 0 }),
   );
-  const { help, ...values } = parsed;
+  const { help, ...values } = parsed.values as Record<string, unknown>;
   if (help) {
     process.stdout.write(`${usage}\n`);
     return undefined;
   }
-  return values as CliValues<O>;
+  if (parsed.positionals.length > maxPositionals) throw new UsageError(`unexpected argument "${parsed.positionals[maxPositionals]}"`);
+  return { values: values as CliValues<O>, positionals: parsed.positionals };
 }
 
 /**

@@ -103,6 +103,6 @@ describe.concurrent('npm run eval', () => {
     const { code, stdout, stderr } = await runEvalCli(['--corpus', missing, '--json']);
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr.trim().split('\n')).toEqual([`opencode-maenifold eval: corpus folder ${missing} not found`]);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringContaining(`opencode-maenifold eval: no corpus at ${missing}: a corpus is a folder of your own session exports`)]);
   });
 });

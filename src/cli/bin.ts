@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+/**
+ * `opencode-maenifold`, the package's command: `report` shows what a
+ * compaction keeps from a session export, `synth` writes a synthetic one.
+ * It runs from any folder (relative paths are read from the working
+ * directory), prints only the requested output on stdout, and every failure
+ * is one line on stderr with a non-zero exit code.
+ */
+import { readFileSync } from 'node:fs';
+import { report } from './report.js';
+import { synthCommand, synthUsage } from './synth-command.js';
+import { parseCliCommand, runCli, UsageError } from './run-cli.js';
+import { resolve } from 'node:path';
+
+const NAME = 'opencode-maenifold';
+
+const USAGE = `Usage: ${NAME} <command> [options]
+
+Commands:
+  report FILE   show what a compaction keeps from a session export
+                (\`opencode export <id> > FILE\`); --help for its options
+  synth         write a synthetic session export; --help for its options
+
+  --version     print the package's version
+  --help        show this text`;
+
+const REPORT_USAGE = `Usage: ${NAME} report FILE [--json] [--store] [--root DIR] [--keep]
+
+Runs the extraction the compacting hook uses (same engine, through the worker
+pool) on a session export and shows what a compaction would preserve: concepts,
+decisions by category, the working set, the preservation context with its exact
+token count, and per-stage timings.
+
+  FILE        a session export (\`opencode export <id> > FILE\`) or a message list (JSON)
+  --json      print one JSON object on stdout and nothing else
+  --store     also keep three compactions of the session in the built-in file store
+              (maenifold's file layout, no maenifold needed) and show the notes, the
+              summary chain and the graph context a next session receives
+  --root DIR  the store's folder, kept (default: a temporary folder, removed on exit)
+  --keep      keep the temporary folder and name it on stderr
+  --help      show this text`;
+
+/** The version in the package's own package.json, two folders up from both `src/cli` and `dist/src/cli`. */
+function packageVersion(): string {
+  for (const up of ['../..', '../../..']) {
+    try {
+      const manifest = JSON.parse(readFileSync(new URL(`${up}/package.json`, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
+      if (manifest.name === NAME && typeof manifest.version === 'string') return manifest.version;
+    } catch {
+      // Not this folder; try the next.
+    }
+  }
+  throw new Error('cannot find the package.json of opencode-maenifold');
+}
+
+async function reportCommand(argv: string[]): Promise<number> {
+  const parsed = parseCliCommand(
+    argv,
+    {
+      json: { type: 'boolean', default: false },
+      store: { type: 'boolean', default: false },
+      root: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+    },
+    REPORT_USAGE,
+    1,
+  );
+  if (!parsed) return 0;
+  const [file] = parsed.positionals;
+  if (file === undefined) throw new UsageError('report needs a session export, e.g. report session.json (made by `opencode export <id> > session.json`)');
+  const { values } = parsed;
+  if ((values.root !== undefined || values.keep) && !values.store) throw new UsageError('--root and --keep go with --store');
+  const output = await report({
+    session: { file: resolve(file) },
+    json: values.json ?? false,
+    store: values.store ?? false,
+    ...(values.root !== undefined ? { root: resolve(values.root) } : {}),
+    keep: values.keep ?? false,
+  });
+  process.stdout.write(output);
+  return 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'report':
+      return await reportCommand(rest);
+    case 'synth':
+      return await synthCommand(rest, { usage: synthUsage(`${NAME} synth`), base: process.cwd() });
+    case '--version':
+      process.stdout.write(`${packageVersion()}\n`);
+      return 0;
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    case undefined:
+      throw new UsageError('a command is needed: report or synth');
+    default:
+      throw new UsageError(`unknown command "${command}": report or synth`);
+  }
+}
+
+// Whatever escapes the command (a worker that died in a way the pool did not report) is still one line.
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (error: unknown) => {
+    process.stderr.write(`${NAME}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
+runCli(NAME, main);
