@@ -84,6 +84,27 @@ variables version versions view views way word words work workflow wrapper write
 agent agents compaction maenifold opencode wikilink wikilinks knowledge graph entity example item
 `);
 
+/**
+ * Words of the conversation's own mechanics: who speaks, what the host does with the
+ * conversation, the host's tools and the tiers of the models that answer. They name how a
+ * session runs, never what it is about.
+ */
+export const MECHANICS_WORDS = set(`
+assistant assistants user users human reply replies replied respond responded answer answered decide decided
+decides decision decisions fake fakes session sessions message messages summary summaries summarize
+compaction compacted conversation conversations chat chats transcript
+bash edit edits read write grep glob task tasks todowrite todoread todo todos webfetch websearch codesearch
+multiedit apply-patch patch list skill skills invalid question questions batch
+claude sonnet opus haiku chatgpt codex copilot-chat
+`);
+
+/**
+ * A model's id: a family's name with a version or a tier after it (`gpt-4o`, `claude-sonnet-4-5`,
+ * `gemini-2.5-pro`, `glm-4.6`, `qwen3-coder`). The family alone (`glm`) may be what the work uses,
+ * and so may a library named after it (`llama-cpp`).
+ */
+export const MODEL_ID = /^(?:gpt|chatgpt|claude|gemini|glm|qwen|llama|mistral|mixtral|deepseek|kimi|grok|o[134]|phi|codestral|devstral|minimax)(?:-?\d|-(?:sonnet|opus|haiku|pro|flash|mini|nano|turbo|coder|instruct|chat|air|latest|preview|lite))/;
+
 /** Acronyms every session uses; a session's own acronyms (`jwt`, `mfa`) are not here. */
 export const GENERIC_ACRONYMS = set(`
 ai am api apis ascii cpu crud csv cwd db dom eof env eol etc faq gb gpu gui html http https id ide ids io
