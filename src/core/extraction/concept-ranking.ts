@@ -38,11 +38,14 @@ interface Candidate {
   named: boolean;
 }
 
-/** Spellings that name one topic share a key: no hyphens, no plural `s`. */
+/** Spellings that name one topic share a key: no hyphens, no plural `s` (`-ies` read as `-y`). */
 function keyOf(name: string): string {
   const joined = name.replaceAll('-', '');
   if (joined.length <= 3) return joined;
   if (/(?:ch|sh|x|ss)es$/.test(joined)) return joined.slice(0, -2);
+  // `policies` and `policy`, `enemies` and `enemy` share a key; so do `cookies` and `cookie`, read as `-y` too.
+  if (/[^aeiou]ies$/.test(joined)) return `${joined.slice(0, -3)}y`;
+  if (joined.endsWith('ie')) return `${joined.slice(0, -2)}y`;
   return joined.endsWith('s') && !joined.endsWith('ss') ? joined.slice(0, -1) : joined;
 }
 

@@ -15,7 +15,7 @@ function set(words: string): ReadonlySet<string> {
  * conjunctions, auxiliaries, and the commonest verbs, adverbs and adjectives.
  */
 export const ENGLISH_STOP_WORDS = set(`
-a about above across after again against all almost also although always am among an and another any anyone
+a about above across after again against all beside besides almost also although always am among an and another any anyone
 anything anyway anywhere are around as at away back be became because become been before being below between
 both but by can cannot could did do does doing done down during each either else enough even ever every
 everything few for from further get gets getting got had has have having he her here hers him his how however

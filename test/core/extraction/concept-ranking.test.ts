@@ -18,6 +18,11 @@ describe('rankTermConcepts', () => {
     expect(rankTermConcepts(terms)[0]).toEqual({ name: 'websocket', count: 3 });
   });
 
+  it('should count a plural in -ies with its singular', () => {
+    const terms = [hit('policy', 1, 'user'), hit('policies', 2), hit('policies', 3), hit('cookies', 4), hit('cookie', 5)];
+    expect(rankTermConcepts(terms, [], { min: 0 })).toEqual([{ name: 'policies', count: 3 }, { name: 'cookie', count: 2 }]);
+  });
+
   it('should count spellings of one name together and show the commonest', () => {
     const terms = [hit('killswitch', 1, 'user', 'technology'), hit('kill-switch', 2), hit('kill-switch', 3), hit('kill-switches', 4)];
     expect(rankTermConcepts(terms)).toEqual([{ name: 'kill-switch', count: 4 }]);
