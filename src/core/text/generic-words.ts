@@ -82,6 +82,7 @@ table tag tags task tasks template templates term terms test tests text thing ti
 true false type types undefined unit url user users util utils validation value values var variable
 variables version versions view views way word words work workflow wrapper write
 agent agents compaction maenifold opencode wikilink wikilinks knowledge graph entity example item
+github gitlab bitbucket
 `);
 
 /**

@@ -133,6 +133,11 @@ describe('isGenericConcept', () => {
     for (const name of ['assistant', 'decided', 'reply', 'fake', 'summary', 'claude-sonnet-4', 'gpt-4o', 'todowrite', 'webfetch', 'fake-summary']) expect(found).not.toContain(name);
   });
 
+  it('should leave out the hosts code lives on, but not a product of theirs', () => {
+    for (const name of ['github', 'gitlab', 'github-repo']) expect(isGenericConcept(name)).toBe(true);
+    expect(isGenericConcept('github-actions')).toBe(false);
+  });
+
   it('should tell contractions written without an apostrophe and function words of other languages from topics', () => {
     for (const name of ['dont', 'whats', 'sin', 'solo', 'para', 'nicht', 'avec']) expect(isGenericConcept(name)).toBe(true);
   });
