@@ -70,7 +70,8 @@ export function commandsRun(command: string): string[][] {
         index = programIndex(words);
       }
     }
-    const program = (words[index] ?? '').replace(/^\.\//, '').split('/').pop() ?? '';
+    // `./mvnw`, and PowerShell's `.\mvnw.cmd`: the program is the file's name, without a Windows launcher's extension.
+    const program = (words[index] ?? '').replace(/^\.[\\/]/, '').split(/[\\/]/).pop()?.replace(/\.(?:cmd|exe|bat)$/i, '') ?? '';
     if (/^[A-Za-z][\w.-]{1,40}$/.test(program)) found.push([program, ...words.slice(index + 1, index + 3)]);
   }
   return found;

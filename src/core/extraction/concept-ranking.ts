@@ -15,12 +15,15 @@ export interface ConceptRankSettings {
   max: number;
   /** Messages a topic must be named in to last. @default 2 */
   minMessages: number;
-  /** Below this many lasting topics, names seen once (technologies only) fill in. @default 5 */
+  /**
+   * Below this many lasting topics, the strongest names seen once fill in: a short session names its
+   * subjects once (the service it deploys to, the flag it adds). @default 15
+   */
   min: number;
 }
 
 /** The defaults. */
-export const DEFAULT_CONCEPT_RANK_SETTINGS: Readonly<ConceptRankSettings> = Object.freeze({ max: 15, minMessages: 2, min: 5 });
+export const DEFAULT_CONCEPT_RANK_SETTINGS: Readonly<ConceptRankSettings> = Object.freeze({ max: 15, minMessages: 2, min: 15 });
 
 // The stack shows in most messages of a session: it needs no more weight per message to rank among its topics.
 const KIND_WEIGHT: Record<TermHit['kind'], number> = { link: 4, technology: 3, stack: 2, keyphrase: 2, identifier: 1.5, file: 1, command: 2 };
@@ -31,16 +34,18 @@ interface Candidate {
   /** Best weight per message. */
   messages: Map<number, number>;
   roles: Set<string>;
-  technology: boolean;
   /** Whether some message names it, rather than only running it as a command. */
   named: boolean;
 }
 
-/** Spellings that name one topic share a key: no hyphens, no plural `s`. */
+/** Spellings that name one topic share a key: no hyphens, no plural `s` (`-ies` read as `-y`). */
 function keyOf(name: string): string {
   const joined = name.replaceAll('-', '');
   if (joined.length <= 3) return joined;
   if (/(?:ch|sh|x|ss)es$/.test(joined)) return joined.slice(0, -2);
+  // `policies` and `policy`, `enemies` and `enemy` share a key; so do `cookies` and `cookie`, read as `-y` too.
+  if (/[^aeiou]ies$/.test(joined)) return `${joined.slice(0, -3)}y`;
+  if (joined.endsWith('ie')) return `${joined.slice(0, -2)}y`;
   return joined.endsWith('s') && !joined.endsWith('ss') ? joined.slice(0, -1) : joined;
 }
 
@@ -85,7 +90,7 @@ export function rankTermConcepts(
     if (takenKeys.has(key)) continue;
     let candidate = byKey.get(key);
     if (!candidate) {
-      candidate = { key, forms: new Map(), messages: new Map(), roles: new Set(), technology: false, named: false };
+      candidate = { key, forms: new Map(), messages: new Map(), roles: new Set(), named: false };
       byKey.set(key, candidate);
     }
     const strength = Math.max(0, Number(term.weight) || 0);
@@ -94,7 +99,6 @@ export function rankTermConcepts(
     const weight = (KIND_WEIGHT[term.kind] ?? 1) * Math.min(1 + Math.log2(Math.max(1, strength)) / 2, 2) * (term.name.includes('-') && term.kind === 'keyphrase' ? 1.25 : 1);
     candidate.messages.set(term.order, Math.max(candidate.messages.get(term.order) ?? 0, weight));
     if (term.role) candidate.roles.add(term.role);
-    if (term.kind === 'technology' || term.kind === 'link' || term.kind === 'stack') candidate.technology = true;
     if (term.kind !== 'command') candidate.named = true;
   }
   // `jq`, `journalctl`, `curl`: a program a session only runs is how it works, not what it is about.
@@ -104,7 +108,7 @@ export function rankTermConcepts(
     .sort((a, b) => b.score - a.score || (a.candidate.key < b.candidate.key ? -1 : 1));
   const lasting = ranked.filter(({ candidate }) => candidate.messages.size >= minMessages);
   if (lasting.length < min) {
-    const fill = ranked.filter(({ candidate }) => candidate.messages.size < minMessages && candidate.technology);
+    const fill = ranked.filter(({ candidate }) => candidate.messages.size < minMessages);
     lasting.push(...fill.slice(0, min - lasting.length));
   }
   return lasting.slice(0, max).map(({ candidate }) => ({ name: nameOf(candidate), count: candidate.messages.size }));

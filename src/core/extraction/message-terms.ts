@@ -14,7 +14,7 @@ import { commandsRun, isOwnProgram } from './commands-run.js';
 import { properNames } from './proper-names.js';
 import { manifestDependencies, stackOfCommands, stackOfPath } from './stack-technologies.js';
 import { LRUCache } from 'lru-cache';
-import { ENGLISH_STOP_WORDS, FOREIGN_STOP_WORDS, GENERIC_ACRONYMS, GENERIC_FILE_STEMS, GENERIC_TERMS } from '../text/generic-words.js';
+import { ENGLISH_STOP_WORDS, FOREIGN_STOP_WORDS, GENERIC_ACRONYMS, GENERIC_FILE_STEMS, GENERIC_TERMS, MECHANICS_WORDS, MODEL_ID } from '../text/generic-words.js';
 
 /** Caps of {@link termsOfMessage}. */
 export interface TermSettings {
@@ -75,8 +75,10 @@ function kindOf(shape: NameShape): TermHit['kind'] {
 /** Whether a normalized name is too generic to stand for a topic. */
 export function isGenericConcept(name: string): boolean {
   if (name.length < 2 || /^[\p{N}-]+$/u.test(name)) return true;
-  if (name.includes('-')) return name.split('-').every((word) => GENERIC_TERMS.has(word) || ENGLISH_STOP_WORDS.has(word) || /^\p{N}+$/u.test(word));
-  return GENERIC_TERMS.has(name) || ENGLISH_STOP_WORDS.has(name) || GENERIC_ACRONYMS.has(name) || FOREIGN_STOP_WORDS.has(name);
+  // The conversation's mechanics (`assistant-reply`, `todowrite`, `claude-sonnet-4`) are how it runs, not what it is about.
+  if (MODEL_ID.test(name)) return true;
+  if (name.includes('-')) return name.split('-').every((word) => GENERIC_TERMS.has(word) || ENGLISH_STOP_WORDS.has(word) || MECHANICS_WORDS.has(word) || /^\p{N}+$/u.test(word)) || MECHANICS_WORDS.has(name);
+  return GENERIC_TERMS.has(name) || ENGLISH_STOP_WORDS.has(name) || GENERIC_ACRONYMS.has(name) || FOREIGN_STOP_WORDS.has(name) || MECHANICS_WORDS.has(name);
 }
 
 /**

@@ -154,7 +154,7 @@ export function namedInProse(prose: string): NamedThing[] {
       if (!name.includes('/')) continue;
       const root = packageRoot(name);
       if (root) found.push({ name: root, shape: 'package' });
-    } else if (!FILE_LIKE.test(name) && !/^-/.test(name) && !THROWABLE.test(name)) {
+    } else if (!FILE_LIKE.test(name) && !/^-/.test(name) && !THROWABLE.test(name) && !isRoutine(name)) {
       found.push({ name, shape: IDENTIFIER.test(name) ? 'identifier' : 'backticked' });
     }
   }
@@ -180,7 +180,7 @@ export function namedInProse(prose: string): NamedThing[] {
     if (token.length < 2 || token.length > MAX_TOKEN_CHARS) continue;
     if (DOTTED_PRODUCT.test(token)) found.push({ name: token, shape: 'product' });
     // `RuntimeError`, `DisabledException`: a problem's type, not a topic.
-    else if (INNER_CAPITAL.test(token) && !THROWABLE.test(token)) found.push({ name: token, shape: 'product' });
+    else if (INNER_CAPITAL.test(token) && !THROWABLE.test(token) && !isRoutine(token)) found.push({ name: token, shape: 'product' });
     else if (LEADING_ACRONYM.test(token) && !THROWABLE.test(token)) {
       // `JWTService`: the acronym is the topic, the whole name its component.
       const acronym = /^[A-Z]+(?=[A-Z][a-z])/.exec(token)?.[0] ?? '';
@@ -192,6 +192,15 @@ export function namedInProse(prose: string): NamedThing[] {
     }
   }
   return found;
+}
+
+// A first word that makes a name a routine's (`getOptionLabel`, `ApplyScrollbarTheme`, `onHit`, `toUnity`):
+// what the code does, not a subject it is about. Verbs that also name things (`build`, `load`, `save`,
+// `render`) are not here: `BuildQueue` and `SaveSlots` are subjects.
+const ROUTINE = /^(?:get|set|is|has|apply|create|execute|format|update|handle|calc|compute|fetch|init|ensure|resolve|spawn|toggle|validate|check|find|remove|delete|add|show|hide|parse|on|to|try|do|make)(?=[A-Z0-9_])/;
+
+function isRoutine(name: string): boolean {
+  return ROUTINE.test(name.charAt(0).toLowerCase() + name.slice(1));
 }
 
 // `XX`, `AAA`: one letter repeated is a placeholder for a value to fill in.

@@ -110,7 +110,11 @@ export const MODULE_NOT_FOUND = /^(?:Module not found|Type error|Syntax error|Sy
 export const NPM_ERROR = /^npm (?:ERR!|error) (.+)$/;
 export const NPM_SECURITY = /^npm warn deprecated (.+(?:vulnerab|security).+)$/i;
 export const AUDIT = /^(?:found )?\d+ (?:critical|high)(?: severity)? vulnerabilit/i;
-export const SHELL = /command not found|: not found$|No such file or directory|Permission denied|Operation not permitted|cannot access '|is not recognized as (?:an internal|the name)|^[\w.+-]{1,40} not found$|^[\w.+-]{1,40}:? (?:is )?not (?:installed|available)\b/i;
+/**
+ * A shell that cannot run what it was given: a program it does not find (PowerShell 5 says "the name",
+ * PowerShell 7 "a name"), a script its execution policy blocks, a path it cannot reach.
+ */
+export const SHELL = /command not found|: not found$|No such file or directory|Permission denied|Operation not permitted|cannot access '|is not recognized as (?:an internal|the name|a name)|cannot be loaded because running scripts is disabled|^[\w.+-]{1,40} not found(?: (?:on|in) (?:the )?PATH)?$|^[\w.+-]{1,40}:? (?:is )?not (?:installed|available)\b/i;
 export const HOST_TIMEOUT = /terminated (?:the )?command after exceeding timeout (\d+)\s*ms|Command timed out after/i;
 export const LOG_LEVEL = /^(?:\d{4}-\d\d-\d\d[ T][\d:,.]+\s*(?:-\s*)?)?(?:[\w.]+\s+-\s+)?(ERROR|CRITICAL|FATAL|WARNING|WARN)\s*[:-]\s*(?:[\w.]+:)?\s*(.*)$/;
 export const CURL = /^curl: \(\d+\) .+/;

@@ -14,6 +14,13 @@ import { afterStates, beforeState } from './report-shapes.js';
 
 /** Cap on a note's text. */
 export const MAX_NOTE_CHARS = 200;
+/**
+ * Characters of a user's request read past the request's own note: a request often lists several asks
+ * one after another ("… fix that. Another problem is … fix all those"), and the later ones are as open as
+ * the first. They are kept as a step of the request, which the final pass keeps while the request is the
+ * latest, and which does not weigh in the words the request lends to decisions.
+ */
+export const MAX_REQUEST_REST_CHARS = 400;
 /** Notes of each type one message contributes at most. */
 export const MAX_NOTES_PER_KIND = 4;
 /** Problems one assistant message contributes at most: a diagnosis often lists five or six causes. */
@@ -66,8 +73,23 @@ export function emptyReplyNote(order: number): Observation {
   return { id: EMPTY_REPLY_ID, type: 'problem', text: 'the model replied with nothing (no text, no tool call)', order, frequency: 1 };
 }
 
-function cap(text: string): string {
-  return text.length <= MAX_NOTE_CHARS ? text : `${text.slice(0, MAX_NOTE_CHARS - 1).replace(/[\uD800-\uDBFF]$/, '')}…`;
+function cap(text: string, max = MAX_NOTE_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, '')}…`;
+}
+
+/**
+ * What a request says past its note's cap, from the first sentence that starts there (or the next word
+ * when no sentence does soon), at most {@link MAX_REQUEST_REST_CHARS}; `null` when the note holds it all.
+ */
+function requestRest(request: string): string | null {
+  const shown = MAX_NOTE_CHARS - 'asked: '.length - 1;
+  if (request.length <= shown + 1) return null;
+  const window = request.slice(shown, shown + 120);
+  const sentence = /[.!?。！？]\s+/u.exec(window);
+  const space = window.indexOf(' ');
+  const start = shown + (sentence ? sentence.index + sentence[0].length : space === -1 ? 0 : space + 1);
+  const rest = request.slice(start, start + MAX_REQUEST_REST_CHARS).trim();
+  return rest.split(/\s+/, MIN_REQUEST_WORDS).length >= MIN_REQUEST_WORDS ? rest : null;
 }
 
 /** A short stable key for merging repeats: the first words, lowercase, without punctuation. */
@@ -79,8 +101,8 @@ export function noteKey(text: string): string {
     .slice(0, 80);
 }
 
-function note(type: 'problem' | 'next', id: string, text: string, order: number): Observation {
-  return { id, type, text: cap(text), order, frequency: 1 };
+function note(type: 'problem' | 'next', id: string, text: string, order: number, max = MAX_NOTE_CHARS): Observation {
+  return { id, type, text: cap(text, max), order, frequency: 1 };
 }
 
 /** The `max` most valuable stated problems (by origin, then position), as notes in message order. */
@@ -171,6 +193,8 @@ export function userNotes(text: string, items: readonly ProseItem[], cues: CueMa
   const request = items.map((item) => item.text).join(' ');
   if (isRequest(request)) {
     notes.push(note('next', `${REQUEST_PREFIX}${order}`, `asked: ${request}`, order));
+    const rest = requestRest(request);
+    if (rest !== null) notes.push(note('next', `${STEP_PREFIX}${order}:${noteKey(rest)}`, `asked, then: ${rest}`, order, MAX_REQUEST_REST_CHARS + 14));
   }
   notes.push(...problemNotes(reportedProblems(items, cues), 2, order));
   return notes;

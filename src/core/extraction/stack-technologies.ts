@@ -159,20 +159,28 @@ const BY_PROGRAM: Readonly<Record<string, string>> = {
   uv: 'python',
   flutter: 'flutter',
   swift: 'swift',
+  cmake: 'cmake',
+  xcodebuild: 'xcode',
+};
+
+/** A framework's own command line, run through its language's interpreter (`php artisan migrate`). */
+const BY_PROGRAM_ARGUMENT: Readonly<Record<string, string>> = {
+  'php artisan': 'laravel',
 };
 
 // `go version`, `docker --help`: asking a tool about itself is no use of it.
 const SELF_QUERIES = new Set(['version', '--version', '-v', '-V', 'help', '--help', '-h', 'env']);
 
 /**
- * The stack a command's programs show (`go build` → `golang`, `systemctl restart` → `systemd`).
+ * The stack a command's programs show (`go build` → `golang`, `systemctl restart` → `systemd`,
+ * `php artisan migrate` → `laravel`).
  *
  * @param invocations - each program run with its arguments, as `commandsRun` gives them.
  */
 export function stackOfCommands(invocations: readonly (readonly string[])[]): string[] {
   const found: string[] = [];
   for (const [program = '', argument = ''] of invocations) {
-    const stack = BY_PROGRAM[program.toLowerCase()];
+    const stack = BY_PROGRAM[program.toLowerCase()] ?? BY_PROGRAM_ARGUMENT[`${program.toLowerCase()} ${argument}`];
     if (stack && !SELF_QUERIES.has(argument) && !found.includes(stack)) found.push(stack);
   }
   return found;

@@ -15,7 +15,7 @@ function set(words: string): ReadonlySet<string> {
  * conjunctions, auxiliaries, and the commonest verbs, adverbs and adjectives.
  */
 export const ENGLISH_STOP_WORDS = set(`
-a about above across after again against all almost also although always am among an and another any anyone
+a about above across after again against all beside besides almost also although always am among an and another any anyone
 anything anyway anywhere are around as at away back be became because become been before being below between
 both but by can cannot could did do does doing done down during each either else enough even ever every
 everything few for from further get gets getting got had has have having he her here hers him his how however
@@ -82,7 +82,29 @@ table tag tags task tasks template templates term terms test tests text thing ti
 true false type types undefined unit url user users util utils validation value values var variable
 variables version versions view views way word words work workflow wrapper write
 agent agents compaction maenifold opencode wikilink wikilinks knowledge graph entity example item
+github gitlab bitbucket
 `);
+
+/**
+ * Words of the conversation's own mechanics: who speaks, what the host does with the
+ * conversation, the host's tools and the tiers of the models that answer. They name how a
+ * session runs, never what it is about.
+ */
+export const MECHANICS_WORDS = set(`
+assistant assistants user users human reply replies replied respond responded answer answered decide decided
+decides decision decisions fake fakes session sessions message messages summary summaries summarize
+compaction compacted conversation conversations chat chats transcript
+bash edit edits read write grep glob task tasks todowrite todoread todo todos webfetch websearch codesearch
+multiedit apply-patch patch list skill skills invalid question questions batch
+claude sonnet opus haiku chatgpt codex copilot-chat
+`);
+
+/**
+ * A model's id: a family's name with a version or a tier after it (`gpt-4o`, `claude-sonnet-4-5`,
+ * `gemini-2.5-pro`, `glm-4.6`, `qwen3-coder`). The family alone (`glm`) may be what the work uses,
+ * and so may a library named after it (`llama-cpp`).
+ */
+export const MODEL_ID = /^(?:gpt|chatgpt|claude|gemini|glm|qwen|llama|mistral|mixtral|deepseek|kimi|grok|o[134]|phi|codestral|devstral|minimax)(?:-?\d|-(?:sonnet|opus|haiku|pro|flash|mini|nano|turbo|coder|instruct|chat|air|latest|preview|lite))/;
 
 /** Acronyms every session uses; a session's own acronyms (`jwt`, `mfa`) are not here. */
 export const GENERIC_ACRONYMS = set(`

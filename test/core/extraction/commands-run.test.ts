@@ -26,6 +26,11 @@ describe('commandsRun', () => {
     ]);
   });
 
+  it("should name a program run by its path, the Windows way too, without a launcher's extension", () => {
+    expect(commandsRun('.\\gradlew.bat test 2>&1 | Select-String FAIL')).toEqual([['gradlew', 'test', '2>&1'], ['Select-String', 'FAIL']]);
+    expect(commandsRun('./mvnw -q verify; C:\\tools\\cmake.exe --build out')).toEqual([['mvnw', '-q', 'verify'], ['cmake', '--build', 'out']]);
+  });
+
   it('should read the command ssh runs on a host', () => {
     expect(commandsRun("ssh -i key.pem admin@10.0.0.5 'journalctl -u app --no-pager'")).toEqual([['journalctl', '-u', 'app']]);
   });

@@ -7,15 +7,20 @@ function hit(name: string, order: number, role = 'assistant', kind: TermHit['kin
 }
 
 describe('rankTermConcepts', () => {
-  it('should keep topics named in several messages, by both sides first, and drop one-off names', () => {
+  it('should keep topics named in several messages, by both sides first, and drop one-off names once enough topics last', () => {
     const terms = [
       hit('websocket', 1, 'user', 'technology'), hit('websocket', 4, 'assistant', 'technology'), hit('websocket', 9, 'assistant', 'technology'),
       hit('kill-switch', 2, 'user'), hit('kill-switch', 7),
       hit('reconnect-logic', 3), hit('reconnect-logic', 5),
       hit('banana', 6),
     ];
-    expect(rankTermConcepts(terms).map((concept) => concept.name)).toEqual(['websocket', 'kill-switch', 'reconnect-logic']);
+    expect(rankTermConcepts(terms, [], { min: 3 }).map((concept) => concept.name)).toEqual(['websocket', 'kill-switch', 'reconnect-logic']);
     expect(rankTermConcepts(terms)[0]).toEqual({ name: 'websocket', count: 3 });
+  });
+
+  it('should count a plural in -ies with its singular', () => {
+    const terms = [hit('policy', 1, 'user'), hit('policies', 2), hit('policies', 3), hit('cookies', 4), hit('cookie', 5)];
+    expect(rankTermConcepts(terms, [], { min: 0 })).toEqual([{ name: 'policies', count: 3 }, { name: 'cookie', count: 2 }]);
   });
 
   it('should count spellings of one name together and show the commonest', () => {
@@ -31,9 +36,10 @@ describe('rankTermConcepts', () => {
     expect(rankTermConcepts(many, [], { max: 5 })).toHaveLength(5);
   });
 
-  it('should let technologies seen once fill a session with too few lasting topics', () => {
-    const terms = [hit('nextjs', 1, 'assistant', 'technology'), hit('engram', 2, 'assistant', 'technology'), hit('freeze', 3)];
-    expect(rankTermConcepts(terms).map((concept) => concept.name).sort()).toEqual(['engram', 'nextjs']);
+  it('should let names seen once fill a session with too few lasting topics, strongest first, after the lasting ones', () => {
+    const terms = [hit('nextjs', 1, 'assistant', 'technology'), hit('nextjs', 2, 'assistant', 'technology'), hit('engram', 2, 'assistant', 'technology'), hit('hard-reset', 3), hit('render', 4, 'assistant', 'identifier')];
+    expect(rankTermConcepts(terms).map((concept) => concept.name)).toEqual(['nextjs', 'engram', 'hard-reset', 'render']);
+    expect(rankTermConcepts(terms, [], { min: 2 }).map((concept) => concept.name)).toEqual(['nextjs', 'engram']);
   });
 
   it('should drop a program a session only runs, and keep one a message names too', () => {

@@ -117,6 +117,27 @@ describe('isGenericConcept', () => {
     for (const name of ['websocket', 'kill-switch', 'theme-toggle', 'jwt', 'api-routes-proxy']) expect(isGenericConcept(name)).toBe(false);
   });
 
+  it("should leave out the words of the conversation's mechanics: speakers, replies, the host's tools and model ids", () => {
+    for (const name of ['decided', 'reply', 'fake', 'assistant', 'user', 'session', 'message', 'summary', 'compaction', 'bash', 'edit', 'read', 'write', 'grep', 'glob', 'task', 'todowrite', 'apply-patch', 'webfetch', 'assistant-reply', 'fake-session']) expect(isGenericConcept(name)).toBe(true);
+    for (const name of ['gpt-4o', 'gpt4', 'claude-sonnet-4-5', 'claude', 'gemini-25-pro', 'glm-47', 'qwen3-coder', 'qwen-25', 'sonnet', 'opus', 'o3-mini']) expect(isGenericConcept(name)).toBe(true);
+    // A model family the work uses, or a library named after one, is a topic.
+    for (const name of ['glm', 'llama-cpp', 'gemini', 'bash-completion', 'edit-form']) expect(isGenericConcept(name)).toBe(false);
+  });
+
+  it("should leave the conversation's mechanics out of the terms of a message", () => {
+    const found = names(termsOfMessage(source({
+      text: 'The assistant decided to reply with a fake summary; switch the model to `claude-sonnet-4` or `gpt-4o` and use `todowrite`. The WebSocket reconnect is the real topic.',
+      tools: [{ tool: 'webfetch', input: { url: 'https://x.test' }, output: '', failed: false }],
+    })));
+    expect(found).toContain('websocket');
+    for (const name of ['assistant', 'decided', 'reply', 'fake', 'summary', 'claude-sonnet-4', 'gpt-4o', 'todowrite', 'webfetch', 'fake-summary']) expect(found).not.toContain(name);
+  });
+
+  it('should leave out the hosts code lives on, but not a product of theirs', () => {
+    for (const name of ['github', 'gitlab', 'github-repo']) expect(isGenericConcept(name)).toBe(true);
+    expect(isGenericConcept('github-actions')).toBe(false);
+  });
+
   it('should tell contractions written without an apostrophe and function words of other languages from topics', () => {
     for (const name of ['dont', 'whats', 'sin', 'solo', 'para', 'nicht', 'avec']) expect(isGenericConcept(name)).toBe(true);
   });

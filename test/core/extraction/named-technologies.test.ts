@@ -18,6 +18,11 @@ describe('namedInProse', () => {
     expect(named('Replace XX with your team number and ZZZ with the MFA code.')).toEqual(['MFA']);
   });
 
+  it("should leave out a routine's name, which says what the code does, but keep the names of things", () => {
+    const found = named('`getOptionLabel` now reads `unitMap`, ApplyScrollbarTheme runs after CreateScrollView, and `onHit` calls `toUnity` on the DamagePopup; the TodoList and `saveSlots` stay.');
+    expect(found).toEqual(['unitMap', 'saveSlots', 'DamagePopup', 'TodoList']);
+  });
+
   it('should keep a backticked name with accented letters whole', () => {
     expect(named('Renombré `sesión` en el módulo.')).toEqual(['sesión']);
   });

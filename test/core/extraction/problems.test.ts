@@ -138,6 +138,13 @@ describe('readOutput', () => {
   it('should read shell, package manager, logging and host failures', () => {
     expect(texts('zsh:1: command not found: timeout')).toEqual(['problem: zsh:1: command not found: timeout']);
     expect(texts('hadolint not found\nfalling back to a plain docker build')).toEqual(['problem: hadolint not found']);
+    expect(texts("grep: The term 'grep' is not recognized as a name of a cmdlet, function, script file, or executable program.")).toEqual([
+      "problem: grep: The term 'grep' is not recognized as a name of a cmdlet, function, script file, or executable program.",
+    ]);
+    expect(texts('yarn : File C:\\tools\\yarn.ps1 cannot be loaded because running scripts is disabled on this system.')).toEqual([
+      'problem: yarn : File C:\\tools\\yarn.ps1 cannot be loaded because running scripts is disabled on this system.',
+    ]);
+    expect(texts('gradle not found on PATH')).toEqual(['problem: gradle not found on PATH']);
     const warnings = [1, 2, 3].map((n) => `/srv/app/.venv/lib/site-packages/joblib/parallel.py:88: FutureWarning: worker ${n} uses the old backend`).join('\n');
     expect(texts(warnings)).toEqual(['warning: FutureWarning: worker 1 uses the old backend (parallel.py:88)']);
     expect(texts('jq: not installed, skipping the JSON check\nGeneral help text follows')).toEqual(['problem: jq: not installed, skipping the JSON check']);

@@ -28,6 +28,27 @@ describe('userNotes', () => {
     expect(asked('dale, sigue', 'spa')).toEqual([]);
   });
 
+  it('should keep the asks a long request lists past its note, as a step the request holds while it is the latest', () => {
+    const text =
+      'nice, the inventory screen works now, but I noticed a few things while playing the second level with the new weapons and armour we added yesterday. ' +
+      'The shop keeps the old prices after a reload. Another problem: the quest log never clears finished quests, fix that too. Also the minimap flickers on resize.';
+    const notes = user(text);
+    const request = notes.find((note) => note.id === `${REQUEST_PREFIX}3`);
+    expect(request?.text.length).toBeLessThanOrEqual(200);
+    expect(request?.text).not.toContain('quest log');
+    const rest = notes.filter((note) => note.type === 'next' && note.id.startsWith(`${STEP_PREFIX}3:`));
+    expect(rest).toHaveLength(1);
+    expect(rest[0]?.text).toMatch(/^asked, then: /);
+    expect(rest[0]?.text).toContain('the quest log never clears finished quests');
+    expect(rest[0]?.text).toContain('minimap flickers on resize');
+    expect(liveNotes(notes).map((note) => note.id)).toContain(rest[0]?.id);
+    // Once the user asks something new and the work on it goes on, the earlier request's asks are answered or overtaken.
+    const later = [...user('now add a settings page for the sound volume', 'eng', 9), ...assistant('Next steps:\n- add the volume slider to the settings page\n- save the volume with the other settings', false, 'eng', 10)];
+    expect(liveNotes([...notes, ...later]).map((note) => note.id)).not.toContain(rest[0]?.id);
+    // A request its note holds whole has nothing more.
+    expect(user('fix the shop prices after a reload').filter((note) => note.id.startsWith(STEP_PREFIX))).toEqual([]);
+  });
+
   it('should read problems in Spanish', () => {
     const notes = user('cuando ejecuto el proyecto el navegador se congela y no responde', 'spa');
     expect(notes.some((note) => note.type === 'problem' && note.text.includes('congela'))).toBe(true);

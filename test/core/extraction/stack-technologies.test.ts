@@ -27,6 +27,12 @@ describe('stackOfCommands', () => {
     expect(stackOfCommands([['go', 'test', './...'], ['go', 'vet'], ['systemctl', 'restart', 'api'], ['dotnet', 'build']])).toEqual(['golang', 'systemd', 'dotnet']);
   });
 
+  it("should name the stack of a platform's build tool and of a framework's own command line", () => {
+    expect(stackOfCommands([['php', 'artisan', 'migrate:fresh'], ['xcodebuild', '-scheme', 'Vault'], ['cmake', '--build', 'build']])).toEqual(['laravel', 'xcode', 'cmake']);
+    // The interpreter alone, or with a script of the project, names no framework.
+    expect(stackOfCommands([['php', 'seed.php'], ['php', '-v']])).toEqual([]);
+  });
+
   it('should not count asking a tool for its version or help', () => {
     expect(stackOfCommands([['docker', '--version'], ['cargo', 'help'], ['jq', '.name']])).toEqual([]);
   });
