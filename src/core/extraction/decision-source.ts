@@ -72,7 +72,18 @@ export function isProposal(item: ProseItem, cues: CueMatchers, source: DecisionS
   if (hasPriorityLabel(item) || arrowToInstruction(item.text, cues)) return true;
   const plan = (item.lead !== '' && cues.planHeading.test(item.lead)) || (item.section !== '' && cues.planHeading.test(item.section));
   if (plan || (source.asks === true && !source.edits && !source.report)) return true;
+  // "Use X instead of Y because …" weighs two options and gives the reason: a choice stated, not a step to take.
+  if (choiceWithReason(item.text, cues)) return false;
   return !source.edits && !source.report && isInstruction(item.text, cues);
+}
+
+/** The option an item sets aside, in the languages with cue sets. */
+const SET_ASIDE = /(?<![\p{L}])(?:instead of|rather than|in favou?r of|en lugar de|en vez de|au lieu de|(?:an)?statt|em vez de|ao invés de)(?![\p{L}])|而不是|而非|の代わりに|ではなく/iu;
+
+/** Whether an item names the option it sets aside and why: "use X instead of Y because Z". */
+function choiceWithReason(text: string, cues: CueMatchers): boolean {
+  const head = text.slice(0, 400);
+  return SET_ASIDE.test(head) && cues.purpose.test(head);
 }
 
 /**

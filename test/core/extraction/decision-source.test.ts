@@ -23,6 +23,18 @@ describe('isProposal', () => {
   });
 });
 
+describe('isProposal of a choice with its reason', () => {
+  it('should read an instruction that names the option set aside and why as a choice, not a step', () => {
+    const [choice] = proseItems('Use NATS instead of Redis streams because the consumers already speak it.');
+    const [step] = proseItems('Use NATS for the consumer queue.');
+    const [spanish] = proseItems('Usar NATS en lugar de Redis porque los consumidores ya lo hablan.');
+    if (!choice || !step || !spanish) throw new Error('expected items');
+    expect(isProposal(choice, cuesFor('eng'), PLAIN)).toBe(false);
+    expect(isProposal(step, cuesFor('eng'), PLAIN)).toBe(true);
+    expect(isProposal(spanish, cuesFor('spa'), PLAIN)).toBe(false);
+  });
+});
+
 describe('isProposal of places mapped to actions', () => {
   it('should read an arrow that leads to an instruction as a plan line, even in a message that edits', () => {
     const [plan] = proseItems('- 118-140: sección de precios → reemplazar por la tabla nueva');
