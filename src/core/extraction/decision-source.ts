@@ -42,6 +42,18 @@ function isInstruction(text: string, cues: CueMatchers): boolean {
   return cues.instruction.exec(head)?.index === 0;
 }
 
+/**
+ * A lead-in that says what one is about to check or do ("Want to:", "Let me check what it holds:", "让我检查一下…:",
+ * "Voy a:"): the items under it are options or steps still to take.
+ */
+const INTENT = /(?<![\p{L}])(?:want to|would like to|let me|let['’]s|i['’]ll|i will|we['’]ll|we will|i need to|we need to|voy a|vamos a|necesito|tengo que)(?![\p{L}])|让我|我需要|我要|我们需要|我們需要|してみ/iu;
+
+/** Whether a lead-in states an intent rather than reports; a lead-in that announces a summary ("Let me sum up the changes") reports. */
+function intentLead(lead: string, cues: CueMatchers): boolean {
+  const head = lead.slice(-160);
+  return INTENT.test(head) && !cues.summaryHeading.test(head);
+}
+
 /** An arrow, and the words right after it. */
 const ARROW_THEN = /(?:→|->|=>)\s*/g;
 
@@ -70,7 +82,7 @@ function arrowToInstruction(text: string, cues: CueMatchers): boolean {
 export function isProposal(item: ProseItem, cues: CueMatchers, source: DecisionSource, cache?: LabelCache): boolean {
   if (source.summary) return false;
   if (hasPriorityLabel(item) || arrowToInstruction(item.text, cues)) return true;
-  const plan = (item.lead !== '' && cues.planHeading.test(item.lead)) || (item.section !== '' && cues.planHeading.test(item.section));
+  const plan = (item.lead !== '' && (cues.planHeading.test(item.lead) || intentLead(item.lead, cues))) || (item.section !== '' && cues.planHeading.test(item.section));
   if (plan || (source.asks === true && !source.edits && !source.report)) return true;
   // "Use X instead of Y because …" weighs two options and gives the reason: a choice stated, not a step to take.
   if (choiceWithReason(item.text, cues)) return false;

@@ -35,6 +35,18 @@ describe('isProposal of a choice with its reason', () => {
   });
 });
 
+describe('isProposal under a lead-in of intent', () => {
+  it('should read the items under "Want to:" or "let me check" as options still to take, and a summary lead-in as a report', () => {
+    const options = proseItems('Want to:\n1. Rebuild the `search_index` table, or\n2. Load the archive first?');
+    const chinese = proseItems('让我检查一下配置:\n- 把 `retry_limit` 改为 5,避免重复提交');
+    const summary = proseItems("Let me sum up the changes:\n- Rebuilt the `search_index` table with a trigram index");
+    const source = { ...PLAIN, edits: true };
+    expect(isProposal(options[0]!, cuesFor('eng'), source)).toBe(true);
+    expect(isProposal(chinese[0]!, cuesFor('cmn'), source)).toBe(true);
+    expect(isProposal(summary[0]!, cuesFor('eng'), source)).toBe(false);
+  });
+});
+
 describe('isProposal of places mapped to actions', () => {
   it('should read an arrow that leads to an instruction as a plan line, even in a message that edits', () => {
     const [plan] = proseItems('- 118-140: sección de precios → reemplazar por la tabla nueva');
