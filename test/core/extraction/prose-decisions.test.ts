@@ -177,6 +177,19 @@ describe('decisionScore', () => {
   });
 });
 
+describe('decisions of a prior summary', () => {
+  it('should read its Instructions section as what was asked, not what was decided', () => {
+    const summary = [
+      '## Instructions',
+      '- Use the existing `pg_partman` setup as reference rather than writing a new one',
+      '## Accomplished',
+      '- Replaced the nightly `VACUUM FULL` job with `pg_repack` so the tables stay online',
+    ].join('\n');
+    const decisions = decisionsOf(summary, 'eng', { ...PLAIN, summary: true });
+    expect(decisions.map((decision) => decision.text)).toEqual(['Replaced the nightly VACUUM FULL job with pg_repack so the tables stay online']);
+  });
+});
+
 describe('decisionScore of bare file operations', () => {
   it('should score an item that only names the files created or updated as nothing, and one that says what changed in them as a decision', () => {
     const source = { ...PLAIN, report: true, edits: true };
