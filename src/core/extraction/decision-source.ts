@@ -51,8 +51,12 @@ const INTENT = /(?<![\p{L}])(?:want to|would like to|let me|let['’]s|i['’]ll
 /** Whether a lead-in states an intent rather than reports; a lead-in that announces a summary ("Let me sum up the changes") reports. */
 function intentLead(lead: string, cues: CueMatchers): boolean {
   const head = lead.slice(-160);
-  return INTENT.test(head) && !cues.summaryHeading.test(head);
+  // An offer stays one whatever it offers ("Possible changes:", "Recommended fixes:").
+  return OFFERED.test(head) || (INTENT.test(head) && !cues.summaryHeading.test(head));
 }
+
+/** A lead-in that offers options or advice ("Possible changes:", "Enfoque recomendado:", "建议:"): what follows is not yet done. */
+const OFFERED = /(?<![\p{L}])(?:recommended|recommendations?|possible|options?|alternatives?|suggested|suggestions?|recomendad[oa]s?|posibles?|opciones|alternativas|sugerencias?|possíve(?:l|is)|opções|empfohlen|möglich\w*|optionen|recommandée?s?)(?![\p{L}])|建议|推荐|可选|おすすめ|推奨/iu;
 
 /** An arrow, and the words right after it. */
 const ARROW_THEN = /(?:→|->|=>)\s*/g;

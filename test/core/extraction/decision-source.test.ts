@@ -47,6 +47,18 @@ describe('isProposal under a lead-in of intent', () => {
   });
 });
 
+describe('isProposal under a lead-in that offers', () => {
+  it('should read the items under "Possible changes:" or "Enfoque recomendado:" as offers, even in a message that edits', () => {
+    const english = proseItems('Possible changes:\n- Cache the parsed `Shader` per mesh instead of rebuilding it per frame');
+    const spanish = proseItems('Enfoque recomendado:\n- Reconstruir la tabla `scores` desde el respaldo de anoche');
+    const done = proseItems('What changed:\n- Cached the parsed `Shader` per mesh instead of rebuilding it per frame');
+    const source = { ...PLAIN, edits: true };
+    expect(isProposal(english[0]!, cuesFor('eng'), source)).toBe(true);
+    expect(isProposal(spanish[0]!, cuesFor('spa'), source)).toBe(true);
+    expect(isProposal(done[0]!, cuesFor('eng'), source)).toBe(false);
+  });
+});
+
 describe('isProposal of places mapped to actions', () => {
   it('should read an arrow that leads to an instruction as a plan line, even in a message that edits', () => {
     const [plan] = proseItems('- 118-140: sección de precios → reemplazar por la tabla nueva');
