@@ -43,10 +43,11 @@ function isInstruction(text: string, cues: CueMatchers): boolean {
 }
 
 /**
- * A lead-in that says what one is about to check or do ("Want to:", "Let me check what it holds:", "让我检查一下…:",
- * "Voy a:"): the items under it are options or steps still to take.
+ * A lead-in that says what one is about to check or do, or what will happen ("Want to:", "Let me check what it
+ * holds:", "Now the combo will play:", "让我检查一下…:", "Voy a:"): the items under it are options, steps still to
+ * take or an expected outcome.
  */
-const INTENT = /(?<![\p{L}])(?:want to|would like to|let me|let['’]s|i['’]ll|i will|we['’]ll|we will|i need to|we need to|voy a|vamos a|necesito|tengo que)(?![\p{L}])|让我|我需要|我要|我们需要|我們需要|してみ/iu;
+const INTENT = /(?<![\p{L}])(?:want to|would like to|let me|let['’]s|\w+['’]ll|will|going to|i need to|we need to|voy a|vamos a|necesito|tengo que)(?![\p{L}])|让我|我需要|我要|我们需要|我們需要|してみ/iu;
 
 /** Whether a lead-in states an intent rather than reports; a lead-in that announces a summary ("Let me sum up the changes") reports. */
 function intentLead(lead: string, cues: CueMatchers): boolean {

@@ -45,6 +45,11 @@ describe('isProposal under a lead-in of intent', () => {
     expect(isProposal(chinese[0]!, cuesFor('cmn'), source)).toBe(true);
     expect(isProposal(summary[0]!, cuesFor('eng'), source)).toBe(false);
   });
+
+  it('should read the items under a lead-in in the future tense as an expected outcome', () => {
+    const outcome = proseItems('Now the checkout will show:\n- **Total with tax** on one line ✅');
+    expect(isProposal(outcome[0]!, cuesFor('eng'), { ...PLAIN, edits: true })).toBe(true);
+  });
 });
 
 describe('isProposal under a lead-in that offers', () => {
