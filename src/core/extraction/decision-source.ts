@@ -42,6 +42,23 @@ function isInstruction(text: string, cues: CueMatchers): boolean {
   return cues.instruction.exec(head)?.index === 0;
 }
 
+/**
+ * A lead-in that says what one is about to check or do, or what will happen ("Want to:", "Let me check what it
+ * holds:", "Now the combo will play:", "让我检查一下…:", "Voy a:"): the items under it are options, steps still to
+ * take or an expected outcome.
+ */
+const INTENT = /(?<![\p{L}])(?:want to|would like to|let me|let['’]s|\w+['’]ll|will|going to|i need to|we need to|voy a|vamos a|necesito|tengo que)(?![\p{L}])|让我|我需要|我要|我们需要|我們需要|してみ/iu;
+
+/** Whether a lead-in states an intent rather than reports; a lead-in that announces a summary ("Let me sum up the changes") reports. */
+function intentLead(lead: string, cues: CueMatchers): boolean {
+  const head = lead.slice(-160);
+  // An offer stays one whatever it offers ("Possible changes:", "Recommended fixes:").
+  return OFFERED.test(head) || (INTENT.test(head) && !cues.summaryHeading.test(head));
+}
+
+/** A lead-in that offers options or advice ("Possible changes:", "Enfoque recomendado:", "建议:"): what follows is not yet done. */
+const OFFERED = /(?<![\p{L}])(?:recommended|recommendations?|possible|options?|alternatives?|suggested|suggestions?|recomendad[oa]s?|posibles?|opciones|alternativas|sugerencias?|possíve(?:l|is)|opções|empfohlen|möglich\w*|optionen|recommandée?s?)(?![\p{L}])|建议|推荐|可选|おすすめ|推奨/iu;
+
 /** An arrow, and the words right after it. */
 const ARROW_THEN = /(?:→|->|=>)\s*/g;
 
@@ -70,9 +87,20 @@ function arrowToInstruction(text: string, cues: CueMatchers): boolean {
 export function isProposal(item: ProseItem, cues: CueMatchers, source: DecisionSource, cache?: LabelCache): boolean {
   if (source.summary) return false;
   if (hasPriorityLabel(item) || arrowToInstruction(item.text, cues)) return true;
-  const plan = (item.lead !== '' && cues.planHeading.test(item.lead)) || (item.section !== '' && cues.planHeading.test(item.section));
+  const plan = (item.lead !== '' && (cues.planHeading.test(item.lead) || intentLead(item.lead, cues))) || (item.section !== '' && cues.planHeading.test(item.section));
   if (plan || (source.asks === true && !source.edits && !source.report)) return true;
+  // "Use X instead of Y because …" weighs two options and gives the reason: a choice stated, not a step to take.
+  if (choiceWithReason(item.text, cues)) return false;
   return !source.edits && !source.report && isInstruction(item.text, cues);
+}
+
+/** The option an item sets aside, in the languages with cue sets. */
+const SET_ASIDE = /(?<![\p{L}])(?:instead of|rather than|in favou?r of|en lugar de|en vez de|au lieu de|(?:an)?statt|em vez de|ao invés de)(?![\p{L}])|而不是|而非|の代わりに|ではなく/iu;
+
+/** Whether an item names the option it sets aside and why: "use X instead of Y because Z". */
+function choiceWithReason(text: string, cues: CueMatchers): boolean {
+  const head = text.slice(0, 400);
+  return SET_ASIDE.test(head) && cues.purpose.test(head);
 }
 
 /**

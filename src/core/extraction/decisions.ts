@@ -11,7 +11,7 @@ import { capChars, stripFencedCode } from '../text/sections.js';
 import { splitAfterStops } from '../text/sentences.js';
 
 /** The pattern family that found a decision (`todo`: an item the agent's todo list marks completed). */
-export type DecisionFamily = 'rejection' | 'explicit' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried' | 'deleted' | 'todo';
+export type DecisionFamily = 'rejection' | 'explicit' | 'labelled' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried' | 'deleted' | 'todo';
 
 /** What kind of decision it is (seed 000 §4.2). */
 export type DecisionCategory = 'architecture' | 'rejection' | 'implementation' | 'rationale';
@@ -67,15 +67,24 @@ const FAMILIES: readonly Family[] = [
   {
     family: 'rejection',
     category: 'rejection',
-    pattern: /\b(?:we|I)\s+(?:won['’]t|will not|shouldn['’]t|should not|decided against)\s+(.{10,100})/i,
+    pattern: /\b(?:we|I)\s+(?:won['’]t|will not|shouldn['’]t|should not|decided against)\s+(.{10,200})/i,
     capture: 1,
     supersedes: 'explicit',
   },
   {
     family: 'explicit',
     category: 'implementation',
-    pattern: /\b(?:we|I)\s+(?:decided|chose|selected|picked)\s+(?:to\s+)?(.{10,150})/i,
+    // The whole clause, to the end of its sentence: what was chosen, what it replaces and why.
+    pattern: /\b(?:we|I)\s+(?:(?:have\s+|had\s+)?(?:decided|chose|selected|picked)\s+(?:to\s+)?|went with\s+|opted\s+(?:to|for)\s+|settled on\s+)(.{3,200})/i,
     capture: 1,
+  },
+  {
+    family: 'labelled',
+    category: 'architecture',
+    // "Approach: …" opening a line states the way chosen; inside a sentence ("a better approach would be") it muses.
+    pattern: /^[ \t]*(?:[-*•][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__)?(?:(?:our|the|my|chosen|final)[ \t]+)?(?:approach|strategy|solution)(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?[ \t]*(\S.{2,200})/im,
+    capture: 1,
+    supersedes: 'approach',
   },
   {
     family: 'architectural',

@@ -69,6 +69,22 @@ const CONDITION = /(?<![\p{L}])(?:only if|if|unless|whenever|when|depends on|si|
 const EXAMPLE = /(?<![\p{L}])(?:e\.g\.|for example|for instance|por ejemplo|p\. ?ej\.|zum beispiel|z\. ?b\.|par exemple|por exemplo)|比如|例如|譬如|例えば|たとえば/iu;
 const ARROWS = /→|->|=>/g;
 
+/** A file path or name: what a bare file operation names. */
+const FILE_NAME = String.raw`[\w./-]{1,120}\.[a-z]{1,6}`;
+/**
+ * An item that says only that files were created or updated ("Update header.php (hamburger button)", "Services/X.swift
+ * created.", "ゲーム (game.py) の作成"): it names where the work went, not what was chosen there.
+ */
+const MAX_BARE_OPERATION_CHARS = 240;
+const BARE_FILE_OPERATION = new RegExp(
+  String.raw`^(?:[✅✔☑]\s*)?(?:` +
+    String.raw`(?:create|created|update|updated|add|added|write|wrote|edit|edited|modify|modified|crear|actualizar|creado|actualizado)\s+(?:the\s+|new\s+)?${FILE_NAME}(?:(?:\s*[+,]\s*|\s+(?:and|y)\s+)${FILE_NAME}){0,4}` +
+    String.raw`|${FILE_NAME}\s+(?:created|updated|added|written)` +
+    String.raw`|[^\s()]{1,40}\s*\(${FILE_NAME}\)\s*の(?:作成|更新)` +
+  String.raw`)(?:\s*\([^()]{0,60}\))?[.。]?$`,
+  'iu',
+);
+
 /** Whether some arrow in the text has code (a name, a value, a path) right before and right after it. */
 function arrowBetweenCode(text: string): boolean {
   for (const match of text.slice(0, 400).matchAll(ARROWS)) {
@@ -116,6 +132,7 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   // The code-object scan is the costliest test here: it runs once, and only on items that passed the cues.
   const code = CODE_OBJECT.test(text);
   if (!code && STATUS_LINE.test(text)) return 0;
+  if (text.length <= MAX_BARE_OPERATION_CHARS && BARE_FILE_OPERATION.test(text)) return 0;
   // Under a decisions heading, a bare name and gloss ("Strategy Engine: execution framework") outlines a part; it decides nothing.
   if (!strong && !weak && !source.summary && !code) return 0;
   let score = 0;

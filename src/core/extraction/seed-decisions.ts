@@ -10,10 +10,14 @@ import { DECISION_THRESHOLD } from './prose-decisions.js';
 const SEED_FAMILY_SCORES: Readonly<Record<string, number>> = {
   rejection: 3.5,
   explicit: 3.5,
+  labelled: 3.5,
   architectural: 2.5,
   approach: 1.5,
   rationale: 1,
 };
+
+/** Families that state a choice in so many words, whoever makes it. */
+const FIRST_PERSON_FAMILIES: ReadonlySet<string> = new Set(['explicit', 'labelled']);
 
 /**
  * The score of a decision the seed's patterns found: by family, raised when the session wrote it
@@ -27,7 +31,9 @@ export function seedDecisionScore(decision: Decision, role: string, pasted: bool
   if (pasted) return 0;
   const linked = decision.text.includes('[[') || decision.context.includes('[[');
   const base = SEED_FAMILY_SCORES[decision.family] ?? 1;
-  return base + (linked ? 3 : 0) - (role === 'assistant' ? 0 : 0.5);
+  // A first-person choice ("we decided to …", "Approach: …") is one whoever states it; the looser families weigh less from the user.
+  const userPenalty = role === 'assistant' || FIRST_PERSON_FAMILIES.has(decision.family) ? 0 : 0.5;
+  return base + (linked ? 3 : 0) - userPenalty;
 }
 
 /**

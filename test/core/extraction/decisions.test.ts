@@ -26,6 +26,21 @@ describe('extractDecisions', () => {
     ]);
   });
 
+  it('should keep a stated choice whole: what it replaces and why, and a short object', () => {
+    expect(extractDecisions('We decided to use SQLite instead of Redis because it is simpler to ship.')[0]).toMatchObject({
+      family: 'explicit', text: 'use SQLite instead of Redis because it is simpler to ship',
+    });
+    expect(extractDecisions('We chose Bun.')[0]).toMatchObject({ family: 'explicit', text: 'Bun' });
+    expect(extractDecisions('In the end we went with a single queue per tenant.')[0]).toMatchObject({ family: 'explicit', text: 'a single queue per tenant' });
+  });
+
+  it('should read "Approach:" opening a line as a stated choice, and the word inside a sentence as the loose family', () => {
+    expect(extractDecisions('Checked the logs.\n- **Strategy:** cache the parsed config per process.')).toEqual([
+      expect.objectContaining({ family: 'labelled', category: 'architecture', text: 'cache the parsed config per process' }),
+    ]);
+    expect(extractDecisions('A cleaner approach would be to cache the parsed config.').map((decision) => decision.family)).toEqual(['approach']);
+  });
+
   it('should classify "decided against" as a rejection only', () => {
     const decisions = extractDecisions('We decided against a second database for now.');
     expect(decisions).toHaveLength(1);

@@ -177,6 +177,37 @@ describe('decisionScore', () => {
   });
 });
 
+describe('decisions of a prior summary', () => {
+  it('should read its Instructions section as what was asked, not what was decided', () => {
+    const summary = [
+      '## Instructions',
+      '- Use the existing `pg_partman` setup as reference rather than writing a new one',
+      '## Accomplished',
+      '- Replaced the nightly `VACUUM FULL` job with `pg_repack` so the tables stay online',
+    ].join('\n');
+    const decisions = decisionsOf(summary, 'eng', { ...PLAIN, summary: true });
+    expect(decisions.map((decision) => decision.text)).toEqual(['Replaced the nightly VACUUM FULL job with pg_repack so the tables stay online']);
+  });
+});
+
+describe('decisionScore of bare file operations', () => {
+  it('should score an item that only names the files created or updated as nothing, and one that says what changed in them as a decision', () => {
+    const source = { ...PLAIN, report: true, edits: true };
+    const score = (text: string, language = 'eng') => decisionScore(proseItems(text)[0]!, cuesFor(language), source);
+    expect(score('- Update views/nav.blade.php (collapsible menu)')).toBe(0);
+    expect(score('- Update tailwind.config.js + site.css')).toBe(0);
+    expect(score('- ✅ Services/TokenStore.swift created.')).toBe(0);
+    expect(score('- 設定画面 (settings.py) の作成', 'jpn')).toBe(0);
+    expect(score('- Updated `nav.blade.php` to collapse the menu below 640px instead of hiding it')).toBeGreaterThanOrEqual(DECISION_THRESHOLD);
+    expect(score('- Services/TokenStore.swift created: keeps the refresh token in the Keychain instead of UserDefaults')).toBeGreaterThanOrEqual(DECISION_THRESHOLD);
+  });
+
+  it('should finish on a long run of path characters', () => {
+    const long = `Update ${'a.'.repeat(5_000)}b ${'x/'.repeat(5_000)}`;
+    expect(decisionScore(proseItems(long)[0]!, cuesFor('eng'), { ...PLAIN, edits: true })).toBeGreaterThanOrEqual(0);
+  });
+});
+
 describe('decisions read by the shape of a report', () => {
   it('should read the new state of a before/after pair as the change, named by its section, and never the old state', () => {
     const text = [

@@ -73,3 +73,24 @@ describe('analyzeUnit (decisions the work records)', () => {
     expect(analysis.decisions[1]).toMatchObject({ text: 'deleted src/legacy/OldCart.tsx', order: 9 });
   });
 });
+
+describe('analyzeUnit and finalizeExtraction (stated decisions kept whole)', () => {
+  const settings = { encoding: 'o200k_base' as const, contextTokenBudget: 500, maxConcepts: 10, maxDecisions: 10, maxFiles: 10, strategy: CONSERVATIVE_STRATEGY };
+  function decided(role: string, text: string): string[] {
+    const analysis = analyzeUnit(unit(1, role, text), SETTINGS, {});
+    const final = finalizeExtraction({ sections: [], sectionKind: 'empty', decisions: analysis.decisions, files: [], signals: [], notes: analysis.notes, terms: [], latestOrder: 1, settings });
+    return final.decisions.map((decision) => decision.text);
+  }
+
+  it.each([
+    ['assistant', 'We decided to use SQLite.', ['SQLite']],
+    ['assistant', 'We decided to use SQLite instead of Redis because it is simpler to ship.', ['SQLite instead of Redis because it is simpler to ship']],
+    ['assistant', 'Approach: rotate the token on every use to limit replay.', ['rotate the token on every use']],
+    ['user', 'We decided to use PostgreSQL because we need transactions', ['PostgreSQL because we need transactions']],
+    ['assistant', 'use RabbitMQ instead of Kafka because the team knows it', ['RabbitMQ', 'Kafka']],
+  ])('should keep one decision from a %s message: %s', (role, text, parts) => {
+    const decisions = decided(role, text);
+    expect(decisions).toHaveLength(1);
+    for (const part of parts) expect(decisions[0]).toContain(part);
+  });
+});

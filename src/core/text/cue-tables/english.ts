@@ -8,7 +8,7 @@ import { cueTable, type CueTable } from '../cue-kinds.js';
 
 /** English cues, by kind. */
 export const ENGLISH: CueTable = cueTable({
-  goalHeading: ['objective', 'objectives', 'goal', 'goals', 'task', 'the task', 'primary request', 'user request', 'request', 'background', 'requirements'],
+  goalHeading: ['objective', 'objectives', 'goal', 'goals', 'task', 'the task', 'primary request', 'user request', 'request', 'background', 'requirements', 'instructions'],
   purpose: [
     'so that', 'so it', 'so the', 'so we', 'so they', 'so one', 'so no', 'in order to', 'to avoid', 'to prevent', 'to keep',
     'to ensure', 'to make sure', 'to stop', 'to allow', 'to support', 'because', 'since', 'which means', 'otherwise',
