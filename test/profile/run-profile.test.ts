@@ -63,21 +63,28 @@ describe('runProfile', () => {
   it('should name each file in the report of its thread', () => {
     const files = report.phases.flatMap((phase) => phase.threads.map((thread) => thread.file?.replace(`${outDir}/`, '')));
     expect(files).toEqual(['cold-hook.cpuprofile', 'cold-worker-1.cpuprofile', 'incremental-hook.cpuprofile', 'incremental-worker-1.cpuprofile']);
-    const drawings = report.phases.flatMap((phase) => phase.threads.map((thread) => thread.svg?.replace(`${outDir}/`, '')));
+    const drawings = report.phases.flatMap((phase) => phase.threads.map((thread) => thread.svg?.file.replace(`${outDir}/`, '')));
     expect(drawings).toEqual(['cold-hook.svg', 'cold-worker-1.svg', 'incremental-hook.svg', 'incremental-worker-1.svg']);
   });
 
   it('should draw each profile as a well-formed SVG flame graph with one box per frame it keeps', async () => {
     const names = (await readdir(outDir)).filter((name) => name.endsWith('.svg')).sort();
     expect(names).toEqual(['cold-hook.svg', 'cold-worker-1.svg', 'incremental-hook.svg', 'incremental-worker-1.svg']);
+    const threads = report.phases.flatMap((phase) => phase.threads);
     for (const name of names) {
-      const elements = xmlElements(await readFile(join(outDir, name), 'utf8'));
+      const text = await readFile(join(outDir, name), 'utf8');
+      const elements = xmlElements(text);
       expect(elements[0]?.name, name).toBe('svg');
-      const profile = JSON.parse(await readFile(join(outDir, name.replace(/\.svg$/, '.cpuprofile')), 'utf8')) as CpuProfile;
-      const kept = flameFrames(flameTree(profile));
+      const frames = threads.find((thread) => thread.svg?.file === join(outDir, name))?.svg?.frames;
       // Sampled work beyond the root: the drawing shows frames, not just the thread's box.
-      expect(kept.length, name).toBeGreaterThan(1);
-      expect(elements.filter((element) => element.name === 'rect' && element.attributes['class'] === 'frame'), name).toHaveLength(kept.length);
+      expect(frames, name).toBeGreaterThan(1);
+      expect(elements.filter((element) => element.name === 'rect' && element.attributes['class'] === 'frame'), name).toHaveLength(frames as number);
+      // Every box but the root's names a function of the thread's profile.
+      const profile = JSON.parse(await readFile(join(outDir, name.replace(/\.svg$/, '.cpuprofile')), 'utf8')) as CpuProfile;
+      const known = new Set(flameFrames(flameTree(profile, { minShare: 0, maxDepth: Number.POSITIVE_INFINITY })).map((frame) => `${frame.name}${frame.location ? `  ${frame.location}` : ''}`));
+      const tips = [...text.matchAll(/<title>([^\n<]*)\n/g)].map((match) => (match[1] as string).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+      expect(tips, name).toHaveLength(frames as number);
+      expect(tips.slice(1).filter((tip) => !known.has(tip)), name).toEqual([]);
     }
   });
 
