@@ -14,13 +14,14 @@ import { runProfile } from '../profile/run-profile.js';
 import { formatProfileReport } from '../profile/format-report.js';
 import { asUsageError, parseCliArgs, progressLine, runCli, UsageError, userPath } from './run-cli.js';
 
-const USAGE = `Usage: npm run profile --silent -- [--size 10MB] [--seed N] [--session FILE] [--out DIR] [--runs N] [--incremental 100KB] [--threads N] [--json]
+const USAGE = `Usage: npm run profile --silent -- [--size 10MB] [--seed N] [--session FILE] [--out DIR] [--runs N] [--incremental 100KB] [--threads N] [--svg] [--json]
 
 Runs the compacting hook's extraction (the worker pool, the per-message and
 final passes, the budget) on a session, cold and again after the session grew,
 and shows per thread where the time went: a table of stages (self time, share,
 calls) and the functions with the most self time. Writes a V8 CPU profile
-(.cpuprofile) of the hook thread and of each worker for each compaction.
+(.cpuprofile) of the hook thread and of each worker for each compaction,
+and with --svg a flame graph of each next to it.
 
   --size SIZE         size of the generated session (default 10MB)
   --seed N            seed of the generated session (default 1)
@@ -29,6 +30,7 @@ calls) and the functions with the most self time. Writes a V8 CPU profile
   --runs N            compactions of each kind, each pair with a new engine (default 1)
   --incremental SIZE  what the session grows by before the second compaction (default 100KB)
   --threads N         worker threads (default: the plugin's)
+  --svg               also draw each profile as a flame graph, <name>.svg next to <name>.cpuprofile
   --json              print one JSON object on stdout instead of the tables
   --help              show this text`;
 
@@ -69,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
       runs: { type: 'string', default: '1' },
       incremental: { type: 'string', default: '100KB' },
       threads: { type: 'string' },
+      svg: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
     USAGE,
@@ -95,7 +98,7 @@ async function main(argv: string[]): Promise<number> {
   const keepAlive = setInterval(() => undefined, 60_000);
   let report: Awaited<ReturnType<typeof runProfile>>;
   try {
-    report = await runProfile({ session, grown, outDir, runs, projectRoot: sessionDirectory(session), ...(threads !== undefined ? { threads } : {}) }, progress);
+    report = await runProfile({ session, grown, outDir, runs, projectRoot: sessionDirectory(session), svg: args.svg === true, ...(threads !== undefined ? { threads } : {}) }, progress);
   } finally {
     clearInterval(keepAlive);
   }

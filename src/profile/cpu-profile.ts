@@ -120,6 +120,26 @@ export function samplesOf(timed: TimedProfile): Sample[] {
   return samples;
 }
 
+/** A profile with the span, in epoch milliseconds, of the compaction or task it was taken for. */
+export interface SpannedProfile {
+  timed: TimedProfile;
+  start: number;
+  end: number;
+}
+
+/**
+ * The profile with its samples outside the span (the profiler starting and stopping, the thread
+ * waiting for work) on no node, which `mergeProfiles` counts as `(idle)`: the time the tables count
+ * and nothing else. A thread's first profile can spend tens of milliseconds starting.
+ *
+ * @param spanned - the profile, its clock offset and its span.
+ */
+export function profileWithin(spanned: SpannedProfile): CpuProfile {
+  const { timed, start, end } = spanned;
+  const times = samplesOf(timed);
+  return { ...timed.profile, samples: timed.profile.samples.map((node, index) => ((times[index]?.at ?? Number.NaN) >= start && (times[index]?.at ?? Number.NaN) < end ? node : -1)) };
+}
+
 /** Each node's parent id (the root has none). */
 export function parentsOf(profile: CpuProfile): Map<number, number> {
   const parents = new Map<number, number>();

@@ -43,6 +43,7 @@ export function formatProfileReport(source: string, report: ProfileReport, topCo
   const lines = [`Profiled: ${source}; ${report.threads} worker threads; ${report.runs} run${report.runs === 1 ? '' : 's'} of each compaction`];
   if (report.profiles.available) {
     lines.push(`CPU profiles: ${report.outDir} (open them in Chrome DevTools' Performance panel or in speedscope; see docs/profiling.md)`);
+    if (report.phases.some((phase) => phase.threads.some((thread) => thread.svg !== null))) lines.push('Flame graphs: each profile drawn in <name>.svg next to it, the time the tables count (open them in a browser)');
   } else {
     lines.push(`CPU profiles: not available under ${report.runtime === 'bun' ? 'Bun' : 'Node'} (${report.profiles.reason ?? 'unknown reason'}); the tables use the stages' own timers`);
   }

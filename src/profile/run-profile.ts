@@ -10,11 +10,12 @@ import { createWorkerPool } from '../main/pool/worker-pool.js';
 import { createExtractionEngine, type Extraction } from '../main/compaction/extraction-engine.js';
 import { compactionExtractionSettings } from '../main/compaction/compaction.js';
 import { DEFAULT_PLUGIN_OPTIONS } from '../main/shared/plugin-options.js';
-import { createThreadProfiler, epochNow, mergeProfiles, type CpuProfile, type ThreadProfiler, type TimedProfile } from './cpu-profile.js';
+import { createThreadProfiler, epochNow, mergeProfiles, profileWithin, type CpuProfile, type SpannedProfile, type ThreadProfiler, type TimedProfile } from './cpu-profile.js';
 import { recordingRunner, type TaskTrip } from './profiled-runner.js';
 import { SAMPLING_INTERVAL_US } from './profiled-worker.js';
 import { hookTable, workerTable, type HookRun, type StageRow, type TableSource } from './stage-table.js';
 import { topFunctions, type FunctionTime } from './top-functions.js';
+import { flameGraphSvg } from './flame-svg.js';
 
 /** What to profile. */
 export interface ProfileOptions {
@@ -30,6 +31,8 @@ export interface ProfileOptions {
   projectRoot: string | null;
   /** Worker threads of the pool; the pool's default when absent. */
   threads?: number;
+  /** Also write a flame graph (`<name>.svg`) next to each `.cpuprofile`. */
+  svg?: boolean;
 }
 
 /** One thread of one phase. */
@@ -41,6 +44,8 @@ export interface ThreadReport {
   top: FunctionTime[];
   /** The `.cpuprofile` written for this thread, `null` without a profile. */
   file: string | null;
+  /** Its flame graph and the boxes it draws, `null` when not asked for or without a profile. */
+  svg: { file: string; frames: number } | null;
 }
 
 /** The cold or the incremental compaction. */
@@ -87,11 +92,19 @@ function parseTrip(trip: TaskTrip): TimedProfile | null {
   }
 }
 
-async function writeProfile(outDir: string, name: string, profiles: readonly CpuProfile[]): Promise<string | null> {
-  if (profiles.length === 0) return null;
+/**
+ * The thread's profiles merged into `<name>.cpuprofile`, whole, and when asked drawn in `<name>.svg`
+ * under `svgTitle`, their spans alone.
+ */
+async function writeProfile(outDir: string, name: string, profiles: readonly SpannedProfile[], svgTitle: string | null): Promise<{ file: string | null; svg: ThreadReport['svg'] }> {
+  if (profiles.length === 0) return { file: null, svg: null };
   const file = join(outDir, `${name}.cpuprofile`);
-  await writeFile(file, JSON.stringify(mergeProfiles(profiles)));
-  return file;
+  await writeFile(file, JSON.stringify(mergeProfiles(profiles.map((entry) => entry.timed.profile))));
+  if (svgTitle === null) return { file, svg: null };
+  const svg = join(outDir, `${name}.svg`);
+  const graph = flameGraphSvg(mergeProfiles(profiles.map(profileWithin)), svgTitle);
+  await writeFile(svg, graph.svg);
+  return { file, svg: { file: svg, frames: graph.frames } };
 }
 
 /**
@@ -148,14 +161,15 @@ export async function runProfile(options: ProfileOptions, progress: (text: strin
   for (const phase of ['cold', 'incremental'] as const) {
     const runs = hookRuns.get(phase) ?? [];
     const phaseTrips = trips.get(phase) ?? [];
-    const hookProfiles = runs.flatMap((run) => (run.profile ? [run.profile] : []));
+    const hookProfiles = runs.flatMap((run) => (run.profile ? [{ timed: run.profile, start: run.start, end: run.end }] : []));
     const hook = hookTable(runs, phaseTrips);
+    const titled = (thread: string): string | null => (options.svg ? `${thread} · ${phase} compaction${options.runs > 1 ? ` (${options.runs} runs)` : ''}` : null);
     const threads: ThreadReport[] = [
       {
         thread: 'hook',
         ...hook,
-        top: topFunctions(runs.flatMap((run) => (run.profile ? [{ timed: run.profile, start: run.start, end: run.end }] : []))),
-        file: await writeProfile(options.outDir, `${phase}-hook`, hookProfiles.map((timed) => timed.profile)),
+        top: topFunctions(hookProfiles),
+        ...(await writeProfile(options.outDir, `${phase}-hook`, hookProfiles, titled('hook thread'))),
       },
     ];
     for (const [index, id] of threadIds.entries()) {
@@ -171,7 +185,7 @@ export async function runProfile(options: ProfileOptions, progress: (text: strin
         thread: `worker ${index + 1}`,
         ...table,
         top: topFunctions(timed),
-        file: await writeProfile(options.outDir, `${phase}-worker-${index + 1}`, timed.map((entry) => entry.timed.profile)),
+        ...(await writeProfile(options.outDir, `${phase}-worker-${index + 1}`, timed, titled(`worker ${index + 1}`))),
       });
     }
     const last = stats.get(phase);

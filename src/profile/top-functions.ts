@@ -2,7 +2,7 @@
  * The functions a thread spent its own time in (self time: samples whose
  * innermost frame is the function), summed over its profiles.
  */
-import { samplesOf, type TimedProfile } from './cpu-profile.js';
+import { samplesOf, type CallFrame, type TimedProfile } from './cpu-profile.js';
 
 /** One function and its self time. */
 export interface FunctionTime {
@@ -16,13 +16,24 @@ export interface FunctionTime {
 }
 
 /** Where a file is, shortened to its place in the project or in node_modules. */
-function shortUrl(raw: string): string {
+export function shortUrl(raw: string): string {
   // tsx loads a worker's modules under a query that names its loader's namespace.
   const url = raw.replace(/\?tsx-namespace=[^?#]*$/, '');
   const packaged = url.lastIndexOf('/node_modules/');
   if (packaged !== -1) return url.slice(packaged + 1);
   const source = url.search(/\/(?:src|dist|plugin)\//);
   return source !== -1 ? url.slice(source + 1) : url.replace(/^file:\/\//, '');
+}
+
+/**
+ * Where a frame's function is defined: the short path and 1-based line, the file alone for TypeScript
+ * compiled on load (tsx reports lines of the compiled code, so the file alone says more), '' for V8's entries.
+ *
+ * @param frame - the profile node's call frame.
+ */
+export function frameLocation(frame: CallFrame): string {
+  if (!frame.url) return '';
+  return /\.ts(?:\?|$)/.test(frame.url) ? shortUrl(frame.url) : `${shortUrl(frame.url)}:${frame.lineNumber + 1}`;
 }
 
 /**
@@ -39,8 +50,7 @@ export function topFunctions(profiles: readonly { timed: TimedProfile; start: nu
       const frame = nodes.get(sample.node)?.callFrame;
       if (!frame || frame.functionName === '(idle)' || frame.functionName === '(root)') continue;
       total += sample.ms;
-      // A TypeScript file compiled on load (tsx) reports lines of the compiled code: the file alone says more.
-      const location = frame.url ? (/\.ts(?:\?|$)/.test(frame.url) ? shortUrl(frame.url) : `${shortUrl(frame.url)}:${frame.lineNumber + 1}`) : '';
+      const location = frameLocation(frame);
       const name = frame.functionName || '(anonymous)';
       const key = `${name}\u0000${location}`;
       const known = byKey.get(key);

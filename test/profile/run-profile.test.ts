@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSession, growSession } from '../../src/synth/session-generator.js';
 import { runProfile, type ProfileReport } from '../../src/profile/run-profile.js';
 import { formatProfileReport } from '../../src/profile/format-report.js';
+import type { CpuProfile } from '../../src/profile/cpu-profile.js';
+import { flameFrames, flameTree } from '../../src/profile/flame-tree.js';
+import { xmlElements } from './xml-elements.js';
 
 let outDir: string;
 let report: ProfileReport;
@@ -13,7 +16,7 @@ beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'profile-test-'));
   const session = generateSession({ seed: 7, targetBytes: 64 * 1024 });
   const grown = growSession(session, 16 * 1024, 8);
-  report = await runProfile({ session, grown, outDir, runs: 1, projectRoot: null, threads: 1 });
+  report = await runProfile({ session, grown, outDir, runs: 1, projectRoot: null, threads: 1, svg: true });
 });
 
 afterAll(async () => {
@@ -40,7 +43,7 @@ function textTables(text: string): number[][] {
 describe('runProfile', () => {
   it('should write a valid .cpuprofile for the hook thread and the worker, for both compactions', async () => {
     expect(report.profiles).toEqual({ available: true, reason: null });
-    const names = (await readdir(outDir)).sort();
+    const names = (await readdir(outDir)).filter((name) => name.endsWith('.cpuprofile')).sort();
     expect(names).toEqual(['cold-hook.cpuprofile', 'cold-worker-1.cpuprofile', 'incremental-hook.cpuprofile', 'incremental-worker-1.cpuprofile']);
     for (const name of names) {
       const profile = JSON.parse(await readFile(join(outDir, name), 'utf8')) as Record<string, unknown>;
@@ -60,6 +63,34 @@ describe('runProfile', () => {
   it('should name each file in the report of its thread', () => {
     const files = report.phases.flatMap((phase) => phase.threads.map((thread) => thread.file?.replace(`${outDir}/`, '')));
     expect(files).toEqual(['cold-hook.cpuprofile', 'cold-worker-1.cpuprofile', 'incremental-hook.cpuprofile', 'incremental-worker-1.cpuprofile']);
+    const drawings = report.phases.flatMap((phase) => phase.threads.map((thread) => thread.svg?.file.replace(`${outDir}/`, '')));
+    expect(drawings).toEqual(['cold-hook.svg', 'cold-worker-1.svg', 'incremental-hook.svg', 'incremental-worker-1.svg']);
+  });
+
+  it('should draw each profile as a well-formed SVG flame graph with one box per frame it keeps', async () => {
+    const names = (await readdir(outDir)).filter((name) => name.endsWith('.svg')).sort();
+    expect(names).toEqual(['cold-hook.svg', 'cold-worker-1.svg', 'incremental-hook.svg', 'incremental-worker-1.svg']);
+    const threads = report.phases.flatMap((phase) => phase.threads);
+    for (const name of names) {
+      const text = await readFile(join(outDir, name), 'utf8');
+      const elements = xmlElements(text);
+      expect(elements[0]?.name, name).toBe('svg');
+      const frames = threads.find((thread) => thread.svg?.file === join(outDir, name))?.svg?.frames;
+      // Sampled work beyond the root: the drawing shows frames, not just the thread's box.
+      expect(frames, name).toBeGreaterThan(1);
+      expect(elements.filter((element) => element.name === 'rect' && element.attributes['class'] === 'frame'), name).toHaveLength(frames as number);
+      // Every box but the root's names a function of the thread's profile.
+      const profile = JSON.parse(await readFile(join(outDir, name.replace(/\.svg$/, '.cpuprofile')), 'utf8')) as CpuProfile;
+      const known = new Set(flameFrames(flameTree(profile, { minShare: 0, maxDepth: Number.POSITIVE_INFINITY })).map((frame) => `${frame.name}${frame.location ? `  ${frame.location}` : ''}`));
+      const tips = [...text.matchAll(/<title>([^\n<]*)\n/g)].map((match) => (match[1] as string).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+      expect(tips, name).toHaveLength(frames as number);
+      expect(tips.slice(1).filter((tip) => !known.has(tip)), name).toEqual([]);
+    }
+  });
+
+  it('should title each drawing with its thread and compaction', async () => {
+    const svg = await readFile(join(outDir, 'cold-worker-1.svg'), 'utf8');
+    expect(svg).toMatch(/>worker 1 · cold compaction · \d+\.\d ms sampled, idle excluded<\/text>/);
   });
 
   it('should place the worker\'s time on the labelled stages of both passes, hand-off and the rest', () => {
