@@ -17,9 +17,9 @@ export interface DelayPanel {
   series: DelaySeries[];
 }
 
-const WIDTH = 880;
+const WIDTH = 920;
 const PANEL_HEIGHT = 260;
-const MARGIN = { left: 64, right: 150, top: 34, bottom: 42 };
+const MARGIN = { left: 64, right: 190, top: 34, bottom: 42 };
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd'];
 
 const escape = (text: string): string => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
