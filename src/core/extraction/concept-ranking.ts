@@ -17,7 +17,7 @@ export interface ConceptRankSettings {
   minMessages: number;
   /**
    * Below this many lasting topics, the strongest names seen once fill in: a short session names its
-   * subjects once (the service it deploys to, the flag it adds). @default 15
+   * subjects once (the service it deploys to, the flag it adds), if they can stand for a subject. @default 15
    */
   min: number;
 }
@@ -34,6 +34,12 @@ interface Candidate {
   /** Best weight per message. */
   messages: Map<number, number>;
   roles: Set<string>;
+  /**
+   * Whether it can stand for a subject when seen once: a technology, a link, the stack, a name from the
+   * code, or a phrase of several words. A single plain word seen once (a verb of the conversation,
+   * "notes") is not enough.
+   */
+  subject: boolean;
   /** Whether some message names it, rather than only running it as a command. */
   named: boolean;
 }
@@ -90,7 +96,7 @@ export function rankTermConcepts(
     if (takenKeys.has(key)) continue;
     let candidate = byKey.get(key);
     if (!candidate) {
-      candidate = { key, forms: new Map(), messages: new Map(), roles: new Set(), named: false };
+      candidate = { key, forms: new Map(), messages: new Map(), roles: new Set(), subject: false, named: false };
       byKey.set(key, candidate);
     }
     const strength = Math.max(0, Number(term.weight) || 0);
@@ -100,6 +106,7 @@ export function rankTermConcepts(
     candidate.messages.set(term.order, Math.max(candidate.messages.get(term.order) ?? 0, weight));
     if (term.role) candidate.roles.add(term.role);
     if (term.kind !== 'command') candidate.named = true;
+    if (term.kind === 'technology' || term.kind === 'link' || term.kind === 'stack' || term.kind === 'identifier' || (term.kind === 'keyphrase' && /[\s-]/.test(term.name.trim()))) candidate.subject = true;
   }
   // `jq`, `journalctl`, `curl`: a program a session only runs is how it works, not what it is about.
   const ranked = [...byKey.values()]
@@ -108,7 +115,7 @@ export function rankTermConcepts(
     .sort((a, b) => b.score - a.score || (a.candidate.key < b.candidate.key ? -1 : 1));
   const lasting = ranked.filter(({ candidate }) => candidate.messages.size >= minMessages);
   if (lasting.length < min) {
-    const fill = ranked.filter(({ candidate }) => candidate.messages.size < minMessages);
+    const fill = ranked.filter(({ candidate }) => candidate.messages.size < minMessages && candidate.subject);
     lasting.push(...fill.slice(0, min - lasting.length));
   }
   return lasting.slice(0, max).map(({ candidate }) => ({ name: nameOf(candidate), count: candidate.messages.size }));

@@ -81,7 +81,8 @@ const BARE_FILE_OPERATION = new RegExp(
     String.raw`(?:create|created|update|updated|add|added|write|wrote|edit|edited|modify|modified|crear|actualizar|creado|actualizado)\s+(?:the\s+|new\s+)?${FILE_NAME}(?:(?:\s*[+,]\s*|\s+(?:and|y)\s+)${FILE_NAME}){0,4}` +
     String.raw`|${FILE_NAME}\s+(?:created|updated|added|written)` +
     String.raw`|[^\s()]{1,40}\s*\(${FILE_NAME}\)\s*の(?:作成|更新)` +
-  String.raw`)(?:\s*\([^()]{0,60}\))?[.。]?$`,
+  String.raw`)(?:\s*\([^()]{0,60}\))?[.。]?` +
+    '$',
   'iu',
 );
 
