@@ -35,9 +35,8 @@ interface Candidate {
   messages: Map<number, number>;
   roles: Set<string>;
   /**
-   * Whether it can stand for a subject when seen once: a technology, a link, the stack, a name from the
-   * code, or a phrase of several words. A single plain word seen once (a verb of the conversation,
-   * "notes") is not enough.
+   * Whether it can stand for a subject when seen once: a technology, a link, the stack or a name from the
+   * code. A keyphrase seen once is too often a fragment ("node shares") or a verb of the conversation.
    */
   subject: boolean;
   /** Whether some message names it, rather than only running it as a command. */
@@ -106,7 +105,7 @@ export function rankTermConcepts(
     candidate.messages.set(term.order, Math.max(candidate.messages.get(term.order) ?? 0, weight));
     if (term.role) candidate.roles.add(term.role);
     if (term.kind !== 'command') candidate.named = true;
-    if (term.kind === 'technology' || term.kind === 'link' || term.kind === 'stack' || term.kind === 'identifier' || (term.kind === 'keyphrase' && /[\s-]/.test(term.name.trim()))) candidate.subject = true;
+    if (term.kind === 'technology' || term.kind === 'link' || term.kind === 'stack' || term.kind === 'identifier') candidate.subject = true;
   }
   // `jq`, `journalctl`, `curl`: a program a session only runs is how it works, not what it is about.
   const ranked = [...byKey.values()]

@@ -36,9 +36,10 @@ describe('rankTermConcepts', () => {
     expect(rankTermConcepts(many, [], { max: 5 })).toHaveLength(5);
   });
 
-  it('should let names seen once fill a session with too few lasting topics, strongest first, after the lasting ones', () => {
-    const terms = [hit('nextjs', 1, 'assistant', 'technology'), hit('nextjs', 2, 'assistant', 'technology'), hit('engram', 2, 'assistant', 'technology'), hit('hard-reset', 3), hit('render', 4, 'assistant', 'identifier')];
-    expect(rankTermConcepts(terms).map((concept) => concept.name)).toEqual(['nextjs', 'engram', 'hard-reset', 'render']);
+  it('should let names seen once fill a session with too few lasting topics, strongest first, after the lasting ones, if they can stand for a subject', () => {
+    const terms = [hit('nextjs', 1, 'assistant', 'technology'), hit('nextjs', 2, 'assistant', 'technology'), hit('engram', 2, 'assistant', 'technology'), hit('node-shares', 3), hit('chose', 3), hit('render', 4, 'assistant', 'identifier')];
+    // A phrase or a plain word seen once (here a fragment and a verb of the conversation) is no subject.
+    expect(rankTermConcepts(terms).map((concept) => concept.name)).toEqual(['nextjs', 'engram', 'render']);
     expect(rankTermConcepts(terms, [], { min: 2 }).map((concept) => concept.name)).toEqual(['nextjs', 'engram']);
   });
 
