@@ -10,9 +10,9 @@ import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import { sessionUri } from '../../core/memory/memory-format.js';
 import type { ProjectMemory, ProjectNoteText } from '../../core/memory/project-memory.js';
-import type { MemoryPort } from '../memory/memory-port.js';
+import type { ActivityItem, MemoryPort, SearchHit } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
-import type { Project } from '../shared/project.js';
+import { isProjectUri, type Project } from '../shared/project.js';
 import { withDeadline } from '../shared/deadline.js';
 
 /** Where a project's summary chain is recorded (the delivery's chain store). */
@@ -146,4 +146,18 @@ export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, p
     return { memory: null, timedOut: true, problems };
   }
   return { memory: fitted.value.text ? fitted.value : null, timedOut, problems };
+}
+
+/**
+ * What of the store's answers belongs to the project: its own notes and its summary chain.
+ *
+ * @param project - the session's project.
+ * @param chainId - its summary chain, when it has one.
+ */
+export function projectFilters(project: Project, chainId: string | null): { hit(hit: SearchHit): boolean; activity(item: ActivityItem): boolean; file(uri: string): boolean } {
+  return {
+    hit: (hit) => isProjectUri(project, hit.path, chainId),
+    activity: (item) => (item.kind === 'sequential' ? chainId !== null && item.id === chainId : item.id.startsWith(project.noteSlugPrefix)),
+    file: (uri) => isProjectUri(project, uri, chainId),
+  };
 }

@@ -19,9 +19,8 @@ import { performance } from 'node:perf_hooks';
 import { fetchConceptContexts, fitConceptContexts } from './graph-context.js';
 import { activityText, linksByFrequency, linksOf, rankConcepts, searchText } from './wikilink-ranking.js';
 import { isPluginConcept } from '../compaction/compaction-note.js';
-import { readProjectMemory, type ChainLookup } from './project-memory.js';
-import { isProjectUri, type Project } from '../shared/project.js';
-import type { ActivityItem, SearchHit } from '../memory/memory-port.js';
+import { projectFilters, readProjectMemory, type ChainLookup } from './project-memory.js';
+import type { Project } from '../shared/project.js';
 import { withDeadline } from '../shared/deadline.js';
 import { appendToSystem } from '../shared/system-text.js';
 import { errorText } from '../shared/logger.js';
@@ -70,19 +69,6 @@ export interface SessionStartDeps extends HandlerDeps {
 /** Notes of the project read back at most. */
 const MAX_PROJECT_NOTES = 8;
 
-/**
- * What of the store's answers belongs to the project: its own notes and its summary chain.
- *
- * @param project - the session's project.
- * @param chainId - its summary chain, when it has one.
- */
-export function projectFilters(project: Project, chainId: string | null): { hit(hit: SearchHit): boolean; activity(item: ActivityItem): boolean; file(uri: string): boolean } {
-  return {
-    hit: (hit) => isProjectUri(project, hit.path, chainId),
-    activity: (item) => (item.kind === 'sequential' ? chainId !== null && item.id === chainId : item.id.startsWith(project.noteSlugPrefix)),
-    file: (uri) => isProjectUri(project, uri, chainId),
-  };
-}
 
 /**
  * @param context - the parts of the plugin it uses.

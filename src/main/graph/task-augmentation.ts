@@ -11,8 +11,7 @@ import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { Project } from '../shared/project.js';
-import type { ChainLookup } from './project-memory.js';
-import { projectFilters } from './session-start.js';
+import { projectFilters, type ChainLookup } from './project-memory.js';
 
 /** The heading of the appended block. */
 export const TASK_CONTEXT_HEADING = '## Graph Context';

@@ -10,6 +10,7 @@ import { createLogger, errorText, type Logger } from '../shared/logger.js';
 import { locateCli } from '../memory/cli/cli-locator.js';
 import { createMaenifoldClient } from '../memory/cli/maenifold-client.js';
 import type { MemoryPort } from '../memory/memory-port.js';
+import { countingWrites } from '../memory/counting-writes.js';
 import { createFileStore, type FileStore } from '../memory/files/file-store.js';
 import { homedir } from 'node:os';
 import { createWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
@@ -43,31 +44,6 @@ import { COMPACTING_SCRATCH, NO_OUTPUT, runPartsWithin, SYSTEM_SCRATCH, TOOL_RES
 function priorityText(priority: PriorityOutcome | null): string {
   if (priority === null) return 'priority not reported (no warm-up)';
   return priority.kind === 'lowered' ? `running at nice ${priority.nice}` : `at the host's priority (${priority.reason})`;
-}
-
-/**
- * The store, counting the writes it took: the CLI cannot tell when its memory changed, so session
- * start learns it from here and builds again after a compaction's note or summary landed.
- */
-function countingWrites(store: MemoryPort): MemoryPort {
-  let writes = 0;
-  const counted = <R extends { ok: boolean }>(result: R): R => {
-    if (result.ok) writes += 1;
-    return result;
-  };
-  return {
-    get available() {
-      return store.available;
-    },
-    revision: () => writes,
-    writeNote: async (note, call) => counted(await store.writeNote(note, call)),
-    appendThought: async (thought, call) => counted(await store.appendThought(thought, call)),
-    readNote: (uri, call) => store.readNote(uri, call),
-    listNotes: (folder, call) => store.listNotes(folder, call),
-    search: (query, call) => store.search(query, call),
-    recent: (query, call) => store.recent(query, call),
-    related: (query, call) => store.related(query, call),
-  };
 }
 
 /** How long shutdown waits for each of the file store, the pool and the log after background work. */
