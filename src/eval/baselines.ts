@@ -12,7 +12,7 @@ import { messagesOf } from '../main/compaction/session-units.js';
 import { selectBoundarySections } from '../core/text/sections.js';
 import { truncateToTokens } from '../core/text/token-truncation.js';
 import { countTokens, type TokenEncoding } from '../core/text/tokens.js';
-import { filesFromToolInput } from '../core/extraction/working-set.js';
+import { filesFromToolInput } from '../core/extraction/working-set/working-set.js';
 import { seedConcepts, seedDecisions, transcriptOf } from './seed-reading.js';
 import type { ScoredOutput } from './score.js';
 

@@ -11,7 +11,7 @@
 import { threadId } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import runTask from '../workers/extract-worker.js';
-import { observeStages } from '../workers/tasks/analyze-units.js';
+import { observeStages } from '../core/extraction/pipeline/stage-timing.js';
 import { createThreadProfiler, epochNow, type ThreadProfiler } from './cpu-profile.js';
 import type { TaskResult } from '../workers/protocol.js';
 

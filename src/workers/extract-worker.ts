@@ -4,8 +4,8 @@
  */
 import type { AnalyzeInput, AnalyzeOutput, ContextFit, ContextFitInput, FinalizeInput, FinalizeOutput, TaskResult } from './protocol.js';
 import { fitContextEntries } from '../core/context/context-budget.js';
-import { analyzeUnits as runAnalyzeUnits } from './tasks/analyze-units.js';
-import { finalizeExtraction as runFinalizeExtraction } from './tasks/finalize-extraction.js';
+import { analyzeUnits as runAnalyzeUnits } from '../core/extraction/pipeline/analyze-unit.js';
+import { finalizeExtraction as runFinalizeExtraction } from '../core/extraction/pipeline/finalize.js';
 import { toTaskError } from '../core/task-error.js';
 import { buildSummaryThought, cleanSummaryText } from '../core/memory/summary-thought.js';
 import { buildProjectMemory, type ProjectMemory, type ProjectMemoryInput } from '../core/memory/project-memory.js';

@@ -6,14 +6,21 @@
  * Everything here is plain data (structured-clone safe): piscina drops the
  * name and `code` of thrown errors, so failures travel as values.
  */
-import type { Decision } from '../core/extraction/decisions.js';
-import type { Observation } from '../core/extraction/observations.js';
-import type { TokenEncoding } from '../core/text/tokens.js';
-import type { ConceptCount } from '../core/extraction/concepts.js';
-import type { CompactionStrategy } from '../core/context/compaction-strategy.js';
-import type { FileTouch, TermHit, ToolCallView } from '../core/extraction/touches.js';
-export type { FileTouch, TermHit, ToolCallView } from '../core/extraction/touches.js';
+export type { FileTouch, TermHit, ToolCallView } from '../core/extraction/working-set/touches.js';
 export type { TaskError, TaskErrorCode, TaskResult } from '../core/task-error.js';
+import type { AnalyzeInput, AnalyzeOutput, FinalizeInput, FinalizeOutput } from '../core/extraction/pipeline/analysis.js';
+export type {
+  AnalysisSettings,
+  AnalysisUnit,
+  AnalyzeInput,
+  AnalyzeOutput,
+  FinalizeInput,
+  FinalizeOutput,
+  FinalizeSettings,
+  PreservationContext,
+  StageTimings,
+  UnitAnalysis,
+} from '../core/extraction/pipeline/analysis.js';
 import type { TaskResult } from '../core/task-error.js';
 import type { ContextFit, ContextFitInput } from '../core/context/context-budget.js';
 export type { ContextFit, ContextFitInput } from '../core/context/context-budget.js';
@@ -90,130 +97,3 @@ export interface TaskRequest<N extends TaskName = TaskName> {
   name: N;
   input: TaskSignatures[N]['input'];
 }
-
-/** One message (or one plain-markdown document) prepared for analysis. */
-export interface AnalysisUnit {
-  /** Cache key: message id plus a fingerprint of its content; `null` for uncacheable input. */
-  key: string | null;
-  /** Position in the conversation (0 = oldest); decides recency. */
-  order: number;
-  role: string;
-  /** The message's text parts joined, unsanitized. */
-  text: string;
-  tools: ToolCallView[];
-  /** Whether the message is a compaction summary the host wrote (`summary: true` after a `compaction` part). */
-  summary: boolean;
-  /** Set on an assistant message with no text, reasoning or tool part: the model answered nothing. */
-  silent?: boolean;
-}
-
-/**
- * What one unit contributes, computed once and cached by key: enough to
- * assemble the boundary sections across messages without keeping whole texts.
- */
-export interface UnitAnalysis {
-  key: string | null;
-  order: number;
-  /** Length of the sanitized text. */
-  chars: number;
-  /** Number of H2 headings outside code. */
-  h2Count: number;
-  /** Text before the first H1/H2 heading (all of it when there is none), capped. */
-  lead: string;
-  /** Whether `lead` is the whole text (no heading at all in this unit). */
-  leadIsWhole: boolean;
-  /** The first H2 section, capped; '' when there is no H2. */
-  firstSection: string;
-  /** Whether the first section runs to the end of the unit (it may continue in the next one). */
-  firstSectionOpen: boolean;
-  /** The last H2 section, capped (runs to the unit's end unless an H1 follows it). */
-  lastSection: string;
-  /** Whether the last section runs to the end of the unit. */
-  lastSectionOpen: boolean;
-  decisions: Decision[];
-  files: FileTouch[];
-  /** Problems, warnings and successes seen in tool output. */
-  signals: Observation[];
-  /** What the message's prose says: problems, work in progress, next steps, carried-forward summary lines. */
-  notes: Observation[];
-  /** Candidate concepts named by the message (keyphrases, technologies, identifiers, file stems). */
-  terms: TermHit[];
-  /** ISO 639-3 code of the message's language, `und` when too short or unknown. */
-  language: string;
-  /** Secrets replaced in what leaves this message's analysis (decisions, signals, notes). */
-  redactions: number;
-}
-
-/** Settings of the analysis pass. */
-export interface AnalysisSettings {
-  /** Project root used to make tool paths relative. */
-  projectRoot: string | null;
-  /** Cap on each stored section or lead, in characters. */
-  maxSectionChars: number;
-  /** Cap on decisions kept per unit. */
-  maxDecisionsPerUnit: number;
-}
-
-/** Input of `analyzeUnits`. */
-export interface AnalyzeInput {
-  units: AnalysisUnit[];
-  settings: AnalysisSettings;
-}
-
-/** Output of `analyzeUnits`. */
-export interface AnalyzeOutput {
-  analyses: UnitAnalysis[];
-  timings: StageTimings;
-}
-
-/** Input of `finalizeExtraction`: the assembled boundary sections and merged, bounded lists. */
-export interface FinalizeInput {
-  sections: string[];
-  sectionKind: 'h2' | 'fallback' | 'empty';
-  decisions: Decision[];
-  files: FileTouch[];
-  signals: Observation[];
-  notes: Observation[];
-  terms: TermHit[];
-  latestOrder: number;
-  settings: FinalizeSettings;
-}
-
-/** Settings of the final pass. */
-export interface FinalizeSettings {
-  encoding: TokenEncoding;
-  /** Exact token budget of the preservation context. */
-  contextTokenBudget: number;
-  maxConcepts: number;
-  maxDecisions: number;
-  maxFiles: number;
-  strategy: CompactionStrategy;
-}
-
-/** The preservation context: markdown for the compaction prompt with its exact token count. */
-export interface PreservationContext {
-  text: string;
-  tokens: number;
-  budget: number;
-}
-
-/** Output of `finalizeExtraction`. */
-export interface FinalizeOutput {
-  concepts: ConceptCount[];
-  decisions: Decision[];
-  files: string[];
-  observations: Observation[];
-  /** How many observations the budget dropped, and its summary line in aggressive mode. */
-  observationsRemoved: number;
-  /** What is in progress: the user's latest requests and the next steps stated since, whether or not the context had room. */
-  next: string[];
-  context: PreservationContext;
-  /** The boundary sections as read: sanitized, secrets redacted. */
-  sections: string[];
-  /** Secrets redacted from the sections. */
-  redactions: number;
-  timings: StageTimings;
-}
-
-/** Milliseconds spent per stage (summed over units and workers). */
-export type StageTimings = Record<string, number>;

@@ -7,7 +7,7 @@
  * URI or a concept is worked out one way only.
  */
 import { join } from 'node:path';
-import { normalizeConcept } from '../extraction/concepts.js';
+import { normalizeConcept } from '../extraction/concepts/concepts.js';
 
 export { formatFrontmatter, parseMemoryFile, type FrontmatterValue, type ParsedMemory } from './memory-frontmatter.js';
 

@@ -6,7 +6,7 @@
  * list comes from the host and from tools we do not control.
  */
 import type { AnalysisUnit, ToolCallView } from '../../workers/protocol.js';
-import { pathArguments } from '../../core/extraction/working-set.js';
+import { pathArguments } from '../../core/extraction/working-set/working-set.js';
 
 /**
  * How much of a tool's output crosses to a worker: its head and its tail. Build and test output puts

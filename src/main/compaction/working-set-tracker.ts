@@ -4,7 +4,7 @@
  * compaction summary can name them. Bounded: sessions past the limit are
  * forgotten least recently used first, and a deleted session at once.
  */
-import { filesFromToolInput, normalizeToolPath } from '../../core/extraction/working-set.js';
+import { filesFromToolInput, normalizeToolPath } from '../../core/extraction/working-set/working-set.js';
 
 /** Paths remembered per session. */
 export const MAX_PATHS_PER_SESSION = 500;

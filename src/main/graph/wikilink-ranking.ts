@@ -2,7 +2,7 @@
  * Candidate concepts for session-start context: WikiLinks of the project's
  * search hits first, then those of recent activity by frequency.
  */
-import { findWikiLinks, normalizeConcept } from '../../core/extraction/concepts.js';
+import { findWikiLinks, normalizeConcept } from '../../core/extraction/concepts/concepts.js';
 import type { ActivityItem, SearchHit } from '../memory/memory-port.js';
 
 /** How much store text is scanned for links: enough for any real answer, bounded for a hostile one. */

@@ -13,8 +13,8 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import type { AnalysisUnit, UnitAnalysis } from '../protocol.js';
-import { analyzeUnits } from './analyze-units.js';
-import { finalizeExtraction } from './finalize-extraction.js';
+import { analyzeUnits } from '../../core/extraction/pipeline/analyze-unit.js';
+import { finalizeExtraction } from '../../core/extraction/pipeline/finalize.js';
 
 /** Passes over the conversation when none are asked for: enough under V8 (Node) for the hot functions to be optimized, about 100 ms of a worker. */
 export const WARM_UP_ROUNDS = 6;

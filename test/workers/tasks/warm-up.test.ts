@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runWarmUp, warmUpUnits } from '../../../src/workers/tasks/warm-up.js';
-import { analyzeUnits } from '../../../src/workers/tasks/analyze-units.js';
+import { analyzeUnits } from '../../../src/core/extraction/pipeline/analyze-unit.js';
 import { warmUp } from '../../../src/workers/extract-worker.js';
 
 describe('the warm-up', () => {

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { cuesFor } from '../../../../src/core/text/cues.js';
+import { proseItems } from '../../../../src/core/extraction/prose/prose-items.js';
+import { CARRIED_PREFIX, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, assistantNotes, isPastedDocument, userNotes } from '../../../../src/core/extraction/notes/prose-notes.js';
+import { liveNotes } from '../../../../src/core/extraction/pipeline/merge-prose.js';
+
+function user(text: string, language = 'eng', order = 3) {
+  return userNotes(text, proseItems(text), cuesFor(language), order);
+}
+
+function assistant(text: string, summary = false, language = 'eng', order = 4, working = false) {
+  return assistantNotes(proseItems(text), cuesFor(language), order, summary, working);
+}
+
+describe('userNotes', () => {
+  it('should keep the request as in-progress work and the problem it describes', () => {
+    const notes = user('when I open the settings page the whole tab freezes, can you find out why?');
+    expect(notes.find((note) => note.type === 'next')).toMatchObject({ id: `${REQUEST_PREFIX}3`, order: 3 });
+    expect(notes.find((note) => note.type === 'problem')?.text).toContain('freezes');
+  });
+
+  it('should take short requests, in any language, but not a nudge to go on', () => {
+    const asked = (text: string, language = 'eng') => user(text, language).filter((note) => note.type === 'next').map((note) => note.text);
+    expect(asked('fix the tests')).toEqual(['asked: fix the tests']);
+    expect(asked('arregla el login', 'spa')).toEqual(['asked: arregla el login']);
+    expect(asked('修复登录页面', 'cmn')).toEqual(['asked: 修复登录页面']);
+    expect(asked('ok go on')).toEqual([]);
+    expect(asked('dale, sigue', 'spa')).toEqual([]);
+  });
+
+  it('should keep the asks a long request lists past its note, as a step the request holds while it is the latest', () => {
+    const text =
+      'nice, the inventory screen works now, but I noticed a few things while playing the second level with the new weapons and armour we added yesterday. ' +
+      'The shop keeps the old prices after a reload. Another problem: the quest log never clears finished quests, fix that too. Also the minimap flickers on resize.';
+    const notes = user(text);
+    const request = notes.find((note) => note.id === `${REQUEST_PREFIX}3`);
+    expect(request?.text.length).toBeLessThanOrEqual(200);
+    expect(request?.text).not.toContain('quest log');
+    const rest = notes.filter((note) => note.type === 'next' && note.id.startsWith(`${STEP_PREFIX}3:`));
+    expect(rest).toHaveLength(1);
+    expect(rest[0]?.text).toMatch(/^asked, then: /);
+    expect(rest[0]?.text).toContain('the quest log never clears finished quests');
+    expect(rest[0]?.text).toContain('minimap flickers on resize');
+    expect(liveNotes(notes).map((note) => note.id)).toContain(rest[0]?.id);
+    // Once the user asks something new and the work on it goes on, the earlier request's asks are answered or overtaken.
+    const later = [...user('now add a settings page for the sound volume', 'eng', 9), ...assistant('Next steps:\n- add the volume slider to the settings page\n- save the volume with the other settings', false, 'eng', 10)];
+    expect(liveNotes([...notes, ...later]).map((note) => note.id)).not.toContain(rest[0]?.id);
+    // A request its note holds whole has nothing more.
+    expect(user('fix the shop prices after a reload').filter((note) => note.id.startsWith(STEP_PREFIX))).toEqual([]);
+  });
+
+  it('should read problems in Spanish', () => {
+    const notes = user('cuando ejecuto el proyecto el navegador se congela y no responde', 'spa');
+    expect(notes.some((note) => note.type === 'problem' && note.text.includes('congela'))).toBe(true);
+  });
+
+  it('should skip one-word nudges as requests and pasted templates entirely', () => {
+    expect(user('continue').filter((note) => note.type === 'next')).toEqual([]);
+    const template = `# Review template\n## Scope\nerror handling\n## Checklist\n- crash paths\n## Output\n${'fill in '.repeat(400)}`;
+    expect(isPastedDocument(template)).toBe(true);
+    expect(user(template)).toEqual([]);
+  });
+});
+
+describe('assistantNotes', () => {
+  it('should keep the old state of a before/after pair as a problem since resolved', () => {
+    const text = ['## Export button', '- **Before**: the button stayed disabled until a cell was edited', '- **After**: enabled whenever the grid has rows'].join('\n');
+    const notes = assistantNotes(proseItems(text), cuesFor('eng'), 3, false);
+    expect(notes.filter((item) => item.type === 'warning').map((item) => item.text)).toEqual(['resolved: export button: Before: the button stayed disabled until a cell was edited']);
+  });
+
+  it('should take next steps from their section, and problems from a root-cause lead-in', () => {
+    const text = [
+      'Root cause: the session cookie is dropped because the proxy strips `SameSite=None`.',
+      '',
+      '## Next steps',
+      '1. Add the header rewrite to `nginx.conf`',
+      '2. Re-run the login test',
+    ].join('\n');
+    const notes = assistant(text);
+    expect(notes.filter((note) => note.type === 'next').map((note) => note.text)).toEqual([
+      'next: Add the header rewrite to nginx.conf',
+      'next: Re-run the login test',
+    ]);
+    expect(notes.every((note) => note.type !== 'next' || note.id.startsWith(STEP_PREFIX))).toBe(true);
+    expect(notes.find((note) => note.type === 'problem')?.text).toContain('session cookie is dropped');
+  });
+
+  it('should take the closing offer or question as what comes next', () => {
+    const notes = assistant('The build passes now.\n\nIf you want, next I can add a retry around the upload step.');
+    expect(notes.map((note) => note.text)).toEqual(['next: If you want, next I can add a retry around the upload step.']);
+  });
+
+  it('should not take a closing report of what was run for what comes next', () => {
+    const notes = assistant('Updated the loader.\n\nRan npm run build in web/ and it succeeds.\n\nShall I also bump the cache version?');
+    expect(notes.map((note) => note.text)).toEqual(['next: Shall I also bump the cache version?']);
+  });
+
+  it('should keep what a working message says it is doing as its intent, not its narration as next steps', () => {
+    const notes = assistant('Now I make the store notify the toolbar. Let me check the store:', false, 'eng', 9, true);
+    expect(notes).toEqual([{ id: `${INTENT_PREFIX}9`, type: 'next', text: 'doing: Now I make the store notify the toolbar. Let me check the store:', order: 9, frequency: 1 }]);
+    expect(assistant('Summary of the fix:\n\n- moved the cache\n- added a test', false, 'eng', 9, true).filter((note) => note.id.startsWith(INTENT_PREFIX))).toEqual([]);
+  });
+
+  it('should keep the latest intent only when nothing was asked or planned after it', () => {
+    const early = assistant('I will now rebuild the index from scratch.', false, 'eng', 3, true);
+    const late = assistant('Renaming the column in the migration next:', false, 'eng', 8, true);
+    const request = user('please also add a created_at column to the table', 'eng', 10);
+    const live = (notes: ReturnType<typeof assistant>) => liveNotes(notes).filter((note) => note.type === 'next').map((note) => note.text);
+    expect(live([...early, ...late])).toEqual(['doing: Renaming the column in the migration next:']);
+    expect(live([...early, ...late, ...request])).toEqual(['asked: please also add a created_at column to the table']);
+  });
+
+  it('should mark the next steps of a prior compaction summary as carried', () => {
+    const notes = assistant('## Goal\nShip the export.\n\n## Next Steps\n- Wire the CSV writer into the export route', true);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]?.id.startsWith(CARRIED_PREFIX)).toBe(true);
+  });
+
+  it('should read German and Japanese next-step sections', () => {
+    expect(assistant('## Nächste Schritte\n- Den Cache nach dem Login leeren', false, 'deu')).toHaveLength(1);
+    expect(assistant('## 次のステップ\n- ログイン後にキャッシュをクリアする', false, 'jpn')).toHaveLength(1);
+  });
+});
