@@ -18,7 +18,7 @@
 import { performance } from 'node:perf_hooks';
 import { fetchConceptContexts, fitConceptContexts } from './graph-context.js';
 import { activityText, linksByFrequency, linksOf, rankConcepts, searchText } from './wikilink-ranking.js';
-import { isPluginConcept } from '../compaction/compaction-note.js';
+import { isPluginConcept } from '../shared/plugin-concepts.js';
 import { projectFilters, readProjectMemory, type ChainLookup } from './project-memory.js';
 import type { Project } from '../shared/project.js';
 import { withDeadline } from '../shared/deadline.js';
