@@ -25,7 +25,7 @@ import type { ExtractionEngine } from './extraction-engine.js';
 import type { HostClient } from '../shared/host-client.js';
 import type { BackgroundWork } from '../shared/background-work.js';
 import type { Delivery } from '../memory/delivery/delivery.js';
-import type { WorkingSetTracker } from './working-set-tracker.js';
+import type { WorkingSetTracker } from '../working-set/working-set-tracker.js';
 import type { Joining, WindowMemory } from './window-memory.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
 import type { ExtractionSettings } from './extraction-settings.js';

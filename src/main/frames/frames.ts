@@ -15,7 +15,7 @@ import type { HandlerDeps } from '../shared/handler-deps.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { HostClient } from '../shared/host-client.js';
 import type { BackgroundWork } from '../shared/background-work.js';
-import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
+import type { WorkingSetTracker } from '../working-set/working-set-tracker.js';
 import type { CompactedSummaries } from '../summaries/compacted-summary.js';
 
 /** The frame parts of the plugin's hooks. */

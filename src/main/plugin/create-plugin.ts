@@ -29,16 +29,17 @@ import { createCompaction } from '../compaction/compaction.js';
 import { createSummaryPersistence } from '../summaries/summary-persistence.js';
 import { createCompactedSummaries } from '../summaries/compacted-summary.js';
 import { createConfessionReport } from '../summaries/confession-report.js';
-import type { Hooks } from '@opencode-ai/plugin';
 import type { HostClient } from '../shared/host-client.js';
-import { createWorkingSetTracker } from '../compaction/working-set-tracker.js';
+import { createWorkingSetTracker } from '../working-set/working-set-tracker.js';
 import { createRuleSet, ruleFolders } from '../rules/rules.js';
 import { createRulesInjection } from '../rules/rules-injection.js';
 import type { PluginContext } from './plugin-context.js';
 import { createFrames } from '../frames/frames.js';
 import { hookBudgets } from './hook-budgets.js';
 import { withDeadline } from '../shared/deadline.js';
-import { COMPACTING_SCRATCH, NO_OUTPUT, runPartsWithin, SYSTEM_SCRATCH, TOOL_RESULT_SCRATCH, type HookPart, type OutputScratch } from '../shared/hook-parts.js';
+import { composeHooks, type MaenifoldHooks } from './compose-hooks.js';
+import { createWorkingSetHooks } from '../working-set/working-set-hooks.js';
+import { createWindowForgetting } from '../compaction/window-forgetting.js';
 
 /** How the workers' priority is told in the log. */
 function priorityText(priority: PriorityOutcome | null): string {
@@ -54,19 +55,6 @@ export interface PluginInput {
   client: HostClient;
   directory?: string;
   worktree?: string;
-}
-
-/** The hooks the plugin registers. */
-export interface MaenifoldHooks {
-  event?: (input: { event: { type: string; properties?: Record<string, unknown> } }) => Promise<void>;
-  'experimental.chat.system.transform'?: ReturnType<typeof createSessionStart>['hook'];
-  'tool.execute.before'?: ReturnType<typeof createTaskAugmentation>;
-  'tool.execute.after'?: ReturnType<typeof createConfessionReport>;
-  'experimental.session.compacting'?: ReturnType<typeof createCompaction>;
-  /** The goal-frame tools (`flame_push`, `flame_pop`, `flame_status`). */
-  tool?: Hooks['tool'];
-  /** Awaited by OpenCode when it shuts the plugin's instance down; see {@link hooksForHost}. */
-  dispose?: () => Promise<void>;
 }
 
 /**
@@ -176,58 +164,22 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       else logger.warn(`worker pool unavailable (${ready.error.message}); small inputs run inline, large ones are skipped`);
       if (options.sessionStart && cli.available) sessionStart.prepare();
     });
-    const budgets = hookBudgets(options);
-    const within = <I, O>(hook: string, budgetMs: number, scratch: OutputScratch<O>, parts: (HookPart<I, O> | null)[]) => {
-      const present = parts.filter((part): part is HookPart<I, O> => part !== null);
-      return async (input: I, output: O): Promise<void> => {
-        await runPartsWithin(input, output, present, { hook, budgetMs, logger, scratch });
-      };
-    };
-    type EventInput = Parameters<NonNullable<MaenifoldHooks['event']>>[0];
-    const event = within<EventInput, undefined>('event', budgets.event, NO_OUTPUT, [
-      {
-        name: 'working set',
-        run(input) {
-          // A deleted session's working set and remembered window go with it.
-          const { type, properties } = input?.event ?? { type: '' };
-          if (type !== 'session.deleted') return;
-          const info = properties?.['info'] as { id?: unknown } | undefined;
-          if (typeof info?.id !== 'string') return;
-          context.workingSet.forget(info.id);
-          context.windows.forget(info.id);
-        },
-      },
-      { name: 'summaries', run: (input) => summaries(input) },
-      frames ? { name: 'frames', run: (input) => frames.event(input) } : null,
-    ]);
     return {
-      hooks: {
-        event: (input) => event(input, undefined),
-        'experimental.chat.system.transform': within('experimental.chat.system.transform', budgets.systemTransform, SYSTEM_SCRATCH, [
-          { name: 'session start', run: sessionStart.hook },
-          { name: 'rules', run: rulesInjection },
-          frames ? { name: 'frames', run: frames.systemTransform } : null,
-        ]),
-        'tool.execute.before': createTaskAugmentation(context),
-        'tool.execute.after': within('tool.execute.after', budgets.toolAfter, TOOL_RESULT_SCRATCH, [
-          {
-            name: 'working set',
-            run(input: Parameters<typeof confession>[0]) {
-              try {
-                context.workingSet.record(input?.sessionID ?? '', input?.tool, input?.args);
-              } catch (error) {
-                logger.error(`working set: could not record ${String(input?.tool)}: ${errorText(error)}`);
-              }
-            },
-          },
-          { name: 'confession', run: confession },
-        ]),
-        'experimental.session.compacting': within('experimental.session.compacting', budgets.compacting, COMPACTING_SCRATCH, [
-          { name: 'compaction', run: compaction },
-          frames ? { name: 'frames', run: frames.compacting } : null,
-        ]),
-        ...(frames?.tools ? { tool: frames.tools } : {}),
-      },
+      hooks: composeHooks(
+        {
+          sessionStart: sessionStart.hook,
+          rules: rulesInjection,
+          taskAugmentation: createTaskAugmentation(context),
+          workingSet: createWorkingSetHooks(context),
+          confession,
+          compaction,
+          windowForgetting: createWindowForgetting(context.windows),
+          summaries,
+          frames,
+        },
+        hookBudgets(options),
+        logger,
+      ),
       options,
       logger,
       background,

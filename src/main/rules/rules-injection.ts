@@ -9,7 +9,7 @@ import { renderRules } from './rules.js';
 import { appendToSystem } from '../shared/system-text.js';
 import { errorText } from '../shared/logger.js';
 import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
-import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
+import type { WorkingSetTracker } from '../working-set/working-set-tracker.js';
 import type { RuleSet } from './rules.js';
 
 /** How long one call may wait for the rule folders. */
