@@ -69,8 +69,11 @@ function conversationChars(messages: readonly unknown[]): number {
   return messages.reduce<number>((chars, message) => chars + messageWeight(message), 0);
 }
 
+/** The options compaction reads. */
+export const COMPACTION_OPTIONS = ['compaction', 'compactionTokens', 'compactionStrategy', 'compactionDeadlineMs', 'workingSetPaths', 'minConversationChars'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export interface CompactionDeps extends HandlerDeps {
+export interface CompactionDeps extends HandlerDeps<(typeof COMPACTION_OPTIONS)[number]> {
   /** The memory store: the maenifold CLI or the built-in file store. */
   cli: MemoryPort;
   runner: TaskRunner;

@@ -53,7 +53,7 @@ export interface FrameToolDeps {
   logger: Logger;
   host: HostClient;
   /** The paths each session's tools touched. */
-  workingSet: WorkingSetTracker;
+  workingSet: Pick<WorkingSetTracker, 'recent'>;
 }
 
 /**

@@ -4,9 +4,9 @@
  * hook parts the composition root adds to its own.
  */
 import { createFrameStore, frameFileFor, type FrameStore } from './frame-store.js';
-import { createFrameLifecycle } from './frame-lifecycle.js';
-import { createFrameCompacting } from './frame-compaction.js';
-import { createFrameContext } from './frame-context.js';
+import { createFrameLifecycle, FRAME_LIFECYCLE_OPTIONS } from './frame-lifecycle.js';
+import { createFrameCompacting, FRAME_COMPACTING_OPTIONS } from './frame-compaction.js';
+import { createFrameContext, FRAME_CONTEXT_OPTIONS } from './frame-context.js';
 import { createFrameTools } from './frame-tools.js';
 import { loadToolHelper, type ToolHelper } from './tool-helper.js';
 import { withDeadline } from '../shared/deadline.js';
@@ -28,13 +28,16 @@ export interface Frames {
   event: ReturnType<typeof createFrameLifecycle>['event'];
 }
 
+/** The options the frame parts read: theirs, and where the frames file lives. */
+export const FRAMES_OPTIONS = [...FRAME_COMPACTING_OPTIONS, ...FRAME_CONTEXT_OPTIONS, ...FRAME_LIFECYCLE_OPTIONS, 'stateDir'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export interface FramesDeps extends HandlerDeps {
+export interface FramesDeps extends HandlerDeps<(typeof FRAMES_OPTIONS)[number]> {
   runner: TaskRunner;
   host: HostClient;
   background: BackgroundWork;
   /** The paths each session's tools touched. */
-  workingSet: WorkingSetTracker;
+  workingSet: Pick<WorkingSetTracker, 'recent'>;
   /** Reads the summary a compaction stored (shared with the summary chain). */
   summaries: CompactedSummaries;
 }

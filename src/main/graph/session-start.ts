@@ -54,8 +54,11 @@ interface BuiltContext {
 
 type SystemTransform = (input: { sessionID?: string; model?: { id?: string } }, output: { system: string[] }) => Promise<void>;
 
+/** The options session start reads. */
+export const SESSION_START_OPTIONS = ['sessionStart', 'sessionStartTokens', 'sessionStartConceptTokens', 'sessionStartMemoryTokens', 'memoryScope', 'contextTimeoutMs', 'contextTotalTimeoutMs', 'summaryMaxChars'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export interface SessionStartDeps extends HandlerDeps {
+export interface SessionStartDeps extends HandlerDeps<(typeof SESSION_START_OPTIONS)[number]> {
   /** The memory store: the maenifold CLI or the built-in file store. */
   cli: MemoryPort;
   runner: TaskRunner;

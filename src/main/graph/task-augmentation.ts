@@ -21,8 +21,11 @@ export const TASK_FIT_RESERVE_MS = 2_000;
 
 type ToolBefore = (input: { tool: string; sessionID?: string; callID?: string }, output: { args: unknown }) => Promise<void>;
 
+/** The options task augmentation reads. */
+export const TASK_AUGMENTATION_OPTIONS = ['taskContext', 'taskContextTokens', 'taskContextConceptTokens', 'memoryScope', 'contextTimeoutMs', 'contextTotalTimeoutMs'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export interface TaskAugmentationDeps extends HandlerDeps {
+export interface TaskAugmentationDeps extends HandlerDeps<(typeof TASK_AUGMENTATION_OPTIONS)[number]> {
   /** The memory store: the maenifold CLI or the built-in file store. */
   cli: MemoryPort;
   runner: TaskRunner;

@@ -1,7 +1,8 @@
 /**
  * The composition root: resolves options, finds the CLI, starts the warm
- * worker pool, and wires one handler per hook. Nothing here throws to the
- * host: a plugin that fails to start logs why and returns no hooks.
+ * worker pool, builds each feature's handlers from the parts and the options
+ * they declare, and hands them to compose-hooks.ts. Nothing here throws to
+ * the host: a plugin that fails to start logs why and returns no hooks.
  */
 import { resolveProject } from '../shared/project.js';
 import { describeOptionIssue } from '../shared/option-issues.js';
@@ -23,18 +24,18 @@ import { createChainStore } from '../memory/delivery/chain-store.js';
 import { createOutbox } from '../memory/delivery/outbox.js';
 import { createDelivery } from '../memory/delivery/delivery.js';
 import { join } from 'node:path';
-import { createSessionStart } from '../graph/session-start.js';
-import { createTaskAugmentation } from '../graph/task-augmentation.js';
-import { createCompaction } from '../compaction/compaction.js';
-import { createSummaryPersistence } from '../summaries/summary-persistence.js';
+import { createSessionStart, SESSION_START_OPTIONS } from '../graph/session-start.js';
+import { createTaskAugmentation, TASK_AUGMENTATION_OPTIONS } from '../graph/task-augmentation.js';
+import { COMPACTION_OPTIONS, createCompaction } from '../compaction/compaction.js';
+import { createSummaryPersistence, SUMMARY_PERSISTENCE_OPTIONS } from '../summaries/summary-persistence.js';
 import { createCompactedSummaries } from '../summaries/compacted-summary.js';
-import { createConfessionReport } from '../summaries/confession-report.js';
+import { CONFESSION_REPORT_OPTIONS, createConfessionReport } from '../summaries/confession-report.js';
+import { optionSlice } from '../shared/handler-deps.js';
 import type { HostClient } from '../shared/host-client.js';
 import { createWorkingSetTracker } from '../working-set/working-set-tracker.js';
 import { createRuleSet, ruleFolders } from '../rules/rules.js';
-import { createRulesInjection } from '../rules/rules-injection.js';
-import type { PluginContext } from './plugin-context.js';
-import { createFrames } from '../frames/frames.js';
+import { createRulesInjection, RULES_INJECTION_OPTIONS } from '../rules/rules-injection.js';
+import { createFrames, FRAMES_OPTIONS } from '../frames/frames.js';
 import { hookBudgets } from './hook-budgets.js';
 import { withDeadline } from '../shared/deadline.js';
 import { composeHooks, type MaenifoldHooks } from './compose-hooks.js';
@@ -135,28 +136,21 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       logger,
       timeoutMs: options.persistTimeoutMs,
     });
-    const context: PluginContext = {
-      options,
-      logger,
-      cli,
-      runner,
-      engine,
-      host: input.client,
-      project,
-      chains,
-      background,
-      delivery,
-      workingSet: createWorkingSetTracker(worktree),
-      windows: createWindowMemory(),
-      summaries: createCompactedSummaries(input.client),
-      rules: createRuleSet(ruleFolders(env, worktree), logger),
-    };
-    const sessionStart = createSessionStart(context);
-    const rulesInjection = createRulesInjection(context);
-    const summaries = createSummaryPersistence(context);
-    const confession = createConfessionReport(context);
-    const frames = options.frames ? await createFrames(context, worktree, [...new Set([input.directory, worktree].filter((dir): dir is string => !!dir))], env) : null;
-    const compaction = createCompaction(context);
+    // Each handler gets the parts it declares and the options it reads, nothing more.
+    const host = input.client;
+    const workingSet = createWorkingSetTracker(worktree);
+    const windows = createWindowMemory();
+    const compacted = createCompactedSummaries(host);
+    const sessionStart = createSessionStart({ options: optionSlice(options, SESSION_START_OPTIONS), logger, cli, runner, project, chains, background });
+    const rulesInjection = createRulesInjection({ options: optionSlice(options, RULES_INJECTION_OPTIONS), logger, workingSet, rules: createRuleSet(ruleFolders(env, worktree), logger) });
+    const taskAugmentation = createTaskAugmentation({ options: optionSlice(options, TASK_AUGMENTATION_OPTIONS), logger, cli, runner, project, chains });
+    const summaries = createSummaryPersistence({ options: optionSlice(options, SUMMARY_PERSISTENCE_OPTIONS), logger, cli, runner, summaries: compacted, project, background, delivery });
+    const confession = createConfessionReport({ options: optionSlice(options, CONFESSION_REPORT_OPTIONS), logger, host });
+    const folders = [...new Set([input.directory, worktree].filter((dir): dir is string => !!dir))];
+    const frames = options.frames
+      ? await createFrames({ options: optionSlice(options, FRAMES_OPTIONS), logger, runner, host, background, workingSet, summaries: compacted }, worktree, folders, env)
+      : null;
+    const compaction = createCompaction({ options: optionSlice(options, COMPACTION_OPTIONS), logger, cli, runner, engine, host, project, background, delivery, workingSet, windows });
     // Whatever an earlier run could not deliver.
     if (cli.available) background.run('outbox', () => delivery.flush());
     void pool.ready.then((ready) => {
@@ -169,11 +163,11 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
         {
           sessionStart: sessionStart.hook,
           rules: rulesInjection,
-          taskAugmentation: createTaskAugmentation(context),
-          workingSet: createWorkingSetHooks(context),
+          taskAugmentation,
+          workingSet: createWorkingSetHooks({ logger, workingSet }),
           confession,
           compaction,
-          windowForgetting: createWindowForgetting(context.windows),
+          windowForgetting: createWindowForgetting(windows),
           summaries,
           frames,
         },

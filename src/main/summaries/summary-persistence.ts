@@ -19,8 +19,11 @@ import type { Project } from '../shared/project.js';
 
 type EventHook = (input: { event: { type: string; properties?: Record<string, unknown> } }) => Promise<void>;
 
+/** The options summary persistence reads. */
+export const SUMMARY_PERSISTENCE_OPTIONS = ['summaries', 'summaryMaxChars'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export interface SummaryPersistenceDeps extends HandlerDeps {
+export interface SummaryPersistenceDeps extends HandlerDeps<(typeof SUMMARY_PERSISTENCE_OPTIONS)[number]> {
   /** The memory store: the maenifold CLI or the built-in file store. */
   cli: MemoryPort;
   runner: TaskRunner;
