@@ -75,7 +75,7 @@ export const COMPACTION_OPTIONS = ['compaction', 'compactionTokens', 'compaction
 /** What the handler uses of the plugin's shared parts. */
 export interface CompactionDeps extends HandlerDeps<(typeof COMPACTION_OPTIONS)[number]> {
   /** The memory store: the maenifold CLI or the built-in file store. */
-  cli: MemoryPort;
+  memory: MemoryPort;
   runner: TaskRunner;
   engine: ExtractionEngine;
   host: HostClient;
@@ -94,7 +94,7 @@ export interface CompactionDeps extends HandlerDeps<(typeof COMPACTION_OPTIONS)[
  * @param context - the parts of the plugin it uses.
  */
 export function createCompaction(context: CompactionDeps): Compacting {
-  const { options, cli, engine, host, project, background, delivery, workingSet, windows, runner, logger } = forHook(context, 'compacting');
+  const { options, memory, engine, host, project, background, delivery, workingSet, windows, runner, logger } = forHook(context, 'compacting');
 
   /** The working-context block (seed 001): the session's most recent paths, sorted, within its share of the budget. */
   async function workingBlock(paths: readonly string[], deadlineMs: number): Promise<{ text: string; tokens: number } | null> {
@@ -115,7 +115,7 @@ export function createCompaction(context: CompactionDeps): Compacting {
   }
 
   async function writeNote(sessionID: string, extraction: Extraction): Promise<void> {
-    if (!cli.available) return;
+    if (!memory.available) return;
     // Through the outbox: a note that cannot be written now is retried later, never dropped.
     await delivery.submitNote(project.key, buildCompactionNote(project, sessionID, extraction, new Date()));
   }

@@ -109,15 +109,15 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const pool = seams.pool ?? createWorkerPool(options.pool, seams.workerFile);
     const runner = createFallbackRunner(pool, (name, reason) => logger.warn(`pool could not run ${name} (${reason}); ran it inline`));
     let files: FileStore | null = null;
-    let cli: MemoryPort;
+    let memory: MemoryPort;
     if (useFiles) {
       const root = env['MAENIFOLD_ROOT'] || join(env['HOME'] || homedir(), 'maenifold');
       files = createFileStore({ root, stateDir: options.stateDir, runner, logger });
-      cli = files;
+      memory = files;
       const why = location.found ? 'store option is files' : `maenifold CLI not found, looked at ${location.tried.length} places, last ${location.tried.at(-1) ?? 'none'}; set MAENIFOLD_CLI to use it`;
       logger.info(`store: built-in files under ${files.memoryDir} (${why}); project ${project.name} (${project.key}, memory scope ${options.memoryScope})`);
     } else {
-      cli = countingWrites(createMaenifoldClient(location, env));
+      memory = countingWrites(createMaenifoldClient(location, env));
       if (location.found) logger.info(`store: maenifold CLI ${location.path} (from ${location.source}); project ${project.name} (${project.key}, memory scope ${options.memoryScope})`);
       else {
         logger.warn(
@@ -130,7 +130,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const engine = createExtractionEngine(runner, { projectRoot: worktree });
     const chains = createChainStore(options.stateDir, { logger });
     const delivery = createDelivery({
-      cli,
+      memory,
       outbox: createOutbox(join(options.stateDir, 'outbox'), { logger }),
       chains,
       logger,
@@ -141,22 +141,22 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const workingSet = createWorkingSetTracker(worktree);
     const windows = createWindowMemory();
     const compacted = createCompactedSummaries(host);
-    const sessionStart = createSessionStart({ options: optionSlice(options, SESSION_START_OPTIONS), logger, cli, runner, project, chains, background });
+    const sessionStart = createSessionStart({ options: optionSlice(options, SESSION_START_OPTIONS), logger, memory, runner, project, chains, background });
     const rulesInjection = createRulesInjection({ options: optionSlice(options, RULES_INJECTION_OPTIONS), logger, workingSet, rules: createRuleSet(ruleFolders(env, worktree), logger) });
-    const taskAugmentation = createTaskAugmentation({ options: optionSlice(options, TASK_AUGMENTATION_OPTIONS), logger, cli, runner, project, chains });
-    const summaries = createSummaryPersistence({ options: optionSlice(options, SUMMARY_PERSISTENCE_OPTIONS), logger, cli, runner, summaries: compacted, project, background, delivery });
+    const taskAugmentation = createTaskAugmentation({ options: optionSlice(options, TASK_AUGMENTATION_OPTIONS), logger, memory, runner, project, chains });
+    const summaries = createSummaryPersistence({ options: optionSlice(options, SUMMARY_PERSISTENCE_OPTIONS), logger, memory, runner, summaries: compacted, project, background, delivery });
     const confession = createConfessionReport({ options: optionSlice(options, CONFESSION_REPORT_OPTIONS), logger, host });
     const folders = [...new Set([input.directory, worktree].filter((dir): dir is string => !!dir))];
     const frames = options.frames
       ? await createFrames({ options: optionSlice(options, FRAMES_OPTIONS), logger, runner, host, background, workingSet, summaries: compacted }, worktree, folders, env)
       : null;
-    const compaction = createCompaction({ options: optionSlice(options, COMPACTION_OPTIONS), logger, cli, runner, engine, host, project, background, delivery, workingSet, windows });
+    const compaction = createCompaction({ options: optionSlice(options, COMPACTION_OPTIONS), logger, memory, runner, engine, host, project, background, delivery, workingSet, windows });
     // Whatever an earlier run could not deliver.
-    if (cli.available) background.run('outbox', () => delivery.flush());
+    if (memory.available) background.run('outbox', () => delivery.flush());
     void pool.ready.then((ready) => {
       if (ready.ok) logger.debug(`worker pool ready: ${pool.options.threads} threads, ${priorityText(ready.value.priority)}`);
       else logger.warn(`worker pool unavailable (${ready.error.message}); small inputs run inline, large ones are skipped`);
-      if (options.sessionStart && cli.available) sessionStart.prepare();
+      if (options.sessionStart && memory.available) sessionStart.prepare();
     });
     return {
       hooks: composeHooks(
