@@ -40,7 +40,7 @@ export async function runStoreWalkthrough(
 ): Promise<Walkthrough> {
   const logger = createLogger(undefined);
   const store: FileStore = createFileStore({ root: parts.root, stateDir: parts.stateDir, runner: parts.runner, logger, index: { freshForMs: 0 } });
-  const delivery = createDelivery({ cli: store, outbox: createOutbox(join(parts.stateDir, 'outbox')), chains: createChainStore(parts.stateDir), logger, timeoutMs: 30_000 });
+  const delivery = createDelivery({ memory: store, outbox: createOutbox(join(parts.stateDir, 'outbox')), chains: createChainStore(parts.stateDir), logger, timeoutMs: 30_000 });
   const project = resolveProject(parts.project, '');
   const notes: Walkthrough['notes'] = [];
   const start = Date.now();
@@ -59,7 +59,7 @@ export async function runStoreWalkthrough(
   const sessionStart = createSessionStart({
     options,
     logger,
-    cli: store,
+    memory: store,
     runner: parts.runner,
     project,
     chains,

@@ -205,7 +205,7 @@ export async function runSoak(settings: SoakSettings): Promise<SoakResult> {
         ? createFileStore({ root: double.root, stateDir, runner: await createInlineRunner(), logger })
         : createMaenifoldClient(locateCli(double.cliPath, process.env), { ...process.env, ...double.env });
     const delivery = createDelivery({
-      cli: store,
+      memory: store,
       outbox: createOutbox(join(stateDir, 'outbox'), { now: () => Date.now() + 3_600_000 * 3 }),
       chains: createChainStore(stateDir, { timing: { staleMs: 2_000 } }),
       logger,

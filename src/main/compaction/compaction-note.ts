@@ -7,6 +7,7 @@ import type { Extraction } from './extraction-engine.js';
 import { projectConcept, stripTitleCharacters } from '../../core/memory/memory-format.js';
 import type { NoteInput } from '../memory/memory-port.js';
 import { resolveProject, type Project } from '../shared/project.js';
+import { isPluginConcept } from '../shared/plugin-concepts.js';
 
 /** WriteMemory's note: always in a folder, always tagged. */
 export interface CompactionNote extends NoteInput {
@@ -16,20 +17,6 @@ export interface CompactionNote extends NoteInput {
 
 function pad(value: number, width = 2): string {
   return String(value).padStart(width, '0');
-}
-
-/** Words of the plugin itself: tags of every note, never links of one (they would join every note to every other). */
-export const PLUGIN_CONCEPTS: readonly string[] = Object.freeze(['compaction']);
-
-/**
- * Whether a concept is the plugin's own word or the project's name, which the
- * note carries as tags and session start never offers as context.
- *
- * @param concept - a normalized concept.
- * @param project - the project's name.
- */
-export function isPluginConcept(concept: string, project: string): boolean {
-  return PLUGIN_CONCEPTS.includes(concept) || concept === projectConcept(project);
 }
 
 /** Most entries a list of the note carries; decisions accumulate over a session, so they get more. */

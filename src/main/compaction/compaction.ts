@@ -25,7 +25,7 @@ import type { ExtractionEngine } from './extraction-engine.js';
 import type { HostClient } from '../shared/host-client.js';
 import type { BackgroundWork } from '../shared/background-work.js';
 import type { Delivery } from '../memory/delivery/delivery.js';
-import type { WorkingSetTracker } from './working-set-tracker.js';
+import type { WorkingSetTracker } from '../working-set/working-set-tracker.js';
 import type { Joining, WindowMemory } from './window-memory.js';
 import type { PluginOptions } from '../shared/plugin-options.js';
 import type { ExtractionSettings } from './extraction-settings.js';
@@ -69,10 +69,13 @@ function conversationChars(messages: readonly unknown[]): number {
   return messages.reduce<number>((chars, message) => chars + messageWeight(message), 0);
 }
 
+/** The options compaction reads. */
+export const COMPACTION_OPTIONS = ['compaction', 'compactionTokens', 'compactionStrategy', 'compactionDeadlineMs', 'workingSetPaths', 'minConversationChars'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export interface CompactionDeps extends HandlerDeps {
+export interface CompactionDeps extends HandlerDeps<(typeof COMPACTION_OPTIONS)[number]> {
   /** The memory store: the maenifold CLI or the built-in file store. */
-  cli: MemoryPort;
+  memory: MemoryPort;
   runner: TaskRunner;
   engine: ExtractionEngine;
   host: HostClient;
@@ -91,7 +94,7 @@ export interface CompactionDeps extends HandlerDeps {
  * @param context - the parts of the plugin it uses.
  */
 export function createCompaction(context: CompactionDeps): Compacting {
-  const { options, cli, engine, host, project, background, delivery, workingSet, windows, runner, logger } = forHook(context, 'compacting');
+  const { options, memory, engine, host, project, background, delivery, workingSet, windows, runner, logger } = forHook(context, 'compacting');
 
   /** The working-context block (seed 001): the session's most recent paths, sorted, within its share of the budget. */
   async function workingBlock(paths: readonly string[], deadlineMs: number): Promise<{ text: string; tokens: number } | null> {
@@ -112,7 +115,7 @@ export function createCompaction(context: CompactionDeps): Compacting {
   }
 
   async function writeNote(sessionID: string, extraction: Extraction): Promise<void> {
-    if (!cli.available) return;
+    if (!memory.available) return;
     // Through the outbox: a note that cannot be written now is retried later, never dropped.
     await delivery.submitNote(project.key, buildCompactionNote(project, sessionID, extraction, new Date()));
   }

@@ -89,8 +89,11 @@ export function instructionsFor(frame: Frame | undefined): string | null {
 
 type Compacting = (input: { sessionID: string }, output: { context: string[]; prompt?: string }) => Promise<void>;
 
+/** The options frame-aware compaction reads. */
+export const FRAME_COMPACTING_OPTIONS = ['frames', 'framePrompt'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export type FrameCompactingDeps = HandlerDeps;
+export type FrameCompactingDeps = HandlerDeps<(typeof FRAME_COMPACTING_OPTIONS)[number]>;
 
 /**
  * @param context - the parts of the plugin it uses.

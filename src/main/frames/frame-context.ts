@@ -78,8 +78,11 @@ export function frameContextEntries(tree: FrameTree, sessionID: string): { ances
   return { ancestors, current, finished: [...children, ...siblings].map(finishedEntry) };
 }
 
+/** The options the frame context reads. */
+export const FRAME_CONTEXT_OPTIONS = ['frames', 'frameAncestorTokens', 'frameCurrentTokens', 'frameSiblingTokens'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export interface FrameContextDeps extends HandlerDeps {
+export interface FrameContextDeps extends HandlerDeps<(typeof FRAME_CONTEXT_OPTIONS)[number]> {
   runner: TaskRunner;
 }
 

@@ -54,8 +54,11 @@ export interface FrameLifecycle {
   event(input: { event: { type: string; properties?: Record<string, unknown> } }): Promise<void>;
 }
 
+/** The options the frame lifecycle reads. */
+export const FRAME_LIFECYCLE_OPTIONS = ['frames', 'summaryMaxChars'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export interface FrameLifecycleDeps extends HandlerDeps {
+export interface FrameLifecycleDeps extends HandlerDeps<(typeof FRAME_LIFECYCLE_OPTIONS)[number]> {
   host: HostClient;
   background: BackgroundWork;
   /** Cleans a captured summary (sanitizing and redacting text of any length is the pool's work). */

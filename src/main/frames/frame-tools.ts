@@ -11,7 +11,7 @@ import type { FrameStore } from './frame-store.js';
 import { errorText, type Logger } from '../shared/logger.js';
 import { forHook } from '../shared/handler-deps.js';
 import type { HostClient } from '../shared/host-client.js';
-import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
+import type { WorkingSetTracker } from '../working-set/working-set-tracker.js';
 import type { ToolHelper } from './tool-helper.js';
 import type { ToolContext } from '@opencode-ai/plugin';
 import { withDeadline } from '../shared/deadline.js';
@@ -53,7 +53,7 @@ export interface FrameToolDeps {
   logger: Logger;
   host: HostClient;
   /** The paths each session's tools touched. */
-  workingSet: WorkingSetTracker;
+  workingSet: Pick<WorkingSetTracker, 'recent'>;
 }
 
 /**

@@ -18,7 +18,7 @@
 import { performance } from 'node:perf_hooks';
 import { fetchConceptContexts, fitConceptContexts } from './graph-context.js';
 import { activityText, linksByFrequency, linksOf, rankConcepts, searchText } from './wikilink-ranking.js';
-import { isPluginConcept } from '../compaction/compaction-note.js';
+import { isPluginConcept } from '../shared/plugin-concepts.js';
 import { projectFilters, readProjectMemory, type ChainLookup } from './project-memory.js';
 import type { Project } from '../shared/project.js';
 import { withDeadline } from '../shared/deadline.js';
@@ -54,10 +54,13 @@ interface BuiltContext {
 
 type SystemTransform = (input: { sessionID?: string; model?: { id?: string } }, output: { system: string[] }) => Promise<void>;
 
+/** The options session start reads. */
+export const SESSION_START_OPTIONS = ['sessionStart', 'sessionStartTokens', 'sessionStartConceptTokens', 'sessionStartMemoryTokens', 'memoryScope', 'contextTimeoutMs', 'contextTotalTimeoutMs', 'summaryMaxChars'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export interface SessionStartDeps extends HandlerDeps {
+export interface SessionStartDeps extends HandlerDeps<(typeof SESSION_START_OPTIONS)[number]> {
   /** The memory store: the maenifold CLI or the built-in file store. */
-  cli: MemoryPort;
+  memory: MemoryPort;
   runner: TaskRunner;
   /** The session's project. */
   project: Project;
@@ -75,13 +78,13 @@ const MAX_PROJECT_NOTES = 8;
  * @returns the hook and `prepare`, which starts a build ahead of need.
  */
 export function createSessionStart(context: SessionStartDeps): { hook: SystemTransform; prepare(): void } {
-  const { options, cli, runner, project, chains, background, logger } = forHook(context, 'session-start');
+  const { options, memory, runner, project, chains, background, logger } = forHook(context, 'session-start');
   const sessions = new Map<string, string | null>();
   // Sessions whose first call timed out: later calls only look whether the build is ready.
   const waited = new Set<string>();
   let current: Promise<BuiltContext> | null = null;
   let currentAt = 0;
-  let currentRevision = cli.revision?.() ?? 0;
+  let currentRevision = memory.revision?.() ?? 0;
   // Set when the current build came back empty because it ran out of time.
   let currentMissed = false;
 
@@ -92,9 +95,9 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
     const chain = withDeadline(chains.get(project.key), options.contextTimeoutMs).then((read) => (read.done ? read.value : null));
     const onceChains: ChainLookup = { get: () => chain };
     const memoryBudget = Math.min(options.sessionStartMemoryTokens, options.sessionStartTokens);
-    const [memory, search, recent, chainRecord] = await Promise.all([
+    const [projectMemory, search, recent, chainRecord] = await Promise.all([
       memoryBudget > 0
-        ? readProjectMemory(cli, runner, project, onceChains, {
+        ? readProjectMemory(memory, runner, project, onceChains, {
             perCallTimeoutMs: options.contextTimeoutMs,
             totalTimeoutMs: options.contextTotalTimeoutMs,
             maxNotes: MAX_PROJECT_NOTES,
@@ -103,21 +106,21 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
             summaryMaxChars: options.summaryMaxChars,
           })
         : Promise.resolve({ memory: null, timedOut: false, problems: [] }),
-      cli.search({ query: project.name, mode: 'Hybrid', pageSize: 5 }, timing),
-      cli.recent({ limit: 10, withinMs: RECENT_SPAN_MS, includeContent: true }, timing),
+      memory.search({ query: project.name, mode: 'Hybrid', pageSize: 5 }, timing),
+      memory.recent({ limit: 10, withinMs: RECENT_SPAN_MS, includeContent: true }, timing),
       chain,
     ]);
-    let timedOut = memory.timedOut || (!search.ok && search.error.code === 'TIMEOUT') || (!recent.ok && recent.error.code === 'TIMEOUT');
+    let timedOut = projectMemory.timedOut || (!search.ok && search.error.code === 'TIMEOUT') || (!recent.ok && recent.error.code === 'TIMEOUT');
     if (!search.ok) logger.warn(`session context: SearchMemories failed (${search.error.code}): ${search.error.message}`);
     if (!recent.ok) logger.warn(`session context: RecentActivity failed (${recent.error.code}): ${recent.error.message}`);
-    if (memory.problems.length > 0) logger.warn(`session context: project memory incomplete: ${memory.problems.join(', ')}`);
+    if (projectMemory.problems.length > 0) logger.warn(`session context: project memory incomplete: ${projectMemory.problems.join(', ')}`);
     const scoped = options.memoryScope === 'project' ? projectFilters(project, chainRecord?.sessionId ?? null) : null;
     const hits = search.ok ? search.value.filter((hit) => !scoped || scoped.hit(hit)) : [];
     const activity = recent.ok ? recent.value.filter((item) => !scoped || scoped.activity(item)) : [];
-    const memoryText = memory.memory?.text ?? '';
-    const memoryTokens = memory.memory?.tokens ?? 0;
-    const memoryLine = memory.memory
-      ? `project memory ${memoryTokens} tokens (summary ${memory.memory.summary ? 'yes' : 'no'}, ${memory.memory.problems} problems, ${memory.memory.next} next steps, ${memory.memory.decisions} decisions from ${memory.memory.notes} notes)`
+    const memoryText = projectMemory.memory?.text ?? '';
+    const memoryTokens = projectMemory.memory?.tokens ?? 0;
+    const memoryLine = projectMemory.memory
+      ? `project memory ${memoryTokens} tokens (summary ${projectMemory.memory.summary ? 'yes' : 'no'}, ${projectMemory.memory.problems} problems, ${projectMemory.memory.next} next steps, ${projectMemory.memory.decisions} decisions from ${projectMemory.memory.notes} notes)`
       : 'no project memory';
     const done = (text: string | null, graphLine: string, missed: boolean): BuiltContext => {
       const ms = Math.round(performance.now() - start);
@@ -140,7 +143,7 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
       timedOut ||= left <= 0;
       return done(memoryText || null, `no graph context (${concepts.length} candidate concepts)`, timedOut);
     }
-    const contexts = await fetchConceptContexts(cli, concepts, {
+    const contexts = await fetchConceptContexts(memory, concepts, {
       depth: 1,
       maxEntities: 3,
       perCallTimeoutMs: options.contextTimeoutMs,
@@ -166,7 +169,7 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
 
   function prepare(): Promise<BuiltContext> {
     // A store that counts its writes makes a context built before the last one stale.
-    const revision = cli.revision?.() ?? 0;
+    const revision = memory.revision?.() ?? 0;
     if (!current || currentMissed || Date.now() - currentAt > CONTEXT_TTL_MS || revision !== currentRevision) {
       currentAt = Date.now();
       currentRevision = revision;
@@ -187,7 +190,7 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
 
   const hook: SystemTransform = async (input, output) => {
     try {
-      if (!options.sessionStart || !cli.available || !input?.sessionID || !Array.isArray(output?.system)) return;
+      if (!options.sessionStart || !memory.available || !input?.sessionID || !Array.isArray(output?.system)) return;
       let block = sessions.get(input.sessionID);
       if (block === undefined) {
         const patience = waited.has(input.sessionID) ? 0 : options.contextTotalTimeoutMs;

@@ -21,10 +21,13 @@ export const TASK_FIT_RESERVE_MS = 2_000;
 
 type ToolBefore = (input: { tool: string; sessionID?: string; callID?: string }, output: { args: unknown }) => Promise<void>;
 
+/** The options task augmentation reads. */
+export const TASK_AUGMENTATION_OPTIONS = ['taskContext', 'taskContextTokens', 'taskContextConceptTokens', 'memoryScope', 'contextTimeoutMs', 'contextTotalTimeoutMs'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export interface TaskAugmentationDeps extends HandlerDeps {
+export interface TaskAugmentationDeps extends HandlerDeps<(typeof TASK_AUGMENTATION_OPTIONS)[number]> {
   /** The memory store: the maenifold CLI or the built-in file store. */
-  cli: MemoryPort;
+  memory: MemoryPort;
   runner: TaskRunner;
   /** The session's project: with the `project` memory scope, only its notes relate concepts. */
   project: Project;
@@ -35,7 +38,7 @@ export interface TaskAugmentationDeps extends HandlerDeps {
  * @param context - the parts of the plugin it uses.
  */
 export function createTaskAugmentation(context: TaskAugmentationDeps): ToolBefore {
-  const { options, cli, runner, project, chains, logger } = forHook(context, 'task');
+  const { options, memory, runner, project, chains, logger } = forHook(context, 'task');
 
   async function buildBlock(concepts: string[], signal: AbortSignal): Promise<{ contexts: ConceptContext[]; fitted: Awaited<ReturnType<typeof fitConceptContexts>> }> {
     const wanted = Math.max(1, Math.floor(options.taskContextTokens / options.taskContextConceptTokens));
@@ -44,7 +47,7 @@ export function createTaskAugmentation(context: TaskAugmentationDeps): ToolBefor
       const chain = await withDeadline(chains.get(project.key), options.contextTimeoutMs);
       keepFile = projectFilters(project, chain.done ? (chain.value?.sessionId ?? null) : null).file;
     }
-    const contexts = await fetchConceptContexts(cli, concepts.slice(0, wanted * 2), {
+    const contexts = await fetchConceptContexts(memory, concepts.slice(0, wanted * 2), {
       depth: 1,
       maxEntities: 5,
       perCallTimeoutMs: options.contextTimeoutMs,
@@ -64,7 +67,7 @@ export function createTaskAugmentation(context: TaskAugmentationDeps): ToolBefor
 
   return async (input, output) => {
     try {
-      if (!options.taskContext || input?.tool !== 'task' || !cli.available) return;
+      if (!options.taskContext || input?.tool !== 'task' || !memory.available) return;
       const args = output?.args as { prompt?: unknown } | undefined;
       if (!args || typeof args.prompt !== 'string') return;
       const concepts = linksOf(args.prompt);

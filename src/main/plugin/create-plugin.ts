@@ -1,7 +1,8 @@
 /**
  * The composition root: resolves options, finds the CLI, starts the warm
- * worker pool, and wires one handler per hook. Nothing here throws to the
- * host: a plugin that fails to start logs why and returns no hooks.
+ * worker pool, builds each feature's handlers from the parts and the options
+ * they declare, and hands them to compose-hooks.ts. Nothing here throws to
+ * the host: a plugin that fails to start logs why and returns no hooks.
  */
 import { resolveProject } from '../shared/project.js';
 import { describeOptionIssue } from '../shared/option-issues.js';
@@ -23,22 +24,23 @@ import { createChainStore } from '../memory/delivery/chain-store.js';
 import { createOutbox } from '../memory/delivery/outbox.js';
 import { createDelivery } from '../memory/delivery/delivery.js';
 import { join } from 'node:path';
-import { createSessionStart } from '../graph/session-start.js';
-import { createTaskAugmentation } from '../graph/task-augmentation.js';
-import { createCompaction } from '../compaction/compaction.js';
-import { createSummaryPersistence } from '../summaries/summary-persistence.js';
+import { createSessionStart, SESSION_START_OPTIONS } from '../graph/session-start.js';
+import { createTaskAugmentation, TASK_AUGMENTATION_OPTIONS } from '../graph/task-augmentation.js';
+import { COMPACTION_OPTIONS, createCompaction } from '../compaction/compaction.js';
+import { createSummaryPersistence, SUMMARY_PERSISTENCE_OPTIONS } from '../summaries/summary-persistence.js';
 import { createCompactedSummaries } from '../summaries/compacted-summary.js';
-import { createConfessionReport } from '../summaries/confession-report.js';
-import type { Hooks } from '@opencode-ai/plugin';
+import { CONFESSION_REPORT_OPTIONS, createConfessionReport } from '../summaries/confession-report.js';
+import { optionSlice } from '../shared/handler-deps.js';
 import type { HostClient } from '../shared/host-client.js';
-import { createWorkingSetTracker } from '../compaction/working-set-tracker.js';
+import { createWorkingSetTracker } from '../working-set/working-set-tracker.js';
 import { createRuleSet, ruleFolders } from '../rules/rules.js';
-import { createRulesInjection } from '../rules/rules-injection.js';
-import type { PluginContext } from './plugin-context.js';
-import { createFrames } from '../frames/frames.js';
+import { createRulesInjection, RULES_INJECTION_OPTIONS } from '../rules/rules-injection.js';
+import { createFrames, FRAMES_OPTIONS } from '../frames/frames.js';
 import { hookBudgets } from './hook-budgets.js';
 import { withDeadline } from '../shared/deadline.js';
-import { COMPACTING_SCRATCH, NO_OUTPUT, runPartsWithin, SYSTEM_SCRATCH, TOOL_RESULT_SCRATCH, type HookPart, type OutputScratch } from '../shared/hook-parts.js';
+import { composeHooks, type MaenifoldHooks } from './compose-hooks.js';
+import { createWorkingSetHooks } from '../working-set/working-set-hooks.js';
+import { createWindowForgetting } from '../compaction/window-forgetting.js';
 
 /** How the workers' priority is told in the log. */
 function priorityText(priority: PriorityOutcome | null): string {
@@ -54,19 +56,6 @@ export interface PluginInput {
   client: HostClient;
   directory?: string;
   worktree?: string;
-}
-
-/** The hooks the plugin registers. */
-export interface MaenifoldHooks {
-  event?: (input: { event: { type: string; properties?: Record<string, unknown> } }) => Promise<void>;
-  'experimental.chat.system.transform'?: ReturnType<typeof createSessionStart>['hook'];
-  'tool.execute.before'?: ReturnType<typeof createTaskAugmentation>;
-  'tool.execute.after'?: ReturnType<typeof createConfessionReport>;
-  'experimental.session.compacting'?: ReturnType<typeof createCompaction>;
-  /** The goal-frame tools (`flame_push`, `flame_pop`, `flame_status`). */
-  tool?: Hooks['tool'];
-  /** Awaited by OpenCode when it shuts the plugin's instance down; see {@link hooksForHost}. */
-  dispose?: () => Promise<void>;
 }
 
 /**
@@ -120,15 +109,15 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const pool = seams.pool ?? createWorkerPool(options.pool, seams.workerFile);
     const runner = createFallbackRunner(pool, (name, reason) => logger.warn(`pool could not run ${name} (${reason}); ran it inline`));
     let files: FileStore | null = null;
-    let cli: MemoryPort;
+    let memory: MemoryPort;
     if (useFiles) {
       const root = env['MAENIFOLD_ROOT'] || join(env['HOME'] || homedir(), 'maenifold');
       files = createFileStore({ root, stateDir: options.stateDir, runner, logger });
-      cli = files;
+      memory = files;
       const why = location.found ? 'store option is files' : `maenifold CLI not found, looked at ${location.tried.length} places, last ${location.tried.at(-1) ?? 'none'}; set MAENIFOLD_CLI to use it`;
       logger.info(`store: built-in files under ${files.memoryDir} (${why}); project ${project.name} (${project.key}, memory scope ${options.memoryScope})`);
     } else {
-      cli = countingWrites(createMaenifoldClient(location, env));
+      memory = countingWrites(createMaenifoldClient(location, env));
       if (location.found) logger.info(`store: maenifold CLI ${location.path} (from ${location.source}); project ${project.name} (${project.key}, memory scope ${options.memoryScope})`);
       else {
         logger.warn(
@@ -141,93 +130,50 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const engine = createExtractionEngine(runner, { projectRoot: worktree });
     const chains = createChainStore(options.stateDir, { logger });
     const delivery = createDelivery({
-      cli,
+      memory,
       outbox: createOutbox(join(options.stateDir, 'outbox'), { logger }),
       chains,
       logger,
       timeoutMs: options.persistTimeoutMs,
     });
-    const context: PluginContext = {
-      options,
-      logger,
-      cli,
-      runner,
-      engine,
-      host: input.client,
-      project,
-      chains,
-      background,
-      delivery,
-      workingSet: createWorkingSetTracker(worktree),
-      windows: createWindowMemory(),
-      summaries: createCompactedSummaries(input.client),
-      rules: createRuleSet(ruleFolders(env, worktree), logger),
-    };
-    const sessionStart = createSessionStart(context);
-    const rulesInjection = createRulesInjection(context);
-    const summaries = createSummaryPersistence(context);
-    const confession = createConfessionReport(context);
-    const frames = options.frames ? await createFrames(context, worktree, [...new Set([input.directory, worktree].filter((dir): dir is string => !!dir))], env) : null;
-    const compaction = createCompaction(context);
+    // Each handler gets the parts it declares and the options it reads, nothing more.
+    const host = input.client;
+    const workingSet = createWorkingSetTracker(worktree);
+    const windows = createWindowMemory();
+    const compacted = createCompactedSummaries(host);
+    const sessionStart = createSessionStart({ options: optionSlice(options, SESSION_START_OPTIONS), logger, memory, runner, project, chains, background });
+    const rulesInjection = createRulesInjection({ options: optionSlice(options, RULES_INJECTION_OPTIONS), logger, workingSet, rules: createRuleSet(ruleFolders(env, worktree), logger) });
+    const taskAugmentation = createTaskAugmentation({ options: optionSlice(options, TASK_AUGMENTATION_OPTIONS), logger, memory, runner, project, chains });
+    const summaries = createSummaryPersistence({ options: optionSlice(options, SUMMARY_PERSISTENCE_OPTIONS), logger, memory, runner, summaries: compacted, project, background, delivery });
+    const confession = createConfessionReport({ options: optionSlice(options, CONFESSION_REPORT_OPTIONS), logger, host });
+    const folders = [...new Set([input.directory, worktree].filter((dir): dir is string => !!dir))];
+    const frames = options.frames
+      ? await createFrames({ options: optionSlice(options, FRAMES_OPTIONS), logger, runner, host, background, workingSet, summaries: compacted }, worktree, folders, env)
+      : null;
+    const compaction = createCompaction({ options: optionSlice(options, COMPACTION_OPTIONS), logger, memory, runner, engine, host, project, background, delivery, workingSet, windows });
     // Whatever an earlier run could not deliver.
-    if (cli.available) background.run('outbox', () => delivery.flush());
+    if (memory.available) background.run('outbox', () => delivery.flush());
     void pool.ready.then((ready) => {
       if (ready.ok) logger.debug(`worker pool ready: ${pool.options.threads} threads, ${priorityText(ready.value.priority)}`);
       else logger.warn(`worker pool unavailable (${ready.error.message}); small inputs run inline, large ones are skipped`);
-      if (options.sessionStart && cli.available) sessionStart.prepare();
+      if (options.sessionStart && memory.available) sessionStart.prepare();
     });
-    const budgets = hookBudgets(options);
-    const within = <I, O>(hook: string, budgetMs: number, scratch: OutputScratch<O>, parts: (HookPart<I, O> | null)[]) => {
-      const present = parts.filter((part): part is HookPart<I, O> => part !== null);
-      return async (input: I, output: O): Promise<void> => {
-        await runPartsWithin(input, output, present, { hook, budgetMs, logger, scratch });
-      };
-    };
-    type EventInput = Parameters<NonNullable<MaenifoldHooks['event']>>[0];
-    const event = within<EventInput, undefined>('event', budgets.event, NO_OUTPUT, [
-      {
-        name: 'working set',
-        run(input) {
-          // A deleted session's working set and remembered window go with it.
-          const { type, properties } = input?.event ?? { type: '' };
-          if (type !== 'session.deleted') return;
-          const info = properties?.['info'] as { id?: unknown } | undefined;
-          if (typeof info?.id !== 'string') return;
-          context.workingSet.forget(info.id);
-          context.windows.forget(info.id);
-        },
-      },
-      { name: 'summaries', run: (input) => summaries(input) },
-      frames ? { name: 'frames', run: (input) => frames.event(input) } : null,
-    ]);
     return {
-      hooks: {
-        event: (input) => event(input, undefined),
-        'experimental.chat.system.transform': within('experimental.chat.system.transform', budgets.systemTransform, SYSTEM_SCRATCH, [
-          { name: 'session start', run: sessionStart.hook },
-          { name: 'rules', run: rulesInjection },
-          frames ? { name: 'frames', run: frames.systemTransform } : null,
-        ]),
-        'tool.execute.before': createTaskAugmentation(context),
-        'tool.execute.after': within('tool.execute.after', budgets.toolAfter, TOOL_RESULT_SCRATCH, [
-          {
-            name: 'working set',
-            run(input: Parameters<typeof confession>[0]) {
-              try {
-                context.workingSet.record(input?.sessionID ?? '', input?.tool, input?.args);
-              } catch (error) {
-                logger.error(`working set: could not record ${String(input?.tool)}: ${errorText(error)}`);
-              }
-            },
-          },
-          { name: 'confession', run: confession },
-        ]),
-        'experimental.session.compacting': within('experimental.session.compacting', budgets.compacting, COMPACTING_SCRATCH, [
-          { name: 'compaction', run: compaction },
-          frames ? { name: 'frames', run: frames.compacting } : null,
-        ]),
-        ...(frames?.tools ? { tool: frames.tools } : {}),
-      },
+      hooks: composeHooks(
+        {
+          sessionStart: sessionStart.hook,
+          rules: rulesInjection,
+          taskAugmentation,
+          workingSet: createWorkingSetHooks({ logger, workingSet }),
+          confession,
+          compaction,
+          windowForgetting: createWindowForgetting(windows),
+          summaries,
+          frames,
+        },
+        hookBudgets(options),
+        logger,
+      ),
       options,
       logger,
       background,

@@ -7,6 +7,7 @@
  * while the host never waits for the sum of every part's deadline.
  */
 import type { PluginOptions } from '../shared/plugin-options.js';
+import { TASK_FIT_RESERVE_MS } from '../graph/task-augmentation.js';
 
 /**
  * What the quick parts of a hook may take together: milliseconds on a healthy
@@ -24,6 +25,8 @@ export interface HookBudgets {
   systemTransform: number;
   /** Compaction (`compactionDeadlineMs`), then frame instructions. */
   compacting: number;
+  /** Task augmentation (`contextTotalTimeoutMs` for the graph context, then its fitting reserve). */
+  toolBefore: number;
   /** The working set, then ConfessionReport (`confessionAttempts` prompts of `persistTimeoutMs` each). */
   toolAfter: number;
 }
@@ -36,6 +39,7 @@ export function hookBudgets(options: Pick<PluginOptions, 'contextTotalTimeoutMs'
     event: QUICK_PARTS_MS,
     systemTransform: options.contextTotalTimeoutMs + QUICK_PARTS_MS,
     compacting: options.compactionDeadlineMs + QUICK_PARTS_MS,
+    toolBefore: options.contextTotalTimeoutMs + TASK_FIT_RESERVE_MS + QUICK_PARTS_MS,
     toolAfter: options.confessionAttempts * options.persistTimeoutMs + QUICK_PARTS_MS,
   };
 }

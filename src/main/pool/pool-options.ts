@@ -3,6 +3,7 @@
  * validated on the way out, with one issue per rejected value.
  */
 import { availableParallelism } from 'node:os';
+import type { OptionIssue } from '../shared/option-issues.js';
 
 /** Pool options as a user or a caller may give them. */
 export interface PoolOptions {
@@ -42,15 +43,6 @@ export interface PoolOptions {
 
 /** Pool options after defaults and validation. */
 export type ResolvedPoolOptions = Required<PoolOptions>;
-
-/** One rejected option value. */
-export interface OptionIssue {
-  key: string;
-  expected: string;
-  actual: unknown;
-  /** What is used instead, and where it came from; absent for a key that is not an option at all. */
-  used?: { value: unknown; from: string };
-}
 
 /** The defaults, for documentation and tests. */
 export const DEFAULT_POOL_OPTIONS: Readonly<ResolvedPoolOptions> = Object.freeze({

@@ -9,7 +9,7 @@ import { renderRules } from './rules.js';
 import { appendToSystem } from '../shared/system-text.js';
 import { errorText } from '../shared/logger.js';
 import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
-import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
+import type { WorkingSetTracker } from '../working-set/working-set-tracker.js';
 import type { RuleSet } from './rules.js';
 
 /** How long one call may wait for the rule folders. */
@@ -17,10 +17,13 @@ export const RULES_DEADLINE_MS = 2_000;
 
 type SystemTransform = (input: { sessionID?: string }, output: { system: string[] }) => Promise<void>;
 
+/** The options rules injection reads. */
+export const RULES_INJECTION_OPTIONS = ['rules', 'rulesMaxChars'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export interface RulesInjectionDeps extends HandlerDeps {
+export interface RulesInjectionDeps extends HandlerDeps<(typeof RULES_INJECTION_OPTIONS)[number]> {
   /** The paths each session's tools touched. */
-  workingSet: WorkingSetTracker;
+  workingSet: Pick<WorkingSetTracker, 'recent'>;
   rules: RuleSet;
 }
 

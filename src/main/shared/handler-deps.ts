@@ -1,15 +1,17 @@
 /**
- * What every handler factory starts from: the plugin's options and logger,
- * which each handler's own deps extend with the few other parts it reads,
- * and the one step each factory takes first, scoping the logger to its hook
- * so that every line a handler logs names the hook it came from.
+ * What every handler factory starts from: its own slice of the plugin's
+ * options and the logger, which each handler's own deps extend with the few
+ * other parts it reads; the one step each factory takes first, scoping the
+ * logger to its hook so that every line a handler logs names the hook it came
+ * from; and the step the composition root takes to hand a handler only the
+ * options it declares.
  */
 import type { Logger } from './logger.js';
 import type { PluginOptions } from './plugin-options.js';
 
-/** The parts every handler uses; a handler's deps add the others it reads. */
-export interface HandlerDeps {
-  options: PluginOptions;
+/** The parts every handler uses, `K` naming the options it reads; a handler's deps add the others it reads. */
+export interface HandlerDeps<K extends keyof PluginOptions> {
+  options: Pick<PluginOptions, K>;
   logger: Logger;
 }
 
@@ -21,4 +23,16 @@ export interface HandlerDeps {
  */
 export function forHook<D extends { logger: Logger }>(context: D, hook: string): D {
   return { ...context, logger: context.logger.with({ hook }) };
+}
+
+/**
+ * The options a handler declares it reads, and no others.
+ *
+ * @param options - the resolved options.
+ * @param keys - the handler's list of the options it reads.
+ */
+export function optionSlice<K extends keyof PluginOptions>(options: Pick<PluginOptions, K>, keys: readonly K[]): Pick<PluginOptions, K> {
+  const slice = {} as Pick<PluginOptions, K>;
+  for (const key of keys) slice[key] = options[key];
+  return slice;
 }

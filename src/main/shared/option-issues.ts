@@ -1,5 +1,7 @@
 /**
- * The log line of a rejected option. Apart from resolving, because the
+ * A rejected option value, and its log line. The type lives with the options
+ * so that the pool's own option table reports in it without the options
+ * reaching into the pool. The line is kept apart from resolving, because the
  * wording is what users read (the README quotes it) and the pool's issues
  * are worded by the same function.
  *
@@ -8,8 +10,16 @@
  * key that names a secret is never shown, whatever it looks like, and
  * everything else is shown redacted and on one line.
  */
-import type { OptionIssue } from '../pool/pool-options.js';
 import { isSecretName, redactedLine } from '../../core/text/secrets.js';
+
+/** One rejected option value. */
+export interface OptionIssue {
+  key: string;
+  expected: string;
+  actual: unknown;
+  /** What is used instead, and where it came from; absent for a key that is not an option at all. */
+  used?: { value: unknown; from: string };
+}
 
 /** Longest value and key quoted. */
 const MAX_SHOWN_CHARS = 80;

@@ -5,7 +5,7 @@
  * it. Kept apart from the option table so that adding an option never touches
  * how values are read and checked.
  */
-import type { OptionIssue } from '../pool/pool-options.js';
+import type { OptionIssue } from './option-issues.js';
 
 /** What values an option accepts. */
 export type OptionKind = { type: 'boolean' } | { type: 'integer'; min: number; max: number } | { type: 'string' } | { type: 'enum'; values: readonly string[] };

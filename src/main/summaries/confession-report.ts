@@ -35,8 +35,11 @@ function replyText(data: unknown): string {
     .trim();
 }
 
+/** The options the confession report reads. */
+export const CONFESSION_REPORT_OPTIONS = ['confession', 'confessionPrompt', 'confessionAttempts', 'persistTimeoutMs'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export interface ConfessionReportDeps extends HandlerDeps {
+export interface ConfessionReportDeps extends HandlerDeps<(typeof CONFESSION_REPORT_OPTIONS)[number]> {
   host: HostClient;
 }
 

@@ -19,10 +19,13 @@ import type { Project } from '../shared/project.js';
 
 type EventHook = (input: { event: { type: string; properties?: Record<string, unknown> } }) => Promise<void>;
 
+/** The options summary persistence reads. */
+export const SUMMARY_PERSISTENCE_OPTIONS = ['summaries', 'summaryMaxChars'] as const;
+
 /** What the handler uses of the plugin's shared parts. */
-export interface SummaryPersistenceDeps extends HandlerDeps {
+export interface SummaryPersistenceDeps extends HandlerDeps<(typeof SUMMARY_PERSISTENCE_OPTIONS)[number]> {
   /** The memory store: the maenifold CLI or the built-in file store. */
-  cli: MemoryPort;
+  memory: MemoryPort;
   runner: TaskRunner;
   /** Reads the summary a compaction stored (shared with goal frames). */
   summaries: CompactedSummaries;
@@ -37,7 +40,7 @@ export interface SummaryPersistenceDeps extends HandlerDeps {
  * @param context - the parts of the plugin it uses.
  */
 export function createSummaryPersistence(context: SummaryPersistenceDeps): EventHook {
-  const { options, cli, runner, summaries, project, background, delivery, logger } = forHook(context, 'summary');
+  const { options, memory, runner, summaries, project, background, delivery, logger } = forHook(context, 'summary');
 
   async function persist(sessionID: string): Promise<void> {
     const read = await summaries.latest(sessionID);
@@ -64,7 +67,7 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
 
   return async ({ event }) => {
     try {
-      if (!options.summaries || !cli.available || event?.type !== 'session.compacted') return;
+      if (!options.summaries || !memory.available || event?.type !== 'session.compacted') return;
       const sessionID = event.properties?.['sessionID'];
       if (typeof sessionID !== 'string') return;
       background.run('summary', () => persist(sessionID));

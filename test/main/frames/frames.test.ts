@@ -14,7 +14,7 @@ import { createFrames, TOOL_HELPER_DEADLINE_MS } from '../../../src/main/frames/
 import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
 import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
-import { createWorkingSetTracker } from '../../../src/main/compaction/working-set-tracker.js';
+import { createWorkingSetTracker } from '../../../src/main/working-set/working-set-tracker.js';
 import { FRAME_COMPLETION_HEADING, FRAME_CONTINUATION_HEADING } from '../../../src/main/frames/frame-compaction.js';
 import { FRAME_HEADINGS } from '../../../src/main/frames/frame-context.js';
 import { countTokens } from '../../../src/core/text/tokens.js';

@@ -39,7 +39,7 @@ async function taskHook(options: Record<string, unknown> = {}, env: Record<strin
     project: resolveProject('acme', ''),
     chains: { get: async () => null },
     logger: createLogger(createFakeHost().client),
-    cli: createMaenifoldClient(locateCli('', environment), environment),
+    memory: createMaenifoldClient(locateCli('', environment), environment),
     runner: await createInlineRunner(),
   });
   return { hook, double: root };

@@ -59,7 +59,7 @@ describe('a CLI that misbehaves', () => {
     const location = locateCli(cliPath, {});
     let now = Date.now();
     const delivery = createDelivery({
-      cli: createMaenifoldClient(location, { ...process.env, ...double.env }),
+      memory: createMaenifoldClient(location, { ...process.env, ...double.env }),
       outbox: createOutbox(join(dir, 'outbox'), () => now),
       chains: createChainStore(dir),
       logger: createLogger(undefined),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { forHook } from '../../../src/main/shared/handler-deps.js';
+import { forHook, optionSlice } from '../../../src/main/shared/handler-deps.js';
 import { createLogger, LOG_SERVICE } from '../../../src/main/shared/logger.js';
+import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
 import { createFakeHost } from '../../support/fake-host.js';
 
 describe('forHook', () => {
@@ -15,5 +16,13 @@ describe('forHook', () => {
     parts.logger.info('scoped');
     await logger.flush();
     expect(host.logs).toEqual([{ service: LOG_SERVICE, level: 'info', message: 'scoped', extra: { hook: 'rules' } }]);
+  });
+});
+
+describe('optionSlice', () => {
+  it('should hand over the options named and no others', () => {
+    const { options } = resolvePluginOptions({ rulesMaxChars: 900 }, {});
+    const slice = optionSlice(options, ['rules', 'rulesMaxChars']);
+    expect(slice).toEqual({ rules: true, rulesMaxChars: 900 });
   });
 });

@@ -74,7 +74,7 @@ export interface Delivery {
 
 /** What {@link createDelivery} is built from. */
 export interface DeliveryParts {
-  cli: MemoryPort;
+  memory: MemoryPort;
   outbox: Outbox;
   chains: ChainStore;
   logger: Logger;
@@ -113,10 +113,10 @@ export function noteOf(payload: Record<string, unknown>): { ok: true; value: Not
  * @param parts - see {@link DeliveryParts}.
  */
 export function createDelivery(parts: DeliveryParts): Delivery {
-  const { cli, outbox, logger, timeoutMs } = parts;
+  const { memory, outbox, logger, timeoutMs } = parts;
   const now = parts.now ?? Date.now;
   const deliverThought = createThoughtDelivery({
-    cli,
+    memory,
     chains: parts.chains,
     logger,
     timeoutMs,
@@ -177,7 +177,7 @@ export function createDelivery(parts: DeliveryParts): Delivery {
     const note = noteOf(entry.payload);
     if (!note.ok) return { kind: 'failed', error: note.error };
     // Same title, same file: a second delivery of a note overwrites it with itself.
-    const written = await cli.writeNote(note.value, { timeoutMs });
+    const written = await memory.writeNote(note.value, { timeoutMs });
     if (!written.ok) return { kind: 'failed', error: written.error };
     logger.info(`compaction note written: ${written.value.uri ?? String(note.value.folder)}${entry.attempts > 0 ? ` (after ${entry.attempts} retries)` : ''}`);
     return { kind: 'delivered' };
@@ -196,7 +196,7 @@ export function createDelivery(parts: DeliveryParts): Delivery {
   }
 
   async function flushDue(): Promise<void> {
-    if (!cli.available) return; // Kept for when the CLI is installed.
+    if (!memory.available) return; // Kept for when the CLI is installed.
     // What the disk refused earlier is written now if it takes it, so a restart keeps it.
     for (const [key, entry] of volatile) {
       try {

@@ -71,7 +71,7 @@ export function isLostChain(error: MemoryError): boolean {
 
 /** Settings of {@link createThoughtDelivery}. */
 export interface ThoughtDeliverySettings {
-  cli: MemoryPort;
+  memory: MemoryPort;
   chains: ChainStore;
   logger: Logger;
   /** Deadline of one CLI call. */
@@ -89,7 +89,7 @@ export interface ThoughtDeliverySettings {
  * @returns a function delivering one outbox entry of kind `thought`.
  */
 export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry: OutboxEntry) => Promise<ThoughtOutcome> {
-  const { cli, chains, logger, timeoutMs, now } = settings;
+  const { memory, chains, logger, timeoutMs, now } = settings;
   const settleMs = settings.settleMs ?? 2 * timeoutMs;
   const lockTiming: LockTiming = { waitMs: timeoutMs + 15_000, holdMs: 8 * timeoutMs + 20_000, staleMs: 10_000, ...settings.lockTiming };
 
@@ -98,7 +98,7 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     const uri = sessionUri(sessionId);
     // An id that names no session was refused by maenifold: nothing landed under it.
     if (!uri) return false;
-    const read = await cli.readNote(uri, { timeoutMs });
+    const read = await memory.readNote(uri, { timeoutMs });
     if (!read.ok) return isNotFound(read.error) ? false : read.error;
     if (read.value.content.includes(key)) return true;
     // The project's own chain holds earlier summary thoughts: an answer without their line is not the chain.
@@ -116,7 +116,7 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     // A new chain gets its id from maenifold: look among the sessions started that day since the call.
     const day = sessionUri(`session-${flight.at}-0`);
     if (!day) return { kind: 'absent' };
-    const listed = await cli.listNotes(day.slice(0, day.lastIndexOf('/')), { timeoutMs });
+    const listed = await memory.listNotes(day.slice(0, day.lastIndexOf('/')), { timeoutMs });
     if (!listed.ok) return isNotFound(listed.error) ? { kind: 'absent' } : { kind: 'unknown', error: listed.error };
     const candidates = [...new Set(listed.value.join('\n').match(/session-\d{10,16}-\d+/g) ?? [])].filter((id) => Number(id.split('-')[1]) >= flight.at - 60_000);
     let unknown: MemoryError | null = null;
@@ -156,7 +156,7 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     // The last moment a lost lock can stop the call.
     await guard.check();
     guard.sent = true;
-    const result = await cli.appendThought(thoughtOf(entry, response, flight.sessionId, flight.thoughtNumber), { timeoutMs });
+    const result = await memory.appendThought(thoughtOf(entry, response, flight.sessionId, flight.thoughtNumber), { timeoutMs });
     if (!result.ok) {
       // Refused: it did not land. Ambiguous: it may have, but the call is over (stopped at its deadline).
       const ambiguous = AMBIGUOUS.has(result.error.code);
@@ -238,7 +238,7 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     const chain = unsaved.get(entry.project) ?? null;
     if (chain?.recentKeys?.includes(entry.key)) return { kind: 'delivered' };
     logger.warn(`summary: the state folder refuses the chain state (${cause}); delivering on a chain kept in memory, not durable`);
-    const result = await cli.appendThought(thoughtOf(entry, response, chain?.sessionId ?? null, chain ? chain.thoughtNumber + 1 : 0), { timeoutMs });
+    const result = await memory.appendThought(thoughtOf(entry, response, chain?.sessionId ?? null, chain ? chain.thoughtNumber + 1 : 0), { timeoutMs });
     if (!result.ok) {
       if (chain && isLostChain(result.error)) unsaved.delete(entry.project);
       return { kind: 'failed', error: result.error };

@@ -46,7 +46,7 @@ async function rig(cleanup: Cleanup): Promise<Rig> {
     clock,
     delivery: (env = {}, cliPath = double.cliPath) =>
       createDelivery({
-        cli: createMaenifoldClient(locateCli(cliPath, process.env), { ...process.env, ...double.env, ...env }),
+        memory: createMaenifoldClient(locateCli(cliPath, process.env), { ...process.env, ...double.env, ...env }),
         outbox: createOutbox(join(stateDir, 'outbox'), () => clock.now),
         chains: createChainStore(stateDir, { timing: { staleMs: 2_000 } }),
         logger: createLogger(host.client),
@@ -188,7 +188,7 @@ describe.concurrent('delivery through failures', () => {
     // The first write never returns, as on a home folder whose server went away.
     const outbox = { ...real, add: (fields: Parameters<typeof real.add>[0]) => (hang ? ((hang = false), new Promise<never>(() => undefined)) : real.add(fields)) };
     const delivery = createDelivery({
-      cli: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env }),
+      memory: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env }),
       outbox,
       chains: createChainStore(r.stateDir),
       logger: createLogger(r.host.client),
@@ -214,7 +214,7 @@ describe.concurrent('delivery through failures', () => {
     const stateDir = join(mount.dir, 'state');
     const delivery = (env: Record<string, string> = {}) =>
       createDelivery({
-        cli: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env, ...env }),
+        memory: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env, ...env }),
         outbox: createOutbox(join(stateDir, 'outbox'), () => r.clock.now),
         chains: createChainStore(stateDir),
         logger: createLogger(r.host.client),
@@ -396,7 +396,7 @@ describe.concurrent('delivery when it cannot learn, or is told wrong times', () 
     const stateDir = join(r.stateDir, 'state');
     await writeFile(stateDir, 'a file where the folder should be');
     const delivery = createDelivery({
-      cli: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env }),
+      memory: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env }),
       outbox: createOutbox(join(stateDir, 'outbox'), () => r.clock.now),
       chains: createChainStore(stateDir),
       logger: createLogger(r.host.client),
@@ -418,7 +418,7 @@ describe.concurrent('delivery when it cannot learn, or is told wrong times', () 
     const r = await rig(onTestFinished);
     mount.remount('ro');
     const delivery = createDelivery({
-      cli: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env }),
+      memory: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env }),
       outbox: createOutbox(join(mount.dir, 'outbox'), () => r.clock.now),
       chains: createChainStore(mount.dir),
       logger: createLogger(r.host.client),

@@ -12,7 +12,7 @@
  * with, and the parts after it are not started (they would build on a state
  * the cut part never finished).
  */
-import { errorText, type Logger } from './logger.js';
+import { errorText, type Logger } from '../shared/logger.js';
 
 /** One feature handler of a composite hook. */
 export interface HookPart<I, O> {
@@ -142,6 +142,22 @@ export const TOOL_RESULT_SCRATCH: OutputScratch<{ title?: string; output: string
   },
 };
 
+/**
+ * Scratch for `tool.execute.before`: the parts change the call's arguments, which the host reads from
+ * the `output.args` object it passed. The copy is shallow (parts set top-level arguments, such as a
+ * task's `prompt`); a finished part's arguments are written back into the host's object.
+ */
+export const TOOL_ARGS_SCRATCH: OutputScratch<{ args: unknown }> = {
+  copy: (output) => ({ ...output, args: isPlainRecord(output?.args) ? { ...output.args } : output?.args }),
+  apply: (scratch, output) => {
+    const target = output?.args;
+    const source = scratch.args;
+    if (!isPlainRecord(target) || !isPlainRecord(source) || target === source) return;
+    for (const key of Object.keys(target)) if (!Object.hasOwn(source, key)) delete target[key];
+    for (const [key, value] of Object.entries(source)) if (target[key] !== value) target[key] = value;
+  },
+};
+
 /** Scratch for hooks without an output (`event`). */
 export const NO_OUTPUT: OutputScratch<undefined> = { copy: () => undefined, apply: () => undefined };
 
@@ -151,4 +167,8 @@ function replaceInPlace(target: unknown, source: unknown): void {
   const items = [...(source as unknown[])];
   target.length = 0;
   for (const item of items) target.push(item);
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

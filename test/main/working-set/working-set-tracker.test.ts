@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkingSetTracker, MAX_PATHS_PER_SESSION, MAX_TRACKED_SESSIONS } from '../../../src/main/compaction/working-set-tracker.js';
+import { createWorkingSetTracker, MAX_PATHS_PER_SESSION, MAX_TRACKED_SESSIONS } from '../../../src/main/working-set/working-set-tracker.js';
 
 describe('createWorkingSetTracker', () => {
   it('should record tool paths relative to the worktree, most recent first', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { COMPACTING_SCRATCH, runPartsWithin, SYSTEM_SCRATCH, TOOL_RESULT_SCRATCH, type HookPart, type PartsOutcome } from '../../../src/main/shared/hook-parts.js';
+import { COMPACTING_SCRATCH, runPartsWithin, SYSTEM_SCRATCH, TOOL_RESULT_SCRATCH, type HookPart, type PartsOutcome } from '../../../src/main/plugin/hook-parts.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
 import { createFakeHost } from '../../support/fake-host.js';
 
