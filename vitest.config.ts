@@ -20,7 +20,8 @@ const PURE = [
   'test/main/graph/graph-context.test.ts',
   'test/main/memory/cli/cli-answers.test.ts',
   'test/main/rules/rules.test.ts',
-  ...['option-issues', 'option-kinds', 'plugin-options', 'session-reader'].map((name) => `test/main/shared/${name}.test.ts`),
+  'test/main/options/**/*.test.ts',
+  ...['session-reader'].map((name) => `test/main/shared/${name}.test.ts`),
 ];
 
 // The unit tests open no TLS connection, and they start hundreds of Node processes (the maenifold double,

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWorkerPool } from '../main/pool/worker-pool.js';
-import { DEFAULT_PLUGIN_OPTIONS } from '../main/shared/plugin-options.js';
+import { DEFAULT_PLUGIN_OPTIONS } from '../main/options/plugin-options.js';
 import { loadCorpus } from '../eval/corpus.js';
 import { runEval, type EvalReport, type SessionRun } from '../eval/run-eval.js';
 import type { Metrics } from '../eval/pooled-metrics.js';

@@ -14,7 +14,7 @@ import { buildCompactionNote } from '../main/compaction/compaction-note.js';
 import { resolveProject } from '../main/shared/project.js';
 import { buildSummaryThought } from '../core/memory/summary-thought.js';
 import { createSessionStart } from '../main/graph/session-start.js';
-import { resolvePluginOptions } from '../main/shared/plugin-options.js';
+import { resolvePluginOptions } from '../main/options/plugin-options.js';
 import { createBackgroundWork } from '../main/shared/background-work.js';
 import type { ExtractionEngine, Extraction } from '../main/compaction/extraction-engine.js';
 import type { TaskRunner } from '../main/pool/task-runner.js';

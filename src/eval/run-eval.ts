@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { withDeadline } from '../main/shared/deadline.js';
 import { createExtractionEngine, type Extraction } from '../main/compaction/extraction-engine.js';
 import { compactionExtractionSettings } from '../main/compaction/compaction.js';
-import { DEFAULT_PLUGIN_OPTIONS, type PluginOptions } from '../main/shared/plugin-options.js';
+import { DEFAULT_PLUGIN_OPTIONS, type PluginOptions } from '../main/options/plugin-options.js';
 import type { TaskRunner } from '../main/pool/task-runner.js';
 import { countTokens } from '../core/text/tokens.js';
 import { seedBaseline, tailBaseline } from './baselines.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createWorkerPool } from '../main/pool/worker-pool.js';
 import { createExtractionEngine, type Extraction } from '../main/compaction/extraction-engine.js';
 import { compactionExtractionSettings } from '../main/compaction/compaction.js';
-import { DEFAULT_PLUGIN_OPTIONS } from '../main/shared/plugin-options.js';
+import { DEFAULT_PLUGIN_OPTIONS } from '../main/options/plugin-options.js';
 import { createThreadProfiler, epochNow, mergeProfiles, profileWithin, type CpuProfile, type SpannedProfile, type ThreadProfiler, type TimedProfile } from './cpu-profile.js';
 import { recordingRunner, type TaskTrip } from './profiled-runner.js';
 import { SAMPLING_INTERVAL_US } from './profiled-worker.js';

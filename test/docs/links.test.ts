@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { envName } from '../../src/main/shared/option-kinds.js';
-import { DEFAULT_PLUGIN_OPTIONS } from '../../src/main/shared/plugin-options.js';
+import { envName } from '../../src/main/options/option-kinds.js';
+import { DEFAULT_PLUGIN_OPTIONS } from '../../src/main/options/plugin-options.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const README = join(ROOT, 'README.md');

@@ -27,7 +27,7 @@ import type { BackgroundWork } from '../shared/background-work.js';
 import type { Delivery } from '../memory/delivery/delivery.js';
 import type { WorkingSetTracker } from '../working-set/working-set-tracker.js';
 import type { Joining, WindowMemory } from './window-memory.js';
-import type { PluginOptions } from '../shared/plugin-options.js';
+import type { PluginOptions } from '../options/plugin-options.js';
 import type { ExtractionSettings } from './extraction-settings.js';
 import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../../core/context/compaction-strategy.js';
 

@@ -5,8 +5,8 @@
  * the host: a plugin that fails to start logs why and returns no hooks.
  */
 import { resolveProject } from '../shared/project.js';
-import { describeOptionIssue } from '../shared/option-issues.js';
-import { resolvePluginOptions, type PluginOptions } from '../shared/plugin-options.js';
+import { describeOptionIssue } from '../options/option-issues.js';
+import { resolvePluginOptions, type PluginOptions } from '../options/plugin-options.js';
 import { createLogger, errorText, type Logger } from '../shared/logger.js';
 import { locateCli } from '../memory/cli/cli-locator.js';
 import { createMaenifoldClient } from '../memory/cli/maenifold-client.js';

@@ -6,7 +6,7 @@
  * slow main part still returns on its own terms (with what it had ready),
  * while the host never waits for the sum of every part's deadline.
  */
-import type { PluginOptions } from '../shared/plugin-options.js';
+import type { PluginOptions } from '../options/plugin-options.js';
 import { TASK_FIT_RESERVE_MS } from '../graph/task-augmentation.js';
 
 /**

@@ -5,8 +5,8 @@
 import { Piscina } from 'piscina';
 import type { PriorityOutcome, TaskName, TaskRequest, TaskResult, WarmUpOutput } from '../../workers/protocol.js';
 import { toTaskError } from '../../core/task-error.js';
-import { resolvePoolOptions, type ResolvedPoolOptions } from './pool-options.js';
-import type { OptionIssue } from '../shared/option-issues.js';
+import { resolvePoolOptions, type ResolvedPoolOptions } from '../options/pool-options.js';
+import type { OptionIssue } from '../options/option-issues.js';
 import type { RunControls, TaskRunner, TaskSignatures } from './task-runner.js';
 
 /** What the pool knows once its workers are warm. */

@@ -7,7 +7,7 @@
  * options it declares.
  */
 import type { Logger } from './logger.js';
-import type { PluginOptions } from './plugin-options.js';
+import type { PluginOptions } from '../options/plugin-options.js';
 
 /** The parts every handler uses, `K` naming the options it reads; a handler's deps add the others it reads. */
 export interface HandlerDeps<K extends keyof PluginOptions> {

@@ -11,7 +11,7 @@ import { startHarness as startPlugin, startTestPool, type Harness } from '../../
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { createFakeHost, message } from '../../support/fake-host.js';
 import { createFrames, TOOL_HELPER_DEADLINE_MS } from '../../../src/main/frames/frames.js';
-import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
+import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
 import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
 import { createWorkingSetTracker } from '../../../src/main/working-set/working-set-tracker.js';

@@ -10,7 +10,7 @@ import { createMaenifoldClient } from '../../../src/main/memory/cli/maenifold-cl
 import { locateCli } from '../../../src/main/memory/cli/cli-locator.js';
 import { createInlineRunner } from '../../../src/main/pool/inline-runner.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
-import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
+import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
 import { createDoubleRoot, type DoubleRoot } from '../../support/maenifold-double.js';
 import { createFakeHost } from '../../support/fake-host.js';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { composeHooks, type FeatureHandlers } from '../../../src/main/plugin/compose-hooks.js';
 import { hookBudgets } from '../../../src/main/plugin/hook-budgets.js';
 import { TASK_FIT_RESERVE_MS } from '../../../src/main/graph/task-augmentation.js';
-import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
+import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
 import { createFakeHost } from '../../support/fake-host.js';
 

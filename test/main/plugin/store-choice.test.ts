@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
+import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
 import { message } from '../../support/fake-host.js';
 

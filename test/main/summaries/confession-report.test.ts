@@ -3,7 +3,7 @@ import { startHarness, type Harness } from '../../support/plugin-harness.js';
 import { createFakeHost, type FakeHost } from '../../support/fake-host.js';
 import { createConfessionReport, DEFAULT_CONFESSION_PROMPT } from '../../../src/main/summaries/confession-report.js';
 import { createLogger, type Logger } from '../../../src/main/shared/logger.js';
-import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
+import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 
 type ToolAfter = ReturnType<typeof createConfessionReport>;
 

@@ -7,7 +7,7 @@ import { createFakeHost, message } from '../../support/fake-host.js';
 import { buildSummaryThought, createSummaryPersistence, type SummaryPersistenceDeps } from '../../../src/main/summaries/summary-persistence.js';
 import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
-import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
+import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 import { HOST_READ_DEADLINE_MS } from '../../../src/main/shared/host-client.js';
 import { createCompactedSummaries } from '../../../src/main/summaries/compacted-summary.js';
 import { resolveProject } from '../../../src/main/shared/project.js';

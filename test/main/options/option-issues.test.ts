@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { describeOptionIssue } from '../../../src/main/shared/option-issues.js';
-import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
+import { describeOptionIssue } from '../../../src/main/options/option-issues.js';
+import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 import entry from '../../../plugin/maenifold.js';
 import { createFakeHost } from '../../support/fake-host.js';
 

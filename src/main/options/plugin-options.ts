@@ -8,7 +8,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { resolvePoolOptions, type ResolvedPoolOptions } from '../pool/pool-options.js';
+import { resolvePoolOptions, type ResolvedPoolOptions } from './pool-options.js';
 import type { OptionIssue } from './option-issues.js';
 import { checkOptionValue, envName, flag, integer, oneOf, readVariable, text, type OptionSpec } from './option-kinds.js';
 

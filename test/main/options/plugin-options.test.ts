@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeOptionIssue } from '../../../src/main/shared/option-issues.js';
-import { DEFAULT_PLUGIN_OPTIONS, resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
+import { describeOptionIssue } from '../../../src/main/options/option-issues.js';
+import { DEFAULT_PLUGIN_OPTIONS, resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 
 describe('resolvePluginOptions', () => {
   it('should give the defaults for no options', () => {

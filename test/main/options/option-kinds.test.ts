@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkOptionValue, envName, flag, integer, oneOf, readVariable, text } from '../../../src/main/shared/option-kinds.js';
+import { checkOptionValue, envName, flag, integer, oneOf, readVariable, text } from '../../../src/main/options/option-kinds.js';
 
 describe('envName', () => {
   it('should map option keys to variable names', () => {

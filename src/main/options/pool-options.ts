@@ -3,7 +3,7 @@
  * validated on the way out, with one issue per rejected value.
  */
 import { availableParallelism } from 'node:os';
-import type { OptionIssue } from '../shared/option-issues.js';
+import type { OptionIssue } from './option-issues.js';
 
 /** Pool options as a user or a caller may give them. */
 export interface PoolOptions {
