@@ -5,7 +5,7 @@
  */
 import { sanitizeText } from '../text/sanitize.js';
 import { redactSecrets } from '../text/secrets.js';
-import { capChars } from '../text/sections.js';
+import { capChars } from '../text/char-cap.js';
 import { projectConcept } from './memory-format.js';
 
 /** Linux caps one argv element at 128 KiB including its terminating NUL, counted in bytes. */

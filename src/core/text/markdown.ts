@@ -10,7 +10,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import { toString } from 'mdast-util-to-string';
 import type { Nodes, Parents } from 'mdast';
-import { stripFencedCode } from './sections.js';
+import { stripFencedCode } from './fences.js';
 
 const processor = unified().use(remarkParse).freeze();
 

@@ -15,7 +15,7 @@ import type { WorkingSetTracker } from '../compaction/working-set-tracker.js';
 import type { ToolHelper } from './tool-helper.js';
 import type { ToolContext } from '@opencode-ai/plugin';
 import { withDeadline } from '../shared/deadline.js';
-import { capChars } from '../../core/text/sections.js';
+import { capChars } from '../../core/text/char-cap.js';
 
 /** Artifacts recorded for a popped frame. */
 const MAX_ARTIFACTS = 50;

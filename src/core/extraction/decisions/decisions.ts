@@ -7,7 +7,8 @@
  * and sentences split by a linear scan, so no input costs more than linear
  * time.
  */
-import { capChars, stripFencedCode } from '../../text/sections.js';
+import { capChars } from '../../text/char-cap.js';
+import { stripFencedCode } from '../../text/fences.js';
 import { splitAfterStops } from '../../text/sentences.js';
 
 /** The pattern family that found a decision (`todo`: an item the agent's todo list marks completed). */

@@ -9,7 +9,7 @@
  */
 import type { Observation, ObservationType } from '../observations.js';
 import { readOutput } from './problems.js';
-import { capChars } from '../../text/sections.js';
+import { capChars } from '../../text/char-cap.js';
 import { commandKey } from '../shell/command-key.js';
 import { compactMessage } from './output-lines.js';
 import { diagnosticsSource, readDiagnostics, reportedDiagnostics } from './lsp-diagnostics.js';
