@@ -11,7 +11,7 @@ import { projectConcept } from './memory-format.js';
 /** Linux caps one argv element at 128 KiB including its terminating NUL, counted in bytes. */
 export const MAX_ARGUMENT_BYTES = 128 * 1024 - 1;
 
-/** Cap on the whole payload in characters (NFR-12.5.1). */
+/** Cap on the whole payload in characters; the summary inside it is capped lower (`summaryMaxChars`, at most 32,000). */
 export const MAX_SUMMARY_PAYLOAD_CHARS = 50_000;
 
 /**

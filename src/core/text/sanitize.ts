@@ -1,5 +1,5 @@
 /**
- * Makes untrusted text safe to parse, count and write (NFR-12.5.3).
+ * Makes untrusted text safe to parse, count and write.
  *
  * Conversation text and tool output may hold anything a terminal or a model
  * can produce: escape sequences, control bytes, invisible direction marks,

@@ -1,5 +1,7 @@
 /**
- * H1/H2 heading scan and boundary-section selection (NFR-12.4.1).
+ * H1/H2 heading scan and boundary-section selection: concepts come from the
+ * first H2 section (the problem) and the last (the conclusion), not from the
+ * noise between.
  *
  * A single pass over lines, with no parser: the transcript can be megabytes,
  * and only the sections it selects go on to remark. A section runs from its

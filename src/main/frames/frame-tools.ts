@@ -1,5 +1,5 @@
 /**
- * The frame tools the model calls (seed 002): `flame_push` opens a sub-goal in
+ * The frame tools the model calls: `flame_push` opens a sub-goal in
  * a child session, `flame_pop` closes one and starts its compaction,
  * `flame_status` shows the tree. Each returns a plain text result, also when
  * it cannot do what was asked, and never throws.

@@ -1,6 +1,7 @@
 /**
- * Decision sentences (FR-3.3, seed 000 §4.1–4.2): five pattern families,
- * each decision categorized for the memory note.
+ * Decision sentences: five pattern families (a choice stated, a tool chosen
+ * for a use, a reason, an approach, a rejection), each decision categorized
+ * for the memory note.
  *
  * The seed's patterns, made safe: `\b` word boundaries (with the `i` flag,
  * `(?:we|I)` otherwise matches the "i" that ends "api"), bounded captures,
@@ -14,7 +15,7 @@ import { splitAfterStops } from '../../text/sentences.js';
 /** The pattern family that found a decision (`todo`: an item the agent's todo list marks completed). */
 export type DecisionFamily = 'rejection' | 'explicit' | 'labelled' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried' | 'deleted' | 'todo';
 
-/** What kind of decision it is (seed 000 §4.2). */
+/** What kind of decision it is; the note writes it before the decision. */
 export type DecisionCategory = 'architecture' | 'rejection' | 'implementation' | 'rationale';
 
 /** One decision found in a sentence. */

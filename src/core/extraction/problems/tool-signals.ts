@@ -1,6 +1,6 @@
 /**
  * Problems, warnings and clean runs that tool calls report: the typed
- * observations (seed 003) that are not decisions, concepts or files.
+ * observations (observations.ts) that are not decisions, concepts or files.
  *
  * Only output that is machine output is read for them — a shell command's —
  * since what `read`, `grep` or `webfetch` return is file or page content,
