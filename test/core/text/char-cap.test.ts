@@ -11,10 +11,12 @@ describe('capChars', () => {
 });
 
 describe('capCharsFromEnd', () => {
-  it('should never start on the second half of a surrogate pair', () => {
-    expect(capCharsFromEnd('😀ab', 3)).toBe('ab');
-    expect(capCharsFromEnd('x😀ab', 4)).toBe('😀ab');
-    expect(capCharsFromEnd('abc', 5)).toBe('abc');
-    expect(capCharsFromEnd('abc', 0)).toBe('');
+  it.each([
+    ['😀ab', 3, 'ab'],
+    ['x😀ab', 4, '😀ab'],
+    ['abc', 5, 'abc'],
+    ['abc', 0, ''],
+  ])('should never start %s on the second half of a surrogate pair (cap %i)', (text, maxChars, expected) => {
+    expect(capCharsFromEnd(text, maxChars)).toBe(expected);
   });
 });
