@@ -4,8 +4,8 @@
  * 10,000-file memory folder (`--store`: only that), under Node, under the Bun of the pinned
  * OpenCode binary, or both (the default: Node first, then Bun, then the 10 MB figures side by
  * side). Prints tables (or one JSON object, with a `runtime` field and, for both, the Bun
- * report under `bun`) and exits non-zero when a pooled p50 exceeds the 5 s budget of seed 000
- * §9.2 or a store figure exceeds its budget, in either runtime. Tables fit 120 columns; a
+ * report under `bun`) and exits non-zero when a pooled p50 exceeds the 5 s a large session's
+ * compaction may take or a store figure exceeds its budget, in either runtime. Tables fit 120 columns; a
  * progress line on stderr (when it is a terminal) names the step and the time spent.
  *
  * `--plot DIR` measures only the hook thread's delay over time through one 10 MB extraction,

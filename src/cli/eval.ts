@@ -47,8 +47,9 @@ const USAGE = `Usage: npm run eval [-- --corpus DIR] [--json] [--verbose] [--str
 Runs the extraction the compacting hook uses (same engine, same settings,
 through the worker pool) over every session of a corpus folder and scores what
 it keeps against the folder's truth files, beside two baselines scored in the
-same run: "seed" (the rules of seed 000 as written) and "tail" (the last 500
-tokens of the conversation's text). Prints a table per session and pooled.
+same run: "seed" (the naive handler the plugin started from, as written) and
+"tail" (the last 500 tokens of the conversation's text). Prints a table per
+session and pooled.
 
   --corpus DIR    holds sessions/<name>.json or .json.gz (session exports, as
                   \`opencode export <id>\` writes them) and truth/<name>.json (what a

@@ -1,10 +1,11 @@
 /**
  * What the engine is compared against in `npm run eval`, scored in the same run:
  *
- * - `seed`: seed 000 as written — concepts linked in the first and last H2
- *   sections, decisions from the five pattern families, the §6.1 context
- *   block — with the working set of seed 001: paths named in tool inputs,
- *   sorted, the first 20;
+ * - `seed`: the naive handler the plugin started from (its "seed"), as
+ *   written — concepts linked in the first and last H2 sections, decisions
+ *   from the five pattern families, a fixed block of the first 10 concepts
+ *   and 5 decisions — with a naive working-context block: paths named in tool
+ *   inputs, sorted, the first 20;
  * - `tail`: the last tokens of the conversation's text as the whole
  *   preservation context, as if a plain truncation were kept.
  */
@@ -19,7 +20,7 @@ import type { ScoredOutput } from './score.js';
 /** The context budget both baselines get, as the engine does. */
 export const BASELINE_BUDGET = 500;
 
-/** Seed 001 injects at most this many working-set paths. */
+/** The naive working-context block lists at most this many paths. */
 export const SEED_WORKING_SET_PATHS = 20;
 
 /** Paths named in the inputs of the session's tool calls, deduped. */

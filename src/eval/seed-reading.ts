@@ -1,15 +1,15 @@
 /**
- * The seed's reading of a session, as written in seed 000: the text parts
- * joined, `[[WikiLink]]` concepts (§3.1) and the five decision pattern
- * families over sentences (§4.1). The benchmark times it as the naive
- * pipeline; `npm run eval` scores it as the seed baseline.
+ * The seed's reading of a session, the naive handler's as written: the text
+ * parts joined, every `[[…]]` as a concept (in code or not) and the five
+ * decision pattern families over sentences. The benchmark times it as the
+ * naive pipeline; `npm run eval` scores it as the seed baseline.
  */
 import { messagesOf } from '../main/compaction/session-units.js';
 
-/** Seed 000 §3.1. */
+/** The naive link pattern: any `[[…]]`, code and a third bracket included. */
 export const WIKILINK = /\[\[([^\]]+)\]\]/g;
 
-/** Seed 000 §4.1, in its order, with the categories of §4.2. */
+/** The five naive decision patterns, in their order, each with the category the note gives its decisions. */
 export const DECISION_PATTERNS: ReadonlyArray<{ pattern: RegExp; category: string }> = [
   { pattern: /(?:we|I)\s+(?:decided|chose|selected|picked)\s+(?:to\s+)?(.{10,150})/gi, category: 'implementation' },
   { pattern: /(?:using|chose|selected)\s+(\w+)\s+(?:for|as|instead of)\s+(.{5,100})/gi, category: 'architecture' },
@@ -40,7 +40,7 @@ export function transcriptOf(session: unknown): string {
 }
 
 /**
- * Concepts of `text` normalized as seed 000 §3.1 writes it (ASCII letters and digits, hyphens), deduped.
+ * Concepts of `text` normalized the naive way (ASCII letters and digits, hyphens, at most 100 characters), deduped.
  *
  * @param text - prose.
  */
@@ -59,7 +59,7 @@ export function seedConcepts(text: string): string[] {
 }
 
 /**
- * Decisions of `text` as seed 000 §4.1 extracts them: sentence by sentence, every family that matches,
+ * Decisions of `text` as the naive handler extracts them: sentence by sentence, every family that matches,
  * deduped by text.
  *
  * @param text - the transcript.

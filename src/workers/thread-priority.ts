@@ -3,7 +3,7 @@
  * value, so a worker raises its own and the host's thread, which OpenCode
  * serves every request on, wins a core whenever both want one. On a 2-core
  * machine with two busy workers the host's thread otherwise waits its turn
- * behind them: 5–13 ms per wake-up, measured with nothing else running.
+ * behind them on every wake-up (docs/benchmarks.md).
  *
  * Only the calling thread is touched, never the host's (whose thread id is
  * the process id) and never a thread the host owns. Elsewhere (macOS,

@@ -1,6 +1,6 @@
 /**
- * Shrinks a session's observations to a token budget before compaction
- * (seed 003): the most relevant are kept, the rest dropped or summarized in
+ * Shrinks a session's observations to a token budget before compaction:
+ * the most relevant are kept, the rest dropped or summarized in
  * one line. Every count is exact, taken on the text as it will be sent.
  */
 import { calculateRelevanceScore, observationTopics, type Observation } from '../extraction/observations.js';
@@ -160,7 +160,7 @@ function selectWithinBudget(
 }
 
 /**
- * Fits a session's observations into `targetTokenCount` exact tokens before compaction (seed 003).
+ * Fits a session's observations into `targetTokenCount` exact tokens before compaction.
  *
  * Under the target, the observations come back as they are. Over it, they are scored with
  * `calculateRelevanceScore` and the lowest-priority ones are dropped until the rest fits (an observation whose
@@ -194,7 +194,7 @@ export function handleSessionCompacting(
     }
     return selectWithinBudget(observations, lines, resolved, encoding);
   } catch {
-    // Fail safe (seed 003): compaction goes on with what the caller already had.
+    // Fail safe: compaction goes on with what the caller already had.
     return {
       observations: Array.isArray(observations) ? [...observations] : [],
       removed: 0,

@@ -17,8 +17,8 @@ export interface CompactionStrategy {
 }
 
 /**
- * Keeps decisions, open problems, work in progress and warnings (seed 003's three, and what the
- * continuation starts from); drops other types first. No summary.
+ * Keeps decisions, open problems, work in progress and warnings (what a summary must not lose, and
+ * what the continuation starts from); drops other types first. No summary.
  */
 export const CONSERVATIVE_STRATEGY: Readonly<CompactionStrategy> = Object.freeze({
   mode: 'conservative',

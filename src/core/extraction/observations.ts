@@ -1,6 +1,6 @@
 /**
  * Observations made during a session and how much each one matters when the
- * context has to shrink (seed 003).
+ * context has to shrink to its token budget.
  */
 
 /** What an observation records. */

@@ -6,11 +6,10 @@
  * memory-format.ts.
  */
 import { normalizeMemoryConcept } from './memory-format.js';
+import { closesFence, openingFence, type Fence } from '../text/fences.js';
 
 /** maenifold's WikiLink pattern: `[[x]]` but not `[[[x]]]`. */
 const WIKILINK = /(?<!\[)\[\[([^[\]]+)\]\](?!\])/g;
-const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})\s*$/;
 const HEADING = /^ {0,3}#{1,6}(\s|$)/;
 const H2 = /^ {0,3}##(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$/;
 
@@ -18,21 +17,19 @@ const H2 = /^ {0,3}##(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$/;
 function proseBlocks(body: string): string[] {
   const blocks: string[] = [];
   let current: string[] = [];
-  let fence: { char: string; length: number } | undefined;
+  let fence: Fence | null = null;
   const flush = (): void => {
     if (current.length > 0) blocks.push(current.join('\n'));
     current = [];
   };
   for (const line of body.split(/\r?\n/)) {
     if (fence) {
-      const close = FENCE_CLOSE.exec(line);
-      if (close && close[1]?.[0] === fence.char && (close[1]?.length ?? 0) >= fence.length) fence = undefined;
+      if (closesFence(line, fence)) fence = null;
       continue;
     }
-    const open = FENCE_OPEN.exec(line);
-    if (open && !(open[1]?.[0] === '`' && (open[2] ?? '').includes('`'))) {
+    fence = openingFence(line);
+    if (fence) {
       flush();
-      fence = { char: open[1]?.[0] ?? '`', length: open[1]?.length ?? 3 };
       continue;
     }
     if (line.trim() === '') {
@@ -125,20 +122,18 @@ export interface H2Section {
 export function h2Sections(body: string): H2Section[] {
   const sections: { heading: string; lines: string[] }[] = [];
   let current: { heading: string; lines: string[] } | undefined;
-  let fence: { char: string; length: number } | undefined;
+  let fence: Fence | null = null;
   for (const line of body.split(/\r?\n/)) {
     if (!fence) {
-      const open = FENCE_OPEN.exec(line);
-      if (open) fence = { char: open[1]?.[0] ?? '`', length: open[1]?.length ?? 3 };
-      const heading = open ? null : H2.exec(line);
+      fence = openingFence(line);
+      const heading = fence ? null : H2.exec(line);
       if (heading) {
         if (current) sections.push(current);
         current = { heading: (heading[1] ?? '').trim(), lines: [] };
         continue;
       }
-    } else {
-      const close = FENCE_CLOSE.exec(line);
-      if (close && close[1]?.[0] === fence.char && (close[1]?.length ?? 0) >= fence.length) fence = undefined;
+    } else if (closesFence(line, fence)) {
+      fence = null;
     }
     current?.lines.push(line);
   }

@@ -5,13 +5,13 @@
  */
 import { sanitizeText } from '../text/sanitize.js';
 import { redactSecrets } from '../text/secrets.js';
-import { capChars } from '../text/sections.js';
+import { capChars } from '../text/char-cap.js';
 import { projectConcept } from './memory-format.js';
 
 /** Linux caps one argv element at 128 KiB including its terminating NUL, counted in bytes. */
 export const MAX_ARGUMENT_BYTES = 128 * 1024 - 1;
 
-/** Cap on the whole payload in characters (NFR-12.5.1). */
+/** Cap on the whole payload in characters; the summary inside it is capped lower (`summaryMaxChars`, at most 32,000). */
 export const MAX_SUMMARY_PAYLOAD_CHARS = 50_000;
 
 /**

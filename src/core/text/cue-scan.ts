@@ -3,8 +3,7 @@
  * every kind in one trie of lowercase literals, walked from each position,
  * with the word-edge rules of the cue expressions checked on the original
  * text. Regular expressions of many case-insensitive alternatives are fast in
- * V8 but slow in JavaScriptCore, the engine of OpenCode's Bun (measured on the
- * decision stage: 5 times slower overall, up to 50 times for one expression);
+ * V8 but several times slower in JavaScriptCore, the engine of OpenCode's Bun;
  * a trie walk costs the same in both, and one walk answers every kind.
  */
 

@@ -10,16 +10,15 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import { toString } from 'mdast-util-to-string';
 import type { Nodes, Parents } from 'mdast';
-import { stripFencedCode } from './sections.js';
+import { stripFencedCode } from './fences.js';
 
 const processor = unified().use(remarkParse).freeze();
 
 /*
- * The parser's cost grows faster than the text on a few shapes no real section has in number. Measured
- * on a 16 KB section (2-core machine, under load): 4,000 setext headings 45 s, a line nesting 4,000
- * quote-and-list markers 23 s, 8,000 emphasis delimiter pairs 4.2 s, 4,000 unclosed link destinations
- * 1 s. Past these counts, outside fenced code, the section is read as plain lines instead: its prose
- * stays, only its markup is not interpreted.
+ * The parser's cost grows faster than the text on a few shapes no real section has in number: setext
+ * headings, a line nesting quote and list markers, emphasis delimiters and unclosed link destinations,
+ * each of which, by the thousand, holds a 16 KB section for seconds. Past these counts, outside fenced
+ * code, the section is read as plain lines instead: its prose stays, only its markup is not interpreted.
  */
 /** Setext underlines (`===` or `---` alone on a line). */
 const MAX_SETEXT_UNDERLINES = 100;

@@ -1,5 +1,5 @@
 /**
- * Makes untrusted text safe to parse, count and write (NFR-12.5.3).
+ * Makes untrusted text safe to parse, count and write.
  *
  * Conversation text and tool output may hold anything a terminal or a model
  * can produce: escape sequences, control bytes, invisible direction marks,
@@ -7,6 +7,7 @@
  * a knowledge graph, and some of it (bidi overrides) can make a note read
  * differently from what it says.
  */
+import { capChars } from './char-cap.js';
 
 // CSI (ESC [ … final byte), OSC (ESC ] … BEL or ST) and two-byte ESC sequences.
 // Each alternative stops at the next ESC, so the scan stays linear.
@@ -97,10 +98,8 @@ const ELLIPSIS = '...';
  */
 function capLine(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  if (maxChars <= ELLIPSIS.length) return text.slice(0, Math.max(0, maxChars)).replace(/[\uD800-\uDBFF]$/, '');
-  const keep = maxChars - ELLIPSIS.length;
-  const code = text.charCodeAt(keep - 1);
-  return `${text.slice(0, code >= 0xd800 && code <= 0xdbff ? keep - 1 : keep).trimEnd()}${ELLIPSIS}`;
+  if (maxChars <= ELLIPSIS.length) return capChars(text, Math.max(0, maxChars));
+  return `${capChars(text, maxChars - ELLIPSIS.length).trimEnd()}${ELLIPSIS}`;
 }
 
 /**
@@ -116,6 +115,6 @@ function capLine(text: string, maxChars: number): string {
  */
 export function oneLine(text: string, maxChars: number): string {
   // Never more than a few times what is kept goes through the passes (NFKC expands at most eighteen-fold).
-  const head = text.length > 4 * maxChars + 16 ? text.slice(0, 4 * maxChars + 16) : text;
+  const head = capChars(text, 4 * maxChars + 16);
   return capLine(sanitizeText(head).replace(WHITE_SPACE_RUN, ' ').trim(), maxChars);
 }

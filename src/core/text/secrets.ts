@@ -9,6 +9,7 @@
  * anchor, so the pass is linear; text without any trigger is returned as is.
  */
 import { oneLine } from './sanitize.js';
+import { capChars } from './char-cap.js';
 
 /** The result of {@link redactSecrets}. */
 export interface Redaction {
@@ -187,7 +188,7 @@ export function redactedLine(text: string, maxChars: number): string {
   if (line.length > room) {
     // Cut: the last word may be the head of a secret.
     const lastSpace = line.lastIndexOf(' ', room);
-    line = lastSpace > 0 && lastSpace >= room - MAX_CUT_WORD_CHARS ? `${line.slice(0, lastSpace)} ...` : line.slice(0, room);
+    line = lastSpace > 0 && lastSpace >= room - MAX_CUT_WORD_CHARS ? `${line.slice(0, lastSpace)} ...` : capChars(line, room);
   }
   return oneLine(redactSecrets(line).text, maxChars);
 }

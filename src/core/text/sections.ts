@@ -1,5 +1,7 @@
 /**
- * H1/H2 heading scan and boundary-section selection (NFR-12.4.1).
+ * H1/H2 heading scan and boundary-section selection: concepts come from the
+ * first H2 section (the problem) and the last (the conclusion), not from the
+ * noise between.
  *
  * A single pass over lines, with no parser: the transcript can be megabytes,
  * and only the sections it selects go on to remark. A section runs from its
@@ -7,6 +9,8 @@
  * mdast-util-heading-range; only depths 1 and 2 are tracked, so that rule
  * reduces to "up to the next tracked heading".
  */
+import { capChars, capCharsFromEnd } from './char-cap.js';
+import { closesFence, openingFence, type Fence } from './fences.js';
 
 /** An ATX heading of depth 1 or 2 outside fenced code. */
 export interface Heading {
@@ -36,13 +40,19 @@ export const DEFAULT_SECTION_SETTINGS: Readonly<SectionSettings> = Object.freeze
   fallbackChars: 4_000,
 });
 
+/**
+ * How the boundary sections were chosen: `h2`, the first and the last H2
+ * section; `fallback`, the head and tail of a text without any H2; `empty`,
+ * nothing to choose from.
+ */
+export type SectionKind = 'h2' | 'fallback' | 'empty';
+
 /** The sections chosen from a text and how they were chosen. */
 export interface SectionSelection {
-  kind: 'h2' | 'fallback' | 'empty';
+  kind: SectionKind;
   sections: string[];
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const ATX = /^ {0,3}(#{1,2})(?:[ \t](.*))?$/;
 
 // Done by hand: a closing-sequence regex backtracks quadratically on long runs of spaces.
@@ -56,27 +66,6 @@ function headingTitle(rest: string): string {
   return before === 0x20 || before === 0x09 ? content.slice(0, end).trimEnd() : content;
 }
 
-interface OpenFence {
-  marker: '`' | '~';
-  length: number;
-}
-
-function openingFence(line: string): OpenFence | null {
-  const match = FENCE.exec(line);
-  if (!match) return null;
-  const run = match[1] ?? '';
-  // A backtick fence's info string may not contain a backtick (CommonMark 4.5).
-  if (run.startsWith('`') && (match[2] ?? '').includes('`')) return null;
-  return { marker: run.startsWith('`') ? '`' : '~', length: run.length };
-}
-
-function closesFence(line: string, fence: OpenFence): boolean {
-  const match = FENCE.exec(line);
-  if (!match) return false;
-  const run = match[1] ?? '';
-  return run.startsWith(fence.marker) && run.length >= fence.length && (match[2] ?? '').trim() === '';
-}
-
 /**
  * Finds the H1 and H2 headings outside fenced code, in order. An unclosed
  * fence runs to the end of the text. Linear in the length of the text.
@@ -85,7 +74,7 @@ function closesFence(line: string, fence: OpenFence): boolean {
  */
 export function scanHeadings(text: string): Heading[] {
   const headings: Heading[] = [];
-  let fence: OpenFence | null = null;
+  let fence: Fence | null = null;
   let start = 0;
   while (start <= text.length) {
     const newline = text.indexOf('\n', start);
@@ -119,30 +108,6 @@ function countSpaces(text: string, from: number, end: number): number {
   let count = 0;
   while (from + count < end && text.charCodeAt(from + count) === 32 && count < 4) count++;
   return count;
-}
-
-/**
- * The first `maxChars` characters of `text`, never ending on half of a
- * surrogate pair.
- *
- * @param text - any string.
- * @param maxChars - the cap.
- */
-export function capChars(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const code = text.charCodeAt(maxChars - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? maxChars - 1 : maxChars);
-}
-
-/**
- * The last `maxChars` characters of `text`, never starting on half of a
- * surrogate pair.
- */
-function capCharsFromEnd(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const from = text.length - maxChars;
-  const code = text.charCodeAt(from);
-  return text.slice(code >= 0xdc00 && code <= 0xdfff ? from + 1 : from);
 }
 
 /**
@@ -187,24 +152,4 @@ export function selectBoundarySections(text: string, settings: Partial<SectionSe
   if (text.trim().length === 0) return { kind: 'empty', sections: [] };
   if (text.length <= fallbackChars * 2) return { kind: 'fallback', sections: [text] };
   return { kind: 'fallback', sections: [capChars(text, fallbackChars), capCharsFromEnd(text, fallbackChars)] };
-}
-
-/**
- * The text with every fenced code block (fences included) removed; an
- * unclosed fence removes the rest. Linear.
- *
- * @param text - markdown.
- */
-export function stripFencedCode(text: string): string {
-  const kept: string[] = [];
-  let fence: OpenFence | null = null;
-  for (const line of text.split('\n')) {
-    if (fence) {
-      if (closesFence(line.replace(/\r$/, ''), fence)) fence = null;
-      continue;
-    }
-    fence = openingFence(line.replace(/\r$/, ''));
-    if (!fence) kept.push(line);
-  }
-  return kept.join('\n');
 }

@@ -16,9 +16,8 @@
  *    hard, between two code points.
  *
  * Cuts 1 and 2 keep the count exactly what gpt-tokenizer gives for the whole
- * text. A hard cut can move it by about one token per cut (measured on 20k
- * random letters, CJK, emoji and `=-_*#` runs: 0–4 tokens over 19 cuts, under
- * 0.05 %), so such text gets an approximate but bounded count. That count is
+ * text. A hard cut can move it by about one token per cut, so such text gets
+ * an approximate but bounded count. That count is
  * still one number for every caller: it depends on the text alone. Word
  * boundaries split the text into independent runs and each run is cut from its
  * own start, which is what lets `fitLines` count incrementally and still
@@ -26,10 +25,10 @@
  */
 
 /**
- * Largest piece handed to the tokenizer at once. Counting 100k characters of CJK
- * in pieces of 256–1,024 took 10–15 ms, of 2,048 28 ms and of 4,096 92 ms (Node 20);
- * `=`, emoji, letters and spaces were 2–5 times cheaper. Prose has a word boundary
- * every few characters, so a larger piece would buy nothing.
+ * Largest piece handed to the tokenizer at once: past about a thousand
+ * characters, the tokenizer's cost per character grows with the piece (CJK most,
+ * `=`, emoji, letters and spaces less). Prose has a word boundary every few
+ * characters, so a larger piece would buy nothing.
  */
 export const MAX_PIECE_CHARS = 1_024;
 /** Characters past a candidate cut that must be visible before a pre-token end is trusted (longest lookahead: `'ll`). */

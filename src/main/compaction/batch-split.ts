@@ -18,10 +18,10 @@ export function unitChars(unit: AnalysisUnit): number {
 }
 
 /**
- * A unit's analysis time in characters of message text. Fitted over the new messages of
- * 30 grown 10 MB sessions (1,260 messages, least squares): a character of text costs 0.26 µs
- * under Node and 0.32 µs under Bun, one of tool output 0.03 µs in both, a message about 0.1 ms
- * whatever it holds. Halves of equal characters left one worker 2.5 ms longer than the other on average.
+ * A unit's analysis time in characters of message text, fitted over the new messages of grown
+ * sessions: a character of tool output costs about a tenth of one of text, and a message a fixed
+ * cost of about 300 characters of text whatever it holds. Halves of equal characters alone left
+ * one worker longer than the other.
  */
 function unitCost(unit: AnalysisUnit): number {
   return unit.text.length + toolOutputChars(unit) / 10 + 300;

@@ -1,5 +1,5 @@
 /**
- * The WriteMemory payload of a compaction (FR-3.4): a dated folder, a title
+ * The WriteMemory payload of a compaction: a dated folder, a title
  * that stays unique after maenifold's title sanitation, and markdown content
  * whose links sit outside code so maenifold sees them.
  */

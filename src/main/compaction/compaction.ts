@@ -1,5 +1,5 @@
 /**
- * Compaction (FR-12.3, FR-12.4, FR-3.1–3.5): before OpenCode asks the model
+ * Compaction: before OpenCode asks the model
  * for a summary, push tagging guidelines and a preservation context —
  * concepts, key decisions, working-set files, fitted to an exact token
  * budget — into `output.context`, in place; then write a compaction note to
@@ -96,7 +96,7 @@ export interface CompactionDeps extends HandlerDeps<(typeof COMPACTION_OPTIONS)[
 export function createCompaction(context: CompactionDeps): Compacting {
   const { options, memory, engine, host, project, background, delivery, workingSet, windows, runner, logger } = forHook(context, 'compacting');
 
-  /** The working-context block (seed 001): the session's most recent paths, sorted, within its share of the budget. */
+  /** The working-context block: the session's most recent paths, sorted, within its share of the budget, so rules that match them still apply after the compaction. */
   async function workingBlock(paths: readonly string[], deadlineMs: number): Promise<{ text: string; tokens: number } | null> {
     if (paths.length === 0) return null;
     const fitted = await withDeadline(

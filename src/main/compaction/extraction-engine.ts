@@ -17,6 +17,7 @@ import type {
   TaskResult,
   UnitAnalysis,
 } from '../../workers/protocol.js';
+import type { SectionKind } from '../../core/text/sections.js';
 import { createAnalysisCache, type AnalysisCache } from './analysis-cache.js';
 import { recentItems, type PlacedAnalysis } from './placed-analyses.js';
 import { splitTail, unitChars } from './batch-split.js';
@@ -28,7 +29,7 @@ import { DEFAULT_EXTRACTION_SETTINGS, type ExtractionSettings } from './extracti
 
 /** What extraction found, with the preservation context ready to inject. */
 export interface Extraction extends Omit<FinalizeOutput, 'timings'> {
-  sectionKind: 'h2' | 'fallback' | 'empty';
+  sectionKind: SectionKind;
   sections: string[];
   /** `beforeWindow`: messages older than the window, not read (see conversation-window.ts). */
   stats: { units: number; cachedUnits: number; batches: number; inputChars: number; redactions: number; beforeWindow: number };

@@ -11,11 +11,11 @@ export interface ExtractionSettings {
   projectRoot: string | null;
   /** Tokenizer of the model that reads the context. @default 'o200k_base' */
   encoding: TokenEncoding;
-  /** Exact token budget of the preservation context (seed 000 §6.2). @default 500 */
+  /** Exact token budget of the preservation context, small so it does not crowd the compaction prompt. @default 500 */
   contextTokenBudget: number;
   /** Cap on each boundary section, so parsing stays small whatever the session size. @default 16000 */
   maxSectionChars: number;
-  /** Concepts kept (seed 000: up to 20 links). @default 20 */
+  /** Concepts kept, each a link in the note. @default 20 */
   maxConcepts: number;
   /** Decisions kept after merging. @default 10 */
   maxDecisions: number;
@@ -29,7 +29,7 @@ export interface ExtractionSettings {
   signalWindow: number;
   /** Characters of messages per pooled batch: smaller batches spread better over workers. @default 262144 */
   batchChars: number;
-  /** How the observation budget decides what to drop (seed 003). */
+  /** How the observation budget decides what to drop (see compaction-strategy.ts). */
   strategy: CompactionStrategy;
   /** Which messages are read: since the latest summary, within bounds. @default DEFAULT_WINDOW_LIMITS */
   window: WindowLimits;

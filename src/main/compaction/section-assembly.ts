@@ -4,10 +4,11 @@
  * into the next messages until a heading stops it.
  */
 import type { UnitAnalysis } from '../../workers/protocol.js';
+import type { SectionKind } from '../../core/text/sections.js';
 
 /** The selected sections and how they were chosen. */
 export interface AssembledSections {
-  kind: 'h2' | 'fallback' | 'empty';
+  kind: SectionKind;
   sections: string[];
 }
 

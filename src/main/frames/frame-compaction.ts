@@ -1,5 +1,5 @@
 /**
- * Frame-aware compaction (seed 002, phase 1.3.1): when a frame's session is
+ * Frame-aware compaction: when a frame's session is
  * compacted, the summary is steered by what the frame is doing. A frame that
  * is `completing` (popped) gets the completion instructions — its summary
  * replaces its whole conversation in the parent's context; a frame still

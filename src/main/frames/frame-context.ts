@@ -1,5 +1,5 @@
 /**
- * Frame context in the system text (seed 002, phases 1.2 and 1.3.3): a model
+ * Frame context in the system text: a model
  * call in a frame's session sees where it stands — the goals of the frames
  * above it, its own goal, and what its finished children and siblings
  * achieved, by their compaction summaries (or goal, results and artifacts

@@ -1,5 +1,5 @@
 /**
- * A popped frame's way to `completed` (seed 002, phase 1.3.2): its session is
+ * A popped frame's way to `completed`: its session is
  * compacted — with the model the session last used, once the session is idle
  * (a session cannot be compacted while the turn that called `flame_pop` still
  * runs) — and on `session.compacted` the stored summary (the assistant message

@@ -1,5 +1,5 @@
 /**
- * Goal frames (seed 002): a tree of sub-goals, each worked in its own child
+ * Goal frames: a tree of sub-goals, each worked in its own child
  * session. This module holds the tree's shape and its transitions as pure
  * functions; frame-store.ts keeps it on disk.
  *

@@ -1,5 +1,5 @@
 /**
- * The frame tools the model calls (seed 002): `flame_push` opens a sub-goal in
+ * The frame tools the model calls: `flame_push` opens a sub-goal in
  * a child session, `flame_pop` closes one and starts its compaction,
  * `flame_status` shows the tree. Each returns a plain text result, also when
  * it cannot do what was asked, and never throws.
@@ -15,7 +15,7 @@ import type { WorkingSetTracker } from '../working-set/working-set-tracker.js';
 import type { ToolHelper } from './tool-helper.js';
 import type { ToolContext } from '@opencode-ai/plugin';
 import { withDeadline } from '../shared/deadline.js';
-import { capChars } from '../../core/text/sections.js';
+import { capChars } from '../../core/text/char-cap.js';
 
 /** Artifacts recorded for a popped frame. */
 const MAX_ARTIFACTS = 50;

@@ -5,7 +5,7 @@
  */
 import { ancestorsOf, childrenOf, frameText, type Frame, type FrameTree } from './frame-state.js';
 import { redactSecrets } from '../../core/text/secrets.js';
-import { capChars } from '../../core/text/sections.js';
+import { capChars } from '../../core/text/char-cap.js';
 
 /** Longest summary shown per frame. */
 const SUMMARY_CHARS = 1_200;

@@ -1,5 +1,5 @@
 /**
- * Goal frames (seed 002) wired together: the store, the tools, the
+ * Goal frames wired together: the store, the tools, the
  * frame-aware compaction, the summary capture and the frame context, as the
  * hook parts the composition root adds to its own.
  */

@@ -22,7 +22,7 @@ export type ConceptContext =
 /** Most relations printed for one concept. */
 const MAX_RELATIONS = 50;
 
-/** Relations with a strongest co-occurrence at or below this are weak (NFR-12.1.3). */
+/** Relations with a strongest co-occurrence at or below this (seen together in one or two files) are weak: a concept with only weak relations is skipped. */
 export const WEAK_COOCCURRENCE = 2;
 
 /**

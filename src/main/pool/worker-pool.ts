@@ -51,11 +51,9 @@ function workerEntry(workerFile: string, niceness: number): { filename: string; 
  * How much warm-up this runtime's workers get: waves of one task per worker, each task that many
  * passes over the warm-up conversation. V8 (Node) optimizes the hot functions within 6 passes.
  * JavaScriptCore (Bun, OpenCode's runtime) waits for more calls before its optimizing tiers, and
- * compiles on threads the whole process shares at the host's priority: after 6 passes the first
- * real 10 MB compaction still compiled for tens of milliseconds, and the host's thread waited up to
- * 60 ms for a core or for those threads. Over ten new plugins on a 10 MB session, the median of the
- * hook thread's longest stall was 8.5 ms for the first compaction and 7.9 ms after 100 KB more with
- * 100 passes, against 11.4 and 12.9 ms with 40. 100 passes add about 0.6 s to the pool's start.
+ * compiles on threads the whole process shares at the host's priority: a short warm-up leaves that
+ * compiling to the first real compactions, where the host's thread waits for a core or for those
+ * threads. Bun's workers get many more passes, paid once at the pool's start (docs/benchmarks.md).
  */
 export function warmUpPlan(isBun = ON_BUN): { waves: number; rounds: number } {
   return isBun ? { waves: 5, rounds: 20 } : { waves: 1, rounds: 6 };

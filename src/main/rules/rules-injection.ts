@@ -1,5 +1,5 @@
 /**
- * Rules that survive compaction (seed 001): the applicable rules are appended
+ * Rules that survive compaction: the applicable rules are appended
  * to the system text of every model call. The system prompt is rebuilt for
  * each call, so the first turn after a compaction has them too, nothing piles
  * up in the history, and no silent message can start an extra model turn.

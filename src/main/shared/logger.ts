@@ -7,7 +7,7 @@
  */
 import { redactedLine } from '../../core/text/secrets.js';
 
-/** Levels of `client.app.log` (seed 000 §8.2). */
+/** The levels `client.app.log` takes. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** What the plugin needs of the host client to log. */
@@ -26,7 +26,7 @@ export interface Logger {
   error(message: string, extra?: Record<string, unknown>): void;
   /** Resolves when every line sent so far has been handed to the host. */
   flush(): Promise<void>;
-  /** A logger whose lines carry `extra` too (seed 000 §8.2: `{ hook: "compacting" }`). */
+  /** A logger whose lines carry `extra` too (`{ hook: "compacting" }`: a log view can keep one hook's lines). */
   with(extra: Record<string, unknown>): Logger;
 }
 

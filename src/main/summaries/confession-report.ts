@@ -1,5 +1,5 @@
 /**
- * ConfessionReport (FR-12.6): a subagent's result that lacks a
+ * ConfessionReport: a subagent's result that lacks a
  * ConfessionReport is sent back to that subagent with a demand for one, and
  * the answer is appended to the result the parent sees.
  */

@@ -1,7 +1,7 @@
 /**
- * Summary persistence (FR-12.5, NFR-12.5.x): after a compaction, the summary
- * OpenCode stored becomes the next thought of the project's SequentialThinking
- * chain.
+ * Summary persistence: after a compaction, the summary OpenCode stored,
+ * sanitized and capped (summary-thought.ts), becomes the next thought of the
+ * project's SequentialThinking chain.
  *
  * The summary goes in as plain markdown, never inside a code fence (maenifold
  * ignores links in code, and a thought without links is refused). Delivery —

@@ -28,4 +28,11 @@ describe('h2Sections', () => {
     ]);
     expect(h2Sections('no sections')).toEqual([]);
   });
+
+  it('should read a backtick line whose info string holds a backtick as text, not as a fence', () => {
+    expect(h2Sections('## Setup\n```js` is inline code\n## Limits\nnone')).toEqual([
+      { heading: 'Setup', content: '```js` is inline code' },
+      { heading: 'Limits', content: 'none' },
+    ]);
+  });
 });

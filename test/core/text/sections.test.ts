@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  capChars,
-  scanHeadings,
-  sectionAt,
-  selectBoundarySections,
-  stripFencedCode,
-} from '../../../src/core/text/sections.js';
+import { scanHeadings, sectionAt, selectBoundarySections } from '../../../src/core/text/sections.js';
 
 describe('scanHeadings', () => {
   it('should find H1 and H2 headings with their offsets and titles', () => {
@@ -69,22 +63,12 @@ describe('selectBoundarySections', () => {
     expect(selectBoundarySections(' \n ')).toEqual({ kind: 'empty', sections: [] });
   });
 
+  it('should never split a surrogate pair at the head or the tail of a fallback selection', () => {
+    expect(selectBoundarySections(`${'h'.repeat(8)}😀ab`, { fallbackChars: 3 }).sections).toEqual(['hhh', 'ab']);
+    expect(selectBoundarySections(`ab😀${'t'.repeat(8)}`, { fallbackChars: 3 }).sections).toEqual(['ab', 'ttt']);
+  });
+
   it('should not count a heading inside code as a section', () => {
     expect(selectBoundarySections('## real\ntext\n```\n## fake\n```').sections).toEqual(['## real\ntext\n```\n## fake\n```']);
-  });
-});
-
-describe('capChars', () => {
-  it('should never split a surrogate pair', () => {
-    expect(capChars('ab😀', 3)).toBe('ab');
-    // The tail of a fallback selection starts after a split pair, never on its second half.
-    expect(selectBoundarySections(`${'h'.repeat(8)}😀ab`, { fallbackChars: 3 }).sections).toEqual(['hhh', 'ab']);
-    expect(capChars('abc', 5)).toBe('abc');
-  });
-});
-
-describe('stripFencedCode', () => {
-  it('should remove fenced blocks and an unclosed tail', () => {
-    expect(stripFencedCode('a\n```js\ncode\n```\nb\n~~~\nrest')).toBe('a\nb');
   });
 });

@@ -51,7 +51,7 @@ describe('createLogger', () => {
     ]);
   });
 
-  it('should tag the compacting hook lines as seed 000 §8.2 shows', async () => {
+  it('should tag the compacting hook lines with { hook: "compacting" }', async () => {
     const harness = await startHarness({}, { MAENIFOLD_CLI: '' });
     try {
       harness.host.setMessages('s', [message('m', 'user', '## Plan\nWe decided to use [[Redis]] for the [[cache layer]] because every node shares it, always.')]);

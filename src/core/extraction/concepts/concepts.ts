@@ -1,6 +1,6 @@
 /**
- * `[[WikiLink]]` concepts (FR-3.2, seed 000 §3.1), with "alphanumeric" read
- * as Unicode letters and digits: `[[データ構造]]` and `[[Café]]` keep their
+ * `[[WikiLink]]` concepts, normalized to lowercase letters, digits and
+ * hyphens, with "letters and digits" read as Unicode's: `[[データ構造]]` and `[[Café]]` keep their
  * letters, as maenifold keeps them.
  */
 

@@ -6,7 +6,8 @@
  */
 import type { FileTouch, TermHit, ToolCallView } from '../working-set/touches.js';
 import { MAX_CONCEPT_LENGTH, normalizeConcept } from './concepts.js';
-import { capChars, stripFencedCode } from '../../text/sections.js';
+import { capChars } from '../../text/char-cap.js';
+import { stripFencedCode } from '../../text/fences.js';
 import { sanitizeText } from '../../text/sanitize.js';
 import { keyphrasesOf } from './keyphrases.js';
 import { importedPackages, namedInProse, toolServer, type NameShape } from './named-technologies.js';

@@ -4,7 +4,7 @@
  */
 import type { Decision } from './decisions.js';
 import { MAX_DECISION_CONTEXT_CHARS } from './prose-decisions.js';
-import { capChars } from '../../text/sections.js';
+import { capChars } from '../../text/char-cap.js';
 
 /**
  * Successive attempts at one change made one decision: recorded changes of one line of work (see

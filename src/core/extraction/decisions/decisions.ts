@@ -1,19 +1,21 @@
 /**
- * Decision sentences (FR-3.3, seed 000 §4.1–4.2): five pattern families,
- * each decision categorized for the memory note.
+ * Decision sentences: five pattern families (a choice stated, a tool chosen
+ * for a use, a reason, an approach, a rejection), each decision categorized
+ * for the memory note.
  *
  * The seed's patterns, made safe: `\b` word boundaries (with the `i` flag,
  * `(?:we|I)` otherwise matches the "i" that ends "api"), bounded captures,
  * and sentences split by a linear scan, so no input costs more than linear
  * time.
  */
-import { capChars, stripFencedCode } from '../../text/sections.js';
+import { capChars } from '../../text/char-cap.js';
+import { stripFencedCode } from '../../text/fences.js';
 import { splitAfterStops } from '../../text/sentences.js';
 
 /** The pattern family that found a decision (`todo`: an item the agent's todo list marks completed). */
 export type DecisionFamily = 'rejection' | 'explicit' | 'labelled' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried' | 'deleted' | 'todo';
 
-/** What kind of decision it is (seed 000 §4.2). */
+/** What kind of decision it is; the note writes it before the decision. */
 export type DecisionCategory = 'architecture' | 'rejection' | 'implementation' | 'rationale';
 
 /** One decision found in a sentence. */

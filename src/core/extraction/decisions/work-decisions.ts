@@ -11,7 +11,7 @@ import { parse, type ParseEntry } from 'shell-quote';
 import type { Decision } from './decisions.js';
 import { logicalLines, MAX_COMMAND_CHARS } from '../shell/shell-tokens.js';
 import { shorten, MAX_DECISION_TEXT_CHARS, MAX_DECISION_CONTEXT_CHARS } from './prose-decisions.js';
-import { capChars } from '../../text/sections.js';
+import { capChars } from '../../text/char-cap.js';
 
 /** What a commit is worth: the author's summary of a change the session chose to keep. */
 export const COMMIT_SCORE = 4;

@@ -8,7 +8,7 @@
  * items are read one flat object at a time, never by parsing the whole.
  */
 import type { Observation } from '../observations.js';
-import { capChars } from '../../text/sections.js';
+import { capChars } from '../../text/char-cap.js';
 
 /** Id prefix of an open todo item; the final pass keeps those of the latest list only. */
 export const TODO_PREFIX = 'next:todo:';

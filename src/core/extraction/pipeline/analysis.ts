@@ -6,6 +6,7 @@
 import type { Decision } from '../decisions/decisions.js';
 import type { Observation } from '../observations.js';
 import type { TokenEncoding } from '../../text/tokens.js';
+import type { SectionKind } from '../../text/sections.js';
 import type { ConceptCount } from '../concepts/concepts.js';
 import type { CompactionStrategy } from '../../context/compaction-strategy.js';
 import type { FileTouch, TermHit, ToolCallView } from '../working-set/touches.js';
@@ -88,7 +89,7 @@ export interface AnalyzeOutput {
 /** Input of `finalizeExtraction`: the assembled boundary sections and merged, bounded lists. */
 export interface FinalizeInput {
   sections: string[];
-  sectionKind: 'h2' | 'fallback' | 'empty';
+  sectionKind: SectionKind;
   decisions: Decision[];
   files: FileTouch[];
   signals: Observation[];

@@ -145,7 +145,7 @@ interface ReadSection {
 
 /**
  * Sections read lately, by their raw text: the next compaction of a session mostly finds the same
- * boundary sections, and parsing them was a quarter of this pass after 100 KB of new messages.
+ * boundary sections, and parsing them is a large share of this pass.
  */
 const readSections = new LRUCache<string, ReadSection>({ max: 16 });
 

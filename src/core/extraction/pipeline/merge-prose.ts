@@ -67,8 +67,8 @@ const REMEMBERED_TEXTS = 4_096;
 
 /**
  * The words two decisions are compared by. Remembered, like the words of requests below: a compaction
- * after the session grew splits nearly the same texts again, and under Bun these splits were a quarter
- * of ranking the decisions (profiled after +100 KB on the 10 MB session).
+ * after the session grew splits nearly the same texts again, and under Bun these splits are a large
+ * share of ranking the decisions.
  */
 const words = rememberedWordSets(400, false, REMEMBERED_TEXTS);
 
@@ -168,7 +168,7 @@ export function rankDecisions(
   const kept: Array<{ decision: Decision; index: number; words: ReadonlySet<string> }> = [];
   const perMessage = new Map<number, number>();
   // A completed todo item only fills a session whose prose states few decisions: when the prose reports
-  // the work, it says the same better (measured on the default set: todo items displaced two prose decisions).
+  // the work, it says the same better, and todo items would displace its decisions.
   // A plan step or finding that a later report of the same change names again is a fragment of it.
   const superseded = new Set([...supersededStatements(candidates.map((candidate) => candidate.decision))].map((index) => candidates[index]?.decision));
   const ordered = [...candidates.filter((candidate) => candidate.decision.family !== 'todo'), ...candidates.filter((candidate) => candidate.decision.family === 'todo')];

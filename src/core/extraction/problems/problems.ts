@@ -11,7 +11,7 @@
  * lookahead of a few lines at most (a test header waiting for its message,
  * an error waiting for its location): linear on any output.
  */
-import { capChars } from '../../text/sections.js';
+import { capChars } from '../../text/char-cap.js';
 import { NOISE, LEADING_MARKS, FAILED_SUMMARY, SUCCESS } from './output-lines.js';
 import { completePending, readCompiler, readLooseError, readTestRunner, readTraceback } from './line-readers.js';
 import { ReadingState } from './reading-state.js';

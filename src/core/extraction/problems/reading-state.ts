@@ -6,7 +6,7 @@
  * or passing summary). `readOutput` (problems.ts) owns one per output; the
  * line readers (line-readers.ts) add to it.
  */
-import { capChars } from '../../text/sections.js';
+import { capChars } from '../../text/char-cap.js';
 import { keyOf } from './output-lines.js';
 import { groupTestFailures, MAX_PROBLEM_CHARS } from './test-failure-groups.js';
 import type { MachineProblem } from './machine-problem.js';

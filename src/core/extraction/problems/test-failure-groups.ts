@@ -3,7 +3,7 @@
  * failures that `readOutput` (problems.ts) found, so a suite-wide failure
  * does not fill the budget with a line per test.
  */
-import { capChars } from '../../text/sections.js';
+import { capChars } from '../../text/char-cap.js';
 import { keyOf } from './output-lines.js';
 import type { MachineProblem } from './machine-problem.js';
 

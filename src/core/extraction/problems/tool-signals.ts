@@ -1,6 +1,6 @@
 /**
  * Problems, warnings and clean runs that tool calls report: the typed
- * observations (seed 003) that are not decisions, concepts or files.
+ * observations (observations.ts) that are not decisions, concepts or files.
  *
  * Only output that is machine output is read for them — a shell command's —
  * since what `read`, `grep` or `webfetch` return is file or page content,
@@ -9,7 +9,7 @@
  */
 import type { Observation, ObservationType } from '../observations.js';
 import { readOutput } from './problems.js';
-import { capChars } from '../../text/sections.js';
+import { capChars } from '../../text/char-cap.js';
 import { commandKey } from '../shell/command-key.js';
 import { compactMessage } from './output-lines.js';
 import { diagnosticsSource, readDiagnostics, reportedDiagnostics } from './lsp-diagnostics.js';

@@ -4,6 +4,8 @@
  * under. One pass over the lines; fenced code is skipped.
  */
 import { splitAfterStops } from '../../text/sentences.js';
+import { capChars, capCharsFromEnd } from '../../text/char-cap.js';
+import { closesFence, openingFence, type Fence } from '../../text/fences.js';
 
 /** How an item was written. */
 export type ProseItemKind = 'bullet' | 'row' | 'sentence';
@@ -47,7 +49,6 @@ const MAX_LABEL_CHARS = 80;
 const MAX_PLAIN_LEAD_CHARS = 60;
 
 const ATX = /^ {0,3}(#{1,6})[ \t]+(.{0,300})/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 /** Characters of a code block appended to the item that announces it ("Clean and reinstall:"). */
 const MAX_ANNOUNCED_CODE_CHARS = 160;
 const BULLET = /^[ \t]{0,12}(?:[-*+•]|\d{1,3}[.)])[ \t]+(.*)$/;
@@ -74,10 +75,6 @@ function label(text: string): string {
     .slice(0, MAX_LABEL_CHARS);
 }
 
-function cap(text: string): string {
-  return text.length <= MAX_ITEM_CHARS ? text : text.slice(0, MAX_ITEM_CHARS).replace(/[\uD800-\uDBFF]$/, '');
-}
-
 /** Sentences: split after `.`, `!`, `?` and a space, or after their full-width forms. */
 function sentencesOf(paragraph: string): string[] {
   return splitAfterStops(paragraph, true).filter((sentence) => sentence.length > 0);
@@ -86,7 +83,7 @@ function sentencesOf(paragraph: string): string[] {
 /** The text read from a message: its head and tail when it is longer than {@link MAX_PROSE_CHARS}. */
 function bounded(text: string): string {
   if (text.length <= MAX_PROSE_CHARS) return text;
-  return `${text.slice(0, (MAX_PROSE_CHARS * 3) / 4)}\n\n${text.slice(-MAX_PROSE_CHARS / 4)}`;
+  return `${capChars(text, (MAX_PROSE_CHARS * 3) / 4)}\n\n${capCharsFromEnd(text, MAX_PROSE_CHARS / 4)}`;
 }
 
 /**
@@ -100,7 +97,7 @@ export function proseItems(text: string): ProseItem[] {
   /** Headings by depth: a subsection ("Steps") reads under its parent ("Plan for the fix"). */
   const headings: string[] = [];
   let section = '';
-  let fence: { marker: string; length: number } | null = null;
+  let fence: Fence | null = null;
   /** The item a code block right after it belongs to, while that block is read. */
   let announcing: ProseItem | null = null;
   let lastLineItem: ProseItem | null = null;
@@ -119,7 +116,7 @@ export function proseItems(text: string): ProseItem[] {
     if (items.length >= MAX_ITEMS) return;
     const prefix = BOLD_PREFIX.exec(raw.trim());
     const body = prefix ? `${prefix[1]}: ${prefix[2]}` : raw;
-    const text = cap(plainText(body));
+    const text = capChars(plainText(body), MAX_ITEM_CHARS);
     if (text.length < 3) return;
     items.push({ kind, text, section, lead: prefix ? label(prefix[1] ?? '') : itemLead, closing: false, index: items.length, announced: 0, label: false, listLead: kind === 'bullet' ? listLead : '', leadsList: false });
   };
@@ -132,20 +129,19 @@ export function proseItems(text: string): ProseItem[] {
     if (items.length >= MAX_ITEMS) break;
     const line = rawLine.length > 4 * MAX_ITEM_CHARS ? rawLine.slice(0, 4 * MAX_ITEM_CHARS) : rawLine;
     const trimmed = line.trim();
-    const fenceLine = FENCE.exec(line);
     if (fence) {
-      if (fenceLine && (fenceLine[1] ?? '').startsWith(fence.marker) && (fenceLine[1] ?? '').length >= fence.length && (fenceLine[2] ?? '').trim() === '') {
+      if (closesFence(line, fence)) {
         fence = null;
         announcing = null;
       } else if (announcing && trimmed !== '' && announcing.text.length < MAX_ITEM_CHARS) {
         const room = MAX_ANNOUNCED_CODE_CHARS - (announcing.text.length - announcing.announced);
-        if (room > 0) announcing.text = cap(`${announcing.text} ${trimmed.slice(0, room)}`);
+        if (room > 0) announcing.text = capChars(`${announcing.text} ${trimmed.slice(0, room)}`, MAX_ITEM_CHARS);
       }
       continue;
     }
-    if (fenceLine && !((fenceLine[1] ?? '').startsWith('`') && (fenceLine[2] ?? '').includes('`'))) {
+    fence = openingFence(line);
+    if (fence) {
       flush();
-      fence = { marker: (fenceLine[1] ?? '`').charAt(0), length: (fenceLine[1] ?? '').length };
       if (labelled !== '' && lastLineItem === null) {
         // A block right under a heading or lead-in ("Run the test:") is that label's content.
         push('sentence', `${labelled}:`);

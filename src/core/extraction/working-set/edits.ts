@@ -9,7 +9,7 @@
  */
 import type { TermHit } from './touches.js';
 import type { Observation } from '../observations.js';
-import { capChars } from '../../text/sections.js';
+import { capChars } from '../../text/char-cap.js';
 import { MAX_EDIT_TEXT_CHARS } from './working-set.js';
 
 /** Tokens shown per side of an edit, and the longest token kept. */

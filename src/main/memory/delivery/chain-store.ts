@@ -1,5 +1,5 @@
 /**
- * The per-project summary chain (FR-12.5): which SequentialThinking session
+ * The per-project summary chain: which SequentialThinking session
  * holds a project's summaries and the number of its last thought, kept on
  * disk so a restart continues the chain.
  *

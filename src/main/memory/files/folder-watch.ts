@@ -2,8 +2,8 @@
  * What changed in a memory folder since the last full walk, told by the
  * operating system: one `fs.watch` per folder (Linux has no recursive watch
  * of its own), so a refresh re-reads the files named in change events
- * instead of stat-ing all of them. Stat-ing 10,000 files took a worker
- * 75–140 ms on a 2-core machine; a refresh that follows events takes a few.
+ * instead of stat-ing all of them: a walk's cost grows with the folder, a
+ * refresh that follows events with what changed (docs/benchmarks.md).
  *
  * Events arrive asynchronously, so before trusting them a refresh creates a
  * marker file in the root folder and waits for its own event: the events of
@@ -59,10 +59,9 @@ export interface FolderWatchSettings {
 
 /**
  * Whether this runtime's `fs.watch` reports every change, in order across
- * folders, as the marker needs. Bun 1.3's does not (measured on Linux with
- * the Bun of OpenCode 1.18.33): a second change to a file within about a
- * millisecond of the first never produced an event (about half of 200 rapid
- * rewrites were lost); an atomic replace (a temporary file renamed over the
+ * folders, as the marker needs. Bun 1.3's does not, on Linux: a second
+ * change to a file within about a millisecond of the first may produce no
+ * event; an atomic replace (a temporary file renamed over the
  * note, as careful writers do) reported only the temporary name; and a change
  * in a subfolder was now and then delivered after the marker written later
  * in the root folder. Each of these leaves the index stale until the next

@@ -64,7 +64,7 @@ describe('normalizeConcept', () => {
 });
 
 describe('extractConcepts', () => {
-  it('should give the seed 000 §9.1 results', () => {
+  it('should normalize each link, give nothing for no text, and read a nested link to its first closing brackets', () => {
     expect(extractConcepts('Using [[React]] and [[TypeScript]]')).toEqual(['react', 'typescript']);
     expect(extractConcepts('')).toEqual([]);
     expect(extractConcepts('See [[foo [[bar]]]]')).toEqual(['foo-bar']);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extractDecisions, splitSentences } from '../../../../src/core/extraction/decisions/decisions.js';
 
 describe('extractDecisions', () => {
-  it('should give the seed 000 §9.1 results', () => {
+  it('should find a stated decision with its family, category and sentence, and nothing in plain text', () => {
     expect(extractDecisions('We decided to use SQLite.')).toEqual([
       { family: 'explicit', category: 'implementation', text: 'use SQLite', context: 'We decided to use SQLite.' },
     ]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ITEMS, MAX_ITEM_CHARS, proseItems } from '../../../../src/core/extraction/prose/prose-items.js';
+import { MAX_ITEMS, MAX_ITEM_CHARS, MAX_PROSE_CHARS, proseItems } from '../../../../src/core/extraction/prose/prose-items.js';
 
 const REPORT = [
   'Done. Here is a summary of what changed:',
@@ -76,5 +76,23 @@ describe('proseItems', () => {
     expect(many.length).toBe(MAX_ITEMS);
     const line = proseItems(`${'word '.repeat(1_000_000)}`);
     expect(line.every((item) => item.text.length <= MAX_ITEM_CHARS)).toBe(true);
+  });
+
+  it('should skip code fenced with CRLF line endings', () => {
+    const items = proseItems('Clean the cache first.\r\n\r\n```\r\n- rm -rf build\r\n```\r\n\r\nThen run the tests.\r\n');
+    expect(items.map((item) => item.text)).toEqual(['Clean the cache first.', 'Then run the tests.']);
+  });
+
+  it('should never leave half of a surrogate pair where a huge message is cut to its head and tail', () => {
+    const head = (MAX_PROSE_CHARS * 3) / 4;
+    const line = 'Ship it 😀 now.\n';
+    // The head ends inside the first emoji and the tail starts inside the last one.
+    const before = 'a'.repeat(head - 9 - 1) + '\n';
+    const middle = 'b'.repeat(MAX_PROSE_CHARS) + '\n';
+    const text = `${before}${line}${middle}${line}${'c'.repeat(MAX_PROSE_CHARS / 4 - line.length + 9)}`;
+    expect(text.charCodeAt(head - 1)).toBe(0xd83d);
+    expect(text.charCodeAt(text.length - MAX_PROSE_CHARS / 4)).toBe(0xde00);
+    const loneHalf = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    expect(proseItems(text).filter((item) => loneHalf.test(item.text))).toEqual([]);
   });
 });
