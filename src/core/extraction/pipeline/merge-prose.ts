@@ -167,6 +167,8 @@ export function rankDecisions(
   const candidates = indexed.slice(0, MAX_CANDIDATES).map((candidate) => ({ ...candidate, words: words(candidate.decision.text) }));
   const kept: Array<{ decision: Decision; index: number; words: ReadonlySet<string> }> = [];
   const perMessage = new Map<number, number>();
+  /** Changes passed over only because their message had placed its share. */
+  const capped: typeof candidates = [];
   // A completed todo item only fills a session whose prose states few decisions: when the prose reports
   // the work, it says the same better (measured on the default set: todo items displaced two prose decisions).
   // A plan step or finding that a later report of the same change names again is a fragment of it.
@@ -184,9 +186,19 @@ export function rankDecisions(
     if (candidate.decision.family === 'deleted' && candidates.some((other) => other.decision.family !== 'deleted' && other.score >= FILL_THRESHOLD && overlap(own, other.words) >= NEAR_REPEAT)) continue;
     const message = candidate.decision.order ?? -1 - candidate.index;
     const count = perMessage.get(message) ?? 0;
-    if (count >= (candidate.decision.family === 'carried' ? MAX_DECISIONS_PER_SUMMARY : MAX_DECISIONS_PER_MESSAGE)) continue;
+    if (count >= (candidate.decision.family === 'carried' ? MAX_DECISIONS_PER_SUMMARY : MAX_DECISIONS_PER_MESSAGE)) {
+      if (candidate.decision.family === 'change') capped.push(candidate);
+      continue;
+    }
     perMessage.set(message, count + 1);
     kept.push({ decision: candidate.decision, index: candidate.index, words: own });
+  }
+  // A session with room left keeps the further changes of a message that reported several (a thin session's
+  // one report lists the work of the whole request); a summary's items already have their own, larger cap.
+  for (const candidate of capped) {
+    if (kept.length >= limit) break;
+    if (kept.some((other) => overlap(candidate.words, other.words) >= NEAR_REPEAT)) continue;
+    kept.push({ decision: candidate.decision, index: candidate.index, words: candidate.words });
   }
   return kept.sort((a, b) => a.index - b.index).map((entry) => entry.decision);
 }

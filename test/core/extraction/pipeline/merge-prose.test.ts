@@ -59,10 +59,22 @@ describe('rankDecisions', () => {
     expect(rankDecisions(many, 3)).toHaveLength(3);
   });
 
+  it('should let a session with room left keep every change of the one message that reported them', () => {
+    const report = [
+      decision('Collapse blank runs (render.py): added a regex that folds 3+ newlines into one', 4, 6),
+      decision('Overwrite on re-fetch (store.py): the id prefix makes the name stable', 4.5, 6),
+      decision('Summary in header (store.py): added the summary field to the metadata block', 4.2, 6),
+    ];
+    expect(rankDecisions(report, 10).map((item) => item.text)).toEqual(report.map((item) => item.text));
+    // A summary's items keep their own cap, and a full list still takes at most its share from one message.
+    const carried = Array.from({ length: 7 }, (_, index) => ({ ...decision(`Moved handler${index} into module${index}`, 5, 2), family: 'carried' as const }));
+    expect(rankDecisions(carried, 10)).toHaveLength(5);
+  });
+
   it('should raise a decision that answers the latest request before it', () => {
     const decisions = [decision('Wrapped each scheduler tick in try/catch', 4, 5), decision('Switched the logger to JSON lines', 4.2, 5), decision('Moved the cron expressions into application.yml', 4.1, 5)];
     const requests = [note('next:request:4', 'next', 'asked: make the scheduler survive a failing tick', 4)];
-    const ranked = rankDecisions(decisions, 10, requests);
+    const ranked = rankDecisions(decisions, MAX_DECISIONS_PER_MESSAGE, requests);
     expect(ranked).toHaveLength(MAX_DECISIONS_PER_MESSAGE);
     expect(ranked.map((item) => item.text)).toContain('Wrapped each scheduler tick in try/catch');
     expect(rankDecisions([...decisions, decision('Another change to the logger format', 4.3, 5)], 1, requests)[0]?.text).toBe('Wrapped each scheduler tick in try/catch');
