@@ -9,6 +9,7 @@ import type { Observation } from '../observations.js';
 import { CARRIED_PREFIX, EMPTY_REPLY_ID, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from '../notes/prose-notes.js';
 import { TODO_CLOSED, TODO_PREFIX } from '../notes/todos.js';
 import { collapseAttempts } from '../decisions/decision-attempts.js';
+import { withEditedFiles } from '../decisions/work-decisions.js';
 import { restatementPenalty, withoutUndoneCommits } from '../decisions/decision-provenance.js';
 import { supersededStatements } from '../decisions/decision-restatements.js';
 import { rememberedByText, rememberedWordSets } from '../../text/remembered.js';
@@ -200,7 +201,29 @@ export function rankDecisions(
     if (kept.some((other) => overlap(candidate.words, other.words) >= NEAR_REPEAT)) continue;
     kept.push({ decision: candidate.decision, index: candidate.index, words: candidate.words });
   }
-  return kept.sort((a, b) => a.index - b.index).map((entry) => entry.decision);
+  return kept.sort((a, b) => a.index - b.index).map((entry) => withEditedFiles(entry.decision, editedFor(entry.decision, requests, evidence.files)));
+}
+
+/** Edits read back from a decision's message for the files it went into. */
+const MAX_EDITS_READ = 8;
+
+/**
+ * The files edited or written for a decision, latest first: from its message back to the user's request it
+ * answers (the edits of the turn its report sums up), at most {@link MAX_EDITS_READ}.
+ */
+function editedFor(decision: Decision, requests: ReadonlyArray<{ order: number }>, files: DecisionEvidence['files']): string[] {
+  const order = decision.order;
+  if (order === undefined || decision.family !== 'change') return [];
+  let since = -1;
+  for (const request of requests) if (request.order < order) since = request.order;
+  const paths: string[] = [];
+  for (let at = files.length - 1; at >= 0 && paths.length < MAX_EDITS_READ; at--) {
+    const touch = files[at];
+    if (!touch || touch.order > order) continue;
+    if (touch.order <= since) break;
+    if (touch.action === 'edit' || touch.action === 'write') paths.push(touch.path);
+  }
+  return paths;
 }
 
 /**

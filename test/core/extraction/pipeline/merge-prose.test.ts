@@ -71,6 +71,20 @@ describe('rankDecisions', () => {
     expect(rankDecisions(carried, 10)).toHaveLength(5);
   });
 
+  it('should name in its context the files edited for a change whose text names none of them', () => {
+    const requests = [note('next:request:2', 'next', 'asked: document the new flag', 2)];
+    const files = [touch('/tmp/scratch.py', 'write', 3), touch('docs/old-guide.md', 'edit', 1), touch('README.md', 'edit', 4), touch('src/cli.ts', 'edit', 4)];
+    const [report, named] = rankDecisions(
+      [decision('Updated the usage notes to document the --dry-run flag', 4, 5), decision('cli.ts: the --dry-run flag skips the upload', 4, 6)],
+      10,
+      requests,
+      { files, signals: [] },
+    );
+    // Edits since the request the report answers, latest first; a scratch file and an older edit are not its files.
+    expect(report?.context).toBe('Updated the usage notes to document the --dry-run flag (edited: src/cli.ts, README.md)');
+    expect(named?.context).toBe('cli.ts: the --dry-run flag skips the upload');
+  });
+
   it('should raise a decision that answers the latest request before it', () => {
     const decisions = [decision('Wrapped each scheduler tick in try/catch', 4, 5), decision('Switched the logger to JSON lines', 4.2, 5), decision('Moved the cron expressions into application.yml', 4.1, 5)];
     const requests = [note('next:request:4', 'next', 'asked: make the scheduler survive a failing tick', 4)];
