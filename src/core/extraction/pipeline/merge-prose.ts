@@ -13,7 +13,7 @@ import { withEditedFiles } from '../decisions/work-decisions.js';
 import { restatementPenalty, withoutUndoneCommits } from '../decisions/decision-provenance.js';
 import { supersededStatements } from '../decisions/decision-restatements.js';
 import { rememberedByText, rememberedWordSets } from '../../text/remembered.js';
-import { CONFIRMED_BONUS, editedNames, laterWork, reach, REVERSAL_BONUS, reverses, type DecisionEvidence } from '../decisions/decision-evidence.js';
+import { CONFIRMED_BONUS, editedNames, laterWork, reach, reportsTurn, REVERSAL_BONUS, reverses, type DecisionEvidence } from '../decisions/decision-evidence.js';
 
 export type { DecisionEvidence } from '../decisions/decision-evidence.js';
 
@@ -99,6 +99,17 @@ const requestWords = rememberedByText((text: string): readonly string[] => {
   return [...found].slice(0, 40);
 }, REMEMBERED_TEXTS);
 
+/** The order of the user's latest request before a decision, -1 when there is none. */
+function requestBefore(decision: Decision, requests: ReadonlyArray<{ order: number }>): number {
+  const order = decision.order ?? -1;
+  let since = -1;
+  for (const request of requests) {
+    if (request.order >= order) break;
+    since = request.order;
+  }
+  return since;
+}
+
 /** How much a decision answers the user's latest request before it: shared subject words. */
 function requestSupport(decision: Decision, requests: ReadonlyArray<{ order: number; words: readonly string[] }>): number {
   const order = decision.order;
@@ -152,11 +163,15 @@ export function rankDecisions(
   const sized = commits > limit;
   const restates = restatementPenalty(collapsed);
   for (const [index, decision] of collapsed.entries()) {
-    const later = laterWork(decision, edited);
+    const found = laterWork(decision, edited);
     // A proposal no later edit of what it names carried out was not decided: a plan step, a finding, advice never acted on.
-    if (decision.proposed && later !== 'confirmed') continue;
+    if (decision.proposed && found !== 'confirmed') continue;
+    const weak = (decision.score ?? 3.5) < FILL_THRESHOLD;
+    // A weak report of what its turn just edited ("Updated main.cpp so …" right after that edit) is borne out
+    // by those edits as by a later one.
+    const later = weak && found !== 'confirmed' && !decision.proposed && reportsTurn(decision, edited, requestBefore(decision, requests)) ? 'confirmed' : found;
     // A weak candidate (narration of a step) counts only once later work on what it names bears it out.
-    if ((decision.score ?? 3.5) < FILL_THRESHOLD && later !== 'confirmed') continue;
+    if (weak && later !== 'confirmed') continue;
     // A proposal carried out survives below the report of the same work; what the session says it does, then does, ranks higher.
     const evidenceScore = decision.family === 'deleted' ? (reverses(decision, edited) ? REVERSAL_BONUS : 0)
       : decision.proposed ? -CONFIRMED_BONUS
@@ -214,8 +229,7 @@ const MAX_EDITS_READ = 8;
 function editedFor(decision: Decision, requests: ReadonlyArray<{ order: number }>, files: DecisionEvidence['files']): string[] {
   const order = decision.order;
   if (order === undefined || decision.family !== 'change') return [];
-  let since = -1;
-  for (const request of requests) if (request.order < order) since = request.order;
+  const since = requestBefore(decision, requests);
   const paths: string[] = [];
   for (let at = files.length - 1; at >= 0 && paths.length < MAX_EDITS_READ; at--) {
     const touch = files[at];

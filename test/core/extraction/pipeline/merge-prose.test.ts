@@ -85,6 +85,13 @@ describe('rankDecisions', () => {
     expect(named?.context).toBe('cli.ts: the --dry-run flag skips the upload');
   });
 
+  it('should keep a weak report of what its own turn just edited, and not one of an edit before the request', () => {
+    const requests = [note('next:request:3', 'next', 'asked: append each run to the log instead of overwriting it', 3)];
+    const report = decision('Updated main.cpp so times.log is now opened in append mode', 2.5, 5);
+    expect(rankDecisions([report], 10, requests, { files: [touch('src/main.cpp', 'edit', 4)], signals: [] }).map((item) => item.text)).toEqual([report.text]);
+    expect(rankDecisions([report], 10, requests, { files: [touch('src/main.cpp', 'edit', 2)], signals: [] })).toEqual([]);
+  });
+
   it('should raise a decision that answers the latest request before it', () => {
     const decisions = [decision('Wrapped each scheduler tick in try/catch', 4, 5), decision('Switched the logger to JSON lines', 4.2, 5), decision('Moved the cron expressions into application.yml', 4.1, 5)];
     const requests = [note('next:request:4', 'next', 'asked: make the scheduler survive a failing tick', 4)];
