@@ -99,15 +99,22 @@ const requestWords = rememberedByText((text: string): readonly string[] => {
   return [...found].slice(0, 40);
 }, REMEMBERED_TEXTS);
 
-/** The order of the user's latest request before a decision, -1 when there is none. */
+/**
+ * The order of the user's latest request before a decision, -1 when there is none: a binary search, since
+ * a long session asks this for many candidates.
+ *
+ * @param requests - sorted by order.
+ */
 function requestBefore(decision: Decision, requests: ReadonlyArray<{ order: number }>): number {
   const order = decision.order ?? -1;
-  let since = -1;
-  for (const request of requests) {
-    if (request.order >= order) break;
-    since = request.order;
+  let low = 0;
+  let high = requests.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((requests[middle]?.order ?? Infinity) < order) low = middle + 1;
+    else high = middle;
   }
-  return since;
+  return low > 0 ? requests[low - 1]?.order ?? -1 : -1;
 }
 
 /** How much a decision answers the user's latest request before it: shared subject words. */
