@@ -148,3 +148,22 @@ export function laterWork(decision: Decision, edited: EditedNames): 'confirmed' 
   for (let step = 1; step <= FOLLOW_UP_MESSAGES; step++) if (edited.orders.has(order + step)) return 'followed';
   return 'none';
 }
+
+/**
+ * Whether a decision reports the edits of its own turn: it names a file whose latest edit came after the
+ * request it answers and before its message ("Updated main.cpp so each run appends a line" in the message
+ * after the edit of main.cpp). Such a report stands like one a later edit confirms; a sentence in the very
+ * message of the edit narrates the step.
+ *
+ * @param since - the order of the user's request before the decision, -1 when there is none.
+ */
+export function reportsTurn(decision: Decision, edited: EditedNames, since: number): boolean {
+  const order = decision.order;
+  if (order === undefined) return false;
+  let reported = false;
+  namesIn(decision.text, (name) => {
+    const last = edited.names.get(name);
+    if (last !== undefined && last > since && last < order) reported = true;
+  });
+  return reported;
+}

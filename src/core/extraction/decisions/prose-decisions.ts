@@ -86,13 +86,15 @@ const BARE_FILE_OPERATION = new RegExp(
   'iu',
 );
 
-/** Whether some arrow in the text has code (a name, a value, a path) right before and right after it. */
+/** Whether some arrow in the text has code (a name, a value, a path) as the word right before it and right after it. */
 function arrowBetweenCode(text: string): boolean {
   for (const match of text.slice(0, 400).matchAll(ARROWS)) {
     const at = match.index ?? 0;
-    const before = text.slice(Math.max(0, at - 40), at);
+    const before = text.slice(Math.max(0, at - 40), at).trimEnd();
     const after = text.slice(at + match[0].length, at + match[0].length + 40);
-    if (CODE_OBJECT.test(before) && CODE_OBJECT.test(after)) return true;
+    // The old state is the word right before the arrow: a plain word there ("routes locked → LockView",
+    // "duplicate → ConflictException") names a case mapped to its outcome, not a value that changed.
+    if (CODE_OBJECT.test(before.slice(before.lastIndexOf(' ') + 1)) && CODE_OBJECT.test(after)) return true;
   }
   return false;
 }

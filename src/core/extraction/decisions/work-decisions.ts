@@ -240,3 +240,26 @@ export function deletionDecision(paths: readonly string[], order: number): Decis
     order,
   };
 }
+
+/** Edited files named in a decision's context. */
+const MAX_EDITED_NAMED = 3;
+
+/**
+ * A reported change with the files edited for it in its context, when its text names none of them ("Updated
+ * the usage notes to document the flag" after edits of README.md): the edits say where the change went,
+ * which the sentence leaves out. Scratch files are left out, and at most {@link MAX_EDITED_NAMED} are named.
+ *
+ * @param decision - a change the prose reports.
+ * @param edited - the paths edited or written for it (since the request it answers), latest first.
+ */
+export function withEditedFiles<D extends Decision>(decision: D, edited: readonly string[]): D {
+  if (edited.length === 0 || decision.family !== 'change') return decision;
+  const text = decision.text.toLowerCase();
+  // A file the text names already says where the change went.
+  if (edited.some((path) => text.includes((path.split('/').pop() ?? path).toLowerCase()))) return decision;
+  const names = [...new Set(edited.filter((path) => !scratch(path)))].slice(0, MAX_EDITED_NAMED).map(shown);
+  if (names.length === 0) return decision;
+  // The sentence gives way to the files when the context is full: they are what it lacked.
+  const files = capChars(` (edited: ${names.join(', ')})`, MAX_DECISION_CONTEXT_CHARS / 2);
+  return { ...decision, context: `${capChars(decision.context, MAX_DECISION_CONTEXT_CHARS - files.length)}${files}` };
+}

@@ -9,10 +9,11 @@ import type { Observation } from '../observations.js';
 import { CARRIED_PREFIX, EMPTY_REPLY_ID, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from '../notes/prose-notes.js';
 import { TODO_CLOSED, TODO_PREFIX } from '../notes/todos.js';
 import { collapseAttempts } from '../decisions/decision-attempts.js';
+import { withEditedFiles } from '../decisions/work-decisions.js';
 import { restatementPenalty, withoutUndoneCommits } from '../decisions/decision-provenance.js';
 import { supersededStatements } from '../decisions/decision-restatements.js';
 import { rememberedByText, rememberedWordSets } from '../../text/remembered.js';
-import { CONFIRMED_BONUS, editedNames, laterWork, reach, REVERSAL_BONUS, reverses, type DecisionEvidence } from '../decisions/decision-evidence.js';
+import { CONFIRMED_BONUS, editedNames, laterWork, reach, reportsTurn, REVERSAL_BONUS, reverses, type DecisionEvidence } from '../decisions/decision-evidence.js';
 
 export type { DecisionEvidence } from '../decisions/decision-evidence.js';
 
@@ -98,6 +99,24 @@ const requestWords = rememberedByText((text: string): readonly string[] => {
   return [...found].slice(0, 40);
 }, REMEMBERED_TEXTS);
 
+/**
+ * The order of the user's latest request before a decision, -1 when there is none: a binary search, since
+ * a long session asks this for many candidates.
+ *
+ * @param requests - sorted by order.
+ */
+function requestBefore(decision: Decision, requests: ReadonlyArray<{ order: number }>): number {
+  const order = decision.order ?? -1;
+  let low = 0;
+  let high = requests.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((requests[middle]?.order ?? Infinity) < order) low = middle + 1;
+    else high = middle;
+  }
+  return low > 0 ? requests[low - 1]?.order ?? -1 : -1;
+}
+
 /** How much a decision answers the user's latest request before it: shared subject words. */
 function requestSupport(decision: Decision, requests: ReadonlyArray<{ order: number; words: readonly string[] }>): number {
   const order = decision.order;
@@ -151,11 +170,15 @@ export function rankDecisions(
   const sized = commits > limit;
   const restates = restatementPenalty(collapsed);
   for (const [index, decision] of collapsed.entries()) {
-    const later = laterWork(decision, edited);
+    const found = laterWork(decision, edited);
     // A proposal no later edit of what it names carried out was not decided: a plan step, a finding, advice never acted on.
-    if (decision.proposed && later !== 'confirmed') continue;
+    if (decision.proposed && found !== 'confirmed') continue;
+    const weak = (decision.score ?? 3.5) < FILL_THRESHOLD;
+    // A weak report of what its turn just edited ("Updated main.cpp so …" right after that edit) is borne out
+    // by those edits as by a later one.
+    const later = weak && found !== 'confirmed' && !decision.proposed && reportsTurn(decision, edited, requestBefore(decision, requests)) ? 'confirmed' : found;
     // A weak candidate (narration of a step) counts only once later work on what it names bears it out.
-    if ((decision.score ?? 3.5) < FILL_THRESHOLD && later !== 'confirmed') continue;
+    if (weak && later !== 'confirmed') continue;
     // A proposal carried out survives below the report of the same work; what the session says it does, then does, ranks higher.
     const evidenceScore = decision.family === 'deleted' ? (reverses(decision, edited) ? REVERSAL_BONUS : 0)
       : decision.proposed ? -CONFIRMED_BONUS
@@ -167,6 +190,8 @@ export function rankDecisions(
   const candidates = indexed.slice(0, MAX_CANDIDATES).map((candidate) => ({ ...candidate, words: words(candidate.decision.text) }));
   const kept: Array<{ decision: Decision; index: number; words: ReadonlySet<string> }> = [];
   const perMessage = new Map<number, number>();
+  /** Changes passed over only because their message had placed its share. */
+  const capped: typeof candidates = [];
   // A completed todo item only fills a session whose prose states few decisions: when the prose reports
   // the work, it says the same better, and todo items would displace its decisions.
   // A plan step or finding that a later report of the same change names again is a fragment of it.
@@ -184,11 +209,42 @@ export function rankDecisions(
     if (candidate.decision.family === 'deleted' && candidates.some((other) => other.decision.family !== 'deleted' && other.score >= FILL_THRESHOLD && overlap(own, other.words) >= NEAR_REPEAT)) continue;
     const message = candidate.decision.order ?? -1 - candidate.index;
     const count = perMessage.get(message) ?? 0;
-    if (count >= (candidate.decision.family === 'carried' ? MAX_DECISIONS_PER_SUMMARY : MAX_DECISIONS_PER_MESSAGE)) continue;
+    if (count >= (candidate.decision.family === 'carried' ? MAX_DECISIONS_PER_SUMMARY : MAX_DECISIONS_PER_MESSAGE)) {
+      if (candidate.decision.family === 'change') capped.push(candidate);
+      continue;
+    }
     perMessage.set(message, count + 1);
     kept.push({ decision: candidate.decision, index: candidate.index, words: own });
   }
-  return kept.sort((a, b) => a.index - b.index).map((entry) => entry.decision);
+  // A session with room left keeps the further changes of a message that reported several (a thin session's
+  // one report lists the work of the whole request); a summary's items already have their own, larger cap.
+  for (const candidate of capped) {
+    if (kept.length >= limit) break;
+    if (kept.some((other) => overlap(candidate.words, other.words) >= NEAR_REPEAT)) continue;
+    kept.push({ decision: candidate.decision, index: candidate.index, words: candidate.words });
+  }
+  return kept.sort((a, b) => a.index - b.index).map((entry) => withEditedFiles(entry.decision, editedFor(entry.decision, requests, evidence.files)));
+}
+
+/** Edits read back from a decision's message for the files it went into. */
+const MAX_EDITS_READ = 8;
+
+/**
+ * The files edited or written for a decision, latest first: from its message back to the user's request it
+ * answers (the edits of the turn its report sums up), at most {@link MAX_EDITS_READ}.
+ */
+function editedFor(decision: Decision, requests: ReadonlyArray<{ order: number }>, files: DecisionEvidence['files']): string[] {
+  const order = decision.order;
+  if (order === undefined || decision.family !== 'change') return [];
+  const since = requestBefore(decision, requests);
+  const paths: string[] = [];
+  for (let at = files.length - 1; at >= 0 && paths.length < MAX_EDITS_READ; at--) {
+    const touch = files[at];
+    if (!touch || touch.order > order) continue;
+    if (touch.order <= since) break;
+    if (touch.action === 'edit' || touch.action === 'write') paths.push(touch.path);
+  }
+  return paths;
 }
 
 /**

@@ -117,6 +117,12 @@ describe('proposals and non-decisions', () => {
     expect(decisionsOf('## Changes\n- `next`: 16.2.4 → 15.2.4 in `package.json`')).toHaveLength(1);
   });
 
+  it('should not take an arrow from a plain word to a name for a change', () => {
+    expect(decisionsOf('## Summary\n- `ContentView` routes locked → `LockView` with a fade')).toEqual([]);
+    expect(decisionsOf('## Tests\n- `OrderServiceTest`: duplicate → `OrderExistsException`, missing stock → `StockException`')).toEqual([]);
+    expect(decisionsOf('## Summary\n- `ContentView`: `Color.gray` → `theme.muted` in the header')).toHaveLength(1);
+  });
+
   it('should not take an arrow in an example for a change', () => {
     expect(decisionsOf('`unitMap` resolves the chosen unit, for example `temp=38` + `tempUnit=f` → `100.4 °F`.')).toEqual([]);
     expect(decisionsOf('`unitMap` 用来解析用户选的单位，比如 `temp=38` + `tempUnit=f` → `100.4 °F`。', 'cmn')).toEqual([]);

@@ -59,10 +59,43 @@ describe('rankDecisions', () => {
     expect(rankDecisions(many, 3)).toHaveLength(3);
   });
 
+  it('should let a session with room left keep every change of the one message that reported them', () => {
+    const report = [
+      decision('Collapse blank runs (render.py): added a regex that folds 3+ newlines into one', 4, 6),
+      decision('Overwrite on re-fetch (store.py): the id prefix makes the name stable', 4.5, 6),
+      decision('Summary in header (store.py): added the summary field to the metadata block', 4.2, 6),
+    ];
+    expect(rankDecisions(report, 10).map((item) => item.text)).toEqual(report.map((item) => item.text));
+    // A summary's items keep their own cap, and a full list still takes at most its share from one message.
+    const carried = Array.from({ length: 7 }, (_, index) => ({ ...decision(`Moved handler${index} into module${index}`, 5, 2), family: 'carried' as const }));
+    expect(rankDecisions(carried, 10)).toHaveLength(5);
+  });
+
+  it('should name in its context the files edited for a change whose text names none of them', () => {
+    const requests = [note('next:request:2', 'next', 'asked: document the new flag', 2)];
+    const files = [touch('/tmp/scratch.py', 'write', 3), touch('docs/old-guide.md', 'edit', 1), touch('README.md', 'edit', 4), touch('src/cli.ts', 'edit', 4)];
+    const [report, named] = rankDecisions(
+      [decision('Updated the usage notes to document the --dry-run flag', 4, 5), decision('cli.ts: the --dry-run flag skips the upload', 4, 6)],
+      10,
+      requests,
+      { files, signals: [] },
+    );
+    // Edits since the request the report answers, latest first; a scratch file and an older edit are not its files.
+    expect(report?.context).toBe('Updated the usage notes to document the --dry-run flag (edited: src/cli.ts, README.md)');
+    expect(named?.context).toBe('cli.ts: the --dry-run flag skips the upload');
+  });
+
+  it('should keep a weak report of what its own turn just edited, and not one of an edit before the request', () => {
+    const requests = [note('next:request:3', 'next', 'asked: append each run to the log instead of overwriting it', 3)];
+    const report = decision('Updated main.cpp so times.log is now opened in append mode', 2.5, 5);
+    expect(rankDecisions([report], 10, requests, { files: [touch('src/main.cpp', 'edit', 4)], signals: [] }).map((item) => item.text)).toEqual([report.text]);
+    expect(rankDecisions([report], 10, requests, { files: [touch('src/main.cpp', 'edit', 2)], signals: [] })).toEqual([]);
+  });
+
   it('should raise a decision that answers the latest request before it', () => {
     const decisions = [decision('Wrapped each scheduler tick in try/catch', 4, 5), decision('Switched the logger to JSON lines', 4.2, 5), decision('Moved the cron expressions into application.yml', 4.1, 5)];
     const requests = [note('next:request:4', 'next', 'asked: make the scheduler survive a failing tick', 4)];
-    const ranked = rankDecisions(decisions, 10, requests);
+    const ranked = rankDecisions(decisions, MAX_DECISIONS_PER_MESSAGE, requests);
     expect(ranked).toHaveLength(MAX_DECISIONS_PER_MESSAGE);
     expect(ranked.map((item) => item.text)).toContain('Wrapped each scheduler tick in try/catch');
     expect(rankDecisions([...decisions, decision('Another change to the logger format', 4.3, 5)], 1, requests)[0]?.text).toBe('Wrapped each scheduler tick in try/catch');
