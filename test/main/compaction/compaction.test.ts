@@ -382,11 +382,15 @@ describe('compaction', () => {
 
   it('should return by its deadline, with the guidelines, when the host is slow to list messages', async () => {
     harness = await startHarness({ compactionDeadlineMs: 200 });
+    // The host answers only once the hook has returned: slower than any deadline, on any machine.
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     harness.host.setMessages('ses_slow', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await answered;
       return conversation;
     });
     const output = await compact(harness, 'ses_slow', []);
+    answer();
     expect(output.context).toEqual([TAGGING_GUIDELINES]);
     await harness.plugin.logger.flush();
     expect(harness.host.linesWith('could not read session ses_slow (timeout)')).toHaveLength(1);

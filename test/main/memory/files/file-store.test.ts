@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFileStore, type FileStore } from '../../../../src/main/memory/files/file-store.js';
 import { createInlineRunner } from '../../../../src/main/pool/inline-runner.js';
-import { createLogger } from '../../../../src/main/shared/logger.js';
+import { createLogger, type Logger } from '../../../../src/main/shared/logger.js';
 import { judgeRelations } from '../../../../src/main/graph/graph-context.js';
 import { sanitizeTitle } from '../../../../src/core/memory/memory-format.js';
 import type { Relation, ThoughtInput } from '../../../../src/main/memory/memory-port.js';
@@ -27,17 +27,22 @@ async function tempDir(prefix: string): Promise<string> {
   return dir;
 }
 
+/** The logger of each store opened, so a test can wait for its lines to reach the host. */
+const loggers = new Map<FileStore, Logger>();
+
 async function openStore(root: string, stateDir: string, host?: FakeHost): Promise<FileStore> {
+  const logger = createLogger(host?.client);
   const store = createFileStore({
     root,
     stateDir,
     runner: await createInlineRunner(),
-    logger: createLogger(host?.client),
+    logger,
     now: () => CLOCK,
     agent: 'agent',
     index: { freshForMs: 0, persistDelayMs: 0 },
   });
   stores.push(store);
+  loggers.set(store, logger);
   return store;
 }
 
@@ -61,6 +66,7 @@ function relation(result: { ok: true; value: Relation[] } | { ok: false }, name:
 afterEach(async () => {
   for (const store of stores) await store.close();
   stores = [];
+  loggers.clear();
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   dirs = [];
 });
@@ -288,7 +294,7 @@ describe('createFileStore', () => {
       await second.related({ concept: 'redis' }, timing);
       expect(relation(context, 'cache-layer')?.cooccurrence).toBe(3);
       expect(second.index.lastReport()?.total).toBe(4);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await loggers.get(second)?.flush();
       expect(host.linesWith('rejected')).toHaveLength(1);
       await second.close();
       const rewritten = JSON.parse(await readFile(file, 'utf8')) as { version: number; entries: unknown[] };
