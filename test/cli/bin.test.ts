@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateSession } from '../../src/synth/session-generator.js';
+import { scratchFolders } from '../support/scratch.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // By URL: the runs start in a folder with no node_modules to resolve `tsx` from.
@@ -37,13 +37,10 @@ function runScript(script: string, args: string[], cwd: string, extra: Record<st
 
 let elsewhere: string;
 
+const scratch = scratchFolders('bin-elsewhere', 'all');
 beforeAll(async () => {
-  elsewhere = await mkdtemp(join(tmpdir(), 'bin-elsewhere-'));
+  elsewhere = await scratch();
   await writeFile(join(elsewhere, 'session.json'), await readFile(sample));
-});
-
-afterAll(async () => {
-  await rm(elsewhere, { recursive: true, force: true });
 });
 
 // Each report starts a worker pool; a loaded 2-core machine needs a while.

@@ -1,12 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRANDCHILD_HOLDS_STDOUT, hookScenarios, runnerScenarios, WRAPPER_HANGS } from '../../../support/hanging-cli.js';
 import { startTestPool } from '../../../support/plugin-harness.js';
 import type { WorkerPool } from '../../../../src/main/pool/worker-pool.js';
+import { scratchFolders } from '../../../support/scratch.js';
 
-const dirs: string[] = [];
+const scratch = scratchFolders('hanging-cli', 'all');
 // One worker for the plugins of the hook scenarios: the hangs are the CLI's and the frames file's, not the pool's.
 let pool: WorkerPool;
 beforeAll(async () => {
@@ -14,14 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await pool.destroy();
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
-
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'hanging-cli-'));
-  dirs.push(dir);
-  return dir;
-}
 
 // The same scenarios run under OpenCode's Bun in test/e2e/hanging-cli.e2e.test.ts. Each test has its own
 // scratch folder, wrappers and plugin, and spends most of its time waiting for a deadline: they run at once.

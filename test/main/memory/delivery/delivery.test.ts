@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, type TestContext } from 'vitest';
@@ -16,6 +15,7 @@ import { canMount, mountTmpfs, type Mount } from '../../../support/scratch-mount
 import { groupGone } from '../../../support/soak.js';
 import { createFakeHost, type FakeHost } from '../../../support/fake-host.js';
 import { fixtureArgv } from '../../../support/fixture-process.js';
+import { scratchFolders } from '../../../support/scratch.js';
 
 const mountable = await canMount();
 
@@ -31,12 +31,13 @@ interface Rig {
   delivery(env?: Record<string, string>, cliPath?: string): Delivery;
 }
 
+const newStateDir = scratchFolders('delivery');
+
 async function rig(cleanup: Cleanup): Promise<Rig> {
   const double = await createDoubleRoot();
-  const stateDir = await mkdtemp(join(tmpdir(), 'delivery-'));
   // Run in reverse order: the state folder goes first, then the double's root.
   cleanup(() => double.cleanup());
-  cleanup(() => rm(stateDir, { recursive: true, force: true }));
+  const stateDir = await newStateDir(cleanup);
   const host = createFakeHost();
   const clock = { now: Date.UTC(2026, 10, 22, 12) };
   return {

@@ -1,5 +1,4 @@
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,19 +12,15 @@ import { MEMORY_INDEX_VERSION } from '../../../../src/workers/tasks/memory-folde
 import { createFakeHost, type FakeHost } from '../../../support/fake-host.js';
 import { buildCompactionNote } from '../../../../src/main/compaction/compaction-note.js';
 import type { Extraction } from '../../../../src/main/compaction/extraction-engine.js';
+import { scratchFolders } from '../../../support/scratch.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/file-store/', import.meta.url));
 const CLOCK = Date.parse('2026-03-04T10:05:06.789Z');
 const timing = { timeoutMs: 5_000 };
 
-let dirs: string[] = [];
+const newRoot = scratchFolders('file-store-root');
+const newStateDir = scratchFolders('file-store-state');
 let stores: FileStore[] = [];
-
-async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
 
 /** The logger of each store opened, so a test can wait for its lines to reach the host. */
 const loggers = new Map<FileStore, Logger>();
@@ -48,7 +43,7 @@ async function openStore(root: string, stateDir: string, host?: FakeHost): Promi
 
 /** The fixture folder in a temp root, mtimes spaced a minute apart in the order given (oldest first). */
 async function fixtureRoot(): Promise<string> {
-  const root = await tempDir('file-store-root-');
+  const root = await newRoot();
   await cp(join(FIXTURES, 'memory'), join(root, 'memory'), { recursive: true });
   const order = ['sessions/gateway.md', 'tech/pool.md', 'tech/cache-streams.md', 'tech/redis-cache.md'];
   for (const [index, file] of order.entries()) {
@@ -67,15 +62,13 @@ afterEach(async () => {
   for (const store of stores) await store.close();
   stores = [];
   loggers.clear();
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-  dirs = [];
 });
 
 describe('createFileStore', () => {
   describe('writes', () => {
     it('should write a note byte for byte as the contract lays it out', async () => {
-      const root = await tempDir('file-store-root-');
-      const store = await openStore(root, await tempDir('file-store-state-'));
+      const root = await newRoot();
+      const store = await openStore(root, await newStateDir());
       const written = await store.writeNote(
         { title: 'Decisions 2026-03-04 10:05', content: 'We chose [[Redis]] for the [[cache layer]].', folder: 'sessions/compaction', tags: ['compaction', 'acme-shop'] },
         timing,
@@ -90,8 +83,8 @@ describe('createFileStore', () => {
       [{ title: 'Already titled', content: '# Own heading\n\nSee [[api-gateway]].', tags: ['x y', 'true'] }, 'memory://already-titled', 'already-titled.md'],
       [{ title: '  spaces__and_under_scores  ', content: 'A `[[code]]` and [[real-link]].' }, 'memory://spaces-and-under-scores', 'spaces-and-under-scores.md'],
     ])('should write %o byte for byte as the contract lays it out', async (payload, uri, expected) => {
-      const root = await tempDir('file-store-root-');
-      const store = await openStore(root, await tempDir('file-store-state-'));
+      const root = await newRoot();
+      const store = await openStore(root, await newStateDir());
       const written = await store.writeNote(payload, timing);
       expect(written.ok && written.value.uri).toBe(uri);
       const actual = await readFile(join(root, 'memory', `${uri.slice('memory://'.length)}.md`), 'utf8');
@@ -101,8 +94,8 @@ describe('createFileStore', () => {
     it('should write a compaction note under the contract: its frontmatter, its own H1, concepts linked in the body, the plugin and the project in tags', async () => {
       const extraction = { concepts: [{ name: 'websocket', count: 3 }, { name: 'compaction', count: 1 }, { name: 'acme-shop', count: 2 }], decisions: [], files: ['src/feed.ts'] } as unknown as Extraction;
       const note = buildCompactionNote('acme-shop', 'ses_4f2a91c07ffeYb3LqP0aZt2mQw', extraction, new Date(CLOCK));
-      const root = await tempDir('file-store-root-');
-      const store = await openStore(root, await tempDir('file-store-state-'));
+      const root = await newRoot();
+      const store = await openStore(root, await newStateDir());
       const mine = await store.writeNote(note, timing);
       expect(mine.ok).toBe(true);
       const uri = (mine as { value: { uri: string } }).value.uri;
@@ -120,8 +113,8 @@ describe('createFileStore', () => {
     });
 
     it('should write a session file with thought and conclusion sections byte for byte as the contract lays it out', async () => {
-      const root = await tempDir('file-store-root-');
-      const store = await openStore(root, await tempDir('file-store-state-'));
+      const root = await newRoot();
+      const store = await openStore(root, await newStateDir());
       const base = { nextThoughtNeeded: false, conclusion: 'Latest [[compaction]] summary of [[acme-shop]] recorded.', analysisType: 'retrospective' };
       const first = await store.appendThought({ ...base, response: 'First [[compaction]] summary.', thoughts: 'Delivery one.', thoughtNumber: 0, totalThoughts: 1 }, timing);
       expect(first.ok).toBe(true);
@@ -136,9 +129,9 @@ describe('createFileStore', () => {
     });
 
     it('should keep a damaged session file aside and answer SESSION_MISSING, so the chain starts again', async () => {
-      const root = await tempDir('file-store-root-');
+      const root = await newRoot();
       const host = createFakeHost();
-      const store = await openStore(root, await tempDir('file-store-state-'), host);
+      const store = await openStore(root, await newStateDir(), host);
       const base = { nextThoughtNeeded: false, conclusion: 'Latest [[compaction]] summary recorded.', thoughtNumber: 0, totalThoughts: 1 };
       const first = (await store.appendThought({ ...base, response: 'First [[compaction]] summary.' }, timing)) as { ok: true; value: { sessionId: string } };
       const folder = join(root, 'memory/thinking/sequential/2026/03/04');
@@ -155,10 +148,10 @@ describe('createFileStore', () => {
     });
 
     it('should refuse what maenifold refuses, with its codes', async () => {
-      const root = await tempDir('file-store-root-');
+      const root = await newRoot();
       await mkdir(join(root, 'memory'), { recursive: true });
       await writeFile(join(root, 'memory/.wikilink-filter.json'), JSON.stringify({ Secret: 'internal' }));
-      const store = await openStore(root, await tempDir('file-store-state-'));
+      const store = await openStore(root, await newStateDir());
       const codeOf = async (tool: 'WriteMemory' | 'SequentialThinking', payload: Record<string, unknown>) => {
         const result = tool === 'WriteMemory' ? await store.writeNote(payload as { title: string; content: string }, timing) : await store.appendThought(payload as unknown as ThoughtInput, timing);
         return result.ok ? 'ok' : result.error.toolCode;
@@ -174,8 +167,8 @@ describe('createFileStore', () => {
     });
 
     it('should overwrite a note whose title has the same slug, as maenifold does', async () => {
-      const root = await tempDir('file-store-root-');
-      const store = await openStore(root, await tempDir('file-store-state-'));
+      const root = await newRoot();
+      const store = await openStore(root, await newStateDir());
       await store.writeNote({ title: 'Cache Notes', content: 'first [[redis]]' }, timing);
       await store.writeNote({ title: 'cache notes!', content: 'second [[redis]]' }, timing);
       expect(await readdir(join(root, 'memory'))).toEqual(['cache-notes.md']);
@@ -185,7 +178,7 @@ describe('createFileStore', () => {
 
   describe('reads', () => {
     it('should rank search hits by title and concepts, then by text', async () => {
-      const store = await openStore(await fixtureRoot(), await tempDir('file-store-state-'));
+      const store = await openStore(await fixtureRoot(), await newStateDir());
       const found = await store.search({ query: 'redis cache', mode: 'Hybrid', pageSize: 5 }, timing);
       const results = found.ok ? found.value : [];
       expect(results.map((hit) => hit.path)).toEqual(['memory://tech/redis-cache', 'memory://tech/cache-streams', 'memory://tech/pool']);
@@ -195,7 +188,7 @@ describe('createFileStore', () => {
     });
 
     it('should list recent activity newest first with first and last H2', async () => {
-      const store = await openStore(await fixtureRoot(), await tempDir('file-store-state-'));
+      const store = await openStore(await fixtureRoot(), await newStateDir());
       const recent = await store.recent({ limit: 2, withinMs: 86_400_000, includeContent: true }, timing);
       expect(recent).toEqual({
         ok: true,
@@ -214,7 +207,7 @@ describe('createFileStore', () => {
     });
 
     it('should read a note back and list a folder, as data', async () => {
-      const store = await openStore(await fixtureRoot(), await tempDir('file-store-state-'));
+      const store = await openStore(await fixtureRoot(), await newStateDir());
       const read = await store.readNote('memory://tech/redis-cache', timing);
       expect(read).toMatchObject({ ok: true, value: { uri: 'memory://tech/redis-cache', title: 'Redis cache' } });
       expect(read.ok && read.value.content).toContain('[[redis]] backs the [[cache-layer]]');
@@ -224,7 +217,7 @@ describe('createFileStore', () => {
     });
 
     it('should build context from the files concepts share, with maenifold normalization and no code links', async () => {
-      const store = await openStore(await fixtureRoot(), await tempDir('file-store-state-'));
+      const store = await openStore(await fixtureRoot(), await newStateDir());
       const context = await store.related({ concept: 'Redis', depth: 1, maxEntities: 5 }, timing);
       expect(context).toEqual({
         ok: true,
@@ -240,7 +233,7 @@ describe('createFileStore', () => {
 
     it('should see its own writes on the next read and re-read only the changed file', async () => {
       const root = await fixtureRoot();
-      const store = await openStore(root, await tempDir('file-store-state-'));
+      const store = await openStore(root, await newStateDir());
       await store.related({ concept: 'redis' }, timing);
       expect(store.index.lastReport()).toMatchObject({ indexed: 4, total: 4 });
       await store.writeNote({ title: 'Fourth', content: '[[redis]] with the [[cache-layer]] again.' }, timing);
@@ -256,7 +249,7 @@ describe('createFileStore', () => {
   describe('index cache', () => {
     it('should reuse a valid cache and re-read only files whose stamp changed', async () => {
       const root = await fixtureRoot();
-      const stateDir = await tempDir('file-store-state-');
+      const stateDir = await newStateDir();
       const first = await openStore(root, stateDir);
       await first.related({ concept: 'redis' }, timing);
       await first.close();
@@ -276,7 +269,7 @@ describe('createFileStore', () => {
       ['a damaged entry', null],
     ])('should rebuild from the files when the cache holds %s, and say so once', async (_label, content) => {
       const root = await fixtureRoot();
-      const stateDir = await tempDir('file-store-state-');
+      const stateDir = await newStateDir();
       const first = await openStore(root, stateDir);
       await first.related({ concept: 'redis' }, timing);
       await first.close();
