@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCliFixture, type CliRun } from '../support/fixture-process.js';
+import { runCliFixture, type CliRun } from '../../support/fixture-process.js';
 import { scratchFolders } from '../support/scratch.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/eval.ts', import.meta.url));

@@ -17,7 +17,7 @@ import { FRAME_COMPACTING_DEADLINE_MS } from '../../src/main/frames/frame-compac
 import { FRAME_TOOL_DEADLINE_MS } from '../../src/main/frames/frame-tools.js';
 import { TASK_FIT_RESERVE_MS } from '../../src/main/graph/task-augmentation.js';
 import { startHarness, type HarnessShared } from './plugin-harness.js';
-import { message } from './fake-host.js';
+import { message } from '../../support/fake-host.js';
 
 /** A wrapper that starts the program without exec; the program hangs, and both hold stdout. */
 export const WRAPPER_HANGS = fileURLToPath(new URL('../fixtures/hanging-cli/wrapper-hangs', import.meta.url));

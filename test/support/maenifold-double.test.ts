@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createDoubleRoot, runDouble, type DoubleRoot, type DoubleRun } from './maenifold-double.js';
+import { createDoubleRoot, runDouble, type DoubleRoot, type DoubleRun } from '../../support/maenifold-double.js';
 
 interface Envelope {
   success: boolean;

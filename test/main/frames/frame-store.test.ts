@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createFrameStore, frameFileFor } from '../../../src/main/frames/frame-store.js';
 import { beginPop, pushFrame } from '../../../src/main/frames/frame-state.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../support/fake-host.js';
+import { createFakeHost } from '../../../support/fake-host.js';
 import { hungFile } from '../../support/hung-file.js';
 import { scratchFolders } from '../../support/scratch.js';
 

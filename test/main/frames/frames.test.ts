@@ -7,7 +7,7 @@ import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guideli
 import { hungFile } from '../../support/hung-file.js';
 import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
-import { createFakeHost, message } from '../../support/fake-host.js';
+import { createFakeHost, message } from '../../../support/fake-host.js';
 import { createFrames, TOOL_HELPER_DEADLINE_MS } from '../../../src/main/frames/frames.js';
 import { resolvePluginOptions } from '../../../src/main/shared/plugin-options.js';
 import { createLogger } from '../../../src/main/shared/logger.js';

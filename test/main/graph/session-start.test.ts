@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness as startPlugin, startTestPool, STRONG_GRAPH, type Harness } from '../../support/plugin-harness.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
-import { doubleCliPath, runDouble } from '../../support/maenifold-double.js';
+import { doubleCliPath, runDouble } from '../../../support/maenifold-double.js';
 import { SESSION_CONTEXT_HEADING } from '../../../src/main/graph/session-start.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
 import { scratchFolders } from '../../support/scratch.js';

@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import entry from '../../../plugin/maenifold.js';
-import { createDoubleRoot, type DoubleRoot } from '../../support/maenifold-double.js';
-import { createFakeHost, message } from '../../support/fake-host.js';
+import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-double.js';
+import { createFakeHost, message } from '../../../support/fake-host.js';
 import { scratchFolders } from '../../support/scratch.js';
 
 const scratch = scratchFolders('maenifold-dispose');

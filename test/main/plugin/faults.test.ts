@@ -10,8 +10,8 @@ import { createOutbox } from '../../../src/main/memory/delivery/outbox.js';
 import { createChainStore } from '../../../src/main/memory/delivery/chain-store.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
-import { createDoubleRoot, doubleCliPath } from '../../support/maenifold-double.js';
-import { message } from '../../support/fake-host.js';
+import { createDoubleRoot, doubleCliPath } from '../../../support/maenifold-double.js';
+import { message } from '../../../support/fake-host.js';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
 import { scratchFolders } from '../../support/scratch.js';
 

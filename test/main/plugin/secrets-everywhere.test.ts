@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
-import { message } from '../../support/fake-host.js';
+import { message } from '../../../support/fake-host.js';
 import { truePositives, type SecretCase } from '../../fixtures/secrets/corpus.js';
 
 let harness: Harness | undefined;

@@ -9,7 +9,7 @@ import { sessionUri } from '../../../src/core/memory/memory-format.js';
 import { locateCli } from '../../../src/main/memory/cli/cli-locator.js';
 import { createMaenifoldClient } from '../../../src/main/memory/cli/maenifold-client.js';
 import type { Extraction } from '../../../src/main/compaction/extraction-engine.js';
-import { createDoubleRoot } from '../../support/maenifold-double.js';
+import { createDoubleRoot } from '../../../support/maenifold-double.js';
 import { scratchFolders } from '../../support/scratch.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -97,7 +97,7 @@ describe('paths built from names the plugin does not control', () => {
 describe('secrets in a conversation', () => {
   it('should reach neither the compaction prompt nor the graph', async () => {
     const { startHarness } = await import('../../support/plugin-harness.js');
-    const { message } = await import('../../support/fake-host.js');
+    const { message } = await import('../../../support/fake-host.js');
     const { truePositives } = await import('../../fixtures/secrets/corpus.js');
     const cases = truePositives();
     const harness = await startHarness();

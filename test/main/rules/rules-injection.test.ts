@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
-import { message } from '../../support/fake-host.js';
+import { message } from '../../../support/fake-host.js';
 import { WORKING_CONTEXT_HEADING } from '../../../src/main/compaction/compaction.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
 import { scratchFolders } from '../../support/scratch.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRuleSet, MAX_RULE_BYTES, parseRule, renderRules, ruleFolders, RULES_RECHECK_MS } from '../../../src/main/rules/rules.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../support/fake-host.js';
+import { createFakeHost } from '../../../support/fake-host.js';
 import { scratchFolders } from '../../support/scratch.js';
 
 const scratch = scratchFolders('rules');

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomically } from '../../../src/io/atomic-file.js';
 import { assertHeld, StateLockError, throwIfAborted, withFileLock } from '../../../src/main/shared/file-lock.js';
-import { fixtureArgv } from '../../support/fixture-process.js';
+import { fixtureArgv } from '../../../support/fixture-process.js';
 import { canMount, mountTmpfs, type Mount } from '../../support/scratch-mount.js';
 import { scratchFolders } from '../../support/scratch.js';
 

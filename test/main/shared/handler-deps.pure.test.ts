@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { forHook } from '../../../src/main/shared/handler-deps.js';
 import { createLogger, LOG_SERVICE } from '../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../support/fake-host.js';
+import { createFakeHost } from '../../../support/fake-host.js';
 
 describe('forHook', () => {
   it('should scope the logger to the hook and keep the other parts as given', async () => {

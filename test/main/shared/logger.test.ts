@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createLogger, LOG_SERVICE } from '../../../src/main/shared/logger.js';
-import { createFakeHost, message } from '../../support/fake-host.js';
+import { createFakeHost, message } from '../../../support/fake-host.js';
 import { startHarness } from '../../support/plugin-harness.js';
 
 describe('createLogger', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keepAside, readStateText } from '../../../src/main/shared/state-file.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../support/fake-host.js';
+import { createFakeHost } from '../../../support/fake-host.js';
 import { hungFile } from '../../support/hung-file.js';
 import { scratchFolders } from '../../support/scratch.js';
 

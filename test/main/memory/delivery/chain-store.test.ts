@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { createChainStore } from '../../../../src/main/memory/delivery/chain-store.js';
 import { assertHeld, withFileLock } from '../../../../src/main/shared/file-lock.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../../support/fake-host.js';
-import { fixtureArgv } from '../../../support/fixture-process.js';
+import { createFakeHost } from '../../../../support/fake-host.js';
+import { fixtureArgv } from '../../../../support/fixture-process.js';
 import { scratchFolders } from '../../../support/scratch.js';
 
 const STALE_WRITER = fileURLToPath(new URL('../../../fixtures/delivery/stale-chain-writer.ts', import.meta.url));

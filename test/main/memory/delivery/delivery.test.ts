@@ -10,11 +10,11 @@ import { createChainStore, type ChainRecord } from '../../../../src/main/memory/
 import { locateCli } from '../../../../src/main/memory/cli/cli-locator.js';
 import { createMaenifoldClient } from '../../../../src/main/memory/cli/maenifold-client.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
-import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-double.js';
+import { createDoubleRoot, type DoubleRoot } from '../../../../support/maenifold-double.js';
 import { canMount, mountTmpfs, type Mount } from '../../../support/scratch-mount.js';
-import { groupGone } from '../../../support/soak.js';
-import { createFakeHost, type FakeHost } from '../../../support/fake-host.js';
-import { fixtureArgv } from '../../../support/fixture-process.js';
+import { groupGone } from '../../../../support/soak.js';
+import { createFakeHost, type FakeHost } from '../../../../support/fake-host.js';
+import { fixtureArgv } from '../../../../support/fixture-process.js';
 import { scratchFolders } from '../../../support/scratch.js';
 
 const mountable = await canMount();
@@ -238,7 +238,7 @@ describe.concurrent('delivery through failures', () => {
 });
 
 describe.concurrent('delivery across a killed process', () => {
-  const child = fileURLToPath(new URL('../../../fixtures/delivery/submit-thought.ts', import.meta.url));
+  const child = fileURLToPath(new URL('../../../../support/submit-thought.ts', import.meta.url));
   const settled = (): number => Date.now() + 2 * 5_000 + 1;
 
   /** Starts the sender in its own process group, so the test can tell when every process it started is gone. */

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createOutbox } from '../../../../src/main/memory/delivery/outbox.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../../support/fake-host.js';
-import { fixtureArgv } from '../../../support/fixture-process.js';
+import { createFakeHost } from '../../../../support/fake-host.js';
+import { fixtureArgv } from '../../../../support/fixture-process.js';
 import { hungFile } from '../../../support/hung-file.js';
 import { scratchFolders } from '../../../support/scratch.js';
 

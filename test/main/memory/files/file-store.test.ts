@@ -9,7 +9,7 @@ import { judgeRelations } from '../../../../src/main/graph/graph-context.js';
 import { sanitizeTitle } from '../../../../src/core/memory/memory-format.js';
 import type { Relation, ThoughtInput } from '../../../../src/main/memory/memory-port.js';
 import { MEMORY_INDEX_VERSION } from '../../../../src/workers/tasks/memory-folder.js';
-import { createFakeHost, type FakeHost } from '../../../support/fake-host.js';
+import { createFakeHost, type FakeHost } from '../../../../support/fake-host.js';
 import { buildCompactionNote } from '../../../../src/main/compaction/compaction-note.js';
 import type { Extraction } from '../../../../src/main/compaction/extraction-engine.js';
 import { scratchFolders } from '../../../support/scratch.js';

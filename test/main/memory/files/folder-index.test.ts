@@ -9,7 +9,7 @@ import { createInlineRunner } from '../../../../src/main/pool/inline-runner.js';
 import { createWorkerPool, type WorkerPool } from '../../../../src/main/pool/worker-pool.js';
 import type { TaskRunner } from '../../../../src/main/pool/task-runner.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../../support/fake-host.js';
+import { createFakeHost } from '../../../../support/fake-host.js';
 import { testWorkerFile } from '../../../support/plugin-harness.js';
 import { scratchFolders } from '../../../support/scratch.js';
 

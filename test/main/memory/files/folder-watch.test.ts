@@ -7,7 +7,7 @@ import { createFolderIndex, type FolderIndex, type FolderIndexSettings } from '.
 import { watchEventsAreReliable } from '../../../../src/main/memory/files/folder-watch.js';
 import { createInlineRunner } from '../../../../src/main/pool/inline-runner.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../../support/fake-host.js';
+import { createFakeHost } from '../../../../support/fake-host.js';
 import { scratchFolders } from '../../../support/scratch.js';
 
 const scratch = scratchFolders('folder-watch');
