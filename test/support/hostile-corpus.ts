@@ -2,10 +2,10 @@
  * Hostile inputs for the compacting hook, generated on demand (nothing large
  * is checked in): strings aimed at patterns the stages use, characters that
  * break naive text handling, secrets, and message lists of the wrong shape.
- * Inputs the adversarial corpus (adversarial-corpus.ts) holds in the same or
- * a larger size, checked there with stricter assertions, are not repeated
- * here: the 5 MB line, the 20 MB tool output, the 100k tiny messages, the
- * fence, link, quote, bidi, special-token, CJK, emoji and '=' runs.
+ * Inputs the adversarial corpus (adversarial-corpus.ts) holds, checked there
+ * with stricter assertions, are not repeated here: in the same or a larger
+ * size the 5 MB line, the 20 MB tool output and the fence, link, quote, bidi,
+ * special-token, CJK, emoji and '=' runs; and a session of tiny messages.
  */
 /** One hostile input. */
 export interface HostileCase {
