@@ -6,8 +6,8 @@ import { defineConfig } from 'vitest/config';
  * files kept by hand:
  * - `pure`: every test under test/core, test/eval, test/synth, test/io, test/workers and test/plugin (the
  *   stages, the generator and the scorer, file I/O, the worker tasks, the entry's shape), and every file
- *   named `*.pure.test.ts` elsewhere: a part of the hook thread tested alone, which starts no plugin, pool,
- *   process or lock, blocks no read and sets no fake clock. These leave no module state that one file could
+ *   named `*.pure.test.ts` elsewhere: a part of the hook thread tested alone, which starts no plugin, pool or
+ *   lock, leaves no process running, blocks no read and sets no fake clock. These leave no module state that one file could
  *   leave for the next, so they share one module graph instead of loading gpt-tokenizer, the cue tables and
  *   the unified stack again for every file.
  * - `hooks`: every other test file, each in a module graph of its own.
