@@ -2,27 +2,19 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Tests of pure functions, of the generator, the scorer and file I/O, and of the hook thread's parts
- * that start no plugin, pool, process or lock and set no fake clock: no module state that one file
- * could leave for the next, so they share one module graph instead of loading gpt-tokenizer, the cue
- * tables and the unified stack again for every file.
+ * Which project a test file runs in follows from where it lies and how it is named, never from a list of
+ * files kept by hand:
+ * - `pure`: every test under test/core, test/eval, test/synth, test/io, test/workers and test/plugin (the
+ *   stages, the generator and the scorer, file I/O, the worker tasks, the entry's shape), and every file
+ *   named `*.pure.test.ts` elsewhere: a part of the hook thread tested alone, which starts no plugin, pool or
+ *   lock, leaves no process running, blocks no read and sets no fake clock. These leave no module state that one file could
+ *   leave for the next, so they share one module graph instead of loading gpt-tokenizer, the cue tables and
+ *   the unified stack again for every file.
+ * - `hooks`: every other test file, each in a module graph of its own.
+ * A file named `.pure` that starts a plugin would share its state with the next file: name a file so only
+ * when it meets the rule above.
  */
-const PURE = [
-  'test/core/**/*.test.ts',
-  'test/eval/**/*.test.ts',
-  'test/synth/**/*.test.ts',
-  'test/io/**/*.test.ts',
-  'test/workers/**/*.test.ts',
-  'test/plugin/**/*.test.ts',
-  ...['analysis-cache', 'compaction-note', 'placed-analyses', 'section-assembly', 'session-units'].map((name) => `test/main/compaction/${name}.test.ts`),
-  'test/main/working-set/working-set-tracker.test.ts',
-  ...['frame-state', 'frame-tree'].map((name) => `test/main/frames/${name}.test.ts`),
-  'test/main/graph/graph-context.test.ts',
-  'test/main/memory/cli/cli-answers.test.ts',
-  'test/main/rules/rules.test.ts',
-  'test/main/options/**/*.test.ts',
-  ...['session-reader'].map((name) => `test/main/shared/${name}.test.ts`),
-];
+const PURE = ['test/{core,eval,synth,io,workers,plugin}/**/*.test.ts', 'test/**/*.pure.test.ts'];
 
 // The unit tests open no TLS connection, and they start hundreds of Node processes (the maenifold double,
 // fixtures, CLIs under test). Where the environment names extra CA certificates, every one of those parsed

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { createMaenifoldPlugin } from '../src/main/plugin/create-plugin.js';
 import type { SessionExport } from '../src/core/session-types.js';
 import { growSession } from '../src/synth/session-generator.js';
-import { createDoubleRoot } from '../test/support/maenifold-double.js';
-import { createFakeHost } from '../test/support/fake-host.js';
+import { createDoubleRoot } from '../support/maenifold-double.js';
+import { createFakeHost } from '../support/fake-host.js';
 
 /** Figures of one size. */
 export interface HookFigures {

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMaenifoldPlugin } from '../src/main/plugin/create-plugin.js';
 import { generateSession } from '../src/synth/session-generator.js';
-import { createDoubleRoot } from '../test/support/maenifold-double.js';
-import { createFakeHost } from '../test/support/fake-host.js';
+import { createDoubleRoot } from '../support/maenifold-double.js';
+import { createFakeHost } from '../support/fake-host.js';
 
 /** Figures of one load run. */
 export interface LoadFigures {

@@ -4,7 +4,7 @@
  * that times the server's answers. Prints its URL on the first line, then
  * serves until stopped (or until its parent goes away).
  */
-import { startFakeModel } from '../test/e2e/fake-model.js';
+import { startFakeModel } from '../support/opencode/fake-model.js';
 
 const model = await startFakeModel();
 process.stdout.write(`${model.url}\n`);

@@ -5,7 +5,7 @@
  * spent in slow answers. The server, the variants and the report are in
  * real-host.ts.
  */
-import { MODEL } from '../test/e2e/api.js';
+import { MODEL } from '../support/opencode/api.js';
 
 /** Bounds of one measured compaction: probes, and how long it may take. */
 const MAX_PROBES = 200_000;

@@ -16,12 +16,12 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { createProject, OPENCODE_CACHE_DIR, openCodeVersion, prepareRuntime, scratchDir } from '../test/e2e/runtime.js';
-import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../test/e2e/opencode-server.js';
+import { createProject, OPENCODE_CACHE_DIR, openCodeVersion, prepareRuntime, scratchDir } from '../support/opencode/runtime.js';
+import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../support/opencode/opencode-server.js';
 import { parseSize } from '../src/synth/session-size.js';
 import { importableSession } from './real-host-session.js';
 import { generatedProse, proseInPieces } from '../src/synth/session-prose.js';
-import { MODEL } from '../test/e2e/api.js';
+import { MODEL } from '../support/opencode/api.js';
 import { measureCompaction, median, probe, round1, type RoundFigures } from './real-host-probe.js';
 
 /** The stall the issue allows the plugin to add. */

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ensureOpenCode } from '../test/e2e/runtime.js';
+import { ensureOpenCode } from '../support/opencode/runtime.js';
 
 /** Which runtimes a bench run measures. */
 export type RuntimeChoice = 'node' | 'bun' | 'both';

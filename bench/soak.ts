@@ -8,7 +8,7 @@
  *
  * Flags: --rounds N (default 20), --processes N (default 3), --store cli|files|both (default both), --seed N, --json.
  */
-import { runSoak, type SoakResult } from '../test/support/soak.js';
+import { runSoak, type SoakResult } from '../support/soak.js';
 
 function flag(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);

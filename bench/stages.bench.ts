@@ -11,6 +11,7 @@ import { countConcepts, findWikiLinks } from '../src/core/extraction/concepts/co
 import { extractDecisions } from '../src/core/extraction/decisions/decisions.js';
 import { truncateToTokens } from '../src/core/text/token-truncation.js';
 import { countTokens } from '../src/core/text/tokens.js';
+import { cuesFor } from '../src/core/text/cues.js';
 import { transcriptOf } from './naive-extraction.js';
 
 /**
@@ -20,6 +21,9 @@ import { transcriptOf } from './naive-extraction.js';
 export async function benchStages(quick: boolean): Promise<Record<string, unknown>[]> {
   const text = sanitizeText(transcriptOf(generateSession({ seed: 3, targetBytes: 1024 ** 2 })));
   const sections = selectBoundarySections(text).sections;
+  // Cue words short of their last letter: each position starts a walk that fails at the end.
+  const nearMisses = 'chang replac switc instea rathe '.repeat(200_000);
+  const cues = cuesFor('spa');
   const bench = new Bench({ iterations: quick ? 3 : 10, time: 0 });
   bench
     .add('sanitize 1MB', () => void sanitizeText(text))
@@ -27,6 +31,7 @@ export async function benchStages(quick: boolean): Promise<Record<string, unknow
     .add('wikilinks 1MB', () => void findWikiLinks(text))
     .add('decisions 1MB', () => void extractDecisions(text, { max: 10_000 }))
     .add('remark, boundary sections', () => void countConcepts(sections.flatMap((section) => proseBlocks(section))))
+    .add('cue near-misses 6MB', () => void (['change', 'weakChange', 'problem', 'next', 'hedge'] as const).map((kind) => cues[kind].test(nearMisses)))
     .add('count tokens 1MB', () => void countTokens(text))
     .add('truncate 1MB to 8k tokens', () => void truncateToTokens(text, 8_000));
   await bench.run();

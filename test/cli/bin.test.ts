@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateSession } from '../../src/synth/session-generator.js';
+import { scratchFolders } from '../support/scratch.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // By URL: the runs start in a folder with no node_modules to resolve `tsx` from.
@@ -18,12 +18,18 @@ interface Run {
   stderr: string;
 }
 
-/** Runs a script of src/cli as its command runs it, from `cwd`, without the INIT_CWD an npm script would set. */
+/**
+ * Runs a script of src/cli as its command runs it, from `cwd`, without the INIT_CWD an npm script would set:
+ * its bundle when the global setup built one (test-bundles.ts: the same sources, and a pool whose workers
+ * start from a bundle too), else the source through tsx.
+ */
 function runScript(script: string, args: string[], cwd: string, extra: Record<string, string> = {}): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   delete env['INIT_CWD'];
+  const bundle = inject('processBundles')?.[`src/cli/${script}`];
+  const argv = bundle ? [bundle] : ['--import', tsxLoader, join(root, 'src', 'cli', script)];
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', tsxLoader, join(root, 'src', 'cli', script), ...args], { cwd, env, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...argv, ...args], { cwd, env, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
     });
   });
@@ -31,16 +37,13 @@ function runScript(script: string, args: string[], cwd: string, extra: Record<st
 
 let elsewhere: string;
 
+const scratch = scratchFolders('bin-elsewhere', 'all');
 beforeAll(async () => {
-  elsewhere = await mkdtemp(join(tmpdir(), 'bin-elsewhere-'));
+  elsewhere = await scratch();
   await writeFile(join(elsewhere, 'session.json'), await readFile(sample));
 });
 
-afterAll(async () => {
-  await rm(elsewhere, { recursive: true, force: true });
-});
-
-// Each report starts a worker pool through tsx; a loaded 2-core machine needs a while.
+// Each report starts a worker pool; a loaded 2-core machine needs a while.
 describe('opencode-maenifold, run from a folder other than the package', { timeout: 240_000 }, () => {
   it('should write one JSON object for report --json, reading the relative path from the working directory', async () => {
     const result = await runScript('bin.ts', ['report', 'session.json', '--json'], elsewhere);

@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliFixture, type CliRun } from '../support/fixture-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCliFixture, type CliRun } from '../../support/fixture-process.js';
+import { scratchFolders } from '../support/scratch.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/eval.ts', import.meta.url));
 
@@ -11,10 +11,11 @@ const runEvalCli = (args: string[]): Promise<CliRun> => runCliFixture(CLI, args)
 
 let corpus: string;
 
+const scratch = scratchFolders('eval-continuity-corpus', 'all');
 beforeAll(async () => {
   // A truth without its session: the continuity run fails it without starting its scenario, so these
   // runs pay only for the empty-memory baseline.
-  corpus = await mkdtemp(join(tmpdir(), 'eval-continuity-corpus-'));
+  corpus = await scratch();
   await mkdir(join(corpus, 'sessions'));
   await mkdir(join(corpus, 'truth'));
   const truth = {
@@ -26,10 +27,6 @@ beforeAll(async () => {
     next: [{ text: 'migrate', keywords: ['migrat'] }],
   };
   await writeFile(join(corpus, 'truth', 'vanished.json'), JSON.stringify(truth));
-});
-
-afterAll(async () => {
-  await rm(corpus, { recursive: true, force: true });
 });
 
 describe.concurrent('npm run eval -- --continuity', () => {

@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliFixture, type CliRun } from '../support/fixture-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCliFixture, type CliRun } from '../../support/fixture-process.js';
+import { scratchFolders } from '../support/scratch.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/eval.ts', import.meta.url));
 
@@ -35,8 +35,9 @@ function repairSession(id: string, root: string, file: string): unknown {
 
 let corpus: string;
 
+const scratch = scratchFolders('eval-corpus', 'all');
 beforeAll(async () => {
-  corpus = await mkdtemp(join(tmpdir(), 'eval-corpus-'));
+  corpus = await scratch();
   await mkdir(join(corpus, 'sessions'));
   await mkdir(join(corpus, 'truth'));
   await writeFile(join(corpus, 'sessions', 'limiter.json'), JSON.stringify(repairSession('ses_evallimiter01', '/srv/gateway', 'src/limiter.ts')));
@@ -54,10 +55,6 @@ beforeAll(async () => {
   await writeFile(join(corpus, 'truth', 'packed.json'), truth('lib/throttle.ts'));
   // A truth whose session is missing: a run that failed.
   await writeFile(join(corpus, 'truth', 'vanished.json'), truth('src/gone.ts'));
-});
-
-afterAll(async () => {
-  await rm(corpus, { recursive: true, force: true });
 });
 
 // The three runs only read the corpus, and each is a process of its own with its own worker pool.

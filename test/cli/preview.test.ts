@@ -1,21 +1,17 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { scratchFolders } from '../support/scratch.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const script = join(root, 'src', 'cli', 'preview.ts');
 // By URL: some runs start in a folder with no node_modules to resolve `tsx` from.
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const sample = join(root, 'test', 'fixtures', 'export-sample.json');
-const dirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
 
 interface Run {
   code: number | null;
@@ -23,11 +19,7 @@ interface Run {
   stderr: string;
 }
 
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'preview-'));
-  dirs.push(dir);
-  return dir;
-}
+const scratch = scratchFolders('preview', 'all');
 
 /** The environment of a run: no INIT_CWD unless given, and TMPDIR set so its temporary folders can be counted. */
 function envOf(extra: Record<string, string>): NodeJS.ProcessEnv {

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { BEGIN_MARKER, currentExcerpt, END_MARKER, quickStartExcerpt, runQuickStart, withExcerpt } from '../../src/cli/readme-sample.js';
+import { runProcess } from '../../src/main/memory/cli/process-runner.js';
 
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 
@@ -33,9 +34,22 @@ describe('withExcerpt', () => {
   });
 });
 
+/**
+ * What `npm start` prints: the script's bundle when the global setup built one (test-bundles.ts: the same
+ * sources, and a pool whose workers start from a bundle too, where `runQuickStart` starts them through tsx),
+ * else the script as `npm run readme:sample` runs it.
+ */
+async function quickStartOutput(): Promise<string> {
+  const bundle = inject('processBundles')?.['src/cli/preview.ts'];
+  if (!bundle) return runQuickStart();
+  const run = await runProcess(process.execPath, [bundle], { timeoutMs: 180_000, maxStdoutBytes: 16 * 1024 * 1024 });
+  expect(run).toMatchObject({ kind: 'exited', code: 0 });
+  return (run as { stdout: string }).stdout;
+}
+
 describe('the README Quick start', () => {
   it('should quote what npm start prints today, word for word', async () => {
-    const excerpt = quickStartExcerpt(await runQuickStart());
+    const excerpt = quickStartExcerpt(await quickStartOutput());
     const quoted = currentExcerpt(await readFile(README, 'utf8'));
     expect(quoted, 'run `npm run readme:sample` to write the README block again').toBe(excerpt);
   });

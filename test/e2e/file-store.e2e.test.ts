@@ -9,10 +9,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createProject, OPENCODE_CACHE_DIR, REPO_ROOT, scratchDir, until } from './runtime.js';
-import { startFakeModel, type FakeModel } from './fake-model.js';
-import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
-import { projectApi, type ProjectApi } from './api.js';
+import { createProject, OPENCODE_CACHE_DIR, REPO_ROOT, scratchDir, until } from '../../support/opencode/runtime.js';
+import { startFakeModel, type FakeModel } from '../../support/opencode/fake-model.js';
+import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../../support/opencode/opencode-server.js';
+import { projectApi, type ProjectApi } from '../../support/opencode/api.js';
 
 let scratch = '';
 let root = '';

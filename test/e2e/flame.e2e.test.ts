@@ -7,11 +7,11 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDoubleRoot, type DoubleRoot } from '../support/maenifold-double.js';
-import { createProject, OPENCODE_CACHE_DIR, scratchDir, until } from './runtime.js';
-import { defaultScript, startFakeModel, type FakeModel, type ModelRequest, type ModelScript } from './fake-model.js';
-import { isolatedEnv, startOpenCode, type OpenCodeServer } from './opencode-server.js';
-import { projectApi, type ProjectApi } from './api.js';
+import { createDoubleRoot, type DoubleRoot } from '../../support/maenifold-double.js';
+import { createProject, OPENCODE_CACHE_DIR, scratchDir, until } from '../../support/opencode/runtime.js';
+import { defaultScript, startFakeModel, type FakeModel, type ModelRequest, type ModelScript } from '../../support/opencode/fake-model.js';
+import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../../support/opencode/opencode-server.js';
+import { projectApi, type ProjectApi } from '../../support/opencode/api.js';
 import { frameFileFor } from '../../src/main/frames/frame-store.js';
 import { FRAME_COMPLETION_HEADING, FRAME_CONTINUATION_HEADING } from '../../src/main/frames/frame-compaction.js';
 import { FRAME_HEADINGS } from '../../src/main/frames/frame-context.js';

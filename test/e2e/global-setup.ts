@@ -5,7 +5,7 @@
  */
 import { rm } from 'node:fs/promises';
 import type { TestProject } from 'vitest/node';
-import { prepareRuntime, scratchDir } from './runtime.js';
+import { prepareRuntime, scratchDir } from '../../support/opencode/runtime.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,10 +1,11 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileAtomically, writeFileAtomicallySync } from '../../src/io/atomic-file.js';
 import { canMount, mountTmpfs, type Mount } from '../support/scratch-mount.js';
+import { scratchFolders } from '../support/scratch.js';
 
+const scratch = scratchFolders('atomic');
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
@@ -23,8 +24,7 @@ describe('writeFileAtomically', () => {
   });
 
   it('should leave no temporary file when the last check before the rename refuses', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'atomic-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const dir = await scratch();
     const file = join(dir, 'state.json');
     await writeFile(file, 'old');
     await expect(
@@ -37,8 +37,7 @@ describe('writeFileAtomically', () => {
   });
 
   it('should leave no temporary file when the rename fails', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'atomic-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const dir = await scratch();
     // A folder where the file should be: the rename is refused.
     await mkdtemp(join(dir, 'state.json'));
     const [target] = await readdir(dir);
@@ -49,8 +48,7 @@ describe('writeFileAtomically', () => {
 
 describe('writeFileAtomicallySync', () => {
   it('should create the folder, replace the file and leave no temporary file', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'atomic-sync-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const dir = await scratch();
     const file = join(dir, 'cache', 'index.json');
     writeFileAtomicallySync(file, '{"v":1}', 0o600);
     writeFileAtomicallySync(file, '{"v":2}', 0o600);
@@ -59,8 +57,7 @@ describe('writeFileAtomicallySync', () => {
   });
 
   it('should leave no temporary file and the target as it was when the rename fails', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'atomic-sync-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const dir = await scratch();
     // A folder in the file's place: the rename cannot replace it.
     await mkdir(join(dir, 'index.json'));
     expect(() => writeFileAtomicallySync(join(dir, 'index.json'), 'new')).toThrow();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as entry from '../../plugin/maenifold.js';
-import { createFakeHost } from '../support/fake-host.js';
+import { createFakeHost } from '../../support/fake-host.js';
 
 describe('plugin entry', () => {
   it('should export only default, with an id and a server function', () => {

@@ -1,26 +1,23 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateSession, growSession } from '../../src/synth/session-generator.js';
 import { runProfile, type ProfileReport } from '../../src/profile/run-profile.js';
 import { formatProfileReport } from '../../src/profile/format-report.js';
 import type { CpuProfile } from '../../src/profile/cpu-profile.js';
 import { flameFrames, flameTree } from '../../src/profile/flame-tree.js';
 import { xmlElements } from './xml-elements.js';
+import { scratchFolders } from '../support/scratch.js';
 
 let outDir: string;
 let report: ProfileReport;
 
+const scratch = scratchFolders('profile-test', 'all');
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), 'profile-test-'));
+  outDir = await scratch();
   const session = generateSession({ seed: 7, targetBytes: 64 * 1024 });
   const grown = growSession(session, 16 * 1024, 8);
   report = await runProfile({ session, grown, outDir, runs: 1, projectRoot: null, threads: 1, svg: true });
-});
-
-afterAll(async () => {
-  await rm(outDir, { recursive: true, force: true });
 });
 
 /** The rows of every thread table in the text report, as [stage, share] pairs per table. */

@@ -223,12 +223,15 @@ const SOURCES: ReadonlyArray<readonly [string, () => unknown[]]> = [
     { info: { id: 'x'.repeat(MB), role: 'x'.repeat(MB) }, parts: [{ type: 'text', text: 'A message with a 1 MB id and role.' }] },
     opening(),
   ]],
-  ['5M null parts in one message', () => [opening(), { info: { id: 'nulls', role: 'assistant' }, parts: new Array<null>(5_000_000).fill(null) }]],
+  // Past any count a spread into a call's arguments survives (about 120k), which a million still is.
+  ['1M null parts in one message', () => [opening(), { info: { id: 'nulls', role: 'assistant' }, parts: new Array<null>(1_000_000).fill(null) }]],
   ['100k tool calls in one message', () => [opening(), {
     info: { id: 'calls', role: 'assistant' },
     parts: Array.from({ length: 100_000 }, (_, index) => ({ type: 'tool', tool: 'read', state: completed({ filePath: `src/f${index}.ts` }, `Error: e${index}`) })),
   }]],
-  ['100k tiny messages', () => [opening(), ...Array.from({ length: 100_000 }, (_, index) => textMessage(`tiny_${index}`, `note ${index} about [[tiny-${index % 50}]]`, index % 2 ? 'user' : 'assistant'))]],
+  // Many messages of a few words: about 170 pages of the host's list, read back to the start. A window too long to
+  // read whole is the 50 MB session's.
+  ['20k tiny messages', () => [opening(), ...Array.from({ length: 20_000 }, (_, index) => textMessage(`tiny_${index}`, `note ${index} about [[tiny-${index % 50}]]`, index % 2 ? 'user' : 'assistant'))]],
   ['one message object 100k times', () => {
     const same = textMessage('same', '## Same\nWe decided to repeat [[same]] because the host sent it again.');
     return [opening(), ...new Array<unknown>(100_000).fill(same)];

@@ -17,7 +17,7 @@ import { FRAME_COMPACTING_DEADLINE_MS } from '../../src/main/frames/frame-compac
 import { FRAME_TOOL_DEADLINE_MS } from '../../src/main/frames/frame-tools.js';
 import { TASK_FIT_RESERVE_MS } from '../../src/main/graph/task-augmentation.js';
 import { startHarness, type HarnessShared } from './plugin-harness.js';
-import { message } from './fake-host.js';
+import { message } from '../../support/fake-host.js';
 
 /** A wrapper that starts the program without exec; the program hangs, and both hold stdout. */
 export const WRAPPER_HANGS = fileURLToPath(new URL('../fixtures/hanging-cli/wrapper-hangs', import.meta.url));
@@ -44,9 +44,14 @@ export async function leftRunning(file: string): Promise<{ started: number[]; ru
     // No wrapper started.
   }
   const started = text.split('\n').filter(Boolean).map(Number);
-  // A killed process is reaped by init a moment later.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  return { started, running: started.filter(alive) };
+  // A killed process ends a moment after its signal: wait for that, up to a bound, rather than a fixed time.
+  const deadline = Date.now() + 5_000;
+  let running = started.filter(alive);
+  while (running.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    running = running.filter(alive);
+  }
+  return { started, running };
 }
 
 /** One run of the process runner against a wrapper. */

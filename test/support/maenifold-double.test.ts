@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createDoubleRoot, runDouble, type DoubleRoot, type DoubleRun } from './maenifold-double.js';
+import { createDoubleRoot, runDouble, type DoubleRoot, type DoubleRun } from '../../support/maenifold-double.js';
 
 interface Envelope {
   success: boolean;
@@ -192,8 +192,11 @@ describe('maenifold double: fault injection', () => {
     });
     // Once the call is recorded the double is past start-up and inside the fault.
     await vi.waitFor(async () => expect(await root.calls()).toHaveLength(1), { timeout: 20_000, interval: 20 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A whole run of the double without the fault, started after the hanging one had recorded its call:
+    // had the hanging one gone on to answer, it would have exited by the time this one did.
+    expect(await call(root, 'Sync', {})).toMatchObject({ code: 0 });
     expect(child.exitCode).toBeNull();
+    expect(child.signalCode).toBeNull();
     child.kill('SIGTERM');
     expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
   });

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMaenifoldPlugin, type MaenifoldPlugin } from '../../src/main/plugin/create-plugin.js';
 import { createWorkerPool, type WorkerPool } from '../../src/main/pool/worker-pool.js';
-import { createDoubleRoot, type DoubleRoot } from './maenifold-double.js';
-import { createFakeHost, type FakeHost } from './fake-host.js';
+import { createDoubleRoot, type DoubleRoot } from '../../support/maenifold-double.js';
+import { createFakeHost, type FakeHost } from '../../support/fake-host.js';
 
 export interface Harness {
   plugin: MaenifoldPlugin;

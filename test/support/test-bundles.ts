@@ -30,11 +30,19 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const WORKER = 'src/workers/extract-worker.ts';
 
 /**
- * Scripts the tests start as processes (see `fixtureArgv` in fixture-process.ts): two fixtures, and
- * the scripts of `npm start` and `npm run eval`, whose runs each start a pool of their own.
+ * Scripts the tests start as processes (see `fixtureArgv` in support/fixture-process.ts): the fixtures, and
+ * the scripts of `npm start`, `npm run eval` and the package's command, whose runs each start a pool of
+ * their own.
  */
-const CLI_SCRIPTS: readonly string[] = ['src/cli/preview.ts', 'src/cli/eval.ts'];
-const PROCESS_FIXTURES: readonly string[] = ['test/fixtures/state/lock-holder.ts', 'test/fixtures/delivery/submit-thought.ts', 'test/fixtures/compaction/kept-outputs.ts', ...CLI_SCRIPTS];
+const CLI_SCRIPTS: readonly string[] = ['src/cli/preview.ts', 'src/cli/eval.ts', 'src/cli/bin.ts'];
+const PROCESS_FIXTURES: readonly string[] = [
+  'test/fixtures/state/lock-holder.ts',
+  'test/fixtures/delivery/claim-holder.ts',
+  'test/fixtures/delivery/stale-chain-writer.ts',
+  'support/submit-thought.ts',
+  'test/fixtures/compaction/kept-outputs.ts',
+  ...CLI_SCRIPTS,
+];
 
 /** The esbuild tsx compiles with, so a bundle is built as tsx would build each file. */
 function loadEsbuild(): typeof import('esbuild') {

@@ -72,13 +72,21 @@ describe('renderPreservationContext', () => {
       ...Array.from({ length: 12 }, (_, index) => seen('decision', `decision number ${index} about the refund ledger and its rounding`)),
       ...Array.from({ length: 12 }, (_, index) => seen('file', `src/ledger/part-${index}.ts`)),
     ];
-    for (const budget of [40, 97, 150, 233]) {
+    const kept = [40, 97, 150, 233].map((budget) => {
       const { text, tokens } = renderPreservationContext(many, budget, 'o200k_base');
       expect(tokens).toBe(countTokens(text));
       expect(tokens).toBeLessThanOrEqual(budget);
       expect(text.split('\n').at(-1)?.startsWith('#')).toBe(false);
-      if (text.includes('src/ledger/')) expect(text).toContain('decision number 11');
-    }
+      return [budget, text.match(/decision number/g)?.length ?? 0, text.includes('decision number 11'), text.includes('src/ledger/')];
+    });
+    // Budget, decisions kept, the last decision kept, files kept: the files give way before any decision,
+    // and only the largest budget leaves room for them.
+    expect(kept).toEqual([
+      [40, 2, false, false],
+      [97, 6, false, false],
+      [150, 10, false, false],
+      [233, 12, true, true],
+    ]);
     expect(renderPreservationContext(many, 150, 'o200k_base').text).not.toContain('### Working set');
   });
 

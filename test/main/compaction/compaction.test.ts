@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
-import { cursorHeaders, message } from '../../support/fake-host.js';
+import { cursorHeaders, message } from '../../../support/fake-host.js';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
@@ -86,7 +86,8 @@ describe('compaction', () => {
 
   it('should honour the token budget option exactly', async () => {
     harness = await startHarness({ compactionTokens: 60 });
-    harness.host.setMessages('ses_big', generateSession({ seed: 4, targetBytes: 200 * 1024 }).messages);
+    // 32 KB: with the default budget this session keeps about 470 tokens, far more than 60.
+    harness.host.setMessages('ses_big', generateSession({ seed: 4, targetBytes: 32 * 1024 }).messages);
     const output = await compact(harness, 'ses_big', []);
     expect(output.context).toHaveLength(2);
     expect(countTokens(output.context[1] as string)).toBeLessThanOrEqual(60);
@@ -382,11 +383,15 @@ describe('compaction', () => {
 
   it('should return by its deadline, with the guidelines, when the host is slow to list messages', async () => {
     harness = await startHarness({ compactionDeadlineMs: 200 });
+    // The host answers only once the hook has returned: slower than any deadline, on any machine.
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     harness.host.setMessages('ses_slow', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await answered;
       return conversation;
     });
     const output = await compact(harness, 'ses_slow', []);
+    answer();
     expect(output.context).toEqual([TAGGING_GUIDELINES]);
     await harness.plugin.logger.flush();
     expect(harness.host.linesWith('could not read session ses_slow (timeout)')).toHaveLength(1);

@@ -5,7 +5,7 @@ import type { FrameStore } from '../../../src/main/frames/frame-store.js';
 import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
-import { createFakeHost, message, type FakeHost } from '../../support/fake-host.js';
+import { createFakeHost, message, type FakeHost } from '../../../support/fake-host.js';
 import { loadToolHelper, toolHelperCandidates } from '../../../src/main/frames/tool-helper.js';
 import { instructionsFor } from '../../../src/main/frames/frame-compaction.js';
 import type { Frame } from '../../../src/main/frames/frame-state.js';

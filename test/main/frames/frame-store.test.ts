@@ -1,22 +1,14 @@
-import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFrameStore, frameFileFor } from '../../../src/main/frames/frame-store.js';
 import { beginPop, pushFrame } from '../../../src/main/frames/frame-state.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../support/fake-host.js';
+import { createFakeHost } from '../../../support/fake-host.js';
 import { hungFile } from '../../support/hung-file.js';
+import { scratchFolders } from '../../support/scratch.js';
 
-const dirs: string[] = [];
-async function stateDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'frames-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const stateDir = scratchFolders('frames');
 
 const push = (sessionID: string) => (tree: Parameters<typeof pushFrame>[0]) =>
   pushFrame(tree, { parentID: 'ses_root', sessionID, goal: `goal of ${sessionID}`, successCriteria: '', now: new Date().toISOString() });

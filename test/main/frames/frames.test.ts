@@ -1,15 +1,13 @@
 import { createCompactedSummaries } from '../../../src/main/summaries/compacted-summary.js';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { hungFile } from '../../support/hung-file.js';
 import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
-import { createFakeHost, message } from '../../support/fake-host.js';
+import { createFakeHost, message } from '../../../support/fake-host.js';
 import { createFrames, TOOL_HELPER_DEADLINE_MS } from '../../../src/main/frames/frames.js';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
@@ -19,6 +17,7 @@ import { FRAME_COMPLETION_HEADING, FRAME_CONTINUATION_HEADING } from '../../../s
 import { FRAME_HEADINGS } from '../../../src/main/frames/frame-context.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
 import { createFrameStore, frameFileFor } from '../../../src/main/frames/frame-store.js';
+import { scratchFolders } from '../../support/scratch.js';
 
 // One worker for every plugin of the file: no test here depends on a fresh one.
 let pool: WorkerPool;
@@ -30,6 +29,7 @@ afterAll(async () => {
 });
 const startHarness = (options?: Record<string, unknown>): Promise<Harness> => startPlugin(options, {}, undefined, { pool });
 
+const scratch = scratchFolders('frames-helper');
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.close();
@@ -63,7 +63,7 @@ const summarized = [...childWork, message('c3', 'assistant', 'CHILD-SUMMARY: the
 
 describe('createFrames', () => {
   it('should start without the flame_* tools, saying why, when loading the tool helper never finishes', async () => {
-    const stateDir = await mkdtemp(join(tmpdir(), 'frames-helper-'));
+    const stateDir = await scratch();
     const host = createFakeHost();
     const { options } = resolvePluginOptions({ stateDir }, {});
     const context = {
@@ -91,7 +91,6 @@ describe('createFrames', () => {
       expect(host.linesWith(`tool helper did not finish within ${TOOL_HELPER_DEADLINE_MS} ms`)).toHaveLength(1);
     } finally {
       vi.useRealTimers();
-      await rm(stateDir, { recursive: true, force: true });
     }
   });
 

@@ -1,14 +1,14 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, startTestPool, type Harness } from '../../support/plugin-harness.js';
-import { createDoubleRoot, type DoubleRoot } from '../../support/maenifold-double.js';
-import { message } from '../../support/fake-host.js';
+import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-double.js';
+import { message } from '../../../support/fake-host.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { latestThought } from '../../../src/main/graph/project-memory.js';
 import { PROJECT_MEMORY_HEADING } from '../../../src/core/memory/project-memory.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
+import { scratchFolders } from '../../support/scratch.js';
 
 let pool: WorkerPool;
 beforeAll(async () => {
@@ -18,6 +18,7 @@ afterAll(async () => {
   await pool.destroy();
 });
 
+const scratch = scratchFolders('projects');
 const open: Harness[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -72,14 +73,11 @@ async function compact(harness: Harness, sessionID: string): Promise<void> {
 
 async function folders(): Promise<{ root: DoubleRoot; stateDir: string; shop: string; other: string; empty: string }> {
   const root = await createDoubleRoot();
-  const base = await mkdtemp(join(tmpdir(), 'projects-'));
+  const base = await scratch();
   const stateDir = join(base, 'state');
   const [shop, other, empty] = ['a/shop', 'b/shop', 'c/blog'].map((path) => join(base, path)) as [string, string, string];
   await Promise.all([stateDir, shop, other, empty].map((dir) => mkdir(dir, { recursive: true })));
-  cleanups.push(async () => {
-    await root.cleanup();
-    await rm(base, { recursive: true, force: true });
-  });
+  cleanups.push(() => root.cleanup());
   return { root, stateDir, shop, other, empty };
 }
 

@@ -1,12 +1,12 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness as startPlugin, startTestPool, STRONG_GRAPH, type Harness } from '../../support/plugin-harness.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
-import { doubleCliPath, runDouble } from '../../support/maenifold-double.js';
+import { doubleCliPath, runDouble } from '../../../support/maenifold-double.js';
 import { SESSION_CONTEXT_HEADING } from '../../../src/main/graph/session-start.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
+import { scratchFolders } from '../../support/scratch.js';
 
 // One worker for every plugin of the file: no test here depends on a fresh one.
 let pool: WorkerPool;
@@ -21,12 +21,11 @@ afterAll(async () => {
 const startHarness = (options?: Record<string, unknown>, env?: Record<string, string>, graph?: Record<string, string>): Promise<Harness> =>
   startPlugin({ memoryScope: 'all', ...options }, env, graph, { pool });
 
+const scratch = scratchFolders('session-start');
 let harness: Harness | undefined;
-const dirs: string[] = [];
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 /**
@@ -121,8 +120,7 @@ describe('session start', () => {
   });
 
   it('should build again at the next call when the first build ran out of time, instead of keeping its miss', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'session-start-'));
-    dirs.push(dir);
+    const dir = await scratch();
     const slow = join(dir, 'slow');
     const cli = join(dir, 'maenifold');
     // While the flag file exists the CLI does not answer (an index still being built).

@@ -12,8 +12,8 @@ import { createInlineRunner } from '../../../src/main/pool/inline-runner.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
-import { createDoubleRoot, type DoubleRoot } from '../../support/maenifold-double.js';
-import { createFakeHost } from '../../support/fake-host.js';
+import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-double.js';
+import { createFakeHost } from '../../../support/fake-host.js';
 import { STRONG_GRAPH } from '../../support/plugin-harness.js';
 
 type ToolBefore = ReturnType<typeof createTaskAugmentation>;

@@ -4,7 +4,7 @@ import { hookBudgets } from '../../../src/main/plugin/hook-budgets.js';
 import { TASK_FIT_RESERVE_MS } from '../../../src/main/graph/task-augmentation.js';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../support/fake-host.js';
+import { createFakeHost } from '../../../support/fake-host.js';
 
 /** Handlers that do nothing, but for the task context part given. */
 function handlers(taskAugmentation: FeatureHandlers['taskAugmentation']): FeatureHandlers {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runSoak } from '../../support/soak.js';
+import { runSoak } from '../../../support/soak.js';
 
-// Real processes (test/fixtures/delivery/submit-thought.ts) on one state folder and one memory root.
+// Real processes (support/submit-thought.ts) on one state folder and one memory root.
 // Each soak has its own double root and state folder, and most of a soak is spent waiting on the slowed
 // CLI double and on stale locks, so the four run at once.
 describe.concurrent('delivery shared by processes', () => {

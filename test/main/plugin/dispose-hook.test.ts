@@ -1,11 +1,12 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import entry from '../../../plugin/maenifold.js';
-import { createDoubleRoot, type DoubleRoot } from '../../support/maenifold-double.js';
-import { createFakeHost, message } from '../../support/fake-host.js';
+import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-double.js';
+import { createFakeHost, message } from '../../../support/fake-host.js';
+import { scratchFolders } from '../../support/scratch.js';
 
+const scratch = scratchFolders('maenifold-dispose');
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   vi.unstubAllEnvs();
@@ -22,8 +23,8 @@ async function environment(double: DoubleRoot, stateDir: string): Promise<void> 
 describe('hooksForHost', () => {
   it('should give OpenCode a dispose hook, through the default export, that waits for a summary on its way to maenifold', async () => {
     const double = await createDoubleRoot();
-    const stateDir = await mkdtemp(join(tmpdir(), 'maenifold-dispose-'));
-    cleanup.push(() => double.cleanup(), () => rm(stateDir, { recursive: true, force: true }));
+    const stateDir = await scratch();
+    cleanup.push(() => double.cleanup());
     await environment(double, stateDir);
     const host = createFakeHost();
     const hooks = await entry.server(

@@ -1,5 +1,4 @@
-import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMaenifoldClient } from '../../../src/main/memory/cli/maenifold-client.js';
@@ -11,10 +10,12 @@ import { createOutbox } from '../../../src/main/memory/delivery/outbox.js';
 import { createChainStore } from '../../../src/main/memory/delivery/chain-store.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
-import { createDoubleRoot, doubleCliPath } from '../../support/maenifold-double.js';
-import { message } from '../../support/fake-host.js';
+import { createDoubleRoot, doubleCliPath } from '../../../support/maenifold-double.js';
+import { message } from '../../../support/fake-host.js';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { scratchFolders } from '../../support/scratch.js';
 
+const scratch = scratchFolders('faults');
 const cleanups: (() => Promise<unknown>)[] = [];
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -22,12 +23,6 @@ afterEach(async () => {
   harness = undefined;
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
-
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'faults-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 async function script(dir: string, name: string, body: string): Promise<string> {
   const path = join(dir, name);

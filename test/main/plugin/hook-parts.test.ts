@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { COMPACTING_SCRATCH, runPartsWithin, SYSTEM_SCRATCH, TOOL_RESULT_SCRATCH, type HookPart, type PartsOutcome } from '../../../src/main/plugin/hook-parts.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../support/fake-host.js';
+import { createFakeHost } from '../../../support/fake-host.js';
 
 type System = { system: string[] };
 

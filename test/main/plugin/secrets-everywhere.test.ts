@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
-import { message } from '../../support/fake-host.js';
+import { message } from '../../../support/fake-host.js';
 import { truePositives, type SecretCase } from '../../fixtures/secrets/corpus.js';
 
 let harness: Harness | undefined;
@@ -105,7 +105,6 @@ describe('secrets in frame goals, results and tool paths', () => {
     expect(secrets.length).toBeGreaterThanOrEqual(40);
     const leaks = (where: string, text: string): string[] => secrets.filter((secret) => text.includes(secret)).map((secret) => `${where}: ${secret.slice(0, 12)}…`);
     const leaked = [...leaks('injected', injected), ...leaks('stored', stored), ...leaks('logged', logged), ...leaks('session title', titles)];
-    console.info(`secrets: ${secrets.length} in ${cases.length} cases, ${frames.length} frames, ${secrets.flatMap(pathsWith).length} paths; leaked ${leaked.length}`);
     expect(leaked).toEqual([]);
   });
 });

@@ -1,8 +1,7 @@
-import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildCompactionNote } from '../../../src/main/compaction/compaction-note.js';
 import { createChainStore } from '../../../src/main/memory/delivery/chain-store.js';
 import { createOutbox } from '../../../src/main/memory/delivery/outbox.js';
@@ -10,13 +9,11 @@ import { sessionUri } from '../../../src/core/memory/memory-format.js';
 import { locateCli } from '../../../src/main/memory/cli/cli-locator.js';
 import { createMaenifoldClient } from '../../../src/main/memory/cli/maenifold-client.js';
 import type { Extraction } from '../../../src/main/compaction/extraction-engine.js';
-import { createDoubleRoot } from '../../support/maenifold-double.js';
+import { createDoubleRoot } from '../../../support/maenifold-double.js';
+import { scratchFolders } from '../../support/scratch.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const temporary: string[] = [];
-afterAll(async () => {
-  await Promise.all(temporary.map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const scratch = scratchFolders('security', 'all');
 
 async function sources(dir: string): Promise<string[]> {
   const found: string[] = [];
@@ -59,7 +56,7 @@ describe('paths built from names the plugin does not control', () => {
 
   it('should write hostile-named notes inside the memory root', async () => {
     const double = await createDoubleRoot();
-    temporary.push(double.root);
+    onTestFinished(() => double.cleanup());
     const cli = createMaenifoldClient(locateCli(double.cliPath, process.env), { ...process.env, ...double.env });
     for (const name of HOSTILE) {
       const written = await cli.writeNote(buildCompactionNote(name, name, extraction, new Date()), { timeoutMs: 10_000 });
@@ -75,8 +72,7 @@ describe('paths built from names the plugin does not control', () => {
   });
 
   it('should keep project names as plain keys of the chain store', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'chains-'));
-    temporary.push(dir);
+    const dir = await scratch();
     const store = createChainStore(dir);
     for (const [index, name] of ['__proto__', 'constructor', '../x'].entries()) {
       await store.set(name, { sessionId: `session-1-${index}`, thoughtNumber: index, updatedAt: '' });
@@ -90,8 +86,7 @@ describe('paths built from names the plugin does not control', () => {
   });
 
   it('should name outbox files by hex keys only', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'outbox-'));
-    temporary.push(dir);
+    const dir = await scratch();
     const outbox = createOutbox(join(dir, 'outbox'));
     await expect(outbox.add({ key: '../../escape', kind: 'note', payload: {}, project: 'p' })).rejects.toThrow(/hex/);
     await outbox.add({ key: 'ab'.repeat(16), kind: 'note', payload: {}, project: '../../p' });
@@ -102,7 +97,7 @@ describe('paths built from names the plugin does not control', () => {
 describe('secrets in a conversation', () => {
   it('should reach neither the compaction prompt nor the graph', async () => {
     const { startHarness } = await import('../../support/plugin-harness.js');
-    const { message } = await import('../../support/fake-host.js');
+    const { message } = await import('../../../support/fake-host.js');
     const { truePositives } = await import('../../fixtures/secrets/corpus.js');
     const cases = truePositives();
     const harness = await startHarness();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
-import { message } from '../../support/fake-host.js';
+import { message } from '../../../support/fake-host.js';
 
 let harness: Harness | undefined;
 

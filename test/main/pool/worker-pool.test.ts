@@ -1,10 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { BroadcastChannel } from 'node:worker_threads';
+import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { createWorkerPool, resolveWorkerFile, warmUpPlan, type WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import type { AnalyzeInput } from '../../../src/workers/protocol.js';
 
 const faultyWorker = new URL('../../fixtures/workers/faulty-worker.mjs', import.meta.url).href;
+/** Where the fixture worker says that a task told to hang runs (its `HANG_CHANNEL`). */
+const hangChannel = new BroadcastChannel('faulty-worker:hang');
+afterAll(() => hangChannel.close());
 
 function command(text: string): AnalyzeInput {
   return {
@@ -53,6 +57,8 @@ describe('createWorkerPool', () => {
     expect(analysis?.decisions.map((decision) => decision.text)).toContain('use [[SQLite]] for storage');
   });
 
+  // The worker as the sources run it (compiled through tsx) starts in the test above; the priority tests
+  // start the same sources from the run's bundle, a second of CPU less per worker.
   it.runIf(process.platform === 'linux')("should run its workers below the host's priority and leave the host's thread as it was", async () => {
     /** Nice values of this process's threads, by thread id (field 19 of each task's stat). */
     const niceByThread = (): Map<number, number> =>
@@ -64,7 +70,7 @@ describe('createWorkerPool', () => {
       );
     const host = getPriority(process.pid);
     const before = niceByThread();
-    const pool = startPool({ threads: 2, niceness: 7 });
+    const pool = startPool({ threads: 2, niceness: 7 }, inject('workerBundle'));
     const expected = Math.min(19, host + 7);
     expect(await pool.ready).toEqual({ ok: true, value: { priority: { kind: 'lowered', nice: expected } } });
     const started = [...niceByThread()].filter(([tid]) => !before.has(tid));
@@ -74,7 +80,7 @@ describe('createWorkerPool', () => {
   });
 
   it('should leave the workers at the host\'s priority with niceness 0', async () => {
-    const pool = startPool({ threads: 1, niceness: 0 });
+    const pool = startPool({ threads: 1, niceness: 0 }, inject('workerBundle'));
     expect(await pool.ready).toEqual({ ok: true, value: { priority: { kind: 'unchanged', reason: 'niceness 0' } } });
   });
 
@@ -138,8 +144,10 @@ describe('createWorkerPool', () => {
   it('should stop promptly, fail pending work as POOL_DESTROYED and tolerate a second destroy', async () => {
     const pool = startPool({ threads: 1 }, faultyWorker);
     await pool.ready;
+    // Destroyed while the worker runs the task, not while it waits in the queue.
+    const running = new Promise((resolve) => hangChannel.addEventListener('message', resolve, { once: true }));
     const pending = pool.run('analyzeUnits', command('hang'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await running;
     await pool.destroy();
     await pool.destroy();
     expect(await pending).toMatchObject({ ok: false, error: { code: 'POOL_DESTROYED' } });

@@ -1,17 +1,19 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
-import { message } from '../../support/fake-host.js';
+import { message } from '../../../support/fake-host.js';
 import { WORKING_CONTEXT_HEADING } from '../../../src/main/compaction/compaction.js';
 import { countTokens } from '../../../src/core/text/tokens.js';
+import { scratchFolders } from '../../support/scratch.js';
 
+// Registered before the harness's hook: vitest runs after-hooks in reverse order, so the plugin stops first.
+const scratch = scratchFolders('xdg-config', 'all');
 let harness: Harness;
 let config: string;
 
 beforeAll(async () => {
-  config = await mkdtemp(join(tmpdir(), 'xdg-config-'));
+  config = await scratch();
   await mkdir(join(config, 'opencode', 'rules'), { recursive: true });
   await writeFile(join(config, 'opencode', 'rules', 'always.md'), 'Answer in British English.');
   await writeFile(join(config, 'opencode', 'rules', 'api.md'), '---\nglobs: ["src/api/**"]\ndescription: API rules\n---\nValidate every request body.');
@@ -19,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await harness.close();
-  await rm(config, { recursive: true, force: true });
 });
 
 async function system(sessionID: string, entries: string[] = ['You are the build agent.']): Promise<string[]> {

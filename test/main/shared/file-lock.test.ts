@@ -1,28 +1,19 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileAtomically } from '../../../src/io/atomic-file.js';
 import { assertHeld, StateLockError, throwIfAborted, withFileLock } from '../../../src/main/shared/file-lock.js';
-import { fixtureArgv } from '../../support/fixture-process.js';
+import { fixtureArgv } from '../../../support/fixture-process.js';
 import { canMount, mountTmpfs, type Mount } from '../../support/scratch-mount.js';
+import { scratchFolders } from '../../support/scratch.js';
 
 const mountable = await canMount();
 
 const HOLDER = fileURLToPath(new URL('../../fixtures/state/lock-holder.ts', import.meta.url));
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'file-lock-'));
-  dirs.push(dir);
-  return dir;
-}
+const scratch = scratchFolders('file-lock');
 
 function start(args: string[]): { proc: ReturnType<typeof spawn>; output: () => string; exited: Promise<number | null> } {
   const proc = spawn(process.execPath, [...fixtureArgv(HOLDER), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createLogger, LOG_SERVICE } from '../../../src/main/shared/logger.js';
-import { createFakeHost, message } from '../../support/fake-host.js';
+import { createFakeHost, message } from '../../../support/fake-host.js';
 import { startHarness } from '../../support/plugin-harness.js';
 
 describe('createLogger', () => {
@@ -19,18 +19,30 @@ describe('createLogger', () => {
     ]);
   });
 
-  it('should drop a line the host fails to take, without throwing', async () => {
-    const logger = createLogger({ app: { log: () => Promise.reject(new Error('down')) } });
-    logger.error('lost');
-    const throwing = createLogger({
+  it('should drop a line the host fails to take, once, without throwing, and send the next one', async () => {
+    // A host that rejects one line and throws on another, and takes every other: each offer is recorded.
+    const offered: string[] = [];
+    const taken: string[] = [];
+    const logger = createLogger({
       app: {
-        log: () => {
-          throw new Error('sync failure');
+        log: ({ body }) => {
+          offered.push(body.message);
+          if (body.message === 'rejected') return Promise.reject(new Error('down'));
+          if (body.message === 'thrown') throw new Error('sync failure');
+          taken.push(body.message);
+          return Promise.resolve(true);
         },
       },
     });
-    expect(() => throwing.info('lost too')).not.toThrow();
+    logger.error('rejected');
+    expect(() => logger.info('thrown')).not.toThrow();
+    logger.warn('after');
     await expect(logger.flush()).resolves.toBeUndefined();
+    // Offered once each, never again at a flush, and the logger still sends what follows.
+    expect(offered).toEqual(['rejected', 'thrown', 'after']);
+    expect(taken).toEqual(['after']);
+    await logger.flush();
+    expect(offered).toHaveLength(3);
   });
 
   it('should send every line and every string of its extra on one line, redacted, without controls', async () => {

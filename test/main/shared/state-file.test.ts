@@ -1,22 +1,13 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keepAside, readStateText } from '../../../src/main/shared/state-file.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../support/fake-host.js';
+import { createFakeHost } from '../../../support/fake-host.js';
 import { hungFile } from '../../support/hung-file.js';
+import { scratchFolders } from '../../support/scratch.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'state-file-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
+const scratch = scratchFolders('state-file');
 
 describe('readStateText', () => {
   it('should give up a read that never completes, refuse a second one while it hangs, and read again once it returns', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCompactedSummaries, lastSummaryText, SUMMARY_MAX_PAGES, SUMMARY_PAGE_MESSAGES } from '../../../src/main/summaries/compacted-summary.js';
 import type { HostClient } from '../../../src/main/shared/host-client.js';
-import { createFakeHost, message } from '../../support/fake-host.js';
+import { createFakeHost, message } from '../../../support/fake-host.js';
 
 /** A long session: `before` turns, a compaction and its summary, then `after` turns. */
 function longSession(before: number, summary: string, after: number): unknown[] {

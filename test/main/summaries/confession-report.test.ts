@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
-import { createFakeHost, type FakeHost } from '../../support/fake-host.js';
+import { createFakeHost, type FakeHost } from '../../../support/fake-host.js';
 import { createConfessionReport, DEFAULT_CONFESSION_PROMPT } from '../../../src/main/summaries/confession-report.js';
 import { createLogger, type Logger } from '../../../src/main/shared/logger.js';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHarness as startPlugin, startTestPool, testWorkerFile, type Harness } from '../../support/plugin-harness.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
-import { createFakeHost, message } from '../../support/fake-host.js';
+import { createFakeHost, message } from '../../../support/fake-host.js';
 import { buildSummaryThought, createSummaryPersistence, type SummaryPersistenceDeps } from '../../../src/main/summaries/summary-persistence.js';
 import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
 import { createLogger } from '../../../src/main/shared/logger.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createWorkingSetHooks } from '../../../src/main/working-set/working-set-hooks.js';
 import { createWorkingSetTracker } from '../../../src/main/working-set/working-set-tracker.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../support/fake-host.js';
+import { createFakeHost } from '../../../support/fake-host.js';
 
 describe('createWorkingSetHooks', () => {
   it('should record the paths of each tool call and forget only the session a session.deleted event names', () => {

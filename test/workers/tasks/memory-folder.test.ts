@@ -1,14 +1,15 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { scanMemoryFolder, type ScanOutput } from '../../../src/workers/tasks/memory-folder.js';
 import { forEachStamp } from '../../../src/core/memory/file-stamps.js';
+import { scratchFolders } from '../../support/scratch.js';
 
 let root: string;
 
+const scratch = scratchFolders('memory-scan', 'all');
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'memory-scan-'));
+  root = await scratch();
   await mkdir(join(root, 'projects', 'shop'), { recursive: true });
   await mkdir(join(root, '.hidden'), { recursive: true });
   for (let index = 0; index < 40; index++) await writeFile(join(root, 'projects', 'shop', `note-${index}.md`), `# Note ${index}\n`);
@@ -16,10 +17,6 @@ beforeAll(async () => {
   await writeFile(join(root, 'readme.txt'), 'not a note');
   await writeFile(join(root, '.hidden', 'secret.md'), '# hidden\n');
   await writeFile(join(root, '.wikilink-filter.json'), JSON.stringify({ Noise: 'links to it are filtered' }));
-});
-
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
 });
 
 function uris(output: ScanOutput): string[] {

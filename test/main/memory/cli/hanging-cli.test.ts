@@ -1,12 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRANDCHILD_HOLDS_STDOUT, hookScenarios, runnerScenarios, WRAPPER_HANGS } from '../../../support/hanging-cli.js';
 import { startTestPool } from '../../../support/plugin-harness.js';
 import type { WorkerPool } from '../../../../src/main/pool/worker-pool.js';
+import { scratchFolders } from '../../../support/scratch.js';
 
-const dirs: string[] = [];
+const scratch = scratchFolders('hanging-cli', 'all');
 // One worker for the plugins of the hook scenarios: the hangs are the CLI's and the frames file's, not the pool's.
 let pool: WorkerPool;
 beforeAll(async () => {
@@ -14,21 +12,13 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await pool.destroy();
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
-
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'hanging-cli-'));
-  dirs.push(dir);
-  return dir;
-}
 
 // The same scenarios run under OpenCode's Bun in test/e2e/hanging-cli.e2e.test.ts. Each test has its own
 // scratch folder, wrappers and plugin, and spends most of its time waiting for a deadline: they run at once.
 describe.concurrent('runProcess with a CLI that hangs (Node)', () => {
   it('should stop a hanging wrapper and what it started at the deadline, and answer at the exit when a grandchild holds stdout', async () => {
     const figures = await runnerScenarios(await scratch(), 1_500);
-    console.info(JSON.stringify(figures));
     const [hangs, holder] = figures;
     expect(hangs).toMatchObject({ script: 'wrapper-hangs', kind: 'timeout', started: 2, running: [] });
     // Answered at its exit, not at the deadline: the held pipe did not keep the run open.
@@ -50,7 +40,6 @@ describe.concurrent('every hook with a CLI that hangs (Node)', () => {
   ] as const) {
     it(`should return, leave the host's output as it was, and leave no process behind: ${name}`, async () => {
       const { figures, started, running } = await hookScenarios(await scratch(), cli, false, { pool });
-      console.info(JSON.stringify({ cli: name, figures }));
       expect(started).toBeGreaterThan(0);
       expect(running).toEqual([]);
       const result = Object.fromEntries(figures.map((figure) => [figure.hook, figure.result]));
@@ -63,7 +52,6 @@ describe.concurrent('every hook with a CLI that hangs (Node)', () => {
 
   it('should return from the frame hooks and tools when the frames file cannot be read', async () => {
     const { figures } = await hookScenarios(await scratch(), GRANDCHILD_HOLDS_STDOUT, true, { pool });
-    console.info(JSON.stringify({ cli: 'frames read hangs', figures }));
     const result = Object.fromEntries(figures.map((figure) => [figure.hook, figure.result]));
     // The store's own read deadline (about 2 s) or the tool's (5 s) ends the wait, whichever comes first: either way one line says why.
     expect(result['tool flame_push']).toMatch(/^flame_push failed: |the frame store did not answer within 5000 ms; it may still complete/);

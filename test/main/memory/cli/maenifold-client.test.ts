@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locateCli } from '../../../../src/main/memory/cli/cli-locator.js';
 import { createMaenifoldClient, MAX_PAYLOAD_BYTES, type MaenifoldClient } from '../../../../src/main/memory/cli/maenifold-client.js';
-import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-double.js';
+import { createDoubleRoot, type DoubleRoot } from '../../../../support/maenifold-double.js';
 import { sessionUri } from '../../../../src/core/memory/memory-format.js';
 
 let double: DoubleRoot;

@@ -1,26 +1,18 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createChainStore } from '../../../../src/main/memory/delivery/chain-store.js';
 import { assertHeld, withFileLock } from '../../../../src/main/shared/file-lock.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../../support/fake-host.js';
-import { fixtureArgv } from '../../../support/fixture-process.js';
+import { createFakeHost } from '../../../../support/fake-host.js';
+import { fixtureArgv } from '../../../../support/fixture-process.js';
+import { scratchFolders } from '../../../support/scratch.js';
 
 const STALE_WRITER = fileURLToPath(new URL('../../../fixtures/delivery/stale-chain-writer.ts', import.meta.url));
 
-const dirs: string[] = [];
-async function stateDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'chains-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const stateDir = scratchFolders('chains');
 
 describe('createChainStore', () => {
   it('should keep chains per project across instances', async () => {

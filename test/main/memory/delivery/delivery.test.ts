@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, type TestContext } from 'vitest';
@@ -11,11 +10,12 @@ import { createChainStore, type ChainRecord } from '../../../../src/main/memory/
 import { locateCli } from '../../../../src/main/memory/cli/cli-locator.js';
 import { createMaenifoldClient } from '../../../../src/main/memory/cli/maenifold-client.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
-import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-double.js';
+import { createDoubleRoot, type DoubleRoot } from '../../../../support/maenifold-double.js';
 import { canMount, mountTmpfs, type Mount } from '../../../support/scratch-mount.js';
-import { groupGone } from '../../../support/soak.js';
-import { createFakeHost, type FakeHost } from '../../../support/fake-host.js';
-import { fixtureArgv } from '../../../support/fixture-process.js';
+import { groupGone } from '../../../../support/soak.js';
+import { createFakeHost, type FakeHost } from '../../../../support/fake-host.js';
+import { fixtureArgv } from '../../../../support/fixture-process.js';
+import { scratchFolders } from '../../../support/scratch.js';
 
 const mountable = await canMount();
 
@@ -31,12 +31,13 @@ interface Rig {
   delivery(env?: Record<string, string>, cliPath?: string): Delivery;
 }
 
+const newStateDir = scratchFolders('delivery');
+
 async function rig(cleanup: Cleanup): Promise<Rig> {
   const double = await createDoubleRoot();
-  const stateDir = await mkdtemp(join(tmpdir(), 'delivery-'));
   // Run in reverse order: the state folder goes first, then the double's root.
   cleanup(() => double.cleanup());
-  cleanup(() => rm(stateDir, { recursive: true, force: true }));
+  const stateDir = await newStateDir(cleanup);
   const host = createFakeHost();
   const clock = { now: Date.UTC(2026, 10, 22, 12) };
   return {
@@ -237,7 +238,7 @@ describe.concurrent('delivery through failures', () => {
 });
 
 describe.concurrent('delivery across a killed process', () => {
-  const child = fileURLToPath(new URL('../../../fixtures/delivery/submit-thought.ts', import.meta.url));
+  const child = fileURLToPath(new URL('../../../../support/submit-thought.ts', import.meta.url));
   const settled = (): number => Date.now() + 2 * 5_000 + 1;
 
   /** Starts the sender in its own process group, so the test can tell when every process it started is gone. */

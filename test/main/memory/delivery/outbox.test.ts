@@ -1,27 +1,18 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOutbox } from '../../../../src/main/memory/delivery/outbox.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../../support/fake-host.js';
-import { fixtureArgv } from '../../../support/fixture-process.js';
+import { createFakeHost } from '../../../../support/fake-host.js';
+import { fixtureArgv } from '../../../../support/fixture-process.js';
 import { hungFile } from '../../../support/hung-file.js';
+import { scratchFolders } from '../../../support/scratch.js';
 
 const CLAIM_HOLDER = fileURLToPath(new URL('../../../fixtures/delivery/claim-holder.ts', import.meta.url));
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'outbox-'));
-  dirs.push(dir);
-  return dir;
-}
+const scratch = scratchFolders('outbox');
 
 const fields = { key: 'a'.repeat(32), kind: 'note' as const, payload: { title: 't', content: '[[x]]' }, project: 'demo' };
 

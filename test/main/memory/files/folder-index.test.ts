@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFolderIndex, type FolderIndex } from '../../../../src/main/memory/files/folder-index.js';
@@ -10,26 +9,23 @@ import { createInlineRunner } from '../../../../src/main/pool/inline-runner.js';
 import { createWorkerPool, type WorkerPool } from '../../../../src/main/pool/worker-pool.js';
 import type { TaskRunner } from '../../../../src/main/pool/task-runner.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../../support/fake-host.js';
+import { createFakeHost } from '../../../../support/fake-host.js';
 import { testWorkerFile } from '../../../support/plugin-harness.js';
+import { scratchFolders } from '../../../support/scratch.js';
 
+const newRoot = scratchFolders('folder-index-root');
+const newStateDir = scratchFolders('folder-index-state');
 let cleanup: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const step of cleanup.reverse()) await step();
   cleanup = [];
 });
 
-async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 const GOOD = '# Good\n\n[[redis]] backs the [[cache-layer]]; the [[cache-layer]] needs [[redis]].\n';
 
 /** A memory folder of `bulk` tiny notes and three good ones that relate `redis` and `cache-layer`. */
 async function memoryFolder(bulk: number): Promise<string> {
-  const memoryDir = join(await tempDir('folder-index-root-'), 'memory');
+  const memoryDir = join(await newRoot(), 'memory');
   await mkdir(join(memoryDir, 'bulk'), { recursive: true });
   await mkdir(join(memoryDir, 'tech'));
   for (let index = 0; index < 3; index++) await writeFile(join(memoryDir, 'tech', `good-${index}.md`), GOOD);
@@ -61,7 +57,7 @@ describe('createFolderIndex', () => {
         return inline.run(name, input, controls);
       },
     };
-    const index = createFolderIndex({ memoryDir, stateDir: await tempDir('folder-index-state-'), runner, logger: createLogger(undefined), batchSize: 50, concurrentBatches: 4, answerWithinMs: 50, persistDelayMs: 0, watch: false });
+    const index = createFolderIndex({ memoryDir, stateDir: await newStateDir(), runner, logger: createLogger(undefined), batchSize: 50, concurrentBatches: 4, answerWithinMs: 50, persistDelayMs: 0, watch: false });
     cleanup.push(() => index.close());
     const reads = createFileStoreReads({ memoryDir, index, runner, now: Date.now });
 
@@ -102,7 +98,7 @@ describe('createFolderIndex', () => {
       await symlink(memoryDir, join(memoryDir, 'loop'));
       await symlink(join(memoryDir, 'tech'), join(memoryDir, 'tech', 'again'));
       await symlink(join(memoryDir, 'tech', 'good-0.md'), join(memoryDir, 'tech', 'link.md'));
-      const index: FolderIndex = createFolderIndex({ memoryDir, stateDir: await tempDir('folder-index-state-'), runner: pool, logger, maxNoteBytes: 64 * 1024, answerWithinMs: 60_000, freshForMs: 0, persistDelayMs: 0, watch: true });
+      const index: FolderIndex = createFolderIndex({ memoryDir, stateDir: await newStateDir(), runner: pool, logger, maxNoteBytes: 64 * 1024, answerWithinMs: 60_000, freshForMs: 0, persistDelayMs: 0, watch: true });
       cleanup.push(() => index.close());
       const reads = createFileStoreReads({ memoryDir, index, runner: pool, now: Date.now });
 

@@ -1,31 +1,28 @@
-import { appendFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { watch, type FSWatcher } from 'node:fs';
 import { EventEmitter } from 'node:events';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFolderIndex, type FolderIndex, type FolderIndexSettings } from '../../../../src/main/memory/files/folder-index.js';
 import { watchEventsAreReliable } from '../../../../src/main/memory/files/folder-watch.js';
 import { createInlineRunner } from '../../../../src/main/pool/inline-runner.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../../support/fake-host.js';
+import { createFakeHost } from '../../../../support/fake-host.js';
+import { scratchFolders } from '../../../support/scratch.js';
 
-let dirs: string[] = [];
+const scratch = scratchFolders('folder-watch');
 let indexes: FolderIndex[] = [];
 
-afterEach(async () => {
+afterEach(() => {
   for (const index of indexes) index.close();
   indexes = [];
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-  dirs = [];
 });
 
 const note = (title: string, concepts: string[]): string => `# ${title}\n\nAbout ${concepts.map((concept) => `[[${concept}]]`).join(' and ')}.\n`;
 
 /** A memory folder of two notes in two folders, and an index over it that has walked it twice (so its watches are settled). */
 async function watchedFolder(watchSettings: FolderIndexSettings['watch'] | 'default' = true): Promise<{ memoryDir: string; index: FolderIndex; logged: (text: string) => number }> {
-  const root = await mkdtemp(join(tmpdir(), 'folder-watch-'));
-  dirs.push(root);
+  const root = await scratch();
   const memoryDir = join(root, 'memory');
   await mkdir(join(memoryDir, 'tech'), { recursive: true });
   await writeFile(join(memoryDir, 'tech', 'cache.md'), note('Cache', ['redis']));

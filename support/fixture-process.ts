@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 
 /**
  * The arguments after `node` that run `file`: its bundle when the global setup built one

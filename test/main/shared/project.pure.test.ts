@@ -1,22 +1,13 @@
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isProjectUri, resolveProject } from '../../../src/main/shared/project.js';
 import { noteLocation } from '../../../src/core/memory/memory-format.js';
 import { buildCompactionNote } from '../../../src/main/compaction/compaction-note.js';
 import type { Extraction } from '../../../src/main/compaction/extraction-engine.js';
+import { scratchFolders } from '../../support/scratch.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'project-'));
-  dirs.push(dir);
-  return dir;
-}
+const scratch = scratchFolders('project');
 
 describe('resolveProject', () => {
   it('should tell apart two folders of one name, and join two routes to one folder', async () => {

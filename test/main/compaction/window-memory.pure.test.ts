@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createWindowMemory, WINDOW_MEMORY_SESSIONS } from '../../../src/main/compaction/window-memory.js';
 import { messageToUnit, readableMessage } from '../../../src/main/compaction/session-units.js';
-import { message } from '../../support/fake-host.js';
+import { message } from '../../../support/fake-host.js';
 
 const said = (id: string, text: string, role: 'user' | 'assistant' = 'assistant'): unknown => message(id, role, text);
 const ids = (messages: readonly unknown[]): string[] => messages.map((entry) => (entry as { info: { id: string } }).info.id);

@@ -1,19 +1,15 @@
-import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRuleSet, MAX_RULE_BYTES, parseRule, renderRules, ruleFolders, RULES_RECHECK_MS } from '../../../src/main/rules/rules.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
-import { createFakeHost } from '../../support/fake-host.js';
+import { createFakeHost } from '../../../support/fake-host.js';
+import { scratchFolders } from '../../support/scratch.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const scratch = scratchFolders('rules');
 
 async function folder(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'rules-'));
-  dirs.push(dir);
+  const dir = await scratch();
   for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
   return dir;
 }

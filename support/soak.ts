@@ -1,5 +1,5 @@
 /**
- * The cross-process soak: rounds of plugin processes (test/fixtures/delivery/submit-thought.ts)
+ * The cross-process soak: rounds of plugin processes (support/submit-thought.ts)
  * submitting summaries of one project at once to one state folder, killed
  * with SIGKILL and stopped with SIGSTOP (then resumed with SIGCONT, often
  * after another process took their lock over) at random points, then a
@@ -11,19 +11,19 @@ import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createChainStore } from '../../src/main/memory/delivery/chain-store.js';
-import { createDelivery, idempotencyKey } from '../../src/main/memory/delivery/delivery.js';
-import { createFileStore } from '../../src/main/memory/files/file-store.js';
-import { createInlineRunner } from '../../src/main/pool/inline-runner.js';
-import { locateCli } from '../../src/main/memory/cli/cli-locator.js';
-import { createLogger } from '../../src/main/shared/logger.js';
-import { createMaenifoldClient } from '../../src/main/memory/cli/maenifold-client.js';
-import type { MemoryPort } from '../../src/main/memory/memory-port.js';
-import { createOutbox } from '../../src/main/memory/delivery/outbox.js';
-import { createPrng } from '../../src/synth/prng.js';
+import { createChainStore } from '../src/main/memory/delivery/chain-store.js';
+import { createDelivery, idempotencyKey } from '../src/main/memory/delivery/delivery.js';
+import { createFileStore } from '../src/main/memory/files/file-store.js';
+import { createInlineRunner } from '../src/main/pool/inline-runner.js';
+import { locateCli } from '../src/main/memory/cli/cli-locator.js';
+import { createLogger } from '../src/main/shared/logger.js';
+import { createMaenifoldClient } from '../src/main/memory/cli/maenifold-client.js';
+import type { MemoryPort } from '../src/main/memory/memory-port.js';
+import { createOutbox } from '../src/main/memory/delivery/outbox.js';
+import { createPrng } from '../src/synth/prng.js';
 import { createDoubleRoot } from './maenifold-double.js';
 
-const SENDER = fileURLToPath(new URL('../fixtures/delivery/submit-thought.ts', import.meta.url));
+const SENDER = fileURLToPath(new URL('./submit-thought.ts', import.meta.url));
 const PROJECT = 'soak';
 
 /** What a soak runs. */
@@ -100,7 +100,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 /**
  * How a sender starts: under vitest, from the bundle its global setup built (about 0.1 s of CPU instead of
- * 0.5 s through tsx); `npm run soak` runs outside vitest, so the test support's vitest import stays out of it.
+ * 0.5 s through tsx); `npm run soak` runs outside vitest, so the vitest import of fixture-process.ts stays out of it.
  */
 async function senderArgv(): Promise<string[]> {
   if (!process.env['VITEST']) return ['--import', 'tsx', SENDER];

@@ -8,11 +8,14 @@
 // plus Sync, the only way new files reach BuildContext and RecentActivity.
 // Not here, because the plugin never reads them: DeleteMemory, communities,
 // expanded relations, pagination, tag filters, abandoning idle sessions.
+// The files it writes are held to the same golden files as the built-in file store
+// (test/main/memory/memory-port.test.ts).
 //
 // Test hooks (not part of the real CLI):
 //   MAENIFOLD_DOUBLE_LOG          append one JSON line per invocation {argv, tool, payload, json, at}
 //   MAENIFOLD_DOUBLE_FAULT        hang | garbage | cutoff | crash | huge | slow:<ms> | error:<CODE>
 //   MAENIFOLD_DOUBLE_FAULT_TOOLS  comma list of tool names the fault applies to
+//   MAENIFOLD_DOUBLE_NOW          the clock, as an ISO time: what a note or a session is stamped with
 //
 // Plain JavaScript with node: builtins only, so it starts as fast as node can.
 
@@ -83,6 +86,9 @@ function writeAtomic(path, text) {
   writeFileSync(tmp, text);
   renameSync(tmp, path);
 }
+
+/** The time now, or the fixed time a test set, in ms. */
+const nowMs = () => (process.env.MAENIFOLD_DOUBLE_NOW ? Date.parse(process.env.MAENIFOLD_DOUBLE_NOW) : Date.now());
 
 const checksum = (text) => createHash('sha256').update(text, 'utf8').digest('base64');
 const minute = (ms) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
@@ -177,9 +183,11 @@ function h2Sections(body) {
 function sanitizeTitle(input) {
   const title = input
     .replace(/<[^>]*>/g, '')
-    .replace(/[:|>\-[\]{}#&*!@`'$();"<\\/]/g, '')
+    .replace(/[:|>\-[\]{}#&*!@`'$();"<\\]/g, '')
+    // '..' goes before the slashes, as in maenifold: 'a./.b' keeps its '..' once the slash is gone.
     .split('..')
     .join('')
+    .replace(/[/\\]/g, '')
     .replace(/[\x00-\x1F\x7F-\x9F]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
@@ -204,7 +212,7 @@ function writeMemory(payload) {
   const title = sanitizeTitle(rawTitle);
   const slug = slugify(title);
   const path = join(memoryDir(), ...(folder ? folder.split('/') : []), `${slug}.md`);
-  const now = new Date().toISOString();
+  const now = new Date(nowMs()).toISOString();
   const body = content.trimStart().startsWith('# ') ? content : `# ${title}\n\n${content}`;
   const text = formatFrontmatter({ title, permalink: slug, type: 'memory', status: 'saved', created: now, modified: now, tags }) + body;
   writeAtomic(path, text);
@@ -323,7 +331,7 @@ function recentActivity(payload) {
   if (span === undefined) throw new ToolError('VALIDATION_ERROR', `Invalid timespan '${payload.timespan}'. Use '1.00:00:00' (1 day) or '03:00:00' (3 hours).`);
   const graph = loadGraph();
   if (!graph) return { text: '# Recent Activity\n\nNo database found. Run the `Sync` command first to index memory files.' };
-  const recent = graph.files.filter((f) => f.modifiedMs >= Date.now() - span).sort((a, b) => b.modifiedMs - a.modifiedMs).slice(0, limit);
+  const recent = graph.files.filter((f) => f.modifiedMs >= nowMs() - span).sort((a, b) => b.modifiedMs - a.modifiedMs).slice(0, limit);
   if (recent.length === 0) return { text: 'No recent activity found' };
   const lines = ['# Recent Activity', ''];
   for (const file of recent) {
@@ -361,9 +369,9 @@ function sequentialThinking(payload) {
   if (!next && !conclusion?.trim()) throw new ToolError('CONCLUSION_REQUIRED', 'Conclusion required when completing session.');
   if (!next && concepts(conclusion).length === 0) throw new ToolError('CONCLUSION_WIKILINK_REQUIRED', 'Conclusion must include [[concepts]].');
 
-  const now = new Date().toISOString();
+  const now = new Date(nowMs()).toISOString();
   if (id === undefined) {
-    id = `session-${Date.now()}-${String(randomInt(0, 100_000)).padStart(5, '0')}`;
+    id = `session-${nowMs()}-${String(randomInt(0, 100_000)).padStart(5, '0')}`;
     const head = { title: `Sequential Thinking Session ${id}`, permalink: id, type: 'sequential', status: 'active', created: now, analysisType: opt(payload, 'analysisType', 'string') };
     writeAtomic(sessionPath(id), `${formatFrontmatter(head)}# Sequential Thinking Session\n`);
   }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { fixtureArgv } from '../../support/fixture-process.js';
+import { fixtureArgv } from '../../../support/fixture-process.js';
 import { describe, expect, it } from 'vitest';
 import { messagesOf, messageToUnit, readableMessage, TOOL_OUTPUT_HEAD_CHARS, TOOL_OUTPUT_TAIL_CHARS } from '../../../src/main/compaction/session-units.js';
 import { isSummaryMessage, messageWeight } from '../../../src/main/compaction/conversation-window.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { forHook, optionSlice } from '../../../src/main/shared/handler-deps.js';
 import { createLogger, LOG_SERVICE } from '../../../src/main/shared/logger.js';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
-import { createFakeHost } from '../../support/fake-host.js';
+import { createFakeHost } from '../../../support/fake-host.js';
 
 describe('forHook', () => {
   it('should scope the logger to the hook and keep the other parts as given', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeOptionIssue } from '../../../src/main/options/option-issues.js';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 import entry from '../../../plugin/maenifold.js';
-import { createFakeHost } from '../../support/fake-host.js';
+import { createFakeHost } from '../../../support/fake-host.js';
 
 /** Credentials put where options go: under unknown keys, as bad values of known ones, inside objects, in a key. */
 const MISPLACED_CREDENTIALS = {
