@@ -14,12 +14,13 @@ const PURE = [
   'test/io/**/*.test.ts',
   'test/workers/**/*.test.ts',
   'test/plugin/**/*.test.ts',
-  ...['analysis-cache', 'compaction-note', 'placed-analyses', 'section-assembly', 'session-units', 'working-set-tracker'].map((name) => `test/main/compaction/${name}.test.ts`),
+  ...['analysis-cache', 'compaction-note', 'placed-analyses', 'section-assembly', 'working-set-tracker'].map((name) => `test/main/compaction/${name}.test.ts`),
   ...['frame-state', 'frame-tree'].map((name) => `test/main/frames/${name}.test.ts`),
   'test/main/graph/graph-context.test.ts',
   'test/main/memory/cli/cli-answers.test.ts',
   'test/main/rules/rules.test.ts',
-  ...['option-issues', 'option-kinds', 'plugin-options', 'session-reader'].map((name) => `test/main/shared/${name}.test.ts`),
+  ...['option-issues', 'option-kinds', 'plugin-options'].map((name) => `test/main/shared/${name}.test.ts`),
+  'test/main/session/**/*.test.ts',
 ];
 
 // The unit tests open no TLS connection, and they start hundreds of Node processes (the maenifold double,

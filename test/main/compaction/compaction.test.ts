@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { FIRST_PAGE_MESSAGES, PAGE_DEADLINE_SHARE, PAGE_TARGET_CHARS } from '../../../src/main/shared/session-reader.js';
+import { FIRST_PAGE_MESSAGES, PAGE_DEADLINE_SHARE, PAGE_TARGET_CHARS } from '../../../src/main/session/session-reader.js';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
