@@ -210,7 +210,8 @@ export function readMessage(message: unknown): MessageView | null {
   const tools: ToolCallRead[] = [];
   let reasoned = false;
   let size = MESSAGE_METADATA_CHARS;
-  for (const part of Array.isArray(message['parts']) ? message['parts'] : []) {
+  const parts = message['parts'];
+  for (const part of Array.isArray(parts) ? parts : []) {
     if (!isRecord(part)) continue;
     const { type, text, state } = part;
     if (typeof text === 'string') size += text.length;
