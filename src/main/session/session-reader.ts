@@ -19,7 +19,7 @@
  * a whole may use only part of the budget: the rest is kept for the whole
  * list, so a page that never answers still leaves the fallback its time.
  */
-import { yieldToHost } from '../../core/text/time-slicer.js';
+import { createTimeSlicer, yieldToHost } from '../../core/text/time-slicer.js';
 import { withDeadline, type DeadlineResult } from '../shared/deadline.js';
 import type { HostClient, SdkResult } from '../shared/host-client.js';
 import { readMessage, type MessageView } from './message-view.js';
@@ -91,11 +91,14 @@ function nextCursor(result: SdkResult<unknown[]> | undefined): string | undefine
 /**
  * The messages of `list` whose id `seen` does not hold yet, in order, each id once and each read once
  * (entries that are not messages are left out); `seen` takes their ids. Walked newest first, as pages
- * come, so the newest copy of a message listed twice is kept.
+ * come, so the newest copy of a message listed twice is kept; in slices of the host's thread, since the
+ * whole list of a 10 MB session holds thousands of messages.
  */
-function unseen(list: readonly unknown[], seen: Set<string>): MessageView[] {
+async function unseen(list: readonly unknown[], seen: Set<string>): Promise<MessageView[]> {
   const kept: MessageView[] = [];
+  const slicer = createTimeSlicer();
   for (let index = list.length - 1; index >= 0; index--) {
+    if (slicer.due) await slicer.yield();
     const message = readMessage(list[index]);
     if (message === null) continue;
     if (message.id !== null) {
@@ -151,7 +154,7 @@ async function readPages(host: HostClient, id: string, bounds: PagingBounds, fix
     const data = result.value?.data;
     if (!Array.isArray(data)) return { kind: 'unavailable' };
     const cursor = nextCursor(result.value);
-    const fresh = unseen(data, seen);
+    const fresh = await unseen(data, seen);
     if (index === 0 && cursor === undefined) {
       // More than a page: the host ignored `limit` and sent the whole list. Fewer: the session fits in
       // one page, which the caller is told of as of any page. Exactly a page and no cursor cannot be
@@ -209,5 +212,5 @@ async function readWithin(host: HostClient, sessionID: string, deadlineMs: numbe
     return { done: false, reason: 'failed', error };
   }
   if (!Array.isArray(whole?.data)) return { done: true, value: { ...whole, data: undefined } };
-  return { done: true, value: { ...whole, data: unseen(whole.data, new Set()) } };
+  return { done: true, value: { ...whole, data: await unseen(whole.data, new Set()) } };
 }
