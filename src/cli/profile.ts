@@ -7,7 +7,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionExport } from '../core/session-types.js';
-import { messagesOf } from '../main/compaction/session-units.js';
+import { exportHead, messagesOf } from '../main/session/session-export.js';
 import { generateSession, growSession } from '../synth/session-generator.js';
 import { parseSize } from '../synth/session-size.js';
 import { runProfile } from '../profile/run-profile.js';
@@ -49,15 +49,13 @@ async function loadSession(path: string): Promise<SessionExport> {
   }
   const messages = messagesOf(parsed);
   if (!messages) throw new Error(`${path} is not a session export: expected { "messages": [...] } or an array of messages`);
-  const info = typeof parsed === 'object' && parsed !== null && 'info' in parsed ? (parsed as { info: unknown }).info : undefined;
   // A bare message list has no session info; the grown copy needs an id for its new messages.
-  return { info: { id: 'ses_profile', ...(typeof info === 'object' && info !== null ? info : {}) }, messages } as SessionExport;
+  return { info: { id: 'ses_profile', ...exportHead(parsed).metadata }, messages } as SessionExport;
 }
 
 /** The session's own directory (`info.directory`), the root its paths are relative to. */
 function sessionDirectory(session: SessionExport): string | null {
-  const directory = (session.info as { directory?: unknown } | undefined)?.directory;
-  return typeof directory === 'string' && directory.trim() !== '' ? directory : null;
+  return exportHead(session).directory;
 }
 
 async function main(argv: string[]): Promise<number> {

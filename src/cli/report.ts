@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { formatWalkthrough, runStoreWalkthrough, type Walkthrough } from './store-walkthrough.js';
 import { createWorkerPool } from '../main/pool/worker-pool.js';
 import { createExtractionEngine, type Extraction } from '../main/compaction/extraction-engine.js';
-import { messagesOf } from '../main/compaction/session-units.js';
+import { exportHead, messagesOf } from '../main/session/session-export.js';
+import { readMessage } from '../main/session/message-view.js';
 import { generateSession } from '../synth/session-generator.js';
 import { formatExtraction } from './format-extraction.js';
 import { progressLine } from './run-cli.js';
@@ -85,15 +86,12 @@ async function loadSession(path: string): Promise<unknown> {
 
 /** Whether a message of an export has a text part with some text: a session has at least one. */
 function hasText(message: unknown): boolean {
-  const parts = (message as { parts?: unknown } | null)?.parts;
-  return Array.isArray(parts) && parts.some((part) => (part as { type?: unknown } | null)?.type === 'text' && typeof (part as { text?: unknown }).text === 'string' && (part as { text: string }).text.trim() !== '');
+  return readMessage(message)?.texts.some(({ text }) => text.trim() !== '') ?? false;
 }
 
 /** The session's own directory (`info.directory` of an export), the root its paths are relative to; `null` when it has none. */
 function sessionDirectory(session: unknown): string | null {
-  const info = typeof session === 'object' && session !== null ? (session as { info?: unknown }).info : undefined;
-  const directory = typeof info === 'object' && info !== null ? (info as { directory?: unknown }).directory : undefined;
-  return typeof directory === 'string' && directory.trim().length > 0 ? directory : null;
+  return exportHead(session).directory;
 }
 
 /**

@@ -9,7 +9,7 @@
  * - `tail`: the last tokens of the conversation's text as the whole
  *   preservation context, as if a plain truncation were kept.
  */
-import { messagesOf } from '../main/compaction/session-units.js';
+import { messageViewsOf } from '../main/session/session-export.js';
 import { selectBoundarySections } from '../core/text/sections.js';
 import { truncateToTokens } from '../core/text/token-truncation.js';
 import { countTokens, type TokenEncoding } from '../core/text/tokens.js';
@@ -26,13 +26,9 @@ export const SEED_WORKING_SET_PATHS = 20;
 /** Paths named in the inputs of the session's tool calls, deduped. */
 function toolInputPaths(session: unknown, projectRoot: string | null): string[] {
   const paths = new Set<string>();
-  for (const message of messagesOf(session) ?? []) {
-    const parts = (message as { parts?: unknown }).parts;
-    if (!Array.isArray(parts)) continue;
-    for (const part of parts) {
-      const { type, tool, state } = (part ?? {}) as { type?: unknown; tool?: unknown; state?: { input?: unknown } };
-      const input = state?.input;
-      if (type !== 'tool' || typeof tool !== 'string' || typeof input !== 'object' || input === null) continue;
+  for (const message of messageViewsOf(session)) {
+    for (const { tool, input } of message.tools) {
+      if (typeof input !== 'object' || input === null) continue;
       for (const path of filesFromToolInput(tool, input as Record<string, unknown>, projectRoot)) paths.add(path);
     }
   }

@@ -17,6 +17,8 @@
  */
 import { runProcess } from '../main/memory/cli/process-runner.js';
 import { randomBytes } from 'node:crypto';
+import { exportHead, messageViewsOf } from '../main/session/session-export.js';
+import { lastSummaryText } from '../main/summaries/compacted-summary.js';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,22 +107,12 @@ const DEFAULT_CONTINUITY_OPTIONS: Readonly<ContinuityOptions> = Object.freeze({
  * @param messages - the export's `{ info, parts }` entries, oldest first.
  */
 export function lastCompactionSummary(messages: readonly unknown[]): string | null {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const { info, parts } = (messages[index] ?? {}) as { info?: { role?: unknown; summary?: unknown }; parts?: unknown };
-    if (info?.role !== 'assistant' || info.summary !== true || !Array.isArray(parts)) continue;
-    const text = parts
-      .filter((part): part is { text: string } => (part as { type?: unknown })?.type === 'text' && typeof (part as { text?: unknown }).text === 'string')
-      .map((part) => part.text)
-      .join('\n\n')
-      .trim();
-    if (text) return text;
-  }
-  return null;
+  return lastSummaryText(messageViewsOf(messages));
 }
 
 function exportParts(session: unknown): { id: string | null; messages: unknown[] } {
-  const value = (session ?? {}) as { info?: { id?: unknown }; messages?: unknown };
-  return { id: typeof value.info?.id === 'string' && value.info.id ? value.info.id : null, messages: Array.isArray(value.messages) ? value.messages : [] };
+  const value = (session ?? {}) as { messages?: unknown };
+  return { id: exportHead(session).id, messages: Array.isArray(value.messages) ? value.messages : [] };
 }
 
 function compactingProject(entry: CorpusEntry, directory: string, fallbackID: string): CompactingProject {

@@ -14,6 +14,7 @@ import { seedBaseline, tailBaseline } from './baselines.js';
 import type { CorpusEntry } from './corpus.js';
 import { pooledMetrics, type Metrics } from './pooled-metrics.js';
 import { scoreSession, type ScoredOutput, type SessionScore } from './score.js';
+import { exportHead } from '../main/session/session-export.js';
 
 /** The object `npm run eval -- --json` prints. */
 export interface EvalReport {
@@ -57,8 +58,7 @@ const DEFAULT_EVAL_OPTIONS: Readonly<EvalOptions> = Object.freeze({
 
 /** The session's directory from its export, as the hook's worktree; `null` when it has none. */
 export function projectRootOf(session: unknown): string | null {
-  const directory = (session as { info?: { directory?: unknown } } | null)?.info?.directory;
-  return typeof directory === 'string' && directory.trim().length > 0 ? directory : null;
+  return exportHead(session).directory;
 }
 
 /** Arrays the extraction may carry besides observations as a list of next steps. */

@@ -4,7 +4,7 @@
  * decision pattern families over sentences. The benchmark times it as the
  * naive pipeline; `npm run eval` scores it as the seed baseline.
  */
-import { messagesOf } from '../main/compaction/session-units.js';
+import { messageViewsOf } from '../main/session/session-export.js';
 
 /** The naive link pattern: any `[[…]]`, code and a third bracket included. */
 export const WIKILINK = /\[\[([^\]]+)\]\]/g;
@@ -26,16 +26,10 @@ export interface SeedDecision {
   category: string;
 }
 
-/** The conversation's text parts joined, as the seed reads a session. */
+/** Every text part joined, synthetic or not, as the seed reads a session. */
 export function transcriptOf(session: unknown): string {
   const texts: string[] = [];
-  for (const message of messagesOf(session) ?? []) {
-    const parts = (message as { parts?: unknown[] }).parts ?? [];
-    for (const part of parts) {
-      const text = (part as { type?: string; text?: unknown }).text;
-      if ((part as { type?: string }).type === 'text' && typeof text === 'string') texts.push(text);
-    }
-  }
+  for (const message of messageViewsOf(session)) for (const { text } of message.texts) texts.push(text);
   return texts.join('\n');
 }
 

@@ -124,7 +124,7 @@ export function workerTable(trips: readonly TaskTrip[], profiles: ReadonlyMap<Ta
  * engine's own modules, and the pool's (piscina and the message port) for hand-off.
  */
 const HOOK_MODULES: readonly { stage: string; test: RegExp }[] = [
-  { stage: 'units', test: /\/compaction\/session-units\.[jt]s$/ },
+  { stage: 'units', test: /\/session\/(?:message-view|message-unit|message-bounds|content-key|session-export)\.[jt]s$/ },
   { stage: 'sections', test: /\/compaction\/section-assembly\.[jt]s$/ },
   { stage: 'engine', test: /\/compaction\/(?:extraction-engine|batch-split|placed-analyses|analysis-cache|conversation-window)\.[jt]s$/ },
   { stage: 'hand-off', test: /\/piscina\/|^node:internal\/(?:worker|per_context\/messageport)|\/pool\/worker-pool\.[jt]s$/ },

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PROJECT_ROOT, generateSession, growSession, sessionStyle } from '../../src/synth/session-generator.js';
-import { messageToUnit } from '../../src/main/compaction/session-units.js';
+import { readMessage } from '../../src/main/session/message-view.js';
 import type { SessionExport, SessionPart, ToolPart } from '../../src/core/session-types.js';
 
 const KB = 1024;
@@ -125,7 +125,7 @@ describe('generateSession: what real sessions have', () => {
       expect(text).toMatch(/^## \S/);
       expect(text).toMatch(/^1\. \S/m);
       // The engine sees it as a prior summary.
-      expect(messageToUnit(summary, index + 1)?.summary).toBe(true);
+      expect(readMessage(summary)?.summary).toBe(true);
     }
   });
 

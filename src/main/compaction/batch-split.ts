@@ -12,11 +12,6 @@ function toolOutputChars(unit: AnalysisUnit): number {
   return unit.tools.reduce((sum, tool) => sum + tool.output.length, 0);
 }
 
-/** Characters of a unit as it crosses to a worker: its text and its tool output. */
-export function unitChars(unit: AnalysisUnit): number {
-  return unit.text.length + toolOutputChars(unit);
-}
-
 /**
  * A unit's analysis time in characters of message text, fitted over the new messages of grown
  * sessions: a character of tool output costs about a tenth of one of text, and a message a fixed

@@ -11,8 +11,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { withDeadline, type DeadlineResult } from '../shared/deadline.js';
-import { readSessionMessages } from '../shared/session-reader.js';
-import { createWindowScan, messageWeight } from './conversation-window.js';
+import { readSessionMessages } from '../session/session-reader.js';
+import type { MessageView } from '../session/message-view.js';
+import { createWindowScan } from './conversation-window.js';
 import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';
 import type { Project } from '../shared/project.js';
@@ -60,13 +61,13 @@ export function compactionExtractionSettings(
  * A conversation as read: its messages (oldest first), the pages it took, how many messages they held (the
  * rest were remembered), and whether it begins at the session's first message.
  */
-type Conversation = { ok: true; messages: unknown[]; pages: number; fromStart: boolean; read: number } | { ok: false; error: string | null };
+type Conversation = { ok: true; messages: MessageView[]; pages: number; fromStart: boolean; read: number } | { ok: false; error: string | null };
 
 type Compacting = (input: { sessionID: string }, output: { context: string[]; prompt?: string }) => Promise<void>;
 
 /** Characters of text and tool output as a worker reads them: a session of tool runs is not an empty one. */
-function conversationChars(messages: readonly unknown[]): number {
-  return messages.reduce<number>((chars, message) => chars + messageWeight(message), 0);
+function conversationChars(messages: readonly MessageView[]): number {
+  return messages.reduce<number>((chars, message) => chars + message.weight, 0);
 }
 
 /** The options compaction reads. */

@@ -14,7 +14,7 @@
  * output instead, so more than a context window of messages can follow the
  * last summary).
  */
-import { boundedLength, isRecord } from './session-units.js';
+import { readMessage, type MessageView } from '../session/message-view.js';
 
 /** The bounds of a window, in characters of message text and bounded tool output. */
 export interface WindowLimits {
@@ -44,26 +44,6 @@ export const WHOLE_CONVERSATION: Readonly<WindowLimits> = Object.freeze({
   messageChars: Number.POSITIVE_INFINITY,
 });
 
-/** Characters of one message as a worker would read them: text parts, and tool output bounded as it crosses. */
-export function messageWeight(message: unknown): number {
-  if (!isRecord(message) || !Array.isArray(message['parts'])) return 0;
-  let chars = 0;
-  for (const part of message['parts']) {
-    if (!isRecord(part)) continue;
-    if (part['type'] === 'text' && typeof part['text'] === 'string') chars += part['text'].length;
-    else if (part['type'] === 'tool' && isRecord(part['state'])) {
-      const state = part['state'];
-      chars += boundedLength(state['status'] === 'error' ? state['error'] : state['output']);
-    }
-  }
-  return chars;
-}
-
-/** Whether a message is a compaction's summary (`info.summary`). */
-export function isSummaryMessage(message: unknown): boolean {
-  return isRecord(message) && isRecord(message['info']) && message['info']['summary'] === true;
-}
-
 /** Reads a conversation from its newest message back and says when the window is whole. */
 export interface WindowScan {
   /**
@@ -71,7 +51,7 @@ export interface WindowScan {
    *
    * @returns how many of them, counted from the end, belong to the window; all of them while it is not yet whole.
    */
-  take(older: readonly unknown[]): number;
+  take(older: readonly MessageView[]): number;
   /** Whether the window is whole: nothing older belongs to it. */
   readonly whole: boolean;
 }
@@ -86,8 +66,9 @@ export function createWindowScan(limits: WindowLimits = DEFAULT_WINDOW_LIMITS): 
       if (whole) return 0;
       for (let index = older.length - 1; index >= 0; index--) {
         const message = older[index];
-        chars += Math.min(messageWeight(message), limits.messageChars);
-        if (isSummaryMessage(message)) summarized = true;
+        if (message === undefined) continue;
+        chars += Math.min(message.weight, limits.messageChars);
+        if (message.summary) summarized = true;
         if (chars >= limits.maxChars || (summarized && chars >= limits.minChars)) {
           whole = true;
           return older.length - index;
@@ -108,6 +89,29 @@ export function createWindowScan(limits: WindowLimits = DEFAULT_WINDOW_LIMITS): 
  * @param limits - see {@link WindowLimits}.
  * @returns the index of the window's first message (0 when it is the whole list).
  */
-export function windowStart(messages: readonly unknown[], limits: WindowLimits = DEFAULT_WINDOW_LIMITS): number {
+export function windowStart(messages: readonly MessageView[], limits: WindowLimits = DEFAULT_WINDOW_LIMITS): number {
   return messages.length - createWindowScan(limits).take(messages);
+}
+
+/**
+ * The window of a list of host entries, each read once, newest first and only as far back as the window
+ * reaches: entries older than it are never read. An entry that is not a message weighs nothing.
+ *
+ * @param entries - the conversation, oldest first: messages as the host sends them, or their views.
+ * @param limits - see {@link WindowLimits}.
+ * @returns `first`, the index of the window's first entry, and `views`, the view of each entry from it on
+ *   (`null` where an entry is not a message).
+ */
+export function readWindow(entries: readonly unknown[], limits: WindowLimits = DEFAULT_WINDOW_LIMITS): { first: number; views: (MessageView | null)[] } {
+  const scan = createWindowScan(limits);
+  const views: (MessageView | null)[] = [];
+  let first = entries.length;
+  while (first > 0 && !scan.whole) {
+    const view = readMessage(entries[first - 1]);
+    // While the window is not whole, every message taken belongs to it, the one that makes it whole too.
+    if (view !== null) scan.take([view]);
+    views.push(view);
+    first -= 1;
+  }
+  return { first, views: views.reverse() };
 }

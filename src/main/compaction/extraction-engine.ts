@@ -7,7 +7,7 @@
  * parse, scan and token count happens in a task.
  */
 import { performance } from 'node:perf_hooks';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createTimeSlicer } from '../../core/text/time-slicer.js';
 import type {
   AnalysisSettings,
   AnalysisUnit,
@@ -20,10 +20,11 @@ import type {
 import type { SectionKind } from '../../core/text/sections.js';
 import { createAnalysisCache, type AnalysisCache } from './analysis-cache.js';
 import { recentItems, type PlacedAnalysis } from './placed-analyses.js';
-import { splitTail, unitChars } from './batch-split.js';
+import { splitTail } from './batch-split.js';
 import { assembleBoundarySections } from './section-assembly.js';
-import { messagesOf, messageToUnit } from './session-units.js';
-import { windowStart, type WindowLimits } from './conversation-window.js';
+import { messagesOf } from '../session/session-export.js';
+import { toUnit, unitChars } from '../session/message-unit.js';
+import { readWindow, type WindowLimits } from './conversation-window.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import { DEFAULT_EXTRACTION_SETTINGS, type ExtractionSettings } from './extraction-settings.js';
 
@@ -40,7 +41,8 @@ export interface Extraction extends Omit<FinalizeOutput, 'timings'> {
 /** Runs extractions through a task runner and keeps a per-message cache. */
 export interface ExtractionEngine {
   /**
-   * @param input - a message list, a session export (`{ info, messages }`) or plain markdown.
+   * @param input - a message list (as the host sends it, or read: `MessageView`s), a session export
+   *   (`{ info, messages }`) or plain markdown.
    * @param controls - `signal` aborts every pending task; `settings` override the engine's for this call.
    */
   extract(
@@ -55,9 +57,6 @@ export interface ExtractionEngine {
 function addTimings(into: StageTimings, from: StageTimings): void {
   for (const [stage, ms] of Object.entries(from)) into[stage] = (into[stage] ?? 0) + ms;
 }
-
-/** The hook thread hands itself back at least this often while preparing batches. */
-const SLICE_MS = 4;
 
 function messageListOf(input: unknown): unknown[] | null {
   if (typeof input === 'string') return [{ info: { role: 'document' }, parts: [{ type: 'text', text: input }] }];
@@ -80,8 +79,8 @@ export function createExtractionEngine(
   ): Promise<TaskResult<Extraction>> {
     const started = performance.now();
     const settings: ExtractionSettings = { ...DEFAULT_EXTRACTION_SETTINGS, ...baseSettings, ...controls.settings };
-    let hookThreadMs = 0;
-    let sliceStart = performance.now();
+    // The hook thread hands itself back between slices while preparing batches.
+    const slicer = createTimeSlicer();
     const messages = messageListOf(input);
     if (!messages) {
       return { ok: false, error: { code: 'INVALID_INPUT', message: 'expected a message list, a session export or markdown text' } };
@@ -114,16 +113,12 @@ export function createExtractionEngine(
       return { ok: true, value: null };
     };
     // Only the window is read: its cost follows what is new, not the session's age.
-    const first = windowStart(messages, settings.window);
-    for (let order = first; order < messages.length; order++) {
+    const { first, views } = readWindow(messages, settings.window);
+    for (const [index, view] of views.entries()) {
       // Converted one at a time inside the sliced loop: a 10 MB session is never read in one go.
-      if (performance.now() - sliceStart > SLICE_MS) {
-        hookThreadMs += performance.now() - sliceStart;
-        await nextTurn();
-        sliceStart = performance.now();
-      }
-      const unit = messageToUnit(messages[order], order, (key) => cache.has(key) || sent.has(key));
-      if (!unit) continue;
+      if (slicer.due) await slicer.yield();
+      if (!view) continue;
+      const unit = toUnit(view, first + index, (key) => cache.has(key) || sent.has(key));
       const slot = unitCount++;
       const earlier = unit.key === null ? undefined : sent.get(unit.key);
       if (earlier !== undefined) {
@@ -146,15 +141,13 @@ export function createExtractionEngine(
         pending.push(dispatch(batch));
         batch = [];
         batchChars = 0;
-        hookThreadMs += performance.now() - sliceStart;
         // Hand the thread back between batches: the host keeps serving while we split.
-        await nextTurn();
-        sliceStart = performance.now();
+        await slicer.yield();
       }
     }
     // The last batch is what a warm compaction waits on (its new messages): in two halves it keeps two workers busy.
     for (const half of splitTail(batch, batchChars)) pending.push(dispatch(half));
-    hookThreadMs += performance.now() - sliceStart;
+    slicer.pause();
     const failure = (await Promise.all(pending)).find((result) => !result.ok);
     if (failure && !failure.ok) return failure;
     for (const { slot, of, order } of repeats) {
@@ -164,7 +157,7 @@ export function createExtractionEngine(
       inputChars += analysis.chars;
     }
 
-    sliceStart = performance.now();
+    slicer.resume();
     const ordered = placed.filter((entry): entry is PlacedAnalysis => entry !== undefined);
     const assembled = assembleBoundarySections(ordered.map((entry) => entry.analysis), settings.maxSectionChars);
     const finalSettings: FinalizeSettings = {
@@ -186,11 +179,11 @@ export function createExtractionEngine(
       latestOrder: ordered.at(-1)?.order ?? 0,
       settings: finalSettings,
     };
-    hookThreadMs += performance.now() - sliceStart;
+    slicer.pause();
     const final = await runner.run('finalizeExtraction', finalInput, { signal: controls.signal });
     if (!final.ok) return final;
     addTimings(timings, final.value.timings);
-    timings['hookThread'] = hookThreadMs;
+    timings['hookThread'] = slicer.spentMs;
     timings['total'] = performance.now() - started;
     return {
       ok: true,

@@ -11,7 +11,8 @@
  */
 import type { CompactedSummaries } from '../summaries/compacted-summary.js';
 import type { TaskRunner } from '../pool/task-runner.js';
-import { readSessionMessages } from '../shared/session-reader.js';
+import { readSessionMessages } from '../session/session-reader.js';
+import type { MessageView, ModelRef } from '../session/message-view.js';
 import { captureSummary } from './frame-state.js';
 import type { FrameStore } from './frame-store.js';
 import { errorText } from '../shared/logger.js';
@@ -20,25 +21,17 @@ import { HOST_READ_DEADLINE_MS, type HostClient } from '../shared/host-client.js
 import { withDeadline } from '../shared/deadline.js';
 import type { BackgroundWork } from '../shared/background-work.js';
 
-/** A model as the SDK names it. */
-export interface ModelRef {
-  providerID: string;
-  modelID: string;
-}
+export type { ModelRef };
 
 /**
- * The model a session last used: an assistant message's `providerID`/`modelID`,
- * or a user message's `model`.
+ * The model a session last used: the newest message that names one (`MessageView.model`).
  *
- * @param messages - `{ info, parts }` entries.
+ * @param messages - read messages, oldest first.
  */
-export function lastModelOf(messages: readonly unknown[]): ModelRef | null {
+export function lastModelOf(messages: readonly MessageView[]): ModelRef | null {
   for (let index = messages.length - 1; index >= 0; index--) {
-    const info = (messages[index] as { info?: { providerID?: unknown; modelID?: unknown; model?: { providerID?: unknown; modelID?: unknown } } })?.info;
-    const source = typeof info?.providerID === 'string' ? info : info?.model;
-    if (typeof source?.providerID === 'string' && typeof source.modelID === 'string' && source.providerID && source.modelID) {
-      return { providerID: source.providerID, modelID: source.modelID };
-    }
+    const model = messages[index]?.model;
+    if (model) return model;
   }
   return null;
 }

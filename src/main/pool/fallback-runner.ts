@@ -3,7 +3,8 @@
  * cannot serve (it failed to start, its worker crashed, its queue is full):
  * a few milliseconds on the hook thread beat losing a compaction's context.
  */
-import type { TaskName, TaskResult } from '../../workers/protocol.js';
+import type { AnalyzeInput, TaskName, TaskResult } from '../../workers/protocol.js';
+import { unitChars } from '../session/message-unit.js';
 import { createInlineRunner } from './inline-runner.js';
 import type { RunControls, TaskRunner, TaskSignatures } from './task-runner.js';
 
@@ -18,7 +19,7 @@ function inputChars(name: TaskName, input: unknown): number {
     Array.isArray(items) ? items.reduce((total: number, item) => total + String(pick(item as never) ?? '').length, 0) : 0;
   switch (name) {
     case 'analyzeUnits':
-      return sum(value['units'], (unit: { text?: string; tools?: { output?: string }[] }) => `${unit.text ?? ''}${(unit.tools ?? []).map((tool) => tool.output ?? '').join('')}`);
+      return (input as AnalyzeInput).units.reduce((total, unit) => total + unitChars(unit), 0);
     case 'finalizeExtraction':
       return sum(value['sections'], (section: string) => section);
     case 'fitContext':

@@ -88,7 +88,7 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
       idleTimeout: Number.MAX_SAFE_INTEGER,
       // Under Bun, terminate() cannot interrupt Atomics.wait and destroy() hangs forever.
       atomics: 'disabled',
-      // Enforced by Node; Bun 1.3 ignores it, so task inputs are bounded too (session-units.ts).
+      // Enforced by Node; Bun 1.3 ignores it, so task inputs are bounded too (session/message-bounds.ts).
       resourceLimits: { maxOldGenerationSizeMb: options.workerHeapMb },
     });
     // A worker that dies is replaced by piscina; its error reaches the task that was running.

@@ -13,7 +13,8 @@
  */
 import { errorText } from '../shared/logger.js';
 import { HOST_READ_DEADLINE_MS, type HostClient } from '../shared/host-client.js';
-import { readSessionMessages } from '../shared/session-reader.js';
+import { readSessionMessages } from '../session/session-reader.js';
+import type { MessageView } from '../session/message-view.js';
 
 /** Messages asked for per page: the summary is the newest, a few replies may follow it. */
 export const SUMMARY_PAGE_MESSAGES = 10;
@@ -37,31 +38,16 @@ export interface CompactedSummariesSettings {
 }
 
 /**
- * Whether a message is a compaction summary the host stored.
+ * The text of the last compaction summary of a message list (`MessageView.summary`), or `null`: its
+ * conversation text, without the parts the host or a plugin added (synthetic or ignored).
  *
- * @param message - an `{ info, parts }` entry.
+ * @param messages - read messages, oldest first.
  */
-function isSummaryMessage(message: unknown): message is { parts: unknown[] } {
-  const { info, parts } = (message ?? {}) as { info?: { role?: unknown; summary?: unknown }; parts?: unknown };
-  return info?.role === 'assistant' && info.summary === true && Array.isArray(parts);
-}
-
-/**
- * The text of the last compaction summary of a message list, or `null`.
- *
- * @param messages - `{ info, parts }` entries, oldest first.
- */
-export function lastSummaryText(messages: readonly unknown[]): string | null {
+export function lastSummaryText(messages: readonly MessageView[]): string | null {
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index];
-    if (!isSummaryMessage(message)) continue;
-    const texts = message.parts
-      .filter((part): part is { text: string } => {
-        const { type, text, synthetic } = (part ?? {}) as { type?: unknown; text?: unknown; synthetic?: unknown };
-        return type === 'text' && typeof text === 'string' && !synthetic;
-      })
-      .map((part) => part.text);
-    const text = texts.join('\n\n').trim();
+    if (!message?.summary) continue;
+    const text = message.text.trim();
     if (text) return text;
   }
   return null;
@@ -81,7 +67,7 @@ export function createCompactedSummaries(host: HostClient, settings: CompactedSu
         pageSize: SUMMARY_PAGE_MESSAGES,
         maxPages: SUMMARY_MAX_PAGES,
         partial: true,
-        enough: (page) => page.some(isSummaryMessage),
+        enough: (page) => page.some((message) => message.summary),
       });
       if (!listed.done) {
         return { kind: 'failed', why: listed.reason === 'timeout' ? `did not answer within ${deadlineMs} ms` : `failed: ${errorText(listed.error)}` };

@@ -7,6 +7,7 @@ import { withDeadline } from '../shared/deadline.js';
 import { errorText } from '../shared/logger.js';
 import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { HostClient } from '../shared/host-client.js';
+import { readMessage } from '../session/message-view.js';
 
 /** The word a result must contain to count as confessed. */
 export const CONFESSION_MARKER = 'ConfessionReport';
@@ -25,12 +26,11 @@ type ToolAfter = (
   output: { title?: string; output: string; metadata?: unknown },
 ) => Promise<void>;
 
+/** The text of the subagent's reply (one message): every text part, synthetic or not, since the caller sees the whole reply. */
 function replyText(data: unknown): string {
-  const parts = (data as { parts?: unknown })?.parts;
-  if (!Array.isArray(parts)) return '';
-  return parts
-    .filter((part: { type?: unknown; text?: unknown }) => part?.type === 'text' && typeof part.text === 'string')
-    .map((part: { text: string }) => part.text)
+  const texts = readMessage(data)?.texts ?? [];
+  return texts
+    .map((part) => part.text)
     .join('\n')
     .trim();
 }

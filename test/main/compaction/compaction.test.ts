@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { FIRST_PAGE_MESSAGES, PAGE_DEADLINE_SHARE, PAGE_TARGET_CHARS } from '../../../src/main/shared/session-reader.js';
+import { FIRST_PAGE_MESSAGES, PAGE_DEADLINE_SHARE, PAGE_TARGET_CHARS } from '../../../src/main/session/session-reader.js';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -341,6 +341,27 @@ describe('compaction', () => {
       expect(again.pages).toBeGreaterThan(5);
       expect(again.context).toEqual(await wholeReadContext(session(0, 1_500), reverted));
     });
+  });
+
+  it("should read each of the host's messages once on its way into the hook, however many steps ask of it", async () => {
+    harness = await startHarness();
+    const reads = new Map<string, number>();
+    // Each entry counts the reads of its parts: the window scan, the threshold, the engine's window and its units all ask.
+    const counted = conversation.map((entry) => {
+      const { info, parts } = entry as { info: { id: string }; parts: unknown[] };
+      return Object.defineProperty({ info }, 'parts', {
+        enumerable: true,
+        get: () => {
+          reads.set(info.id, (reads.get(info.id) ?? 0) + 1);
+          return parts;
+        },
+      });
+    });
+    harness.host.setMessages('ses_once', counted);
+    const output = await compact(harness, 'ses_once', []);
+    await harness.plugin.background.idle();
+    expect(output.context.join('\n')).toContain('[[redis]]');
+    expect(Object.fromEntries(reads)).toEqual({ m1: 1, m2: 1, m3: 1 });
   });
 
   it('should skip conversations under 100 characters', async () => {

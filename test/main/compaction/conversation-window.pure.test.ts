@@ -1,37 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { createWindowScan, isSummaryMessage, messageWeight, windowStart, WHOLE_CONVERSATION } from '../../../src/main/compaction/conversation-window.js';
-import { TOOL_OUTPUT_HEAD_CHARS, TOOL_OUTPUT_TAIL_CHARS } from '../../../src/main/compaction/session-units.js';
+import { createWindowScan, readWindow, windowStart, WHOLE_CONVERSATION } from '../../../src/main/compaction/conversation-window.js';
+import { readMessage, type MessageView } from '../../../src/main/session/message-view.js';
 
-function said(id: string, chars: number, info: Record<string, unknown> = {}) {
-  return { info: { id, role: 'assistant', ...info }, parts: [{ type: 'text', text: 'x'.repeat(chars) }] };
+function said(id: string, chars: number, info: Record<string, unknown> = {}): MessageView {
+  return readMessage({ info: { id, role: 'assistant', ...info }, parts: [{ type: 'text', text: 'x'.repeat(chars) }] }) as MessageView;
 }
 
 const limits = { minChars: 1_000, maxChars: 5_000, messageChars: 2_000 };
-
-describe('messageWeight', () => {
-  it('should count text parts and tool output as bounded for a worker, and nothing of a malformed entry', () => {
-    const huge = 'y'.repeat(1_000_000);
-    const message = {
-      info: { id: 'm1' },
-      parts: [
-        { type: 'text', text: 'abc' },
-        { type: 'tool', tool: 'bash', state: { status: 'completed', output: huge } },
-        { type: 'tool', tool: 'read', state: { status: 'error', error: 'no such file' } },
-        { type: 'step-start' },
-        null,
-      ],
-    };
-    expect(messageWeight(message)).toBe(3 + TOOL_OUTPUT_HEAD_CHARS + 3 + TOOL_OUTPUT_TAIL_CHARS + 'no such file'.length);
-    expect(messageWeight(null)).toBe(0);
-    expect(messageWeight({ parts: 'text' })).toBe(0);
-  });
-});
 
 describe('windowStart', () => {
   it('should start at the latest summary once the floor is reached', () => {
     const messages = [said('a', 3_000), said('b', 900, { summary: true }), said('c', 600), said('d', 600)];
     expect(windowStart(messages, limits)).toBe(1);
-    expect(isSummaryMessage(messages[1])).toBe(true);
+    expect(messages[1]?.summary).toBe(true);
   });
 
   it('should reach back past a recent summary until the floor is read', () => {
@@ -79,5 +60,23 @@ describe('createWindowScan', () => {
     // 1,000 characters are seven messages: the summary at 30 is already inside, so two pages suffice.
     expect(pages).toBe(2);
     expect(scan.take(messages)).toBe(0);
+  });
+});
+
+describe('readWindow', () => {
+  it('should read only as far back as the window reaches, and agree with windowStart', () => {
+    const views = Array.from({ length: 20 }, (_, index) => said(`m${index}`, 1_000, { summary: index === 12 }));
+    const entries: unknown[] = views.map((view, index) => ({ info: { id: view.id, role: 'assistant', summary: index === 12 }, parts: [{ type: 'text', text: 'x'.repeat(1_000) }] }));
+    // Older than the window: an entry that would throw if anything read it.
+    const unread = new Proxy({}, { get: () => { throw new Error('read an entry older than the window'); } });
+    entries[0] = unread;
+    const { first, views: read } = readWindow(entries, limits);
+    expect(first).toBe(windowStart(views, limits));
+    expect(read.map((view) => view?.id)).toEqual(views.slice(first).map((view) => view.id));
+    // An entry that is not a message weighs nothing and is kept in its place.
+    const odd = readWindow([...entries.slice(15), 'not a message', entries[19]], limits);
+    // 1,000 characters each: the cap of 5,000 is reached at m16, five messages back.
+    expect(odd.first).toBe(1);
+    expect(odd.views.map((view) => view?.id ?? null)).toEqual(['m16', 'm17', 'm18', 'm19', null, 'm19']);
   });
 });

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { createWindowMemory, WINDOW_MEMORY_SESSIONS } from '../../../src/main/compaction/window-memory.js';
-import { messageToUnit, readableMessage } from '../../../src/main/compaction/session-units.js';
+import { MESSAGE_METADATA_CHARS, readMessage, type MessageView } from '../../../src/main/session/message-view.js';
+import { toUnit } from '../../../src/main/session/message-unit.js';
 import { message } from '../../../support/fake-host.js';
 
-const said = (id: string, text: string, role: 'user' | 'assistant' = 'assistant'): unknown => message(id, role, text);
-const ids = (messages: readonly unknown[]): string[] => messages.map((entry) => (entry as { info: { id: string } }).info.id);
+const view = (entry: unknown): MessageView => readMessage(entry) as MessageView;
+const said = (id: string, text: string, role: 'user' | 'assistant' = 'assistant'): MessageView => view(message(id, role, text));
+const ids = (messages: readonly MessageView[]): (string | null)[] => messages.map((entry) => entry.id);
 
 /** Reads `session` newest page first, `size` messages a page, as the compacting hook does; the pages read and the conversation. */
-function readJoined(memory: ReturnType<typeof createWindowMemory>, sessionID: string, session: readonly unknown[], size: number) {
+function readJoined(memory: ReturnType<typeof createWindowMemory>, sessionID: string, session: readonly MessageView[], size: number) {
   const joining = memory.join(sessionID);
   if (!joining) return null;
-  const pages: unknown[][] = [];
+  const pages: MessageView[][] = [];
   for (let end = session.length; end > 0; end -= size) {
     const page = session.slice(Math.max(0, end - size), end);
     pages.push(page);
@@ -34,7 +36,7 @@ describe('createWindowMemory', () => {
     // Remembered messages come back as extraction reads them; the new ones as the host sent them.
     const joined = read?.conversation?.messages ?? [];
     expect(joined.at(-1)).toBe(grown.at(-1));
-    expect(messageToUnit(joined[0], 0)).toEqual(messageToUnit(first[2], 0));
+    expect(toUnit(joined[0] as MessageView, 0)).toEqual(toUnit(first[2] as MessageView, 0));
   });
 
   it('should drop what a revert removed and read again a message that changed since', async () => {
@@ -52,7 +54,7 @@ describe('createWindowMemory', () => {
   it('should take every re-read message the host edited in place, to the same length or not, over the remembered one', async () => {
     const memory = createWindowMemory();
     await memory.remember('ses', first, true);
-    const text = (entry: unknown): string => messageToUnit(entry, 0)?.text ?? '';
+    const text = (entry: MessageView | undefined): string => entry?.text ?? '';
     const edited = [...first];
     // Same id and length: m5 and m11, the newest remembered message; m9 longer; m1 is older than any page read.
     edited[1] = said('m1', 'Step 1: we changed the lexer and ran the tests again.');
@@ -71,9 +73,9 @@ describe('createWindowMemory', () => {
     expect(messages[11]).toBe(grown[11]);
     // Re-read and unchanged: the kept copy, not the host's.
     expect(messages[6]).not.toBe(grown[6]);
-    expect(messages[6]).toEqual(readableMessage(first[6]));
+    expect(messages[6]).toEqual(first[6]?.readable());
     // m1 was not re-read: the remembered text stays, the accepted cost of reading only the newest pages.
-    expect(messages[1]).toEqual(readableMessage(first[1]));
+    expect(messages[1]).toEqual(first[1]?.readable());
   });
 
   it('should not join when no page holds a remembered message, and remember nothing for another session', async () => {
@@ -88,27 +90,28 @@ describe('createWindowMemory', () => {
 
   it('should keep windows in the form extraction reads, and not copy a kept message again', async () => {
     const memory = createWindowMemory();
-    const heavy = message('h1', 'assistant', 'Wrote the fixture.', {}, [
+    const heavy = view(message('h1', 'assistant', 'Wrote the fixture.', {}, [
       { type: 'tool', tool: 'write', state: { status: 'completed', input: { filePath: '/w/fixture.json', content: 'z'.repeat(200_000) }, output: 'Wrote file successfully.' } },
-    ]);
+    ]));
     await memory.remember('ses', [...first, heavy], true);
     const joined = readJoined(memory, 'ses', [...first, heavy, said('n1', 'Thanks.', 'user')], 5)?.conversation?.messages ?? [];
     expect(JSON.stringify(joined).length).toBeLessThan(20_000);
     await memory.remember('ses', joined, true);
     const again = readJoined(memory, 'ses', [...first, heavy, said('n1', 'Thanks.', 'user'), said('n2', 'Welcome.')], 5)?.conversation?.messages ?? [];
     expect(again[0]).toBe(joined[0]);
-    expect(again[0]).toEqual(readableMessage(first[0]));
+    expect(again[0]).toEqual(first[0]?.readable());
   });
 
   it('should stay within its bounds: sessions, characters, and a forgotten session', async () => {
     const small = createWindowMemory(2_000);
     await small.remember('big', [said('b1', 'x'.repeat(5_000))], true);
     expect(small.join('big')).toBeNull();
-    // 205 characters a window: nine fit in 2,000.
+    // A window of one short message counts its size, metadata included (505 characters): three fit in 2,000.
+    expect(said('m', 'short').size).toBe(MESSAGE_METADATA_CHARS + 5);
     for (let index = 0; index < 12; index++) await small.remember(`s${index}`, [said(`m${index}`, 'short')], true);
-    expect(small.size).toBe(9);
-    expect(small.join('s2')).toBeNull();
-    expect(small.join('s3')).not.toBeNull();
+    expect(small.size).toBe(3);
+    expect(small.join('s8')).toBeNull();
+    expect(small.join('s9')).not.toBeNull();
     const memory = createWindowMemory();
     for (let index = 0; index < WINDOW_MEMORY_SESSIONS + 4; index++) await memory.remember(`s${index}`, [said(`m${index}`, 'short')], true);
     expect(memory.size).toBe(WINDOW_MEMORY_SESSIONS);

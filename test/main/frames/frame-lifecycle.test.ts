@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFrameLifecycle, lastModelOf } from '../../../src/main/frames/frame-lifecycle.js';
+import { messageViewsOf } from '../../../src/main/session/session-export.js';
 import { emptyTree, type FrameTree } from '../../../src/main/frames/frame-state.js';
 import type { FrameStore } from '../../../src/main/frames/frame-store.js';
 import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
@@ -17,9 +18,9 @@ describe('lastModelOf', () => {
   it("should take the latest assistant's provider and model, or a user message's model", () => {
     const user = { info: { role: 'user', model: { providerID: 'p1', modelID: 'u' } } };
     const assistant = { info: { role: 'assistant', providerID: 'p2', modelID: 'a' } };
-    expect(lastModelOf([user, assistant])).toEqual({ providerID: 'p2', modelID: 'a' });
-    expect(lastModelOf([assistant, user])).toEqual({ providerID: 'p1', modelID: 'u' });
-    expect(lastModelOf([{ info: { role: 'user' } }, null, 'x'])).toBeNull();
+    expect(lastModelOf(messageViewsOf([user, assistant]))).toEqual({ providerID: 'p2', modelID: 'a' });
+    expect(lastModelOf(messageViewsOf([assistant, user]))).toEqual({ providerID: 'p1', modelID: 'u' });
+    expect(lastModelOf(messageViewsOf([{ info: { role: 'user' } }, null, 'x']))).toBeNull();
   });
 });
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCompactedSummaries, lastSummaryText, SUMMARY_MAX_PAGES, SUMMARY_PAGE_MESSAGES } from '../../../src/main/summaries/compacted-summary.js';
 import type { HostClient } from '../../../src/main/shared/host-client.js';
 import { createFakeHost, message } from '../../../support/fake-host.js';
+import { messageViewsOf } from '../../../src/main/session/session-export.js';
 
 /** A long session: `before` turns, a compaction and its summary, then `after` turns. */
 function longSession(before: number, summary: string, after: number): unknown[] {
@@ -26,13 +27,13 @@ function countingReads(host: ReturnType<typeof createFakeHost>): { limit?: numbe
 }
 
 describe('lastSummaryText', () => {
-  it('should take the text of the last assistant message marked summary, without synthetic parts', () => {
-    expect(lastSummaryText(longSession(2, 'The summary.', 1))).toBe('The summary.');
+  it('should take the text of the last assistant message marked summary, without synthetic or ignored parts', () => {
+    expect(lastSummaryText(messageViewsOf(longSession(2, 'The summary.', 1)))).toBe('The summary.');
     const older = message('s1', 'assistant', 'Older summary.', { summary: true });
-    const newer = { info: { role: 'assistant', summary: true }, parts: [{ type: 'text', text: 'Newer.' }, { type: 'text', text: 'note', synthetic: true }] };
-    expect(lastSummaryText([older, newer])).toBe('Newer.');
-    expect(lastSummaryText([message('a', 'assistant', 'x', { summary: { diffs: [] } }), null, 'text'])).toBeNull();
-    expect(lastSummaryText([message('a', 'assistant', '   ', { summary: true })])).toBeNull();
+    const newer = { info: { role: 'assistant', summary: true }, parts: [{ type: 'text', text: 'Newer.' }, { type: 'text', text: 'note', synthetic: true }, { type: 'text', text: 'hidden', ignored: true }] };
+    expect(lastSummaryText(messageViewsOf([older, newer]))).toBe('Newer.');
+    expect(lastSummaryText(messageViewsOf([message('a', 'assistant', 'x', { summary: { diffs: [] } }), null, 'text']))).toBeNull();
+    expect(lastSummaryText(messageViewsOf([message('a', 'assistant', '   ', { summary: true })]))).toBeNull();
   });
 });
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FIRST_PAGE_MESSAGES, MIN_PAGE_MESSAGES, PAGE_DEADLINE_SHARE, PAGE_TARGET_CHARS, readSessionMessages } from '../../../src/main/shared/session-reader.js';
+import { FIRST_PAGE_MESSAGES, MIN_PAGE_MESSAGES, PAGE_DEADLINE_SHARE, PAGE_TARGET_CHARS, readSessionMessages } from '../../../src/main/session/session-reader.js';
 import type { HostClient, SdkResult } from '../../../src/main/shared/host-client.js';
+import { readMessage } from '../../../src/main/session/message-view.js';
+
+/** The views the reader answers with, for entries as the host sends them. */
+const viewsOf = (list: readonly unknown[]): unknown[] => list.map((message) => readMessage(message));
 
 type Query = { limit?: number; before?: string } | undefined;
 
@@ -31,7 +35,7 @@ describe('readSessionMessages', () => {
   it('should read every page, oldest first, asking for the next older page by its cursor', async () => {
     const host = pagingHost(250);
     const read = await readSessionMessages(host.client, 'ses_a', 10_000, { pageSize: 100 });
-    expect(read).toEqual({ done: true, value: { data: host.all } });
+    expect(read).toEqual({ done: true, value: { data: viewsOf(host.all) } });
     expect(host.calls).toEqual([{ limit: 100 }, { limit: 100, before: '150' }, { limit: 100, before: '50' }]);
   });
 
@@ -45,7 +49,7 @@ describe('readSessionMessages', () => {
         return seen.length === 2;
       },
     });
-    expect(read).toEqual({ done: true, value: { data: host.all.slice(50) } });
+    expect(read).toEqual({ done: true, value: { data: viewsOf(host.all.slice(50)) } });
     expect(host.calls).toEqual([{ limit: 100 }, { limit: 100, before: '150' }]);
     expect(seen).toEqual([100, 100]);
   });
@@ -54,7 +58,7 @@ describe('readSessionMessages', () => {
     const small = pagingHost(30);
     const seen: number[] = [];
     const read = await readSessionMessages(small.client, 'ses_a', 10_000, { pageSize: 100, enough: (page) => (seen.push(page.length), false) });
-    expect(read).toEqual({ done: true, value: { data: small.all } });
+    expect(read).toEqual({ done: true, value: { data: viewsOf(small.all) } });
     expect(seen).toEqual([30]);
     const whole = pagingHost(300, { page: async () => ({ data: whole.all }) });
     seen.length = 0;
@@ -95,32 +99,32 @@ describe('readSessionMessages', () => {
   it('should take one answer as the whole list when the host ignores the page size or the session fits in a page', async () => {
     const ignoring = pagingHost(250);
     ignoring.client.session.messages = async () => ({ data: ignoring.all });
-    expect(await readSessionMessages(ignoring.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: ignoring.all } });
+    expect(await readSessionMessages(ignoring.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: viewsOf(ignoring.all) } });
 
     const short = pagingHost(40);
-    expect(await readSessionMessages(short.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: short.all } });
+    expect(await readSessionMessages(short.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: viewsOf(short.all) } });
     expect(short.calls).toEqual([{ limit: 100 }]);
   });
 
   it('should read the whole list when a full page comes without a cursor', async () => {
     const host = pagingHost(100, { page: (query) => (query?.limit ? Promise.resolve({ data: Array.from({ length: 100 }, () => ({})) }) : undefined) });
     const read = await readSessionMessages(host.client, 'ses_a', 10_000, { pageSize: 100 });
-    expect(read).toEqual({ done: true, value: { data: host.all } });
+    expect(read).toEqual({ done: true, value: { data: viewsOf(host.all) } });
     expect(host.calls).toEqual([{ limit: 100 }, undefined]);
   });
 
   it('should fall back to the whole list when the paged read is refused or throws', async () => {
     const refused = pagingHost(250, { page: (query) => (query?.limit ? Promise.resolve({ error: { message: 'unknown query parameter' } }) : undefined) });
-    expect(await readSessionMessages(refused.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: refused.all } });
+    expect(await readSessionMessages(refused.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: viewsOf(refused.all) } });
     expect(refused.calls).toEqual([{ limit: 100 }, undefined]);
 
     const throwing = pagingHost(250, { page: (query) => (query?.limit ? Promise.reject(new Error('no route')) : undefined) });
-    expect(await readSessionMessages(throwing.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: throwing.all } });
+    expect(await readSessionMessages(throwing.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: viewsOf(throwing.all) } });
   });
 
   it('should fall back to the whole list when a page fails mid-way, and pass on the host’s error when that fails too', async () => {
     const midway = pagingHost(250, { page: (query) => (query?.before === '50' ? Promise.resolve({ error: { message: 'busy' } }) : undefined) });
-    expect(await readSessionMessages(midway.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: midway.all } });
+    expect(await readSessionMessages(midway.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: viewsOf(midway.all) } });
     expect(midway.calls).toEqual([{ limit: 100 }, { limit: 100, before: '150' }, { limit: 100, before: '50' }, undefined]);
 
     const broken = pagingHost(250, { page: (query, call) => (call > 1 ? Promise.resolve({ error: { message: `failed ${query ? 'page' : 'list'}` } }) : undefined) });
@@ -129,17 +133,17 @@ describe('readSessionMessages', () => {
 
   it('should fall back to the whole list when the cursor does not move or the pages do not end', async () => {
     const stuck = pagingHost(250, { page: (query) => (query?.limit ? Promise.resolve({ data: [{}], response: { headers: { get: () => 'same' } } }) : undefined) });
-    expect(await readSessionMessages(stuck.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: stuck.all } });
+    expect(await readSessionMessages(stuck.client, 'ses_a', 10_000, { pageSize: 100 })).toEqual({ done: true, value: { data: viewsOf(stuck.all) } });
     expect(stuck.calls).toHaveLength(3);
 
     const endless = pagingHost(1_000);
-    expect(await readSessionMessages(endless.client, 'ses_a', 10_000, { pageSize: 10, maxPages: 5 })).toEqual({ done: true, value: { data: endless.all } });
+    expect(await readSessionMessages(endless.client, 'ses_a', 10_000, { pageSize: 10, maxPages: 5 })).toEqual({ done: true, value: { data: viewsOf(endless.all) } });
     expect(endless.calls).toHaveLength(6);
   });
 
   it('should answer the pages it read, not the whole list, when asked for a partial read and the pages run out', async () => {
     const long = pagingHost(1_000);
-    expect(await readSessionMessages(long.client, 'ses_a', 10_000, { pageSize: 10, maxPages: 3, partial: true })).toEqual({ done: true, value: { data: long.all.slice(970) } });
+    expect(await readSessionMessages(long.client, 'ses_a', 10_000, { pageSize: 10, maxPages: 3, partial: true })).toEqual({ done: true, value: { data: viewsOf(long.all.slice(970)) } });
     expect(long.calls).toEqual([{ limit: 10 }, { limit: 10, before: '990' }, { limit: 10, before: '980' }]);
   });
 
@@ -147,7 +151,7 @@ describe('readSessionMessages', () => {
     const hanging = pagingHost(250, { page: (query) => (query?.before === '50' ? new Promise<never>(() => {}) : undefined) });
     const warned: string[] = [];
     const read = await readSessionMessages(hanging.client, 'ses_a', 400, { pageSize: 100, warn: (line) => warned.push(line) });
-    expect(read).toEqual({ done: true, value: { data: hanging.all } });
+    expect(read).toEqual({ done: true, value: { data: viewsOf(hanging.all) } });
     expect(hanging.calls).toEqual([{ limit: 100 }, { limit: 100, before: '150' }, { limit: 100, before: '50' }, undefined]);
     expect(warned).toEqual([`session ses_a: page 3 did not answer within ${400 * PAGE_DEADLINE_SHARE} ms; reading the whole list`]);
   });
@@ -161,7 +165,7 @@ describe('readSessionMessages', () => {
       return list(options);
     };
     const read = await readSessionMessages(slow.client, 'ses_a', 1_000, { pageSize: 10, fallbackShare: 0.5, pageDeadlineMs: 400 });
-    expect(read).toEqual({ done: true, value: { data: slow.all } });
+    expect(read).toEqual({ done: true, value: { data: viewsOf(slow.all) } });
     expect(slow.calls.at(-1)).toBeUndefined();
     expect(slow.calls.length).toBeLessThan(1_000 / 10);
   });
@@ -185,7 +189,7 @@ describe('readSessionMessages', () => {
     let given = 0;
     // A caller that wants more than the session holds: it would take every repeated page as new.
     const read = await readSessionMessages(looping.client, 'ses_a', 10_000, { pageSize: 100, enough: (page) => (given += page.length) >= 300, warn: (line) => warned.push(line) });
-    expect(read).toEqual({ done: true, value: { data: looping.all } });
+    expect(read).toEqual({ done: true, value: { data: viewsOf(looping.all) } });
     expect(looping.calls).toEqual([{ limit: 100 }, { limit: 100, before: 'B' }, { limit: 100, before: 'A' }, undefined]);
     expect(given).toBe(200);
     expect(warned).toEqual(['session ses_a: the cursor after page 3 was seen before; reading the whole list']);
@@ -202,21 +206,21 @@ describe('readSessionMessages', () => {
     });
     const seen: number[] = [];
     const read = await readSessionMessages(overlapping.client, 'ses_a', 10_000, { pageSize: 100, enough: (page) => (seen.push(page.length), false) });
-    expect(read).toEqual({ done: true, value: { data: overlapping.all } });
+    expect(read).toEqual({ done: true, value: { data: viewsOf(overlapping.all) } });
     // The last page, without a cursor, is not told.
     expect(seen).toEqual([100, 110]);
 
     const repeating = pagingHost(3);
     const [a, b, c] = repeating.all;
     repeating.client.session.messages = async () => ({ data: [a, b, a, c, b, { info: {} }, { info: {} }] });
-    expect(await readSessionMessages(repeating.client, 'ses_a', 10_000)).toEqual({ done: true, value: { data: [a, c, b, { info: {} }, { info: {} }] } });
+    expect(await readSessionMessages(repeating.client, 'ses_a', 10_000)).toEqual({ done: true, value: { data: viewsOf([a, c, b, { info: {} }, { info: {} }]) } });
   });
 
   it('should end paging at a page of nothing new, whatever its cursor', async () => {
     let call = 0;
     const moving = pagingHost(250, { page: (query) => (query?.limit ? Promise.resolve({ data: moving.all.slice(150, 250), response: { headers: { get: (name: string) => (name.toLowerCase() === 'x-next-cursor' ? `c${(call += 1)}` : null) } } }) : undefined) });
     const warned: string[] = [];
-    expect(await readSessionMessages(moving.client, 'ses_a', 10_000, { pageSize: 100, warn: (line) => warned.push(line) })).toEqual({ done: true, value: { data: moving.all } });
+    expect(await readSessionMessages(moving.client, 'ses_a', 10_000, { pageSize: 100, warn: (line) => warned.push(line) })).toEqual({ done: true, value: { data: viewsOf(moving.all) } });
     expect(moving.calls).toHaveLength(3);
     expect(warned).toEqual(['session ses_a: page 2 held only messages already read; reading the whole list']);
   });

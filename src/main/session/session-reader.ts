@@ -19,9 +19,10 @@
  * a whole may use only part of the budget: the rest is kept for the whole
  * list, so a page that never answers still leaves the fallback its time.
  */
-import { setImmediate as yieldToHost } from 'node:timers/promises';
-import { withDeadline, type DeadlineResult } from './deadline.js';
-import type { HostClient, SdkResult } from './host-client.js';
+import { createTimeSlicer, yieldToHost } from '../../core/text/time-slicer.js';
+import { withDeadline, type DeadlineResult } from '../shared/deadline.js';
+import type { HostClient, SdkResult } from '../shared/host-client.js';
+import { readMessage, type MessageView } from './message-view.js';
 
 /**
  * Characters of text and tool input and output a page holds, about: the host serialises a page and the plugin's
@@ -34,11 +35,11 @@ export const PAGE_TARGET_CHARS = 64 * 1024;
 /** Messages on the first page, before anything is known of the session's messages. */
 export const FIRST_PAGE_MESSAGES = 20;
 
-/** Messages a page holds at least: a session of huge messages still moves (a bare message counts 500 characters, so at most 131). */
+/**
+ * Messages a page holds at least: a session of huge messages still moves (a bare message counts
+ * `MESSAGE_METADATA_CHARS`, 500 characters, so at most 131).
+ */
 export const MIN_PAGE_MESSAGES = 4;
-
-/** Characters a message's metadata counts for: ids, times, tokens and the model, as the host sends them. */
-const MESSAGE_METADATA_CHARS = 500;
 
 /** Pages read before giving up on paging and reading the whole list: 8,000 messages at the least. */
 export const MAX_SESSION_PAGES = 2_000;
@@ -63,7 +64,7 @@ export interface SessionReadOptions {
    * page too, never the whole list of a host that does not page; once it answers `true`, no older page
    * is read and the messages so far are the answer.
    */
-  enough?: (page: readonly unknown[]) => boolean;
+  enough?: (page: readonly MessageView[]) => boolean;
   /**
    * When `maxPages` pages were read and `enough` never answered `true`: the messages read so far
    * (`true`), or the whole list in one read (`false`, for a caller that needs all of it).
@@ -79,7 +80,7 @@ export interface SessionReadOptions {
 }
 
 /** Why paging gave way to the whole list, when it says more than a failed or absent page. */
-type Paged = { kind: 'complete'; messages: unknown[] } | { kind: 'unavailable'; why?: string };
+type Paged = { kind: 'complete'; messages: MessageView[] } | { kind: 'unavailable'; why?: string };
 
 /** The cursor of the next older page, when the host sent one. */
 function nextCursor(result: SdkResult<unknown[]> | undefined): string | undefined {
@@ -87,63 +88,30 @@ function nextCursor(result: SdkResult<unknown[]> | undefined): string | undefine
   return typeof cursor === 'string' && cursor !== '' ? cursor : undefined;
 }
 
-/** A message's id, or `null` when it has none (such a message is never taken for another). */
-function messageId(message: unknown): string | null {
-  if (typeof message !== 'object' || message === null) return null;
-  const info = (message as { info?: unknown }).info;
-  if (typeof info !== 'object' || info === null) return null;
-  const id = (info as { id?: unknown }).id;
-  return typeof id === 'string' ? id : null;
-}
-
 /**
- * The messages of `list` whose id `seen` does not hold yet, in order, each id once; `seen` takes their ids.
- * Walked newest first, as pages come, so the newest copy of a message listed twice is kept.
+ * The messages of `list` whose id `seen` does not hold yet, in order, each id once and each read once
+ * (entries that are not messages are left out); `seen` takes their ids. Walked newest first, as pages
+ * come, so the newest copy of a message listed twice is kept; in slices of the host's thread, since the
+ * whole list of a 10 MB session holds thousands of messages.
  */
-function unseen(list: readonly unknown[], seen: Set<string>): unknown[] {
-  const kept: unknown[] = [];
+async function unseen(list: readonly unknown[], seen: Set<string>): Promise<MessageView[]> {
+  const kept: MessageView[] = [];
+  const slicer = createTimeSlicer();
   for (let index = list.length - 1; index >= 0; index--) {
-    const message = list[index];
-    const id = messageId(message);
-    if (id !== null) {
-      if (seen.has(id)) continue;
-      seen.add(id);
+    if (slicer.due) await slicer.yield();
+    const message = readMessage(list[index]);
+    if (message === null) continue;
+    if (message.id !== null) {
+      if (seen.has(message.id)) continue;
+      seen.add(message.id);
     }
     kept.push(message);
   }
   return kept.reverse();
 }
 
-function textChars(value: unknown): number {
-  return typeof value === 'string' ? value.length : 0;
-}
-
-/** Characters of the strings an edit or a write carries in its input (its top-level values only). */
-function inputChars(input: unknown): number {
-  if (typeof input !== 'object' || input === null) return 0;
-  let chars = 0;
-  for (const value of Object.values(input)) chars += textChars(value);
-  return chars;
-}
-
-/** Characters of a message's text, tool input and output, and metadata, counted without serialising it. */
-function messageChars(message: unknown): number {
-  let chars = MESSAGE_METADATA_CHARS;
-  const parts = typeof message === 'object' && message !== null ? (message as { parts?: unknown }).parts : undefined;
-  if (!Array.isArray(parts)) return chars;
-  for (const part of parts) {
-    if (typeof part !== 'object' || part === null) continue;
-    const { text, state } = part as { text?: unknown; state?: unknown };
-    chars += textChars(text);
-    if (typeof state !== 'object' || state === null) continue;
-    const { input, output, error } = state as { input?: unknown; output?: unknown; error?: unknown };
-    chars += inputChars(input) + textChars(output) + textChars(error);
-  }
-  return chars;
-}
-
 /** Page sizes: fixed when the caller names one, else sized to {@link PAGE_TARGET_CHARS} at the mean so far. */
-function pageSizer(fixed: number | undefined): { next(): number; saw(page: readonly unknown[]): void } {
+function pageSizer(fixed: number | undefined): { next(): number; saw(page: readonly MessageView[]): void } {
   let messages = 0;
   let chars = 0;
   return {
@@ -155,7 +123,8 @@ function pageSizer(fixed: number | undefined): { next(): number; saw(page: reado
     saw(page) {
       if (fixed !== undefined) return;
       messages += page.length;
-      for (const message of page) chars += messageChars(message);
+      // What the host serialised for each: its size, not the share extraction reads (its weight).
+      for (const message of page) chars += message.size;
     },
   };
 }
@@ -167,8 +136,8 @@ interface PagingBounds {
   stop: AbortSignal;
 }
 
-async function readPages(host: HostClient, id: string, bounds: PagingBounds, fixedSize: number | undefined, enough: (page: readonly unknown[]) => boolean, partial: boolean): Promise<Paged> {
-  const pages: unknown[][] = [];
+async function readPages(host: HostClient, id: string, bounds: PagingBounds, fixedSize: number | undefined, enough: (page: readonly MessageView[]) => boolean, partial: boolean): Promise<Paged> {
+  const pages: MessageView[][] = [];
   const sizes = pageSizer(fixedSize);
   const seen = new Set<string>();
   const cursors = new Set<string>();
@@ -185,7 +154,7 @@ async function readPages(host: HostClient, id: string, bounds: PagingBounds, fix
     const data = result.value?.data;
     if (!Array.isArray(data)) return { kind: 'unavailable' };
     const cursor = nextCursor(result.value);
-    const fresh = unseen(data, seen);
+    const fresh = await unseen(data, seen);
     if (index === 0 && cursor === undefined) {
       // More than a page: the host ignored `limit` and sent the whole list. Fewer: the session fits in
       // one page, which the caller is told of as of any page. Exactly a page and no cursor cannot be
@@ -209,6 +178,8 @@ async function readPages(host: HostClient, id: string, bounds: PagingBounds, fix
 /**
  * A session's messages, oldest first, read page by page within `deadlineMs`;
  * the whole list in one read when the host does not page or a page fails.
+ * Each message is read once, as it arrives ({@link readMessage}): every later
+ * step asks its view.
  * Resolves like {@link withDeadline} over `session.messages`: a timeout, a
  * throw, or the host's `{ data, error }`.
  *
@@ -218,13 +189,13 @@ async function readPages(host: HostClient, id: string, bounds: PagingBounds, fix
  *   part of it (see {@link SessionReadOptions.fallbackShare}).
  * @param options - page size and page count; see {@link SessionReadOptions}.
  */
-export async function readSessionMessages(host: HostClient, sessionID: string, deadlineMs: number, options: SessionReadOptions = {}): Promise<DeadlineResult<SdkResult<unknown[]>>> {
+export async function readSessionMessages(host: HostClient, sessionID: string, deadlineMs: number, options: SessionReadOptions = {}): Promise<DeadlineResult<SdkResult<MessageView[]>>> {
   // One timer for the whole read and one for paging: every later step is bounded by them, whatever the clock says.
   const read = await withDeadline(readWithin(host, sessionID, deadlineMs, options), deadlineMs);
   return read.done ? read.value : read;
 }
 
-async function readWithin(host: HostClient, sessionID: string, deadlineMs: number, options: SessionReadOptions): Promise<DeadlineResult<SdkResult<unknown[]>>> {
+async function readWithin(host: HostClient, sessionID: string, deadlineMs: number, options: SessionReadOptions): Promise<DeadlineResult<SdkResult<MessageView[]>>> {
   const share = Math.min(1, Math.max(0, options.fallbackShare ?? FALLBACK_SHARE));
   const pagingMs = deadlineMs * (1 - share);
   const paging = new AbortController();
@@ -240,6 +211,6 @@ async function readWithin(host: HostClient, sessionID: string, deadlineMs: numbe
   } catch (error) {
     return { done: false, reason: 'failed', error };
   }
-  if (!Array.isArray(whole?.data)) return { done: true, value: whole };
-  return { done: true, value: { ...whole, data: unseen(whole.data, new Set()) } };
+  if (!Array.isArray(whole?.data)) return { done: true, value: { ...whole, data: undefined } };
+  return { done: true, value: { ...whole, data: await unseen(whole.data, new Set()) } };
 }
