@@ -4,7 +4,7 @@
  * token count happens in the task.
  */
 import type { AnalysisUnit, ToolCallView } from '../../workers/protocol.js';
-import { pathArguments } from '../../core/extraction/working-set.js';
+import { pathArguments } from '../../core/extraction/working-set/working-set.js';
 import { boundOutput, boundText, TOOL_CALLS_PER_MESSAGE } from './message-bounds.js';
 import type { MessageView, ToolCallRead } from './message-view.js';
 

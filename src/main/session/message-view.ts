@@ -8,7 +8,7 @@
  * hash runs once, when first asked for. Anything malformed is skipped, never
  * thrown on: the list comes from the host and from tools we do not control.
  */
-import { pathArguments } from '../../core/extraction/working-set.js';
+import { pathArguments } from '../../core/extraction/working-set/working-set.js';
 import { boundedLength, boundOutput } from './message-bounds.js';
 import { digest, feed, feedBounded, startHash } from './content-key.js';
 

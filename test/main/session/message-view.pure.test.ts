@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fixtureArgv } from '../../support/fixture-process.js';
+import { fixtureArgv } from '../../../support/fixture-process.js';
 import { MESSAGE_METADATA_CHARS, readMessage, type MessageView } from '../../../src/main/session/message-view.js';
 import { toUnit } from '../../../src/main/session/message-unit.js';
 import { TOOL_OUTPUT_HEAD_CHARS, TOOL_OUTPUT_TAIL_CHARS } from '../../../src/main/session/message-bounds.js';
