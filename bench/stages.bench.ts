@@ -9,9 +9,9 @@ import { scanHeadings, selectBoundarySections } from '../src/core/text/sections.
 import { proseBlocks } from '../src/core/text/markdown.js';
 import { countConcepts, findWikiLinks } from '../src/core/extraction/concepts/concepts.js';
 import { extractDecisions } from '../src/core/extraction/decisions/decisions.js';
-import { truncateToTokens } from '../src/core/text/token-truncation.js';
-import { countTokens } from '../src/core/text/tokens.js';
-import { cuesFor } from '../src/core/text/cues.js';
+import { truncateToTokens } from '../src/core/text/tokens/token-truncation.js';
+import { countTokens } from '../src/core/text/tokens/tokens.js';
+import { cuesFor } from '../src/core/text/cues/cues.js';
 import { transcriptOf } from './naive-extraction.js';
 
 /**

@@ -11,8 +11,8 @@
  */
 import { messageViewsOf } from '../main/session/session-export.js';
 import { selectBoundarySections } from '../core/text/sections.js';
-import { truncateToTokens } from '../core/text/token-truncation.js';
-import { countTokens, type TokenEncoding } from '../core/text/tokens.js';
+import { truncateToTokens } from '../core/text/tokens/token-truncation.js';
+import { countTokens, type TokenEncoding } from '../core/text/tokens/tokens.js';
 import { filesFromToolInput } from '../core/extraction/working-set/working-set.js';
 import { seedConcepts, seedDecisions, transcriptOf } from './seed-reading.js';
 import type { ScoredOutput } from './score.js';

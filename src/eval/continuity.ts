@@ -23,7 +23,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { countTokens } from '../core/text/tokens.js';
+import { countTokens } from '../core/text/tokens/tokens.js';
 import type { CorpusEntry } from './corpus.js';
 import { prepareScenarioProgram, type ScenarioProgram } from './continuity-program.js';
 import type { CompactingProject, InstanceLog, ScenarioResult, ScenarioSpec } from './continuity-scenario.js';

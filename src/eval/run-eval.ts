@@ -9,7 +9,7 @@ import { createExtractionEngine, type Extraction } from '../main/compaction/extr
 import { compactionExtractionSettings } from '../main/compaction/compaction.js';
 import { DEFAULT_PLUGIN_OPTIONS, type PluginOptions } from '../main/options/plugin-options.js';
 import type { TaskRunner } from '../main/pool/task-runner.js';
-import { countTokens } from '../core/text/tokens.js';
+import { countTokens } from '../core/text/tokens/tokens.js';
 import { seedBaseline, tailBaseline } from './baselines.js';
 import type { CorpusEntry } from './corpus.js';
 import { pooledMetrics, type Metrics } from './pooled-metrics.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDoubleRoot, type DoubleRoot, type RecordedCall } from '../../support/maenifold-double.js';
 import { STRONG_GRAPH } from '../support/plugin-harness.js';
-import { countTokens } from '../../src/core/text/tokens.js';
+import { countTokens } from '../../src/core/text/tokens/tokens.js';
 import { generateSession } from '../../src/synth/session-generator.js';
 import { generatedProse, proseInPieces } from '../../src/synth/session-prose.js';
 import { createProject, OPENCODE_CACHE_DIR, scratchDir, until } from '../../support/opencode/runtime.js';

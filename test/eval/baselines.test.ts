@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lastTokens, seedBaseline, tailBaseline } from '../../src/eval/baselines.js';
-import { countTokens } from '../../src/core/text/tokens.js';
+import { countTokens } from '../../src/core/text/tokens/tokens.js';
 
 const text = (id: string, role: string, body: string, tools: unknown[] = []): unknown => ({
   info: { id, role },

@@ -1,7 +1,7 @@
 import { cp } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countTokens } from '../../src/core/text/tokens.js';
+import { countTokens } from '../../src/core/text/tokens/tokens.js';
 import { loadCorpus } from '../../src/eval/corpus.js';
 import { lastCompactionSummary, runContinuity, type ContinuityReport, type ContinuityRun } from '../../src/eval/continuity.js';
 import { scratchFolders } from '../support/scratch.js';

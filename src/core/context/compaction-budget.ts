@@ -4,7 +4,7 @@
  * one line. Every count is exact, taken on the text as it will be sent.
  */
 import { calculateRelevanceScore, observationTopics, type Observation } from '../extraction/observations.js';
-import { countTokens, isWithinTokens, type TokenEncoding } from '../text/tokens.js';
+import { countTokens, isWithinTokens, type TokenEncoding } from '../text/tokens/tokens.js';
 import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY, resolveStrategy, type CompactionStrategy } from './compaction-strategy.js';
 import { formatSummary, moveTopics, type TopicCounts } from './dropped-summary.js';
 

@@ -9,8 +9,8 @@
  */
 import { redactSecrets } from '../text/secrets.js';
 import { fitLines } from '../text/fit-lines.js';
-import { truncateToTokens } from '../text/token-truncation.js';
-import type { TokenEncoding } from '../text/tokens.js';
+import { truncateToTokens } from '../text/tokens/token-truncation.js';
+import type { TokenEncoding } from '../text/tokens/tokens.js';
 
 /** Input of {@link fitContextEntries}. */
 export interface ContextFitInput {

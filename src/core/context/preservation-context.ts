@@ -9,8 +9,8 @@
  */
 import type { Observation, ObservationType } from '../extraction/observations.js';
 import { fitLines } from '../text/fit-lines.js';
-import { truncateToTokens } from '../text/token-truncation.js';
-import { countTokens, isWithinTokens, type TokenEncoding } from '../text/tokens.js';
+import { truncateToTokens } from '../text/tokens/token-truncation.js';
+import { countTokens, isWithinTokens, type TokenEncoding } from '../text/tokens/tokens.js';
 
 /** Groups in order of value; the budget cuts from the end. */
 export const CONTEXT_GROUPS: ReadonlyArray<{ type: ObservationType; heading: string }> = [

@@ -24,8 +24,8 @@
 import { redactSecrets } from '../text/secrets.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { fitLines } from '../text/fit-lines.js';
-import { truncateToTokens } from '../text/token-truncation.js';
-import type { TokenEncoding } from '../text/tokens.js';
+import { truncateToTokens } from '../text/tokens/token-truncation.js';
+import type { TokenEncoding } from '../text/tokens/tokens.js';
 
 /** A compaction note as read back. */
 export interface ProjectNoteText {

@@ -3,8 +3,8 @@
  * incrementally: only the text after the last word boundary or run cut is
  * counted again as lines are added, so the cost is linear in what is kept.
  */
-import { countUpTo, lastWordBoundary, LOOKAHEAD_CHARS, longRunCut, MAX_PIECE_CHARS, type Encoder } from './token-pieces.js';
-import { encoderFor, type TokenEncoding } from './tokens.js';
+import { countUpTo, lastWordBoundary, LOOKAHEAD_CHARS, longRunCut, MAX_PIECE_CHARS, type Encoder } from './tokens/token-pieces.js';
+import { encoderFor, type TokenEncoding } from './tokens/tokens.js';
 
 /**
  * A count in progress: `settled` tokens up to a word boundary or run cut, plus the `open` text after it,

@@ -1,7 +1,7 @@
 /**
  * Settings of one extraction, with the defaults the hooks use.
  */
-import type { TokenEncoding } from '../../core/text/token-encodings.js';
+import type { TokenEncoding } from '../../core/text/tokens/token-encodings.js';
 import { CONSERVATIVE_STRATEGY, type CompactionStrategy } from '../../core/context/compaction-strategy.js';
 import { DEFAULT_WINDOW_LIMITS, type WindowLimits } from './conversation-window.js';
 

@@ -11,7 +11,7 @@ import { appendToSystem } from '../shared/system-text.js';
 import { ancestorsOf, childrenOf, frameText, isFinished, type Frame, type FrameTree } from './frame-state.js';
 import { redactSecrets } from '../../core/text/secrets.js';
 import { sanitizeText } from '../../core/text/sanitize.js';
-import { encodingForModel, type TokenEncoding } from '../../core/text/token-encodings.js';
+import { encodingForModel, type TokenEncoding } from '../../core/text/tokens/token-encodings.js';
 import type { FrameStore } from './frame-store.js';
 import { errorText } from '../shared/logger.js';
 import { forHook, type HandlerDeps } from '../shared/handler-deps.js';

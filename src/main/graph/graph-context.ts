@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { MemoryPort, MemoryResult, Relation } from '../memory/memory-port.js';
-import type { TokenEncoding } from '../../core/text/token-encodings.js';
+import type { TokenEncoding } from '../../core/text/tokens/token-encodings.js';
 import { isPrintableUri, printableConcept } from '../../core/memory/memory-format.js';
 
 export type { Relation } from '../memory/memory-port.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { handleSessionCompacting, renderObservation } from '../../../src/core/context/compaction-budget.js';
 import { CONSERVATIVE_STRATEGY } from '../../../src/core/context/compaction-strategy.js';
 import { calculateRelevanceScore, observationTopics, type Observation, type ObservationType } from '../../../src/core/extraction/observations.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
+import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 
 const SESSION: readonly Observation[] = JSON.parse(
   readFileSync(new URL('../../fixtures/observations/session-20.json', import.meta.url), 'utf8'),

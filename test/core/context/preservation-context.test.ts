@@ -10,7 +10,7 @@ import {
   renderPreservationContext,
 } from '../../../src/core/context/preservation-context.js';
 import type { Observation, ObservationType } from '../../../src/core/extraction/observations.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
+import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { contextWithoutFiles } from '../../../src/eval/truth-match.js';
 
 let next = 0;

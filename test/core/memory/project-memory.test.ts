@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildProjectMemory, mergeProjectNotes, parseCompactionNote, PROJECT_MEMORY_HEADING } from '../../../src/core/memory/project-memory.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
+import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 
 /** A note in the shape the compacting hook writes. */
 function note(session: string, timestamp: string, lists: { decisions?: string[]; problems?: string[]; next?: string[]; met?: string[]; concepts?: string[]; files?: string[] }): { uri: string; content: string } {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitLines } from '../../../src/core/text/fit-lines.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
+import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { budgetCases, ENCODINGS, fixture } from '../../fixtures/tokens/texts.js';
 
 describe('fitLines', () => {

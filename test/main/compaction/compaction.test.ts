@@ -8,7 +8,7 @@ import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { cursorHeaders, message } from '../../../support/fake-host.js';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
+import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { generateSession } from '../../../src/synth/session-generator.js';
 
 // One worker for every plugin of the file: no test here depends on a fresh one.

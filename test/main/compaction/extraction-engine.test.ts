@@ -4,7 +4,7 @@ import { createInlineRunner } from '../../../src/main/pool/inline-runner.js';
 import { createWorkerPool, type WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import type { TaskRunner } from '../../../src/main/pool/task-runner.js';
 import { generateSession, growSession } from '../../../src/synth/session-generator.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
+import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { WHOLE_CONVERSATION } from '../../../src/main/compaction/conversation-window.js';
 
 let pool: WorkerPool;

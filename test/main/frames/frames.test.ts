@@ -15,7 +15,7 @@ import { createBackgroundWork } from '../../../src/main/shared/background-work.j
 import { createWorkingSetTracker } from '../../../src/main/working-set/working-set-tracker.js';
 import { FRAME_COMPLETION_HEADING, FRAME_CONTINUATION_HEADING } from '../../../src/main/frames/frame-compaction.js';
 import { FRAME_HEADINGS } from '../../../src/main/frames/frame-context.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
+import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { createFrameStore, frameFileFor } from '../../../src/main/frames/frame-store.js';
 import { scratchFolders } from '../../support/scratch.js';
 

@@ -7,7 +7,7 @@ import { message } from '../../../support/fake-host.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { latestThought } from '../../../src/main/graph/project-memory.js';
 import { PROJECT_MEMORY_HEADING } from '../../../src/core/memory/project-memory.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
+import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { scratchFolders } from '../../support/scratch.js';
 
 let pool: WorkerPool;

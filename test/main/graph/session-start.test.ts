@@ -5,7 +5,7 @@ import { startHarness as startPlugin, startTestPool, STRONG_GRAPH, type Harness 
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { doubleCliPath, runDouble } from '../../../support/maenifold-double.js';
 import { SESSION_CONTEXT_HEADING } from '../../../src/main/graph/session-start.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
+import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { scratchFolders } from '../../support/scratch.js';
 
 // One worker for every plugin of the file: no test here depends on a fresh one.

@@ -11,7 +11,7 @@ import { locateCli } from '../../../src/main/memory/cli/cli-locator.js';
 import { createInlineRunner } from '../../../src/main/pool/inline-runner.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
+import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-double.js';
 import { createFakeHost } from '../../../support/fake-host.js';
 import { STRONG_GRAPH } from '../../support/plugin-harness.js';

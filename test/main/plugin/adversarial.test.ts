@@ -12,7 +12,7 @@ import { startHarness, type Harness } from '../../support/plugin-harness.js';
 import { ADVERSARIAL_CASES, ordinarySession, workerExhaustingSession } from '../../support/adversarial-corpus.js';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
+import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 
 // Far past the slowest case on two shared cores, so a loaded machine cannot turn a slow case into a miss
 // (one message object repeated 100k times: 14 s alone; setext headings took 43 s before sections with

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
 import { HOSTILE_CASES } from '../../support/hostile-corpus.js';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
+import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
 
 // The largest case takes about a second on two shared cores; the deadline and the task timeout leave room

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
 import { message } from '../../../support/fake-host.js';
 import { WORKING_CONTEXT_HEADING } from '../../../src/main/compaction/compaction.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
+import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { scratchFolders } from '../../support/scratch.js';
 
 // Registered before the harness's hook: vitest runs after-hooks in reverse order, so the plugin stops first.

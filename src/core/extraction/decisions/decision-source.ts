@@ -5,7 +5,7 @@
  * in a message that changes nothing). A proposal counts as a decision once a
  * later edit confirms it.
  */
-import type { CueMatchers } from '../../text/cues.js';
+import type { CueMatchers } from '../../text/cues/cues.js';
 import type { LabelCache } from '../prose/decision-headings.js';
 import type { ProseItem } from '../prose/prose-items.js';
 

@@ -8,7 +8,7 @@
  * from, and whether an item proposes rather than reports, in decision-source.ts.
  */
 import type { Decision } from './decisions.js';
-import type { CueMatchers } from '../../text/cues.js';
+import type { CueMatchers } from '../../text/cues/cues.js';
 import type { ProseItem } from '../prose/prose-items.js';
 import { headingKind, labelKind, type LabelCache } from '../prose/decision-headings.js';
 import { isProposal, type DecisionSource } from './decision-source.js';

@@ -10,7 +10,7 @@ import type { Decision } from './decisions.js';
 import { proseItems } from '../prose/prose-items.js';
 import { FILL_THRESHOLD, proseDecisions } from './prose-decisions.js';
 import { detectLanguage } from '../../text/language.js';
-import { decisionCuesFor } from '../../text/cues.js';
+import { decisionCuesFor } from '../../text/cues/cues.js';
 import { TODO_TOOL, todoItems, todoListText } from '../notes/todos.js';
 
 /**

@@ -6,7 +6,7 @@
  * reply with nothing in it. Problems read from machine output are not here.
  */
 import type { Observation } from '../observations.js';
-import type { CueMatchers } from '../../text/cues.js';
+import type { CueMatchers } from '../../text/cues/cues.js';
 import type { ProseItem } from '../prose/prose-items.js';
 import { ORIGIN_WEIGHTS, reportedProblems, statedProblems, type StatedProblem } from '../problems/prose-problems.js';
 import { SAID_PREFIX } from '../problems/problem-rank.js';

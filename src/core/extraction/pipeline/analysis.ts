@@ -5,7 +5,7 @@
  */
 import type { Decision } from '../decisions/decisions.js';
 import type { Observation } from '../observations.js';
-import type { TokenEncoding } from '../../text/tokens.js';
+import type { TokenEncoding } from '../../text/tokens/tokens.js';
 import type { SectionKind } from '../../text/sections.js';
 import type { ConceptCount } from '../concepts/concepts.js';
 import type { CompactionStrategy } from '../../context/compaction-strategy.js';

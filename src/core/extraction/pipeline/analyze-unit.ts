@@ -16,7 +16,7 @@ import { describeEdit, editChanges } from '../working-set/edits.js';
 import type { Observation } from '../observations.js';
 import { termsOfMessage } from '../concepts/message-terms.js';
 import { detectLanguage } from '../../text/language.js';
-import { cuesFor, decisionCuesFor } from '../../text/cues.js';
+import { cuesFor, decisionCuesFor } from '../../text/cues/cues.js';
 import { proseItems } from '../prose/prose-items.js';
 import { DECISION_THRESHOLD, proseDecisions } from '../decisions/prose-decisions.js';
 import { isReport } from '../decisions/decision-source.js';

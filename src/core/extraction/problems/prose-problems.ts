@@ -17,8 +17,8 @@
  * A short sentence that leans on the one before it ("That raises
  * NotImplementedError.") is joined to it, so the problem reads on its own.
  */
-import type { CueMatchers } from '../../text/cues.js';
-import { compile } from '../../text/cues.js';
+import type { CueMatchers } from '../../text/cues/cues.js';
+import { compile } from '../../text/cues/cues.js';
 import type { ProseItem } from '../prose/prose-items.js';
 
 /** Where a stated problem comes from. */

@@ -4,7 +4,7 @@
  * The decision reading weighs an item by it; labels are classified once per
  * message through a cache, since one message repeats the same few.
  */
-import type { CueMatchers } from '../../text/cues.js';
+import type { CueMatchers } from '../../text/cues/cues.js';
 import type { ProseItem } from './prose-items.js';
 
 /** What a heading or lead-in announces; `null` for none of the kinds read. */

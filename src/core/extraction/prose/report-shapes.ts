@@ -5,7 +5,7 @@
  * report of one's own change; a check that passed. Read by
  * prose-decisions.ts, which weighs them with the cue words.
  */
-import type { CueMatchers } from '../../text/cues.js';
+import type { CueMatchers } from '../../text/cues/cues.js';
 import { labelKind, type LabelCache } from './decision-headings.js';
 import type { ProseItem } from './prose-items.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cuesFor } from '../../../../src/core/text/cues.js';
+import { cuesFor } from '../../../../src/core/text/cues/cues.js';
 import { proseItems } from '../../../../src/core/extraction/prose/prose-items.js';
 import { isProposal, isReport } from '../../../../src/core/extraction/decisions/decision-source.js';
 

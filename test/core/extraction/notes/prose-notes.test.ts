@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cuesFor } from '../../../../src/core/text/cues.js';
+import { cuesFor } from '../../../../src/core/text/cues/cues.js';
 import { proseItems } from '../../../../src/core/extraction/prose/prose-items.js';
 import { CARRIED_PREFIX, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, assistantNotes, isPastedDocument, userNotes } from '../../../../src/core/extraction/notes/prose-notes.js';
 import { liveNotes } from '../../../../src/core/extraction/pipeline/merge-prose.js';

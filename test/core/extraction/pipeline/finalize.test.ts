@@ -5,7 +5,7 @@ import type { FinalizeInput } from '../../../../src/workers/protocol.js';
 import type { Observation } from '../../../../src/core/extraction/observations.js';
 import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../../../../src/core/context/compaction-strategy.js';
 import { DROPPED_HEADING } from '../../../../src/core/context/preservation-context.js';
-import { countTokens } from '../../../../src/core/text/tokens.js';
+import { countTokens } from '../../../../src/core/text/tokens/tokens.js';
 
 const signal = (type: Observation['type'], text: string, order: number): Observation => ({ id: `${type}:${text.toLowerCase()}`, type, text, order, frequency: 1, topics: ['bash'] });
 

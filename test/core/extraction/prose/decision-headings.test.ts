@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cuesFor } from '../../../../src/core/text/cues.js';
+import { cuesFor } from '../../../../src/core/text/cues/cues.js';
 import { proseItems } from '../../../../src/core/extraction/prose/prose-items.js';
 import { headingKind, labelKind, type LabelCache } from '../../../../src/core/extraction/prose/decision-headings.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cueTable, type CueWords } from '../../../src/core/text/cue-kinds.js';
-import { inflectFrench, inflectGerman, inflectIberian, withInflections } from '../../../src/core/text/cue-inflections.js';
+import { cueTable, type CueWords } from '../../../../src/core/text/cues/cue-kinds.js';
+import { inflectFrench, inflectGerman, inflectIberian, withInflections } from '../../../../src/core/text/cues/cue-inflections.js';
 
 const NONE = {
   goalHeading: [],

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import { modelToEncodingMap } from 'gpt-tokenizer/mapping';
-import { countTokens, encodingForModel, isWithinTokens, type TokenEncoding } from '../../../src/core/text/tokens.js';
-import { createPrng } from '../../../src/synth/prng.js';
-import { ATOMS, ENCODINGS, fixture } from '../../fixtures/tokens/texts.js';
+import { countTokens, encodingForModel, isWithinTokens, type TokenEncoding } from '../../../../src/core/text/tokens/tokens.js';
+import { createPrng } from '../../../../src/synth/prng.js';
+import { ATOMS, ENCODINGS, fixture } from '../../../fixtures/tokens/texts.js';
 
 /** gpt-tokenizer's own count of the whole text, special-token text counted as text. */
 function wholeCount(text: string, encoding: TokenEncoding): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compile, CUE_LANGUAGES, cuesFor, exactExpression } from '../../../src/core/text/cues.js';
-import { createPrng } from '../../../src/synth/prng.js';
+import { compile, CUE_LANGUAGES, cuesFor, exactExpression } from '../../../../src/core/text/cues/cues.js';
+import { createPrng } from '../../../../src/synth/prng.js';
 
 describe('cuesFor', () => {
   it('should have cue sets for English, Spanish, German, French, Portuguese, Chinese and Japanese', () => {

@@ -1,5 +1,5 @@
 /**
- * Matchers for the cue words of `cue-tables/`, by language: one walk of a
+ * Matchers for the cue words of `tables/`, by language: one walk of a
  * trie per text answers every kind (`cue-scan.ts`), in time linear in the
  * text whatever it holds. English cues always apply: code sessions mix
  * languages, and tool names, headings and identifiers stay English.
@@ -10,7 +10,7 @@
  */
 import type { CueKind } from './cue-kinds.js';
 import { CUE_LANGUAGES, TABLES } from './cue-tables.js';
-import { ENGLISH } from './cue-tables/english.js';
+import { ENGLISH } from './tables/english.js';
 import { CueTrie, type CueShape } from './cue-scan.js';
 
 export type { CueKind } from './cue-kinds.js';

@@ -1,15 +1,15 @@
 /**
  * The cue tables of every language with cues of its own, by ISO 639-3 code
  * (the codes language detection gives). Each table is a file under
- * `cue-tables/`; this is the one place that lists them.
+ * `tables/`; this is the one place that lists them.
  */
-import { CHINESE } from './cue-tables/chinese.js';
-import { ENGLISH } from './cue-tables/english.js';
-import { FRENCH } from './cue-tables/french.js';
-import { GERMAN } from './cue-tables/german.js';
-import { JAPANESE } from './cue-tables/japanese.js';
-import { PORTUGUESE } from './cue-tables/portuguese.js';
-import { SPANISH } from './cue-tables/spanish.js';
+import { CHINESE } from './tables/chinese.js';
+import { ENGLISH } from './tables/english.js';
+import { FRENCH } from './tables/french.js';
+import { GERMAN } from './tables/german.js';
+import { JAPANESE } from './tables/japanese.js';
+import { PORTUGUESE } from './tables/portuguese.js';
+import { SPANISH } from './tables/spanish.js';
 import type { CueTable } from './cue-kinds.js';
 
 /** Cue tables by ISO 639-3 code; `eng` is merged into every other one. */

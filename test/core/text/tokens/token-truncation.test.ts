@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { truncateToTokens } from '../../../src/core/text/token-truncation.js';
-import { countTokens } from '../../../src/core/text/tokens.js';
-import { budgetCases, ENCODINGS, fixture } from '../../fixtures/tokens/texts.js';
+import { truncateToTokens } from '../../../../src/core/text/tokens/token-truncation.js';
+import { countTokens } from '../../../../src/core/text/tokens/tokens.js';
+import { budgetCases, ENCODINGS, fixture } from '../../../fixtures/tokens/texts.js';
 
 describe('truncateToTokens', () => {
   it('should keep the longest prefix within the budget', () => {
