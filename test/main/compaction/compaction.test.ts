@@ -27,6 +27,12 @@ afterAll(async () => {
 const startHarness = (options: Record<string, unknown> = {}, env?: Record<string, string>): Promise<Harness> =>
   startPlugin({ sessionStart: false, ...options }, env, undefined, { pool });
 
+/**
+ * For tests that read only the context: the built-in file store writes the note in this process, where the
+ * CLI double runs a process for each note. The tests that look at the note, or at the CLI, keep the CLI.
+ */
+const startFiles = (options: Record<string, unknown> = {}): Promise<Harness> => startHarness({ store: 'files', ...options });
+
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.close();
@@ -85,7 +91,7 @@ describe('compaction', () => {
   });
 
   it('should honour the token budget option exactly', async () => {
-    harness = await startHarness({ compactionTokens: 60 });
+    harness = await startFiles({ compactionTokens: 60 });
     // 32 KB: with the default budget this session keeps about 470 tokens, far more than 60.
     harness.host.setMessages('ses_big', generateSession({ seed: 4, targetBytes: 32 * 1024 }).messages);
     const output = await compact(harness, 'ses_big', []);
@@ -133,7 +139,7 @@ describe('compaction', () => {
   });
 
   it('should read the session newest page first and no further back than the window since the latest summary', async () => {
-    harness = await startHarness();
+    harness = await startFiles();
     const filler = 'The gateway keeps its [[cache layer]] warm between requests while the tests run. '.repeat(25);
     const listed = Array.from({ length: 600 }, (_, index) =>
       index === 550
@@ -169,7 +175,7 @@ describe('compaction', () => {
     const listed = Array.from({ length: 120 }, (_, index) => message(`m${String(index).padStart(3, '0')}`, index % 2 ? 'assistant' : 'user', index === 119 ? `We decided to use [[Redis]] for the [[cache layer]] because every node shares it. ${filler}` : filler));
 
     it('should put each message in once when the cursors loop, and end paging there with a log line', async () => {
-      harness = await startHarness();
+      harness = await startFiles();
       harness.host.setMessages('ses_loop', listed);
       // The newest page's cursor (100) leads to the page before it, whose cursor (B) leads to the newest again,
       // with its cursor 100: A → B → A, for as long as the reader follows.
@@ -186,7 +192,7 @@ describe('compaction', () => {
     });
 
     it('should read the whole list and inject the extraction when a page never answers', async () => {
-      harness = await startHarness({ compactionDeadlineMs: 8_000 });
+      harness = await startFiles({ compactionDeadlineMs: 8_000 });
       harness.host.setMessages('ses_stall', listed);
       harness.host.scriptPages('ses_stall', (query) => (query.before === undefined ? undefined : new Promise<never>(() => {})));
       const output = await compact(harness, 'ses_stall', []);
@@ -228,7 +234,7 @@ describe('compaction', () => {
      * so nothing is joined. The first compaction still runs, as it leaves the working set to the second.
      */
     async function wholeReadContext(before: unknown[], after: unknown[]): Promise<string[]> {
-      const whole = await startHarness();
+      const whole = await startFiles();
       try {
         const list = whole.host.client.session.messages.bind(whole.host.client.session);
         whole.host.client.session.messages = (options) => list({ path: options.path });
@@ -243,7 +249,7 @@ describe('compaction', () => {
     }
 
     it('should read only the pages written since, and inject what a read of the whole window injects', async () => {
-      harness = await startHarness();
+      harness = await startFiles();
       harness.host.setMessages('ses_again', session(0, 200));
       const first = await compactCounting(harness, 'ses_again');
       expect(first.pages).toBeGreaterThan(5);
@@ -258,7 +264,7 @@ describe('compaction', () => {
     });
 
     it('should follow a revert: what it removed is gone from the context, what came after is in it', async () => {
-      harness = await startHarness();
+      harness = await startFiles();
       harness.host.setMessages('ses_again', session(0, 200));
       const before = await compact(harness, 'ses_again', []);
       await harness.plugin.background.idle();
@@ -275,7 +281,7 @@ describe('compaction', () => {
     });
 
     it('should remember a session that fits in one page, and nothing a host sent without paging', async () => {
-      harness = await startHarness();
+      harness = await startFiles();
       harness.host.setMessages('ses_again', session(0, 8));
       expect((await compactCounting(harness, 'ses_again')).pages).toBe(1);
       harness.host.setMessages('ses_again', session(0, 14));
@@ -292,7 +298,7 @@ describe('compaction', () => {
     });
 
     it('should forget the window of a deleted session', async () => {
-      harness = await startHarness();
+      harness = await startFiles();
       harness.host.setMessages('ses_again', session(0, 200));
       const first = await compactCounting(harness, 'ses_again');
       await harness.plugin.hooks.event?.({ event: { type: 'session.deleted', properties: { info: { id: 'ses_again' } } } });
@@ -302,7 +308,7 @@ describe('compaction', () => {
     });
 
     it('should inject the new text of a message edited in place since, to the same length or not, paged or read whole', async () => {
-      harness = await startHarness();
+      harness = await startFiles();
       harness.host.setMessages('ses_again', session(0, 200));
       const before = await compact(harness, 'ses_again', []);
       await harness.plugin.background.idle();
@@ -330,7 +336,7 @@ describe('compaction', () => {
     });
 
     it('should read the window again when a revert reaches further back than the remembered window', async () => {
-      harness = await startHarness();
+      harness = await startFiles();
       harness.host.setMessages('ses_again', session(0, 1_500));
       await compact(harness, 'ses_again', []);
       await harness.plugin.background.idle();
@@ -344,7 +350,7 @@ describe('compaction', () => {
   });
 
   it("should read each of the host's messages once on its way into the hook, however many steps ask of it", async () => {
-    harness = await startHarness();
+    harness = await startFiles();
     const reads = new Map<string, number>();
     // Each entry counts the reads of its parts: the window scan, the threshold, the engine's window and its units all ask.
     const counted = conversation.map((entry) => {
@@ -403,7 +409,7 @@ describe('compaction', () => {
   });
 
   it('should return by its deadline, with the guidelines, when the host is slow to list messages', async () => {
-    harness = await startHarness({ compactionDeadlineMs: 200 });
+    harness = await startFiles({ compactionDeadlineMs: 200 });
     // The host answers only once the hook has returned: slower than any deadline, on any machine.
     let answer: () => void = () => undefined;
     const answered = new Promise<void>((resolve) => (answer = resolve));
@@ -447,7 +453,7 @@ describe('compaction', () => {
   });
 
   it('should never throw, whatever the host returns: guidelines only, and a warning naming the cause', async () => {
-    harness = await startHarness();
+    harness = await startFiles();
     harness.host.setMessages('ses_junk', [null, 42, { info: null, parts: 'x' }, { parts: [{ type: 'text', text: 7 }] }]);
     const output = await compact(harness, 'ses_junk', []);
     expect(output.context).toEqual([TAGGING_GUIDELINES]);

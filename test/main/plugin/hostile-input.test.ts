@@ -23,7 +23,8 @@ let harness: Harness;
 beforeAll(async () => {
   // Each compaction's note goes to the built-in file store, not through the CLI double: the hook is under test
   // here, and a CLI process per note cost a quarter of a second on every case.
-  harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS, store: 'files', pool: { threads: 2, taskTimeoutMs: DEADLINE_MS } });
+  // One worker: a second one only runs a case's batches side by side, and loads and optimizes the same code again.
+  harness = await startHarness({ compactionDeadlineMs: DEADLINE_MS, store: 'files', pool: { threads: 1, taskTimeoutMs: DEADLINE_MS } });
 });
 afterAll(async () => {
   await harness.close();

@@ -27,8 +27,8 @@ interface Rig {
   stateDir: string;
   host: FakeHost;
   clock: { now: number };
-  /** A sender; `cliPath` replaces the double (a wrapper script). */
-  delivery(env?: Record<string, string>, cliPath?: string): Delivery;
+  /** A sender; `cliPath` replaces the double (a wrapper script); `timeoutMs` bounds each CLI call. */
+  delivery(env?: Record<string, string>, cliPath?: string, timeoutMs?: number): Delivery;
 }
 
 const newStateDir = scratchFolders('delivery');
@@ -45,13 +45,13 @@ async function rig(cleanup: Cleanup): Promise<Rig> {
     stateDir,
     host,
     clock,
-    delivery: (env = {}, cliPath = double.cliPath) =>
+    delivery: (env = {}, cliPath = double.cliPath, timeoutMs = 5_000) =>
       createDelivery({
         memory: createMaenifoldClient(locateCli(cliPath, process.env), { ...process.env, ...double.env, ...env }),
         outbox: createOutbox(join(stateDir, 'outbox'), () => clock.now),
         chains: createChainStore(stateDir, { timing: { staleMs: 2_000 } }),
         logger: createLogger(host.client),
-        timeoutMs: 5_000,
+        timeoutMs,
         now: () => clock.now,
         lockTiming: { staleMs: 2_000 },
       }),
@@ -338,21 +338,23 @@ describe.concurrent('delivery when it cannot learn, or is told wrong times', () 
     return path;
   }
 
-  const cases: { name: string; chained: boolean; cli: (r: Rig) => Promise<[Record<string, string>, string?]> }[] = [
+  // A hanging CLI is waited for until the call's deadline: a shorter one than the others' keeps the case from
+  // waiting five seconds, and still leaves a loaded machine time to start the calls that answer.
+  const cases: { name: string; chained: boolean; timeoutMs?: number; cli: (r: Rig) => Promise<[Record<string, string>, string?]> }[] = [
     { name: 'ReadMemory prints garbage', chained: true, cli: async () => [{ MAENIFOLD_DOUBLE_FAULT: 'garbage', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'ReadMemory' }] },
-    { name: 'ReadMemory hangs past its deadline', chained: true, cli: async () => [{ MAENIFOLD_DOUBLE_FAULT: 'hang', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'ReadMemory' }] },
+    { name: 'ReadMemory hangs past its deadline', chained: true, timeoutMs: 2_000, cli: async () => [{ MAENIFOLD_DOUBLE_FAULT: 'hang', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'ReadMemory' }] },
     { name: 'ReadMemory answers an error', chained: true, cli: async () => [{ MAENIFOLD_DOUBLE_FAULT: 'error:INTERNAL_ERROR', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'ReadMemory' }] },
     { name: 'ReadMemory answers a note without the thoughts line', chained: true, cli: async (r) => [{}, await withoutThoughtsLine(r)] },
     { name: 'ListMemories answers an error for a thought that started a chain', chained: false, cli: async () => [{ MAENIFOLD_DOUBLE_FAULT: 'error:INTERNAL_ERROR', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'ListMemories' }] },
     { name: 'ListMemories crashes for a thought that started a chain', chained: false, cli: async () => [{ MAENIFOLD_DOUBLE_FAULT: 'crash', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'ListMemories' }] },
   ];
 
-  it.for(cases)('should keep the entry and ask again later, not send again, when $name', async ({ chained, cli }, { onTestFinished }) => {
+  it.for(cases)('should keep the entry and ask again later, not send again, when $name', async ({ chained, timeoutMs, cli }, { onTestFinished }) => {
     const r = await rig(onTestFinished);
     await interrupted(r, { chained, at: r.clock.now - 60_000, ended: true });
     const before = await thoughtCalls(r);
     const [env, cliPath] = await cli(r);
-    await r.delivery(env, cliPath).flush();
+    await r.delivery(env, cliPath, timeoutMs).flush();
     expect(await thoughtCalls(r)).toBe(before);
     expect(await pending(r.stateDir)).toHaveLength(1);
     expect(await inFlightKey(r)).toBe(secondKey);
