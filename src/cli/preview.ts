@@ -8,7 +8,7 @@
  */
 import { parseSize } from '../synth/session-size.js';
 import { report } from './report.js';
-import { asUsageError, parseCliArgs, runCli, UsageError, userPath } from './run-cli.js';
+import { asUsageError, parseCliArgs, positiveInteger, runCli, UsageError, userPath } from './run-cli.js';
 
 const USAGE = `Usage: npm start --silent -- [--session FILE] [--size 1MB] [--seed N] [--json] [--store | --no-store] [--root DIR] [--keep]
 
@@ -29,6 +29,7 @@ session's system prompt receives.
   --no-store      stop after the extraction
   --root DIR      the store's MAENIFOLD_ROOT, kept (default: a temporary folder, removed on exit)
   --keep          keep the temporary folder and name it on stderr
+  --threads N     worker threads (default: the plugin's)
   --help          show this text
 
 Progress of long runs goes to stderr when it is a terminal.`;
@@ -45,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
       store: { type: 'boolean', default: false },
       'no-store': { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      threads: { type: 'string' },
     },
     USAGE,
   );
@@ -53,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
   const seed = Number(args.seed);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got "${args.seed}")`);
   const targetBytes = asUsageError(() => parseSize(args.size ?? '1MB'));
+  const threads = args.threads === undefined ? undefined : positiveInteger('threads', args.threads);
   const sessionFile = args.session !== undefined ? userPath(args.session) : undefined;
   const output = await report({
     session: sessionFile !== undefined ? { file: sessionFile } : { generate: { size: args.size ?? '1MB', targetBytes, seed } },
@@ -61,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
     store: sessionFile === undefined ? !args['no-store'] : (args.store ?? false),
     ...(args.root !== undefined ? { root: userPath(args.root) } : {}),
     keep: args.keep ?? false,
+    ...(threads !== undefined ? { threads } : {}),
   });
   process.stdout.write(output);
   return 0;

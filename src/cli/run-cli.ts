@@ -59,6 +59,19 @@ export function asUsageError<T>(read: () => T): T {
 }
 
 /**
+ * The value of a flag that counts something (runs, worker threads), as a number.
+ *
+ * @param flag - the flag's name, without its dashes.
+ * @param text - its value as typed.
+ * @throws UsageError when the value is not an integer of at least 1.
+ */
+export function positiveInteger(flag: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`--${flag} must be a positive integer (got "${text}")`);
+  return value;
+}
+
+/**
  * Parses `argv` strictly against `options` plus `--help`; for `--help` it
  * prints `usage` to stdout instead.
  *
