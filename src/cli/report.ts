@@ -29,8 +29,8 @@ export interface ReportRequest {
   root?: string;
   /** Keep the temporary folder and name it on stderr. */
   keep: boolean;
-  /** Worker threads of the pool; without it, the plugin's default. */
-  threads?: number;
+  /** Options of the worker pool (threads, warm-up); what is not given is the plugin's default. */
+  pool?: { threads?: number; warmUp?: boolean };
 }
 
 /** The temporary store root of this run while it exists and is to be removed. */
@@ -109,7 +109,7 @@ export async function report(request: ReportRequest): Promise<string> {
   const session = 'file' in wanted ? await loadSession(wanted.file) : generateSession({ seed: wanted.generate.seed, targetBytes: wanted.generate.targetBytes });
   const source = 'file' in wanted ? wanted.file : `generated session (${wanted.generate.size}, seed ${wanted.generate.seed})`;
 
-  const pool = createWorkerPool(request.threads === undefined ? undefined : { threads: request.threads });
+  const pool = createWorkerPool(request.pool ?? {});
   try {
     const ready = await pool.ready;
     if (!ready.ok) throw new Error(`the worker pool did not start: ${ready.error.message}`);

@@ -71,6 +71,25 @@ export function positiveInteger(flag: string, text: string): number {
   return value;
 }
 
+/** The flags of a command that starts a worker pool: how many threads, and whether they warm up first. */
+export const POOL_FLAGS = {
+  threads: { type: 'string' },
+  'no-warm-up': { type: 'boolean', default: false },
+} as const satisfies CliOptions;
+
+/**
+ * The pool options of {@link POOL_FLAGS} as given; what is not given is left to the plugin's defaults.
+ *
+ * @param values - the parsed flags.
+ * @throws UsageError when `--threads` is not a positive integer.
+ */
+export function poolOptionsOf(values: { threads?: string | undefined; 'no-warm-up'?: boolean | undefined }): { threads?: number; warmUp?: boolean } {
+  return {
+    ...(values.threads !== undefined ? { threads: positiveInteger('threads', values.threads) } : {}),
+    ...(values['no-warm-up'] ? { warmUp: false } : {}),
+  };
+}
+
 /**
  * Parses `argv` strictly against `options` plus `--help`; for `--help` it
  * prints `usage` to stdout instead.

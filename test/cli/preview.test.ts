@@ -37,10 +37,11 @@ function run(command: string, args: string[], options: { cwd: string; env: NodeJ
 }
 
 /**
- * One worker thread: what these tests read does not depend on how many threads the extraction ran on, and
- * each thread of a run's pool loads the worker's whole module graph. The terminal run shows the flag reaches the pool.
+ * One worker thread, not warmed up: what these tests read does not depend on how many threads the extraction
+ * ran on or how fast, and each thread of a run's pool loads the worker's whole module graph, then warms it up
+ * (about a third of a run's work on a small session). The terminal run shows the flags reach the pool.
  */
-const ONE_THREAD = ['--threads', '1'];
+const SMALL_POOL = ['--threads', '1', '--no-warm-up'];
 
 /**
  * The command line of `npm start -- <args>` without npm and without the tsx launcher's extra process
@@ -50,7 +51,7 @@ const previewCommand = (args: string[]): [string, string[]] => {
   // Bundled once per run by the global setup (test-bundles.ts) when it ran: its pool's workers then start
   // from a bundle too, about 0.5 s of CPU each instead of 1.7 s through tsx.
   const bundle = inject('processBundles')?.['src/cli/preview.ts'];
-  const argv = [...args, ...ONE_THREAD];
+  const argv = [...args, ...SMALL_POOL];
   return [process.execPath, bundle ? [bundle, ...argv] : ['--import', tsxLoader, script, ...argv]];
 };
 
@@ -93,7 +94,7 @@ describe('npm start --session', { timeout: 240_000 }, () => {
     const temp = await scratch();
     await copyFile(sample, join(elsewhere, 'session.json'));
     // What a user types in their own folder: npm runs the script in the clone and sets INIT_CWD.
-    const result = await run('npm', ['--prefix', root, 'start', '--silent', '--', '--session', 'session.json', '--json', ...ONE_THREAD], {
+    const result = await run('npm', ['--prefix', root, 'start', '--silent', '--', '--session', 'session.json', '--json', ...SMALL_POOL], {
       cwd: elsewhere,
       env: envOf({ TMPDIR: temp }),
     });
