@@ -11,7 +11,7 @@ import { loadCorpus } from '../eval/corpus.js';
 import { runEval, type EvalReport, type SessionRun } from '../eval/run-eval.js';
 import type { Metrics } from '../eval/pooled-metrics.js';
 import type { SessionScore } from '../eval/score.js';
-import { runContinuity } from '../eval/continuity.js';
+import { CONTINUITY_PLUGIN_OPTIONS, runContinuity } from '../eval/continuity.js';
 import { continuityMisses, formatContinuity, roundedContinuity, sessionContextLog } from '../eval/continuity-format.js';
 import { parseCliArgs, POOL_FLAGS, poolOptionsOf, progressLine, runCli, UsageError, userPath } from './run-cli.js';
 
@@ -61,8 +61,9 @@ session and pooled.
   --verbose       list what was missed per session (on stderr with --json)
   --strategy S    the compaction strategy option (default: the plugin's default)
   --threads N     worker threads of the extraction (default: the plugin's)
-  --no-warm-up    start extracting without warming the workers up first: less work in all,
-                  and the first sessions' times include the workers' first compilations
+  --no-warm-up    start extracting without warming the workers up first (with --continuity,
+                  the scenario's plugins' workers too): less work in all, and the first
+                  sessions' times include the workers' first compilations
   --continuity    also measure what reaches the next session: each session is
                   compacted by a project through the plugin's default export and
                   the built-in file store, a new plugin instance starts the
@@ -196,7 +197,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(args.json ? `${JSON.stringify(shown)}\n` : formatReport(shown, runs));
     return 0;
   }
-  const continuity = await runContinuity(entries, { onSession: (name, index, total) => progress(`continuity [${index + 1}/${total}] ${name}`) });
+  // --no-warm-up holds for the scenario's plugins too: each starts a pool of its own.
+  const plugins = poolOptions.warmUp === false ? { pluginOptions: { ...CONTINUITY_PLUGIN_OPTIONS, pool: { ...CONTINUITY_PLUGIN_OPTIONS.pool, warmUp: false } } } : {};
+  const continuity = await runContinuity(entries, { ...plugins, onSession: (name, index, total) => progress(`continuity [${index + 1}/${total}] ${name}`) });
   const carried = roundedContinuity(continuity.report);
   for (const note of continuity.notes) process.stderr.write(`continuity: ${note}\n`);
   if (args.verbose) {
