@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { report } from './report.js';
 import { synthCommand, synthUsage } from './synth-command.js';
-import { parseCliCommand, runCli, UsageError } from './run-cli.js';
+import { parseCliCommand, POOL_FLAGS, poolOptionsOf, runCli, UsageError } from './run-cli.js';
 import { resolve } from 'node:path';
 
 const NAME = 'opencode-maenifold';
@@ -31,14 +31,17 @@ pool) on a session export and shows what a compaction would preserve: concepts,
 decisions by category, the working set, the preservation context with its exact
 token count, and per-stage timings.
 
-  FILE        a session export (\`opencode export <id> > FILE\`) or a message list (JSON)
-  --json      print one JSON object on stdout and nothing else
-  --store     also keep three compactions of the session in the built-in file store
-              (maenifold's file layout, no maenifold needed) and show the notes, the
-              summary chain and the graph context a next session receives
-  --root DIR  the store's folder, kept (default: a temporary folder, removed on exit)
-  --keep      keep the temporary folder and name it on stderr
-  --help      show this text`;
+  FILE          a session export (\`opencode export <id> > FILE\`) or a message list (JSON)
+  --json        print one JSON object on stdout and nothing else
+  --store       also keep three compactions of the session in the built-in file store
+                (maenifold's file layout, no maenifold needed) and show the notes, the
+                summary chain and the graph context a next session receives
+  --root DIR    the store's folder, kept (default: a temporary folder, removed on exit)
+  --keep        keep the temporary folder and name it on stderr
+  --threads N   worker threads (default: the plugin's)
+  --no-warm-up  start extracting without warming the workers up first: less work in all,
+                and the timings show a cold worker's first extraction
+  --help        show this text`;
 
 /** The version in the package's own package.json, two folders up from both `src/cli` and `dist/src/cli`. */
 function packageVersion(): string {
@@ -61,6 +64,7 @@ async function reportCommand(argv: string[]): Promise<number> {
       store: { type: 'boolean', default: false },
       root: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      ...POOL_FLAGS,
     },
     REPORT_USAGE,
     1,
@@ -70,12 +74,14 @@ async function reportCommand(argv: string[]): Promise<number> {
   if (file === undefined) throw new UsageError('report needs a session export, e.g. report session.json (made by `opencode export <id> > session.json`)');
   const { values } = parsed;
   if ((values.root !== undefined || values.keep) && !values.store) throw new UsageError('--root and --keep go with --store');
+  const pool = poolOptionsOf(values);
   const output = await report({
     session: { file: resolve(file) },
     json: values.json ?? false,
     store: values.store ?? false,
     ...(values.root !== undefined ? { root: resolve(values.root) } : {}),
     keep: values.keep ?? false,
+    pool,
   });
   process.stdout.write(output);
   return 0;

@@ -11,9 +11,9 @@ import { loadCorpus } from '../eval/corpus.js';
 import { runEval, type EvalReport, type SessionRun } from '../eval/run-eval.js';
 import type { Metrics } from '../eval/pooled-metrics.js';
 import type { SessionScore } from '../eval/score.js';
-import { runContinuity } from '../eval/continuity.js';
+import { CONTINUITY_PLUGIN_OPTIONS, runContinuity } from '../eval/continuity.js';
 import { continuityMisses, formatContinuity, roundedContinuity, sessionContextLog } from '../eval/continuity-format.js';
-import { parseCliArgs, progressLine, runCli, UsageError, userPath } from './run-cli.js';
+import { parseCliArgs, POOL_FLAGS, poolOptionsOf, progressLine, runCli, UsageError, userPath } from './run-cli.js';
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where the eval looks without `--corpus`: the variable's folder, else the development corpus beside the project. */
@@ -42,7 +42,7 @@ function corpusFolder(given: string | undefined): string {
   return given;
 }
 
-const USAGE = `Usage: npm run eval [-- --corpus DIR] [--json] [--verbose] [--strategy conservative|aggressive] [--continuity]
+const USAGE = `Usage: npm run eval [-- --corpus DIR] [--json] [--verbose] [--strategy conservative|aggressive] [--continuity] [--threads N] [--no-warm-up]
 
 Runs the extraction the compacting hook uses (same engine, same settings,
 through the worker pool) over every session of a corpus folder and scores what
@@ -60,6 +60,10 @@ session and pooled.
                   (use \`npm run --silent eval -- --json\` to keep npm's banner off stdout)
   --verbose       list what was missed per session (on stderr with --json)
   --strategy S    the compaction strategy option (default: the plugin's default)
+  --threads N     worker threads of the extraction (default: the plugin's)
+  --no-warm-up    start extracting without warming the workers up first (with --continuity,
+                  the scenario's plugins' workers too): less work in all, and the first
+                  sessions' times include the workers' first compilations
   --continuity    also measure what reaches the next session: each session is
                   compacted by a project through the plugin's default export and
                   the built-in file store, a new plugin instance starts the
@@ -159,16 +163,18 @@ async function main(argv: string[]): Promise<number> {
       verbose: { type: 'boolean', default: false },
       strategy: { type: 'string' },
       continuity: { type: 'boolean', default: false },
+      ...POOL_FLAGS,
     },
     USAGE,
   );
   if (!args) return 0;
   const strategy = args.strategy ?? DEFAULT_PLUGIN_OPTIONS.compactionStrategy;
   if (strategy !== 'conservative' && strategy !== 'aggressive') throw new UsageError(`--strategy must be conservative or aggressive (got "${strategy}")`);
+  const poolOptions = poolOptionsOf(args);
   const entries = await loadCorpus(corpusFolder(args.corpus === undefined ? undefined : userPath(args.corpus)));
   const progress = progressLine();
 
-  const pool = createWorkerPool();
+  const pool = createWorkerPool(poolOptions);
   let shown: EvalReport;
   let runs: SessionRun[];
   try {
@@ -191,7 +197,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(args.json ? `${JSON.stringify(shown)}\n` : formatReport(shown, runs));
     return 0;
   }
-  const continuity = await runContinuity(entries, { onSession: (name, index, total) => progress(`continuity [${index + 1}/${total}] ${name}`) });
+  // --no-warm-up holds for the scenario's plugins too: each starts a pool of its own.
+  const plugins = poolOptions.warmUp === false ? { pluginOptions: { ...CONTINUITY_PLUGIN_OPTIONS, pool: { ...CONTINUITY_PLUGIN_OPTIONS.pool, warmUp: false } } } : {};
+  const continuity = await runContinuity(entries, { ...plugins, onSession: (name, index, total) => progress(`continuity [${index + 1}/${total}] ${name}`) });
   const carried = roundedContinuity(continuity.report);
   for (const note of continuity.notes) process.stderr.write(`continuity: ${note}\n`);
   if (args.verbose) {

@@ -8,9 +8,9 @@
  */
 import { parseSize } from '../synth/session-size.js';
 import { report } from './report.js';
-import { asUsageError, parseCliArgs, runCli, UsageError, userPath } from './run-cli.js';
+import { asUsageError, parseCliArgs, POOL_FLAGS, poolOptionsOf, runCli, UsageError, userPath } from './run-cli.js';
 
-const USAGE = `Usage: npm start --silent -- [--session FILE] [--size 1MB] [--seed N] [--json] [--store | --no-store] [--root DIR] [--keep]
+const USAGE = `Usage: npm start --silent -- [--session FILE] [--size 1MB] [--seed N] [--json] [--store | --no-store] [--root DIR] [--keep] [--threads N] [--no-warm-up]
 
 Runs the extraction engine through the worker pool and shows what a compaction
 would preserve: concepts, decisions by category, the working set, the
@@ -29,6 +29,9 @@ session's system prompt receives.
   --no-store      stop after the extraction
   --root DIR      the store's MAENIFOLD_ROOT, kept (default: a temporary folder, removed on exit)
   --keep          keep the temporary folder and name it on stderr
+  --threads N     worker threads (default: the plugin's)
+  --no-warm-up    start extracting without warming the workers up first: less work in all,
+                  and the timings show a cold worker's first extraction
   --help          show this text
 
 Progress of long runs goes to stderr when it is a terminal.`;
@@ -45,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
       store: { type: 'boolean', default: false },
       'no-store': { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      ...POOL_FLAGS,
     },
     USAGE,
   );
@@ -53,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
   const seed = Number(args.seed);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got "${args.seed}")`);
   const targetBytes = asUsageError(() => parseSize(args.size ?? '1MB'));
+  const pool = poolOptionsOf(args);
   const sessionFile = args.session !== undefined ? userPath(args.session) : undefined;
   const output = await report({
     session: sessionFile !== undefined ? { file: sessionFile } : { generate: { size: args.size ?? '1MB', targetBytes, seed } },
@@ -61,6 +66,7 @@ async function main(argv: string[]): Promise<number> {
     store: sessionFile === undefined ? !args['no-store'] : (args.store ?? false),
     ...(args.root !== undefined ? { root: userPath(args.root) } : {}),
     keep: args.keep ?? false,
+    pool,
   });
   process.stdout.write(output);
   return 0;

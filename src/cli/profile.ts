@@ -12,7 +12,7 @@ import { generateSession, growSession } from '../synth/session-generator.js';
 import { parseSize } from '../synth/session-size.js';
 import { runProfile } from '../profile/run-profile.js';
 import { formatProfileReport } from '../profile/format-report.js';
-import { asUsageError, parseCliArgs, progressLine, runCli, UsageError, userPath } from './run-cli.js';
+import { asUsageError, parseCliArgs, positiveInteger, progressLine, runCli, UsageError, userPath } from './run-cli.js';
 
 const USAGE = `Usage: npm run profile --silent -- [--size 10MB] [--seed N] [--session FILE] [--out DIR] [--runs N] [--incremental 100KB] [--threads N] [--svg] [--json]
 
@@ -33,12 +33,6 @@ and with --svg a flame graph of each next to it.
   --svg               also draw each profile as a flame graph, <name>.svg next to <name>.cpuprofile
   --json              print one JSON object on stdout instead of the tables
   --help              show this text`;
-
-function positiveInteger(flag: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new UsageError(`--${flag} must be a positive integer (got "${text}")`);
-  return value;
-}
 
 async function loadSession(path: string): Promise<SessionExport> {
   let parsed: unknown;

@@ -29,6 +29,8 @@ export interface ReportRequest {
   root?: string;
   /** Keep the temporary folder and name it on stderr. */
   keep: boolean;
+  /** Options of the worker pool (threads, warm-up); what is not given is the plugin's default. */
+  pool?: { threads?: number; warmUp?: boolean };
 }
 
 /** The temporary store root of this run while it exists and is to be removed. */
@@ -107,11 +109,12 @@ export async function report(request: ReportRequest): Promise<string> {
   const session = 'file' in wanted ? await loadSession(wanted.file) : generateSession({ seed: wanted.generate.seed, targetBytes: wanted.generate.targetBytes });
   const source = 'file' in wanted ? wanted.file : `generated session (${wanted.generate.size}, seed ${wanted.generate.seed})`;
 
-  const pool = createWorkerPool();
+  const pool = createWorkerPool(request.pool ?? {});
   try {
     const ready = await pool.ready;
     if (!ready.ok) throw new Error(`the worker pool did not start: ${ready.error.message}`);
-    progress(`extracting with ${pool.options.threads} worker threads …`);
+    const { threads } = pool.options;
+    progress(`extracting with ${threads} worker thread${threads === 1 ? '' : 's'} …`);
     // Like the hook's worktree: without one, the final pass infers the root from the session's paths.
     const engine = createExtractionEngine(pool, { projectRoot: sessionDirectory(session) });
     const result = await engine.extract(session);

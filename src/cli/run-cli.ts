@@ -59,6 +59,38 @@ export function asUsageError<T>(read: () => T): T {
 }
 
 /**
+ * The value of a flag that counts something (runs, worker threads), as a number.
+ *
+ * @param flag - the flag's name, without its dashes.
+ * @param text - its value as typed.
+ * @throws UsageError when the value is not an integer of at least 1.
+ */
+export function positiveInteger(flag: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`--${flag} must be a positive integer (got "${text}")`);
+  return value;
+}
+
+/** The flags of a command that starts a worker pool: how many threads, and whether they warm up first. */
+export const POOL_FLAGS = {
+  threads: { type: 'string' },
+  'no-warm-up': { type: 'boolean', default: false },
+} as const satisfies CliOptions;
+
+/**
+ * The pool options of {@link POOL_FLAGS} as given; what is not given is left to the plugin's defaults.
+ *
+ * @param values - the parsed flags.
+ * @throws UsageError when `--threads` is not a positive integer.
+ */
+export function poolOptionsOf(values: { threads?: string | undefined; 'no-warm-up'?: boolean | undefined }): { threads?: number; warmUp?: boolean } {
+  return {
+    ...(values.threads !== undefined ? { threads: positiveInteger('threads', values.threads) } : {}),
+    ...(values['no-warm-up'] ? { warmUp: false } : {}),
+  };
+}
+
+/**
  * Parses `argv` strictly against `options` plus `--help`; for `--help` it
  * prints `usage` to stdout instead.
  *

@@ -94,11 +94,14 @@ export interface ContinuityOptions {
   onSession?: (name: string, index: number, total: number) => void;
 }
 
+/** The plugin options of every instance a scenario starts, by default (see {@link ContinuityOptions.pluginOptions}). */
+export const CONTINUITY_PLUGIN_OPTIONS = Object.freeze({ pool: Object.freeze({ threads: 1, niceness: 0 }) });
+
 const DEFAULT_CONTINUITY_OPTIONS: Readonly<ContinuityOptions> = Object.freeze({
   sessionTimeoutMs: 180_000,
   stepMs: 30_000,
   settleMs: 20_000,
-  pluginOptions: { pool: { threads: 1, niceness: 0 } },
+  pluginOptions: CONTINUITY_PLUGIN_OPTIONS,
 });
 
 /**

@@ -33,6 +33,8 @@ export interface ProfileOptions {
   threads?: number;
   /** Also write a flame graph (`<name>.svg`) next to each `.cpuprofile`. */
   svg?: boolean;
+  /** URL of the profiled worker's module, built elsewhere (a bundle); the one beside this module when absent. */
+  workerFile?: string;
 }
 
 /** One thread of one phase. */
@@ -122,7 +124,7 @@ export async function runProfile(options: ProfileOptions, progress: (text: strin
     reason = messageOf(error);
   }
   await mkdir(options.outDir, { recursive: true });
-  const pool = createWorkerPool(options.threads === undefined ? {} : { threads: options.threads }, profiledWorkerFile());
+  const pool = createWorkerPool(options.threads === undefined ? {} : { threads: options.threads }, options.workerFile ?? profiledWorkerFile());
   const hookRuns = new Map<Phase, HookRun[]>([['cold', []], ['incremental', []]]);
   const trips = new Map<Phase, TaskTrip[]>([['cold', []], ['incremental', []]]);
   const stats = new Map<Phase, Extraction['stats']>();

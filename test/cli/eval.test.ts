@@ -8,7 +8,8 @@ import { scratchFolders } from '../support/scratch.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/eval.ts', import.meta.url));
 
-const runEvalCli = (args: string[]): Promise<CliRun> => runCliFixture(CLI, args);
+/** One worker thread for the extraction, not warmed up: the scores do not depend on how the pool ran. */
+const runEvalCli = (args: string[]): Promise<CliRun> => runCliFixture(CLI, [...args, '--threads', '1', '--no-warm-up']);
 
 const part = (text: string): unknown => ({ type: 'text', text });
 const tool = (name: string, input: unknown, output: string, status = 'completed'): unknown => ({ type: 'tool', tool: name, state: { status, input, output } });

@@ -42,7 +42,8 @@ describe('withExcerpt', () => {
 async function quickStartOutput(): Promise<string> {
   const bundle = inject('processBundles')?.['src/cli/preview.ts'];
   if (!bundle) return runQuickStart();
-  const run = await runProcess(process.execPath, [bundle], { timeoutMs: 180_000, maxStdoutBytes: 16 * 1024 * 1024 });
+  // On one worker thread, not warmed up: the quoted lines do not depend on how the pool ran.
+  const run = await runProcess(process.execPath, [bundle, '--threads', '1', '--no-warm-up'], { timeoutMs: 180_000, maxStdoutBytes: 16 * 1024 * 1024 });
   expect(run).toMatchObject({ kind: 'exited', code: 0 });
   return (run as { stdout: string }).stdout;
 }

@@ -1,7 +1,7 @@
 /**
- * Global setup of the hook tests: the pool's worker, and the fixtures some
- * tests start as processes, each bundled into one JavaScript module, once per
- * run.
+ * Global setup of the hook tests: the pool's worker, the worker of
+ * `npm run profile`, and the fixtures some tests start as processes, each
+ * bundled into one JavaScript module, once per run.
  *
  * From the sources, Node starts a worker through a bootstrap that compiles
  * the worker's module graph with tsx, file by file: about 1.7 s of CPU per
@@ -21,6 +21,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** URL of the bundled worker; absent when this setup did not run. */
     workerBundle?: string;
+    /** URL of the bundled worker `npm run profile` starts (src/profile/profiled-worker.ts); absent when this setup did not run. */
+    profiledWorkerBundle?: string;
     /** Path of each bundled fixture process, by its source's path from the repository root. */
     processBundles?: Record<string, string>;
   }
@@ -28,6 +30,7 @@ declare module 'vitest' {
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const WORKER = 'src/workers/extract-worker.ts';
+const PROFILED_WORKER = 'src/profile/profiled-worker.ts';
 
 /**
  * Scripts the tests start as processes (see `fixtureArgv` in support/fixture-process.ts): the fixtures, and
@@ -73,7 +76,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },
   });
   const contexts = await Promise.all([
-    esbuild.context(options([WORKER, ...PROCESS_FIXTURES.filter((entry) => !CLI_SCRIPTS.includes(entry))])),
+    esbuild.context(options([WORKER, PROFILED_WORKER, ...PROCESS_FIXTURES.filter((entry) => !CLI_SCRIPTS.includes(entry))])),
     // A script that starts a pool keeps its packages outside: piscina finds its own worker by __dirname.
     esbuild.context({ ...options(CLI_SCRIPTS), packages: 'external' }),
   ]);
@@ -90,6 +93,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // In watch mode the sources may have changed between runs.
   project.onTestsRerun(build);
   project.provide('workerBundle', pathToFileURL(output(WORKER)).href);
+  project.provide('profiledWorkerBundle', pathToFileURL(output(PROFILED_WORKER)).href);
   project.provide('processBundles', Object.fromEntries(PROCESS_FIXTURES.map((entry) => [entry, output(entry)])));
   return async () => {
     await Promise.all(contexts.map((context) => context.dispose()));
