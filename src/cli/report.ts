@@ -4,8 +4,8 @@
  * when asked, the rest of the pipeline against the built-in file store in a
  * temporary root that is removed on exit.
  */
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatWalkthrough, runStoreWalkthrough, type Walkthrough } from './store-walkthrough.js';
@@ -126,11 +126,11 @@ export async function report(request: ReportRequest): Promise<string> {
       let root: string;
       if (request.root !== undefined) root = request.root;
       else {
-        root = await mkdtemp(join(tmpdir(), 'maenifold-preview-'));
-        if (!request.keep) {
-          installCleanup();
-          temporaryRoot = root;
-        }
+        // The handlers first, then the folder made and registered in one synchronous step: a signal is
+        // handled between two turns of the loop, so it finds either no folder or a registered one.
+        if (!request.keep) installCleanup();
+        root = mkdtempSync(join(tmpdir(), 'maenifold-preview-'));
+        if (!request.keep) temporaryRoot = root;
         removed = !request.keep;
       }
       const stateDir = join(root, '.preview-state');
