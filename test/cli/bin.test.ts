@@ -1,22 +1,15 @@
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateSession } from '../../src/synth/session-generator.js';
 import { scratchFolders } from '../support/scratch.js';
+import { EXPORT_SAMPLE, REPO_ROOT, TSX_LOADER, type CliRun } from '../support/cli-process.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-// By URL: the runs start in a folder with no node_modules to resolve `tsx` from.
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const sample = join(root, 'test', 'fixtures', 'export-sample.json');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+const root = REPO_ROOT;
+const tsxLoader = TSX_LOADER;
+const sample = EXPORT_SAMPLE;
+type Run = CliRun;
 
 /**
  * Runs a script of src/cli as its command runs it, from `cwd`, without the INIT_CWD an npm script would set:

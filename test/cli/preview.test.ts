@@ -2,22 +2,15 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { scratchFolders } from '../support/scratch.js';
+import { EXPORT_SAMPLE, REPO_ROOT, TSX_LOADER, type CliRun } from '../support/cli-process.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = REPO_ROOT;
 const script = join(root, 'src', 'cli', 'preview.ts');
-// By URL: some runs start in a folder with no node_modules to resolve `tsx` from.
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const sample = join(root, 'test', 'fixtures', 'export-sample.json');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+const tsxLoader = TSX_LOADER;
+const sample = EXPORT_SAMPLE;
+type Run = CliRun;
 
 const scratch = scratchFolders('preview', 'all');
 
