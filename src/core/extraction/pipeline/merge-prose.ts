@@ -100,13 +100,12 @@ const requestWords = rememberedByText((text: string): readonly string[] => {
 }, REMEMBERED_TEXTS);
 
 /**
- * The order of the user's latest request before a decision, -1 when there is none: a binary search, since
- * a long session asks this for many candidates.
+ * The user's latest request before the message at `order`, if any: a binary search, since a long session
+ * asks this for many candidates.
  *
  * @param requests - sorted by order.
  */
-function requestBefore(decision: Decision, requests: ReadonlyArray<{ order: number }>): number {
-  const order = decision.order ?? -1;
+function requestBefore<R extends { order: number }>(order: number, requests: readonly R[]): R | undefined {
   let low = 0;
   let high = requests.length;
   while (low < high) {
@@ -114,18 +113,18 @@ function requestBefore(decision: Decision, requests: ReadonlyArray<{ order: numb
     if ((requests[middle]?.order ?? Infinity) < order) low = middle + 1;
     else high = middle;
   }
-  return low > 0 ? requests[low - 1]?.order ?? -1 : -1;
+  return low > 0 ? requests[low - 1] : undefined;
+}
+
+/** The order of the user's latest request before a decision, -1 when there is none. */
+function requestOrderBefore(decision: Decision, requests: ReadonlyArray<{ order: number }>): number {
+  return requestBefore(decision.order ?? -1, requests)?.order ?? -1;
 }
 
 /** How much a decision answers the user's latest request before it: shared subject words. */
 function requestSupport(decision: Decision, requests: ReadonlyArray<{ order: number; words: readonly string[] }>): number {
-  const order = decision.order;
-  if (order === undefined) return 0;
-  let request: { order: number; words: readonly string[] } | undefined;
-  for (const candidate of requests) {
-    if (candidate.order >= order) break;
-    request = candidate;
-  }
+  if (decision.order === undefined) return 0;
+  const request = requestBefore(decision.order, requests);
   if (!request) return 0;
   const text = `${decision.text} ${decision.context}`.toLowerCase();
   let shared = 0;
@@ -176,7 +175,7 @@ export function rankDecisions(
     const weak = (decision.score ?? 3.5) < FILL_THRESHOLD;
     // A weak report of what its turn just edited ("Updated main.cpp so …" right after that edit) is borne out
     // by those edits as by a later one.
-    const later = weak && found !== 'confirmed' && !decision.proposed && reportsTurn(decision, edited, requestBefore(decision, requests)) ? 'confirmed' : found;
+    const later = weak && found !== 'confirmed' && !decision.proposed && reportsTurn(decision, edited, requestOrderBefore(decision, requests)) ? 'confirmed' : found;
     // A weak candidate (narration of a step) counts only once later work on what it names bears it out.
     if (weak && later !== 'confirmed') continue;
     // A proposal carried out survives below the report of the same work; what the session says it does, then does, ranks higher.
@@ -236,7 +235,7 @@ const MAX_EDITS_READ = 8;
 function editedFor(decision: Decision, requests: ReadonlyArray<{ order: number }>, files: DecisionEvidence['files']): string[] {
   const order = decision.order;
   if (order === undefined || decision.family !== 'change') return [];
-  const since = requestBefore(decision, requests);
+  const since = requestOrderBefore(decision, requests);
   const paths: string[] = [];
   for (let at = files.length - 1; at >= 0 && paths.length < MAX_EDITS_READ; at--) {
     const touch = files[at];
