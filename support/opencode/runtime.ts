@@ -96,6 +96,14 @@ export async function linkConfigDir(dir: string, template: string): Promise<void
   await symlink(join(template, '.opencode', 'node_modules'), join(dir, 'node_modules'), 'dir');
 }
 
+/**
+ * Pool options for a project whose tests are about hooks, not the pool: one worker, no warm-up. Under
+ * OpenCode's Bun, each worker of the default pool spends about 2.5 s of CPU warming up when its project's
+ * plugin starts, and a second project instance starts a second pool. The default pool is what the main
+ * project of opencode.e2e.test.ts runs, and the Bun probe there warms a pool up.
+ */
+export const LEAN_POOL = Object.freeze({ threads: 1, warmUp: false });
+
 /** Options of {@link createProject}. */
 export interface ProjectOptions {
   /** Options of the plugin's `[spec, options]` tuple. */

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createProject, OPENCODE_CACHE_DIR, REPO_ROOT, scratchDir, until } from '../../support/opencode/runtime.js';
+import { createProject, LEAN_POOL, OPENCODE_CACHE_DIR, REPO_ROOT, scratchDir, until } from '../../support/opencode/runtime.js';
 import { startFakeModel, type FakeModel } from '../../support/opencode/fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../../support/opencode/opencode-server.js';
 import { projectApi, type ProjectApi } from '../../support/opencode/api.js';
@@ -54,8 +54,8 @@ beforeAll(async () => {
   await mkdir(root);
   const { binary, template } = inject('e2eRuntime');
   model = await startFakeModel();
-  // No `cli` option, no MAENIFOLD_CLI, and no folder on PATH that holds a `maenifold`.
-  const dir = await createProject(scratch, 'kept-knowledge', template, { pluginOptions: {}, modelUrl: model.url });
+  // No `cli` or `store` option, no MAENIFOLD_CLI, and no folder on PATH that holds a `maenifold`.
+  const dir = await createProject(scratch, 'kept-knowledge', template, { pluginOptions: { pool: LEAN_POOL }, modelUrl: model.url });
   const path = (process.env['PATH'] ?? '/usr/bin:/bin')
     .split(delimiter)
     .filter((folder) => folder !== '' && !existsSync(join(folder, 'maenifold')))

@@ -8,7 +8,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDoubleRoot, type DoubleRoot } from '../../support/maenifold-double.js';
-import { createProject, OPENCODE_CACHE_DIR, scratchDir, until } from '../../support/opencode/runtime.js';
+import { createProject, LEAN_POOL, OPENCODE_CACHE_DIR, scratchDir, until } from '../../support/opencode/runtime.js';
 import { defaultScript, startFakeModel, type FakeModel, type ModelRequest, type ModelScript } from '../../support/opencode/fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../../support/opencode/opencode-server.js';
 import { projectApi, type ProjectApi } from '../../support/opencode/api.js';
@@ -67,7 +67,7 @@ beforeAll(async () => {
   const { binary, template } = inject('e2eRuntime');
   model = await startFakeModel();
   double = await createDoubleRoot();
-  projectDir = await createProject(scratch, 'frames-shop', template, { pluginOptions: { cli: double.cliPath, sessionStart: false }, modelUrl: model.url });
+  projectDir = await createProject(scratch, 'frames-shop', template, { pluginOptions: { cli: double.cliPath, sessionStart: false, pool: LEAN_POOL }, modelUrl: model.url });
   const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR }, template);
   stateDir = join(env['XDG_STATE_HOME'] as string, 'opencode-maenifold');
   server = await startOpenCode(binary, projectDir, env);

@@ -16,7 +16,7 @@ import { STRONG_GRAPH } from '../support/plugin-harness.js';
 import { countTokens } from '../../src/core/text/tokens/tokens.js';
 import { generateSession } from '../../src/synth/session-generator.js';
 import { generatedProse, proseInPieces } from '../../src/synth/session-prose.js';
-import { createProject, OPENCODE_CACHE_DIR, scratchDir, until } from '../../support/opencode/runtime.js';
+import { createProject, LEAN_POOL, OPENCODE_CACHE_DIR, scratchDir, until } from '../../support/opencode/runtime.js';
 import { defaultScript, startFakeModel, type FakeModel, type ModelRequest } from '../../support/opencode/fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../../support/opencode/opencode-server.js';
 import { projectApi, type ProjectApi } from '../../support/opencode/api.js';
@@ -209,8 +209,8 @@ describe('the plugin in the real OpenCode server', () => {
     const FAILURE = 'AssertionError: expected 3 to be 2';
     const NEXT = 'add the checkout page';
     const SUMMARY = 'Cart sessions moved from Redis to SQLite; the cart total test still fails.';
-    const shopDir = await createProject(join(scratch, 'first'), 'shop', template, { pluginOptions: { cli: double.cliPath }, modelUrl: model.url });
-    const otherDir = await createProject(join(scratch, 'second'), 'shop', template, { pluginOptions: { cli: double.cliPath }, modelUrl: model.url });
+    const shopDir = await createProject(join(scratch, 'first'), 'shop', template, { pluginOptions: { cli: double.cliPath, pool: LEAN_POOL }, modelUrl: model.url });
+    const otherDir = await createProject(join(scratch, 'second'), 'shop', template, { pluginOptions: { cli: double.cliPath, pool: LEAN_POOL }, modelUrl: model.url });
     const shop = await projectApi((server as OpenCodeServer).url, shopDir);
     const other = await projectApi((server as OpenCodeServer).url, otherDir);
     try {
@@ -350,7 +350,7 @@ describe('the plugin in the real OpenCode server', () => {
 
   it('maenifold required but missing: compaction succeeds, one warning, later prompts work', async () => {
     // `store: "maenifold"` asks for the CLI alone; without it the plugin only degrades (the default would use files).
-    const dir = await createProject(scratch, 'no-cli', template, { pluginOptions: { store: 'maenifold' }, modelUrl: model.url });
+    const dir = await createProject(scratch, 'no-cli', template, { pluginOptions: { store: 'maenifold', pool: LEAN_POOL }, modelUrl: model.url });
     const api = await projectApi((server as OpenCodeServer).url, dir);
     try {
       const before = model.requests.length;
@@ -375,7 +375,7 @@ describe('the plugin in the real OpenCode server', () => {
     await writeFile(faulty, `#!/bin/sh\nMAENIFOLD_DOUBLE_FAULT=garbage MAENIFOLD_DOUBLE_FAULT_TOOLS=WriteMemory,SearchMemories exec "${double.cliPath}" "$@"\n`);
     await chmod(faulty, 0o755);
     const dir = await createProject(scratch, 'faulty', template, {
-      pluginOptions: { cli: faulty, compactionTokens: 'lots', contextTotalTimeoutMs: 2_000, pool: { threads: 1 } },
+      pluginOptions: { cli: faulty, compactionTokens: 'lots', contextTotalTimeoutMs: 2_000, pool: LEAN_POOL },
       modelUrl: model.url,
     });
     const api = await projectApi((server as OpenCodeServer).url, dir);
