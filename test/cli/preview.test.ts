@@ -58,6 +58,21 @@ async function previewFolders(dir: string): Promise<string[]> {
   return (await readdir(dir)).filter((name) => name.startsWith('maenifold-preview-'));
 }
 
+let fromInitCwd: Promise<{ elsewhere: string; temp: string; run: Run }> | undefined;
+
+/**
+ * `npm start -- --session session.json --json` as npm runs it from another folder (INIT_CWD set, the clone
+ * as working directory), in a TMPDIR of its own: run once and read by the tests of what it prints, since
+ * every run that gets past its arguments starts a worker pool.
+ */
+function sessionFromInitCwd(): Promise<{ elsewhere: string; temp: string; run: Run }> {
+  fromInitCwd ??= Promise.all([scratch(), scratch()]).then(async ([elsewhere, temp]) => {
+    await copyFile(sample, join(elsewhere, 'session.json'));
+    return { elsewhere, temp, run: await preview(['--session', 'session.json', '--json'], root, { INIT_CWD: elsewhere, TMPDIR: temp }) };
+  });
+  return fromInitCwd;
+}
+
 // Each run starts a worker pool; a loaded 2-core machine needs minutes for several in a row.
 describe('npm start --session', { timeout: 240_000 }, () => {
   it('should refuse a file whose messages hold no text, with one line and exit code 1', async () => {
@@ -82,21 +97,31 @@ describe('npm start --session', { timeout: 240_000 }, () => {
     }
   });
 
-  it('should read a relative path from the folder npm was run in, and print one JSON object and nothing else', async () => {
+  it('should read a relative path from the folder npm was run in, and add nothing of npm to what the script prints', async () => {
     const elsewhere = await scratch();
-    const temp = await scratch();
-    await copyFile(sample, join(elsewhere, 'session.json'));
-    // What a user types in their own folder: npm runs the script in the clone and sets INIT_CWD.
-    const result = await run('npm', ['--prefix', root, 'start', '--silent', '--', '--session', 'session.json', '--json', ...SMALL_POOL], {
+    // What a user types in their own folder: npm runs the script in the clone and sets INIT_CWD. A file that
+    // is read and then refused names the path it was read from before any worker starts, so the one run
+    // through npm and tsx pays for neither a pool nor an extraction; the script's run on a whole export
+    // through INIT_CWD is the shared one below.
+    await writeFile(join(elsewhere, 'mine.json'), '[]');
+    const result = await run('npm', ['--prefix', root, 'start', '--silent', '--', '--session', 'mine.json', '--json', ...SMALL_POOL], {
       cwd: elsewhere,
-      env: envOf({ TMPDIR: temp }),
+      env: envOf({}),
     });
-    expect(result.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'))).toEqual([]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'))).toEqual([
+      `opencode-maenifold: ${join(elsewhere, 'mine.json')} is not a session export: none of its 0 messages has a text part`,
+    ]);
+  });
+
+  it('should read a relative path from INIT_CWD, and print one JSON object and nothing else with --json', async () => {
+    const { elsewhere, temp, run: result } = await sessionFromInitCwd();
+    expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout) as { source: string; store?: unknown; context: { tokens: number; budget: number } };
+    expect(result.stdout.trimEnd().split('\n')).toHaveLength(1);
+    const report = JSON.parse(result.stdout) as { source: string; context: { tokens: number; budget: number } };
     expect(report.source).toBe(join(elsewhere, 'session.json'));
-    // The file-store walkthrough belongs to the generated demo.
-    expect(report.store).toBeUndefined();
     expect(report.context.tokens).toBeGreaterThan(0);
     expect(report.context.tokens).toBeLessThanOrEqual(report.context.budget);
     expect(await previewFolders(temp)).toEqual([]);
@@ -105,7 +130,7 @@ describe('npm start --session', { timeout: 240_000 }, () => {
   it('should read a relative path from INIT_CWD when it is set, else from the working directory', async () => {
     const elsewhere = await scratch();
     // A file that is read and then refused names the path it was read from, before any worker starts;
-    // the npm run above reads a whole export through INIT_CWD and reports its path.
+    // the shared run above reads a whole export through INIT_CWD and reports its path.
     await writeFile(join(elsewhere, 'mine.json'), '[]');
     const refused = `${join(elsewhere, 'mine.json')} is not a session export`;
     const [fromInit, fromCwd, missing] = await Promise.all([
@@ -122,11 +147,10 @@ describe('npm start --session', { timeout: 240_000 }, () => {
   });
 
   it('should run the file-store walkthrough with --session only when asked', async () => {
+    // The file-store walkthrough belongs to the generated demo: a run on a file without --store has none.
+    const plain = JSON.parse((await sessionFromInitCwd()).run.stdout) as { store?: unknown };
+    expect(plain.store).toBeUndefined();
     const temp = await scratch();
-    const plain = await preview(['--session', sample], root, { TMPDIR: temp });
-    expect(plain.code).toBe(0);
-    expect(plain.stdout).toContain('Preservation context:');
-    expect(plain.stdout).not.toContain('== File store');
     const walked = await preview(['--session', sample, '--store', '--json'], root, { TMPDIR: temp });
     expect(walked.code).toBe(0);
     const report = JSON.parse(walked.stdout) as { store?: { notes: unknown[]; root: string; removed: boolean } };
@@ -142,11 +166,17 @@ describe('npm start --session', { timeout: 240_000 }, () => {
 let generated: Promise<{ temp: string; run: Run }> | undefined;
 
 /**
+ * The size of the generated session of these runs: what they read (the walkthrough's folder, its output,
+ * progress lines) does not grow with it, and the walkthrough's three compactions take as long at any size.
+ */
+const DEMO_SIZE = '10KB';
+
+/**
  * The generated demo, run once without a terminal in a TMPDIR of its own: the tests that read it share
  * it, since every run that gets past its arguments starts a worker pool.
  */
 function generatedDemo(): Promise<{ temp: string; run: Run }> {
-  generated ??= scratch().then(async (temp) => ({ temp, run: await preview(['--size', '100KB'], root, { TMPDIR: temp }) }));
+  generated ??= scratch().then(async (temp) => ({ temp, run: await preview(['--size', DEMO_SIZE], root, { TMPDIR: temp }) }));
   return generated;
 }
 
@@ -159,7 +189,7 @@ describe('npm start on the generated session', { timeout: 240_000 }, () => {
     expect(removed.stdout).toContain('## Knowledge Graph Context');
     expect(await previewFolders(temp)).toEqual([]);
 
-    const kept = await preview(['--size', '100KB', '--json', '--keep'], root, { TMPDIR: temp });
+    const kept = await preview(['--size', DEMO_SIZE, '--json', '--keep'], root, { TMPDIR: temp });
     expect(kept.code).toBe(0);
     const report = JSON.parse(kept.stdout) as { store: { root: string; removed: boolean } };
     expect(report.store.removed).toBe(false);
@@ -174,7 +204,7 @@ describe('npm start on the generated session', { timeout: 240_000 }, () => {
     // Interrupted once the walkthrough has begun, when the folder holds its state folder: the run registers the
     // folder for removal before it makes that one. The walkthrough keeps its three compactions for about half a
     // second, whatever the size.
-    const [command, argv] = previewCommand(['--size', '100KB']);
+    const [command, argv] = previewCommand(['--size', DEMO_SIZE]);
     const child = spawn(command, argv, { cwd: root, env: envOf({ TMPDIR: temp }), detached: true, stdio: 'ignore' });
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     let seen: string[] = [];
@@ -198,10 +228,10 @@ describe('npm start on the generated session', { timeout: 240_000 }, () => {
     expect(quiet.stdout).not.toContain('generating a');
     expect(quiet.stdout).not.toContain('extracting with');
     // `script` gives the command a terminal for stdout and stderr.
-    const command = previewCommand(['--size', '100KB', '--no-store']).flat().join(' ');
+    const command = previewCommand(['--size', DEMO_SIZE, '--no-store']).flat().join(' ');
     const terminal = await run('script', ['-qec', command, '/dev/null'], { cwd: root, env: envOf({}) });
     expect(terminal.code).toBe(0);
-    expect(terminal.stdout).toContain('generating a 100KB session (seed 1)');
+    expect(terminal.stdout).toContain(`generating a ${DEMO_SIZE} session (seed 1)`);
     expect(terminal.stdout).toContain('extracting with 1 worker thread …');
     expect(terminal.stdout).toContain('Preservation context:');
   });
