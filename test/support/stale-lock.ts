@@ -8,7 +8,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { utimes } from 'node:fs/promises';
+import { readdir, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
 
 /** Whether every thread of process `pid` is stopped (state `T`); false once it is gone. */
 export function allThreadsStopped(pid: number): boolean {
@@ -38,4 +39,17 @@ export async function stopHolderPastStale(holder: ChildProcess, lockPath: string
   }
   const past = new Date(Date.now() - 2 * staleMs);
   await utimes(lockPath, past, past);
+}
+
+/**
+ * Dates every lock folder in `lockDir` `staleMs` and more in the past: the locks a killed process left,
+ * as they are once that threshold has passed, for a test about what comes after the takeover.
+ *
+ * @param lockDir - a folder of lock folders (`*.lock`); missing, it holds none.
+ * @param staleMs - the threshold past which another process takes a lock over.
+ */
+export async function dateLocksPastStale(lockDir: string, staleMs: number): Promise<void> {
+  const past = new Date(Date.now() - 2 * staleMs);
+  const names = await readdir(lockDir).catch(() => [] as string[]);
+  await Promise.all(names.filter((name) => name.endsWith('.lock')).map((name) => utimes(join(lockDir, name), past, past).catch(() => undefined)));
 }
