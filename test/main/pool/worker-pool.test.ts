@@ -100,7 +100,8 @@ describe('createWorkerPool', () => {
     // plain JavaScript fixture starts in about 0.1 s, so a second is ample and short to wait for.
     const pool = startPool({ threads: 1, taskTimeoutMs: 1_000 }, faultyWorker);
     await pool.ready;
-    const hung = await pool.run('analyzeUnits', command('hang'));
+    // Blocked, not spinning, for the whole second: a spinning task is stopped by the caller's signal below.
+    const hung = await pool.run('analyzeUnits', command('block'));
     expect(hung).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
     expect(await pool.run('analyzeUnits', command('ok'))).toMatchObject({ ok: true });
   });

@@ -8,6 +8,7 @@ import { writeFileAtomically } from '../../../src/io/atomic-file.js';
 import { assertHeld, StateLockError, throwIfAborted, withFileLock } from '../../../src/main/shared/file-lock.js';
 import { fixtureArgv } from '../../../support/fixture-process.js';
 import { canMount, mountTmpfs, type Mount } from '../../support/scratch-mount.js';
+import { stopHolderPastStale } from '../../support/stale-lock.js';
 import { scratchFolders } from '../../support/scratch.js';
 
 const mountable = await canMount();
@@ -23,8 +24,10 @@ function start(args: string[]): { proc: ReturnType<typeof spawn>; output: () => 
 }
 
 describe('withFileLock', () => {
-  it('should let two processes increment one file 2 × 150 times without losing an update', async () => {
-    const dir = await scratch();
+  // The two start processes; the second spends most of its time waiting for the killed holder's lock to
+  // go stale by the real clock, while the first keeps both cores busy: they run at once.
+  it.concurrent('should let two processes increment one file 2 × 150 times without losing an update', async ({ onTestFinished }) => {
+    const dir = await scratch(onTestFinished);
     const lock = join(dir, 'locks', 'counter.lock');
     const counter = join(dir, 'counter');
     const runs = [start([lock, counter, 'count', '150']), start([lock, counter, 'count', '150'])];
@@ -32,8 +35,8 @@ describe('withFileLock', () => {
     expect(await readFile(counter, 'utf8')).toBe('300');
   });
 
-  it('should take over the lock of a process killed while holding it', async () => {
-    const dir = await scratch();
+  it.concurrent('should take over the lock of a process killed while holding it', async ({ onTestFinished }) => {
+    const dir = await scratch(onTestFinished);
     const lock = join(dir, 'locks', 'held.lock');
     const holder = start([lock, join(dir, 'unused'), 'hold']);
     while (!holder.output().includes('held')) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -76,7 +79,9 @@ describe('withFileLock', () => {
     const file = join(dir, 'state');
     const holder = start([lock, file, 'late-write']);
     while (!holder.output().includes('held')) await new Promise((resolve) => setTimeout(resolve, 20));
-    holder.proc.kill('SIGSTOP');
+    // Stopped past the lock's stale threshold: the test does not wait those two seconds out (the takeover
+    // by the real clock is the killed holder's case above).
+    await stopHolderPastStale(holder.proc, lock, 2_000);
     await withFileLock(
       lock,
       async (signal) => {

@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRANDCHILD_HOLDS_STDOUT, hookScenarios, runnerScenarios, WRAPPER_HANGS } from '../../../support/hanging-cli.js';
-import { startTestPool } from '../../../support/plugin-harness.js';
-import type { WorkerPool } from '../../../../src/main/pool/worker-pool.js';
+import { testWorkerFile } from '../../../support/plugin-harness.js';
+import { createWorkerPool, type WorkerPool } from '../../../../src/main/pool/worker-pool.js';
 import { scratchFolders } from '../../../support/scratch.js';
 
 const scratch = scratchFolders('hanging-cli', 'all');
 // One worker for the plugins of the hook scenarios: the hangs are the CLI's and the frames file's, not the pool's.
+// Loaded before the first test by one small task, not warmed up: no figure here depends on how fast the
+// worker extracts, and the warm-up's passes cost about 0.4 s of CPU.
 let pool: WorkerPool;
 beforeAll(async () => {
-  pool = await startTestPool();
+  pool = createWorkerPool({ threads: 1, warmUp: false }, await testWorkerFile());
+  await pool.run('analyzeUnits', { units: [{ key: null, order: 0, role: 'user', text: 'Load the worker.', tools: [], summary: false }], settings: { projectRoot: null, maxSectionChars: 1000, maxDecisionsPerUnit: 5 } });
 });
 afterAll(async () => {
   await pool.destroy();

@@ -9,6 +9,7 @@ import { createLogger } from '../../../../src/main/shared/logger.js';
 import { createFakeHost } from '../../../../support/fake-host.js';
 import { fixtureArgv } from '../../../../support/fixture-process.js';
 import { scratchFolders } from '../../../support/scratch.js';
+import { stopHolderPastStale } from '../../../support/stale-lock.js';
 
 const STALE_WRITER = fileURLToPath(new URL('../../../fixtures/delivery/stale-chain-writer.ts', import.meta.url));
 
@@ -52,9 +53,10 @@ describe('createChainStore', () => {
     sender.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => sender.once('exit', (code) => resolve(code)));
     while (!output.includes('held')) await new Promise((resolve) => setTimeout(resolve, 20));
-    sender.kill('SIGSTOP');
+    // Stopped past the lock's stale threshold (dated back, not waited out): this process takes the lock
+    // over and moves the chain on.
+    await stopHolderPastStale(sender, lock, 2_000);
     const store = createChainStore(dir, { timing: { staleMs: 2_000 } });
-    // The lock goes stale while its holder is stopped; this process takes it over and moves the chain on.
     await withFileLock(lock, (signal) => store.update('demo', () => ({ record: { sessionId: 'session-1-1', thoughtNumber: 5, updatedAt: 'fresh' }, result: undefined }), () => assertHeld(signal)), { staleMs: 2_000, waitMs: 30_000 });
     await writeFile(join(dir, 'go'), '');
     sender.kill('SIGCONT');

@@ -16,6 +16,7 @@ import { groupGone } from '../../../../support/soak.js';
 import { createFakeHost, type FakeHost } from '../../../../support/fake-host.js';
 import { fixtureArgv } from '../../../../support/fixture-process.js';
 import { scratchFolders } from '../../../support/scratch.js';
+import { dateLocksPastStale } from '../../../support/stale-lock.js';
 
 const mountable = await canMount();
 
@@ -241,6 +242,9 @@ describe.concurrent('delivery across a killed process', () => {
   const child = fileURLToPath(new URL('../../../../support/submit-thought.ts', import.meta.url));
   const settled = (): number => Date.now() + 2 * 5_000 + 1;
 
+  // The sender's locks die with it; once every process it started is gone, they are dated past their stale
+  // threshold rather than waited out: what these cases are about comes after the takeover.
+
   /** Starts the sender in its own process group, so the test can tell when every process it started is gone. */
   function startSender(r: Rig, cliPath: string): { pid: number; exited: Promise<void> } {
     const proc = spawn(process.execPath, [...fixtureArgv(child), r.stateDir, cliPath, 'demo'], {
@@ -275,6 +279,7 @@ describe.concurrent('delivery across a killed process', () => {
     // The orphaned CLI finishes its write and answers no one.
     await writeFile(gate, '');
     await waitFor(() => groupGone(sender.pid), 'the orphaned CLI to exit');
+    await dateLocksPastStale(join(r.stateDir, 'locks'), 2_000);
     r.clock.now = settled();
     await r.delivery().flush();
     expect(await pending(r.stateDir)).toEqual([]);
@@ -297,6 +302,7 @@ describe.concurrent('delivery across a killed process', () => {
     // The whole group: the wrapper dies before it reaches the CLI.
     process.kill(-sender.pid, 'SIGKILL');
     await waitFor(() => groupGone(sender.pid), 'the sender and its CLI to exit');
+    await dateLocksPastStale(join(r.stateDir, 'locks'), 2_000);
     expect(await pending(r.stateDir)).toHaveLength(1);
     r.clock.now = Date.now();
     await r.delivery().flush();
