@@ -60,6 +60,18 @@ export async function packPlugin(into: string): Promise<string> {
 }
 
 /**
+ * Installs the plugin's runtime dependencies, as its package.json names them, into
+ * `template/node_modules`, while the package is still being built and packed: the install of the
+ * tarball that follows then finds them in place and only adds the plugin. That install prunes
+ * whatever the tarball does not ask for, so the template ends as a plain install of the tarball.
+ */
+async function installPluginDependencies(template: string): Promise<void> {
+  const manifest = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  await writeFile(join(template, 'package.json'), JSON.stringify({ name: 'e2e-project', private: true, dependencies: manifest.dependencies ?? {} }, null, 2));
+  await npm(['install', '--prefer-offline', '--no-package-lock'], template);
+}
+
+/**
  * Installs the packed plugin into `template/node_modules`: what each test
  * project links to instead of installing again.
  */
@@ -160,8 +172,8 @@ export function scratchDir(): Promise<string> {
  * Everything the suite needs before a server starts: the pinned OpenCode
  * binary, and a template project (`<scratch>/template`) with the freshly
  * packed plugin in its `node_modules` and the plugin API package in its
- * `.opencode`. The three are independent, so they run at once: the build
- * behind the pack is CPU work, the installs mostly wait on the registry.
+ * `.opencode`. They run at once, the plugin's dependencies installing while
+ * the package is built and packed.
  *
  * @param scratch - a scratch folder (from {@link scratchDir}).
  */
@@ -172,7 +184,7 @@ export async function prepareRuntime(scratch: string): Promise<{ binary: string;
   await mkdir(template);
   const [binary] = await Promise.all([
     ensureOpenCode(),
-    packPlugin(pack).then((tarball) => installPackedPlugin(template, tarball)),
+    Promise.all([packPlugin(pack), installPluginDependencies(template)]).then(([tarball]) => installPackedPlugin(template, tarball)),
     installPluginApi(join(template, '.opencode')),
   ]);
   return { binary, template };
