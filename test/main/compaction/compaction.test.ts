@@ -194,8 +194,27 @@ describe('compaction', () => {
     it('should read the whole list and inject the extraction when a page never answers', async () => {
       harness = await startFiles({ compactionDeadlineMs: 8_000 });
       harness.host.setMessages('ses_stall', listed);
-      harness.host.scriptPages('ses_stall', (query) => (query.before === undefined ? undefined : new Promise<never>(() => {})));
-      const output = await compact(harness, 'ses_stall', []);
+      let asked: () => void = () => undefined;
+      const stalled = new Promise<void>((resolve) => (asked = resolve));
+      harness.host.scriptPages('ses_stall', (query) => {
+        if (query.before === undefined) return undefined;
+        asked();
+        return new Promise<never>(() => {});
+      });
+      // The page's deadline passes on a faked clock, set going once page 2 is asked for (its timer is set as the
+      // request is made): the page and the whole list are both bounded by timers, and only the page's ends
+      // within the 2 s the clock moves. Real timers again for the whole-list read, the extraction and the note.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      let output: { context: string[] };
+      try {
+        const compacting = compact(harness, 'ses_stall', []);
+        await stalled;
+        await vi.advanceTimersByTimeAsync(8_000 * PAGE_DEADLINE_SHARE);
+        vi.useRealTimers();
+        output = await compacting;
+      } finally {
+        vi.useRealTimers();
+      }
       expect(output.context[1]).toContain(PRESERVATION_HEADING);
       expect(output.context[1]).toContain('[[redis]]');
       await harness.plugin.logger.flush();
@@ -337,15 +356,21 @@ describe('compaction', () => {
 
     it('should read the window again when a revert reaches further back than the remembered window', async () => {
       harness = await startFiles();
-      harness.host.setMessages('ses_again', session(0, 1_500));
+      // A summary bounds the window at its floor of 256 K characters, not at its cap of 1 M: about 300 turns
+      // after the summary (each weighs about 900 characters) fill a window, and the first compaction remembers
+      // the summary and what follows it.
+      const summary = message('s1', 'assistant', '## Summary\nThe [[rate limiter]] reads its window from the config.', { summary: true });
+      const before = [...session(0, 150), summary, ...session(150, 450)];
+      harness.host.setMessages('ses_again', before);
       await compact(harness, 'ses_again', []);
       await harness.plugin.background.idle();
-      // Most of the remembered window is undone: what is left of it no longer fills a window.
-      const reverted = [...session(0, 1_200), message('r1', 'user', 'Start over from the [[leaky bucket]] version.')];
+      // Most of the remembered window is undone: what is left of it (150 turns since the summary) no longer
+      // fills a window, which now reaches back past the summary into the turns before it.
+      const reverted = [...session(0, 150), summary, ...session(150, 300), message('r1', 'user', 'Start over from the [[leaky bucket]] version.')];
       harness.host.setMessages('ses_again', reverted);
       const again = await compactCounting(harness, 'ses_again');
       expect(again.pages).toBeGreaterThan(5);
-      expect(again.context).toEqual(await wholeReadContext(session(0, 1_500), reverted));
+      expect(again.context).toEqual(await wholeReadContext(before, reverted));
     });
   });
 
