@@ -1,9 +1,20 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
-import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
+import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { message } from '../../../support/fake-host.js';
+
+// One worker for every plugin of the file: no test here depends on a fresh one.
+let pool: WorkerPool;
+beforeAll(async () => {
+  pool = await startTestPool();
+});
+afterAll(async () => {
+  await pool.destroy();
+});
+const startHarness = (options: Record<string, unknown>, env?: Record<string, string>): Promise<Harness> => startPlugin(options, env, undefined, { pool });
 
 let harness: Harness | undefined;
 
@@ -38,7 +49,8 @@ describe('createMaenifoldPlugin', () => {
   });
 
   it('should use the CLI when found and the store option is auto', async () => {
-    harness = await startHarness({});
+    // No session context: the line that names the store is the point, not the CLI calls it would make.
+    harness = await startHarness({ sessionStart: false });
     await harness.plugin.logger.flush();
     expect(harness.host.linesWith('store: maenifold CLI')).toHaveLength(1);
     expect(harness.host.linesWith('store: built-in files')).toHaveLength(0);
