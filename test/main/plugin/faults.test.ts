@@ -1,6 +1,6 @@
 import { chmod, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createMaenifoldClient } from '../../../src/main/memory/cli/maenifold-client.js';
 import { locateCli } from '../../../src/main/memory/cli/cli-locator.js';
 import { createFallbackRunner, INLINE_FALLBACK_CHARS } from '../../../src/main/pool/fallback-runner.js';
@@ -12,22 +12,14 @@ import { createLogger } from '../../../src/main/shared/logger.js';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { createDoubleRoot, doubleCliPath } from '../../../support/maenifold-double.js';
 import { message } from '../../../support/fake-host.js';
-import { startHarness, startTestPool, type Harness } from '../../support/plugin-harness.js';
-import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
+import { startHarness, type Harness } from '../../support/plugin-harness.js';
 import { scratchFolders } from '../../support/scratch.js';
 
 const scratch = scratchFolders('faults');
-// One worker for the plugins of the file whose tests leave the pool alone; the test that stops its plugin's pool
-// has a pool of its own.
-let pool: WorkerPool;
-beforeAll(async () => {
-  pool = await startTestPool();
-});
-afterAll(async () => {
-  await pool.destroy();
-});
 const cleanups: (() => Promise<unknown>)[] = [];
 let harness: Harness | undefined;
+/** A plugin without the session context, whose CLI calls at start no test here looks at. */
+const startPlugin = (): Promise<Harness> => startHarness({ sessionStart: false });
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
@@ -85,7 +77,7 @@ describe('a CLI that misbehaves', () => {
 
 describe('a host that misbehaves', () => {
   it('should leave only the guidelines when reading the session rejects', async () => {
-    harness = await startHarness({ sessionStart: false }, {}, undefined, { pool });
+    harness = await startPlugin();
     harness.host.setMessages('ses_reject', async () => {
       throw new Error('socket hang up');
     });
@@ -97,7 +89,7 @@ describe('a host that misbehaves', () => {
   });
 
   it('should pass a task result on unchanged when prompting the subagent fails', async () => {
-    harness = await startHarness({ sessionStart: false }, {}, undefined, { pool });
+    harness = await startPlugin();
     const failing = harness.host.client.session;
     failing.prompt = async () => {
       throw new Error('session busy');
@@ -124,7 +116,7 @@ describe('a pool that cannot serve', () => {
   });
 
   it('should still inject a context for an ordinary compaction when the pool stops', async () => {
-    harness = await startHarness();
+    harness = await startPlugin();
     await harness.plugin.pool?.destroy();
     harness.host.setMessages('ses_nopool', conversation);
     const output = { context: [] as string[] };

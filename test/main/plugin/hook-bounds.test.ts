@@ -51,7 +51,7 @@ describe('createMaenifoldPlugin', () => {
   });
 
   it('should bound the compacting hook as a whole: what compaction added stays, the frame part cut off adds nothing', async () => {
-    const h = await withHungFrames({ compactionDeadlineMs: 100 });
+    const h = await withHungFrames({ sessionStart: false, compactionDeadlineMs: 100 });
     // The host never lists the messages: compaction gives up at its own deadline with the guidelines.
     h.host.setMessages('ses_root', () => new Promise<unknown[]>(() => undefined));
     const context: string[] = [];
@@ -67,8 +67,8 @@ describe('createMaenifoldPlugin', () => {
   });
 
   it('should stop waiting for background work that never ends when it is disposed, naming it in one line', async () => {
-    const h = (harness = await startHarness({ persistTimeoutMs: 100 }));
-    // What the plugin started on its own (the outbox, the session context) first, so only the stuck job is left.
+    const h = (harness = await startHarness({ sessionStart: false, persistTimeoutMs: 100 }));
+    // What the plugin started on its own (the outbox) first, so only the stuck job is left.
     await h.plugin.background.idle();
     h.plugin.background.run('stuck job', () => new Promise(() => undefined));
     await h.plugin.dispose();

@@ -1,20 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
-import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
-import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
+import { startHarness, type Harness } from '../../support/plugin-harness.js';
 import { message } from '../../../support/fake-host.js';
-
-// One worker for every plugin of the file: no test here depends on a fresh one.
-let pool: WorkerPool;
-beforeAll(async () => {
-  pool = await startTestPool();
-});
-afterAll(async () => {
-  await pool.destroy();
-});
-const startHarness = (options: Record<string, unknown>, env?: Record<string, string>): Promise<Harness> => startPlugin(options, env, undefined, { pool });
 
 let harness: Harness | undefined;
 
