@@ -129,8 +129,8 @@ describe('compaction', () => {
     expect(await noteFiles(harness)).toHaveLength(1);
     await harness.close();
 
-    // The same session compacted conservatively drops silently.
-    harness = await startHarness();
+    // The same session compacted conservatively drops silently (only the context is looked at).
+    harness = await startFiles();
     harness.host.setMessages('ses_cons', session);
     const conservative = (await compact(harness, 'ses_cons', [])).context[1] as string;
     expect(conservative).toContain('### Working set');
@@ -194,8 +194,27 @@ describe('compaction', () => {
     it('should read the whole list and inject the extraction when a page never answers', async () => {
       harness = await startFiles({ compactionDeadlineMs: 8_000 });
       harness.host.setMessages('ses_stall', listed);
-      harness.host.scriptPages('ses_stall', (query) => (query.before === undefined ? undefined : new Promise<never>(() => {})));
-      const output = await compact(harness, 'ses_stall', []);
+      let asked: () => void = () => undefined;
+      const stalled = new Promise<void>((resolve) => (asked = resolve));
+      harness.host.scriptPages('ses_stall', (query) => {
+        if (query.before === undefined) return undefined;
+        asked();
+        return new Promise<never>(() => {});
+      });
+      // The page's deadline passes on a faked clock, set going once page 2 is asked for (its timer is set as the
+      // request is made): the page and the whole list are both bounded by timers, and only the page's ends
+      // within the 2 s the clock moves. Real timers again for the whole-list read, the extraction and the note.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      let output: { context: string[] };
+      try {
+        const compacting = compact(harness, 'ses_stall', []);
+        await stalled;
+        await vi.advanceTimersByTimeAsync(8_000 * PAGE_DEADLINE_SHARE);
+        vi.useRealTimers();
+        output = await compacting;
+      } finally {
+        vi.useRealTimers();
+      }
       expect(output.context[1]).toContain(PRESERVATION_HEADING);
       expect(output.context[1]).toContain('[[redis]]');
       await harness.plugin.logger.flush();
@@ -265,19 +284,19 @@ describe('compaction', () => {
 
     it('should follow a revert: what it removed is gone from the context, what came after is in it', async () => {
       harness = await startFiles();
-      harness.host.setMessages('ses_again', session(0, 200));
+      harness.host.setMessages('ses_again', session(0, 60));
       const before = await compact(harness, 'ses_again', []);
       await harness.plugin.background.idle();
-      expect(before.context.find((entry) => entry.includes(PRESERVATION_HEADING))).toContain('Step 199');
-      const reverted = [...session(0, 195), message('r1', 'user', 'Undo that: the [[sliding window]] limiter stays.'), message('r2', 'assistant', 'We decided to keep the [[sliding window]] limiter since the bursts were rare. Reverted `src/limit-199.ts`.')];
+      expect(before.context.find((entry) => entry.includes(PRESERVATION_HEADING))).toContain('Step 59');
+      const reverted = [...session(0, 55), message('r1', 'user', 'Undo that: the [[sliding window]] limiter stays.'), message('r2', 'assistant', 'We decided to keep the [[sliding window]] limiter since the bursts were rare. Reverted `src/limit-59.ts`.')];
       harness.host.setMessages('ses_again', reverted);
       const again = await compactCounting(harness, 'ses_again');
       expect(again.pages).toBe(1);
-      expect(again.context).toEqual(await wholeReadContext(session(0, 200), reverted));
+      expect(again.context).toEqual(await wholeReadContext(session(0, 60), reverted));
       // The working context keeps every path the session touched; what was said is what follows the revert.
       const preserved = again.context.find((entry) => entry.includes(PRESERVATION_HEADING)) ?? '';
       expect(preserved).toContain('sliding-window');
-      expect(preserved).not.toContain('Step 199');
+      expect(preserved).not.toContain('Step 59');
     });
 
     it('should remember a session that fits in one page, and nothing a host sent without paging', async () => {
@@ -299,29 +318,29 @@ describe('compaction', () => {
 
     it('should forget the window of a deleted session', async () => {
       harness = await startFiles();
-      harness.host.setMessages('ses_again', session(0, 200));
+      harness.host.setMessages('ses_again', session(0, 60));
       const first = await compactCounting(harness, 'ses_again');
       await harness.plugin.hooks.event?.({ event: { type: 'session.deleted', properties: { info: { id: 'ses_again' } } } });
-      harness.host.setMessages('ses_again', [...session(0, 200), ...session(200, 201)]);
+      harness.host.setMessages('ses_again', [...session(0, 60), ...session(60, 61)]);
       const again = await compactCounting(harness, 'ses_again');
       expect(again.pages).toBe(first.pages);
     });
 
     it('should inject the new text of a message edited in place since, to the same length or not, paged or read whole', async () => {
       harness = await startFiles();
-      harness.host.setMessages('ses_again', session(0, 200));
+      harness.host.setMessages('ses_again', session(0, 60));
       const before = await compact(harness, 'ses_again', []);
       await harness.plugin.background.idle();
       const asked = (index: number): string => `Step ${index}: make the [[rate limiter]] read its window from the config, and run the tests.`;
-      expect(before.context.join('\n')).toContain(asked(199));
-      // u199, the newest question, keeps its id and its length; u198, on the same page, grows.
-      const sameLength = 'Step 199: make the [[rate limiter]] read its burst size from env vars, then run the tests.'.slice(0, asked(199).length);
-      expect(sameLength).toHaveLength(asked(199).length);
-      const longer = 'Step 198: make the [[rate limiter]] read its burst size from the environment instead, and run the tests.';
-      const edited = session(0, 200).map((entry) => {
+      expect(before.context.join('\n')).toContain(asked(59));
+      // u59, the newest question, keeps its id and its length; u58, on the same page, grows.
+      const sameLength = 'Step 59: make the [[rate limiter]] read its burst size from env vars, then run the tests.'.slice(0, asked(59).length);
+      expect(sameLength).toHaveLength(asked(59).length);
+      const longer = 'Step 58: make the [[rate limiter]] read its burst size from the environment instead, and run the tests.';
+      const edited = session(0, 60).map((entry) => {
         const id = (entry as { info: { id: string } }).info.id;
-        if (id === 'u199') return message('u199', 'user', sameLength);
-        return id === 'u198' ? message('u198', 'user', longer) : entry;
+        if (id === 'u59') return message('u59', 'user', sameLength);
+        return id === 'u58' ? message('u58', 'user', longer) : entry;
       });
       harness.host.setMessages('ses_again', edited);
       const again = await compactCounting(harness, 'ses_again');
@@ -329,23 +348,29 @@ describe('compaction', () => {
       const injected = again.context.join('\n');
       expect(injected).toContain(sameLength);
       expect(injected).toContain(longer);
-      expect(injected).not.toContain(asked(199));
-      expect(injected).not.toContain(asked(198));
+      expect(injected).not.toContain(asked(59));
+      expect(injected).not.toContain(asked(58));
       // A host that does not page: the same-length edit must not reuse the analysis cached for the old text.
-      expect(await wholeReadContext(session(0, 200), edited)).toEqual(again.context);
+      expect(await wholeReadContext(session(0, 60), edited)).toEqual(again.context);
     });
 
     it('should read the window again when a revert reaches further back than the remembered window', async () => {
       harness = await startFiles();
-      harness.host.setMessages('ses_again', session(0, 1_500));
+      // A summary bounds the window at its floor of 256 K characters, not at its cap of 1 M: about 300 turns
+      // after the summary (each weighs about 900 characters) fill a window, and the first compaction remembers
+      // the summary and what follows it.
+      const summary = message('s1', 'assistant', '## Summary\nThe [[rate limiter]] reads its window from the config.', { summary: true });
+      const before = [...session(0, 150), summary, ...session(150, 450)];
+      harness.host.setMessages('ses_again', before);
       await compact(harness, 'ses_again', []);
       await harness.plugin.background.idle();
-      // Most of the remembered window is undone: what is left of it no longer fills a window.
-      const reverted = [...session(0, 1_200), message('r1', 'user', 'Start over from the [[leaky bucket]] version.')];
+      // Most of the remembered window is undone: what is left of it (150 turns since the summary) no longer
+      // fills a window, which now reaches back past the summary into the turns before it.
+      const reverted = [...session(0, 150), summary, ...session(150, 300), message('r1', 'user', 'Start over from the [[leaky bucket]] version.')];
       harness.host.setMessages('ses_again', reverted);
       const again = await compactCounting(harness, 'ses_again');
       expect(again.pages).toBeGreaterThan(5);
-      expect(again.context).toEqual(await wholeReadContext(session(0, 1_500), reverted));
+      expect(again.context).toEqual(await wholeReadContext(before, reverted));
     });
   });
 

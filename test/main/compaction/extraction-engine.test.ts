@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createExtractionEngine } from '../../../src/main/compaction/extraction-engine.js';
+import { createAnalysisCache } from '../../../src/main/compaction/analysis-cache.js';
 import { createInlineRunner } from '../../../src/main/pool/inline-runner.js';
 import { createWorkerPool, type WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import type { TaskRunner } from '../../../src/main/pool/task-runner.js';
@@ -153,8 +154,10 @@ describe('createExtractionEngine', () => {
 
   it('should keep every preservation context within its exact budget', async () => {
     const session = generateSession({ seed: 2, targetBytes: 150 * 1024 });
+    // One cache for the three: a message's analysis does not depend on the budget, which only the final pass reads.
+    const cache = createAnalysisCache();
     for (const budget of [40, 120, 500]) {
-      const result = await createExtractionEngine(pool, { contextTokenBudget: budget }).extract(session);
+      const result = await createExtractionEngine(pool, { contextTokenBudget: budget }, cache).extract(session);
       expect(result.ok).toBe(true);
       if (!result.ok) continue;
       expect(result.value.context.budget).toBe(budget);

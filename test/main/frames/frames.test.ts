@@ -27,7 +27,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool.destroy();
 });
-const startHarness = (options?: Record<string, unknown>): Promise<Harness> => startPlugin(options, {}, undefined, { pool });
+/**
+ * Notes and summaries go to the built-in file store: no test here is about the CLI, whose double runs a
+ * process for each call (the session context, the summary a finished frame leaves).
+ */
+const startHarness = (options?: Record<string, unknown>): Promise<Harness> => startPlugin({ store: 'files', ...options }, {}, undefined, { pool });
 
 const scratch = scratchFolders('frames-helper');
 let harness: Harness | undefined;

@@ -1,6 +1,6 @@
-import { chmod, rm, writeFile } from 'node:fs/promises';
+import { chmod, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHarness as startPlugin, startTestPool, STRONG_GRAPH, type Harness } from '../../support/plugin-harness.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { doubleCliPath, runDouble } from '../../../support/maenifold-double.js';
@@ -101,7 +101,9 @@ describe('session start', () => {
   });
 
   it('should respect a smaller budget exactly', async () => {
-    harness = await startHarness({ sessionStartTokens: 150, sessionStartConceptTokens: 100 }, {}, STRONG_GRAPH);
+    // The built-in file store: the budget is fitted the same whichever store read the graph, and the CLI's
+    // answers have tests of their own above.
+    harness = await startHarness({ store: 'files', sessionStartTokens: 150, sessionStartConceptTokens: 100 }, {}, STRONG_GRAPH);
     const [entry] = await systemFor(harness, 'ses_small', ['']);
     const block = (entry as string).slice((entry as string).indexOf(SESSION_CONTEXT_HEADING));
     expect(block).toContain(SESSION_CONTEXT_HEADING);
@@ -109,7 +111,7 @@ describe('session start', () => {
   });
 
   it('should inject nothing and log why when the graph is empty', async () => {
-    harness = await startHarness();
+    harness = await startHarness({ store: 'files' });
     const system = await systemFor(harness, 'ses_empty');
     expect(system).toEqual(['You are the build agent.']);
     await harness.plugin.logger.flush();
@@ -123,12 +125,25 @@ describe('session start', () => {
     const dir = await scratch();
     const slow = join(dir, 'slow');
     const cli = join(dir, 'maenifold');
-    // While the flag file exists the CLI does not answer (an index still being built).
-    await writeFile(cli, `#!/bin/sh\nif [ -e "${slow}" ]; then sleep 30; fi\nexec "${doubleCliPath}" "$@"\n`);
+    // While the flag file exists the CLI does not answer (an index still being built); each run that waits
+    // leaves a file saying so, once the plugin has started it and set its timeout.
+    await writeFile(cli, `#!/bin/sh\nif [ -e "${slow}" ]; then touch "${dir}/waiting.$$"; sleep 30; fi\nexec "${doubleCliPath}" "$@"\n`);
     await chmod(cli, 0o755);
     await writeFile(slow, '');
-    harness = await startHarness({ cli, store: 'maenifold', contextTimeoutMs: 2_000, contextTotalTimeoutMs: 4_000 }, {}, STRONG_GRAPH);
-    expect(await systemFor(harness, 'ses_early')).toEqual(['You are the build agent.']);
+    // The first build runs out of time on a faked clock: it starts with the plugin, and its three reads (the
+    // project's notes, the search, the recent activity) time out together once the clock passes their timeout.
+    // Real timers again for the second build, whose reads must answer within the same timeouts.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      harness = await startHarness({ cli, store: 'maenifold', contextTimeoutMs: 2_000, contextTotalTimeoutMs: 4_000 }, {}, STRONG_GRAPH);
+      const early = systemFor(harness, 'ses_early');
+      await vi.waitFor(async () => expect((await readdir(dir)).filter((name) => name.startsWith('waiting.'))).toHaveLength(3), { timeout: 30_000, interval: 20 });
+      await vi.advanceTimersByTimeAsync(2_000);
+      vi.useRealTimers();
+      expect(await early).toEqual(['You are the build agent.']);
+    } finally {
+      vi.useRealTimers();
+    }
     await rm(slow);
     const next = await systemFor(harness, 'ses_next');
     expect(next[0]).toContain(SESSION_CONTEXT_HEADING);

@@ -3,7 +3,7 @@
  * answers and faults, and the fitting task run inline (the pool is tested on its own; the hook's
  * wiring into the plugin in session-start.test.ts).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../../src/main/shared/project.js';
 import { createTaskAugmentation, TASK_CONTEXT_HEADING } from '../../../src/main/graph/task-augmentation.js';
 import { createMaenifoldClient } from '../../../src/main/memory/cli/maenifold-client.js';
@@ -18,20 +18,24 @@ import { STRONG_GRAPH } from '../../support/plugin-harness.js';
 
 type ToolBefore = ReturnType<typeof createTaskAugmentation>;
 
-let double: DoubleRoot | undefined;
-afterEach(async () => {
-  await double?.cleanup();
-  double = undefined;
+// One memory root for the file, seeded once: every test only reads it (a fault is the environment of a test's
+// own client, not a state of the root).
+let double: DoubleRoot;
+beforeAll(async () => {
+  double = await createDoubleRoot();
+  await double.seed(STRONG_GRAPH);
+});
+afterAll(async () => {
+  await double.cleanup();
 });
 
 /**
- * The hook over a double seeded with `graph`.
+ * The hook over the double seeded with `STRONG_GRAPH`.
  * @param options - plugin options, as the `[spec, options]` tuple gives them.
  * @param env - extra environment for the double (its faults).
  */
 async function taskHook(options: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<{ hook: ToolBefore; double: DoubleRoot }> {
-  const root = (double = await createDoubleRoot());
-  await root.seed(STRONG_GRAPH);
+  const root = double;
   const environment: NodeJS.ProcessEnv = { ...process.env, ...root.env, ...env };
   // The seeded graph belongs to no project: these tests read all of memory; the scope has its own test.
   const hook = createTaskAugmentation({
@@ -54,6 +58,8 @@ async function before(hook: ToolBefore, tool: string, args: Record<string, unkno
 describe('createTaskAugmentation', () => {
   it('should append graph context for the prompt links under a Graph Context heading', async () => {
     const { hook, double: root } = await taskHook();
+    // Only this test's calls: the root's log is the file's.
+    const earlier = (await root.calls()).length;
     const prompt = 'Refactor the [[Redis]] client and check the [[Cache Layer]] and [[lonely topic]].';
     const args = await before(hook, 'task', { prompt, description: 'refactor' });
     const text = args['prompt'] as string;
@@ -62,7 +68,7 @@ describe('createTaskAugmentation', () => {
     expect(text).toContain('Context for CONCEPT: cache-layer');
     expect(text).not.toContain('Context for CONCEPT: lonely-topic');
     expect(countTokens(text.slice(text.indexOf(TASK_CONTEXT_HEADING)))).toBeLessThanOrEqual(8_000);
-    const builds = (await root.calls()).filter((call) => call.tool === 'BuildContext').map((call) => call.payload);
+    const builds = (await root.calls()).slice(earlier).filter((call) => call.tool === 'BuildContext').map((call) => call.payload);
     expect(builds).toEqual(
       expect.arrayContaining([
         { conceptName: 'redis', depth: 1, maxEntities: 5 },
@@ -81,7 +87,6 @@ describe('createTaskAugmentation', () => {
   it('should never inject CLI error text', async () => {
     const garbage = await taskHook({}, { MAENIFOLD_DOUBLE_FAULT: 'garbage' });
     expect(await before(garbage.hook, 'task', { prompt: 'Use [[redis]]' })).toEqual({ prompt: 'Use [[redis]]' });
-    await garbage.double.cleanup();
     const hanging = await taskHook({ contextTimeoutMs: 300, contextTotalTimeoutMs: 600 }, { MAENIFOLD_DOUBLE_FAULT: 'hang' });
     expect(await before(hanging.hook, 'task', { prompt: 'Use [[redis]]' })).toEqual({ prompt: 'Use [[redis]]' });
   });

@@ -18,6 +18,8 @@ import { scratchFolders } from '../../support/scratch.js';
 const scratch = scratchFolders('faults');
 const cleanups: (() => Promise<unknown>)[] = [];
 let harness: Harness | undefined;
+/** A plugin without the session context, whose CLI calls at start no test here looks at. */
+const startPlugin = (): Promise<Harness> => startHarness({ sessionStart: false });
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
@@ -75,7 +77,7 @@ describe('a CLI that misbehaves', () => {
 
 describe('a host that misbehaves', () => {
   it('should leave only the guidelines when reading the session rejects', async () => {
-    harness = await startHarness();
+    harness = await startPlugin();
     harness.host.setMessages('ses_reject', async () => {
       throw new Error('socket hang up');
     });
@@ -87,7 +89,7 @@ describe('a host that misbehaves', () => {
   });
 
   it('should pass a task result on unchanged when prompting the subagent fails', async () => {
-    harness = await startHarness();
+    harness = await startPlugin();
     const failing = harness.host.client.session;
     failing.prompt = async () => {
       throw new Error('session busy');
@@ -114,7 +116,7 @@ describe('a pool that cannot serve', () => {
   });
 
   it('should still inject a context for an ordinary compaction when the pool stops', async () => {
-    harness = await startHarness();
+    harness = await startPlugin();
     await harness.plugin.pool?.destroy();
     harness.host.setMessages('ses_nopool', conversation);
     const output = { context: [] as string[] };

@@ -1,10 +1,21 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { frameFileFor } from '../../../src/main/frames/frame-store.js';
 import { hungFile } from '../../support/hung-file.js';
-import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
+import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
+
+// One worker for every plugin of the file: no test here depends on a fresh one.
+let pool: WorkerPool;
+beforeAll(async () => {
+  pool = await startTestPool();
+});
+afterAll(async () => {
+  await pool.destroy();
+});
+const startHarness = (options: Record<string, unknown>): Promise<Harness> => startPlugin(options, {}, undefined, { pool });
 
 let harness: Harness | undefined;
 let release: (() => Promise<void>) | undefined;
@@ -40,7 +51,7 @@ describe('createMaenifoldPlugin', () => {
   });
 
   it('should bound the compacting hook as a whole: what compaction added stays, the frame part cut off adds nothing', async () => {
-    const h = await withHungFrames({ compactionDeadlineMs: 100 });
+    const h = await withHungFrames({ sessionStart: false, compactionDeadlineMs: 100 });
     // The host never lists the messages: compaction gives up at its own deadline with the guidelines.
     h.host.setMessages('ses_root', () => new Promise<unknown[]>(() => undefined));
     const context: string[] = [];
@@ -56,8 +67,8 @@ describe('createMaenifoldPlugin', () => {
   });
 
   it('should stop waiting for background work that never ends when it is disposed, naming it in one line', async () => {
-    const h = (harness = await startHarness({ persistTimeoutMs: 100 }));
-    // What the plugin started on its own (the outbox, the session context) first, so only the stuck job is left.
+    const h = (harness = await startHarness({ sessionStart: false, persistTimeoutMs: 100 }));
+    // What the plugin started on its own (the outbox) first, so only the stuck job is left.
     await h.plugin.background.idle();
     h.plugin.background.run('stuck job', () => new Promise(() => undefined));
     await h.plugin.dispose();

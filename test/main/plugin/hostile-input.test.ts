@@ -36,10 +36,13 @@ describe('the compacting hook on hostile input', () => {
       const sessionID = `ses_hostile_${index}`;
       harness.host.setMessages(sessionID, hostile.messages());
       const output = { context: [] as string[] };
+      // The timer goes once the race is decided: the file's worker runs other files after this one.
+      let timer: NodeJS.Timeout | undefined;
       const outcome = await Promise.race([
         harness.plugin.hooks['experimental.session.compacting']?.({ sessionID }, output).then(() => 'returned'),
-        new Promise((resolve) => setTimeout(() => resolve('hung'), HANG_MS)),
+        new Promise((resolve) => (timer = setTimeout(() => resolve('hung'), HANG_MS))),
       ]);
+      clearTimeout(timer);
       expect(outcome).toBe('returned');
       expect(output.context[0]).toBe(TAGGING_GUIDELINES);
       expect(output.context).toHaveLength(2);

@@ -38,7 +38,8 @@ describe('createMaenifoldPlugin', () => {
   });
 
   it('should use the CLI when found and the store option is auto', async () => {
-    harness = await startHarness({});
+    // No session context: the line that names the store is the point, not the CLI calls it would make.
+    harness = await startHarness({ sessionStart: false });
     await harness.plugin.logger.flush();
     expect(harness.host.linesWith('store: maenifold CLI')).toHaveLength(1);
     expect(harness.host.linesWith('store: built-in files')).toHaveLength(0);

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
+import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { message } from '../../../support/fake-host.js';
 import { WORKING_CONTEXT_HEADING } from '../../../src/main/compaction/compaction.js';
 import { countTokens } from '../../../src/core/text/tokens/tokens.js';
@@ -9,6 +10,16 @@ import { scratchFolders } from '../../support/scratch.js';
 
 // Registered before the harness's hook: vitest runs after-hooks in reverse order, so the plugin stops first.
 const scratch = scratchFolders('xdg-config', 'all');
+// One worker for every plugin of the file, no test here depending on a fresh one; its hooks are registered
+// before the harness's too, so the plugins stop before it.
+let pool: WorkerPool;
+beforeAll(async () => {
+  pool = await startTestPool();
+});
+afterAll(async () => {
+  await pool.destroy();
+});
+const startHarness = (options: Record<string, unknown>, env: Record<string, string>): Promise<Harness> => startPlugin(options, env, undefined, { pool });
 let harness: Harness;
 let config: string;
 

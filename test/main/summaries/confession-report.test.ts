@@ -28,7 +28,8 @@ async function after(hook: ToolAfter | undefined, tool: string, result: string, 
 
 describe('ConfessionReport', () => {
   it('should ask the subagent and append its confession, as the plugin\'s tool.execute.after hook', async () => {
-    harness = await startHarness();
+    // No session context, whose CLI calls at start have nothing to do with the task hook.
+    harness = await startHarness({ sessionStart: false });
     harness.host.queueReplies('ses_sub', 'Answer again.\n\n## ConfessionReport\n1. ✅ followed');
     const result = await after(harness.plugin.hooks['tool.execute.after'], 'task', 'The answer.');
     expect(result).toBe('The answer.\n\nAnswer again.\n\n## ConfessionReport\n1. ✅ followed');

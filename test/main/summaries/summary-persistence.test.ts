@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHarness as startPlugin, startTestPool, testWorkerFile, type Harness } from '../../support/plugin-harness.js';
+import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { createFakeHost, message } from '../../../support/fake-host.js';
 import { buildSummaryThought, createSummaryPersistence, type SummaryPersistenceDeps } from '../../../src/main/summaries/summary-persistence.js';
@@ -13,8 +13,8 @@ import { createCompactedSummaries } from '../../../src/main/summaries/compacted-
 import { resolveProject } from '../../../src/main/shared/project.js';
 import { MAX_PAYLOAD_BYTES } from '../../../src/main/memory/cli/maenifold-client.js';
 
-// One worker for the harnesses of the file: no test here depends on a fresh one. The restarted plugin
-// below starts its own, as a plugin does.
+// One worker for every plugin of the file, the restarted one below too: what a restart must find again is
+// the chain on disk, not a worker of its own.
 let pool: WorkerPool;
 beforeAll(async () => {
   pool = await startTestPool();
@@ -22,7 +22,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool.destroy();
 });
-const startHarness = (): Promise<Harness> => startPlugin({}, {}, undefined, { pool });
+/** Without the session context: its CLI calls at each start have nothing to do with the summaries. */
+const startHarness = (): Promise<Harness> => startPlugin({ sessionStart: false }, {}, undefined, { pool });
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -93,9 +94,9 @@ describe('summary persistence', () => {
     const { createMaenifoldPlugin } = await import('../../../src/main/plugin/create-plugin.js');
     const restarted = await createMaenifoldPlugin(
       { client: harness.host.client, worktree: '/work/acme-shop' },
-      { pool: { threads: 1, warmUp: false } },
+      { sessionStart: false },
       { ...process.env, ...harness.double.env, MAENIFOLD_STATE_DIR: harness.stateDir },
-      { workerFile: await testWorkerFile() },
+      { pool },
     );
     harness.host.setMessages('ses_c', compacted('ses_c', 'Third [[redis]] summary.'));
     await restarted.hooks.event?.({ event: { type: 'session.compacted', properties: { sessionID: 'ses_c' } } });
