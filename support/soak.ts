@@ -141,7 +141,9 @@ async function runSender(args: string[], env: NodeJS.ProcessEnv, fate: Fate): Pr
       killed = signal('SIGKILL');
     }, fate.killAfterMs).unref();
   };
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  // 'close', not 'exit': a process that prints its last line and exits at once can exit before that line is
+  // read from its pipe, and a sender whose 'stored' went unread would not count as owed.
+  const exited = new Promise<void>((resolve) => proc.once('close', () => resolve()));
   proc.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
     if (!stored && output.includes('stored\n')) {
