@@ -6,26 +6,23 @@
  * recorded. Scenarios that need projects of their own, and the probes under
  * OpenCode's Bun, are in projects.e2e.test.ts, beside this file's server.
  */
-import { execFileSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDoubleRoot, type DoubleRoot, type RecordedCall } from '../../support/maenifold-double.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DoubleRoot, RecordedCall } from '../../support/maenifold-double.js';
 import { STRONG_GRAPH } from '../support/plugin-harness.js';
 import { countTokens } from '../../src/core/text/tokens/tokens.js';
 import { generatedProse, proseInPieces } from '../../src/synth/session-prose.js';
-import { createProject, OPENCODE_CACHE_DIR, scratchDir, until } from '../../support/opencode/runtime.js';
-import { defaultScript, startFakeModel, type FakeModel, type ModelRequest } from '../../support/opencode/fake-model.js';
-import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../../support/opencode/opencode-server.js';
+import { createProject, until } from '../../support/opencode/runtime.js';
+import { defaultScript, type FakeModel } from '../../support/opencode/fake-model.js';
+import type { OpenCodeServer } from '../../support/opencode/opencode-server.js';
 import { projectApi, type ProjectApi } from '../../support/opencode/api.js';
-import { requestsSince as requestsFrom, runningDoubles } from './server-fixture.js';
+import { closeFixture, expectCleanShutdown, openFixture, requestsSince, startServer, type ServerFixture } from './server-fixture.js';
 
 const GUIDELINES_HEADING = '## Linking concepts in this summary';
 const PRESERVATION_HEADING = '## Session knowledge to preserve';
 const CONFESSION_DEMAND = 'Your result reached the caller without a ConfessionReport';
 
+let fixture: ServerFixture;
 let scratch = '';
-let binary = '';
-let template = '';
 let model: FakeModel;
 let double: DoubleRoot;
 let server: OpenCodeServer | undefined;
@@ -36,20 +33,13 @@ async function callsOf(tool: string): Promise<RecordedCall[]> {
   return (await double.calls()).filter((call) => call.tool === tool);
 }
 
-function requestsSince(index: number, filter: (request: ModelRequest) => boolean = () => true): ModelRequest[] {
-  return requestsFrom(model, index, filter);
-}
-
 beforeAll(async () => {
-  scratch = await scratchDir();
-  ({ binary, template } = inject('e2eRuntime'));
-  model = await startFakeModel();
-  double = await createDoubleRoot();
+  fixture = await openFixture();
+  ({ scratch, model, double } = fixture);
   await double.seed(STRONG_GRAPH);
-  const cli = { cli: double.cliPath };
   // The seeded graph belongs to no project: this project reads all of memory to show the graph context.
-  mainDir = await createProject(scratch, 'acme-shop', template, {
-    pluginOptions: { ...cli, memoryScope: 'all' },
+  mainDir = await createProject(scratch, 'acme-shop', fixture.template, {
+    pluginOptions: { cli: double.cliPath, memoryScope: 'all' },
     modelUrl: model.url,
     files: {
       '.opencode/rules/always.md': 'Answer in British English.',
@@ -57,18 +47,13 @@ beforeAll(async () => {
       'src/api/users.ts': 'export const users = [];\n',
     },
   });
-  // The server's environment names no CLI: only projects that set the `cli` option have one.
-  const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR }, template);
-  server = await startOpenCode(binary, mainDir, env);
+  server = await startServer(fixture, mainDir);
   main = await projectApi(server.url, mainDir);
 });
 
 afterAll(async () => {
   main?.close();
-  await server?.stop(5_000);
-  await model?.close();
-  await double?.cleanup();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
+  await closeFixture(fixture, server);
 });
 
 describe('the plugin in the real OpenCode server', () => {
@@ -76,7 +61,7 @@ describe('the plugin in the real OpenCode server', () => {
     const before = model.requests.length;
     const session = await main.createSession();
     expect((await main.prompt(session, 'Hello, what do we know about this project?')).status).toBe(200);
-    const first = requestsSince(before, (request) => !request.isCompaction && request.lastUser.includes('what do we know'))[0];
+    const first = requestsSince(model, before, (request) => !request.isCompaction && request.lastUser.includes('what do we know'))[0];
     expect(first).toBeDefined();
     const system = first?.system ?? '';
     // Appended to the last system entry, so the block runs to the end of the system text.
@@ -86,7 +71,7 @@ describe('the plugin in the real OpenCode server', () => {
     expect(countTokens(block)).toBeLessThanOrEqual(4_000);
     const lookups = (await callsOf('SearchMemories')).length;
     expect((await main.prompt(session, 'And a second question.')).status).toBe(200);
-    const second = requestsSince(before, (request) => request.lastUser.includes('second question'))[0];
+    const second = requestsSince(model, before, (request) => request.lastUser.includes('second question'))[0];
     expect(second?.system).toContain('## Knowledge Graph Context');
     expect((await callsOf('SearchMemories')).length).toBe(lookups);
   });
@@ -104,11 +89,11 @@ describe('the plugin in the real OpenCode server', () => {
     });
     const session = await main.createSession();
     expect((await main.prompt(session, 'DELEGATE the redis check', { timeoutMs: 90_000 })).status).toBe(200);
-    const subagent = requestsSince(before, (request) => request.lastUser.startsWith('Check the [[redis]] setup'))[0];
+    const subagent = requestsSince(model, before, (request) => request.lastUser.startsWith('Check the [[redis]] setup'))[0];
     expect(subagent?.lastUser).toContain('\n\n---\n\n## Graph Context');
     expect(subagent?.lastUser).toContain('Context for CONCEPT: redis');
-    expect(requestsSince(before, (request) => request.lastUser.includes(CONFESSION_DEMAND))).toHaveLength(1);
-    const parentAfterTool = requestsSince(before, (request) => request.afterTool && request.lastUser.includes('DELEGATE')).at(-1);
+    expect(requestsSince(model, before, (request) => request.lastUser.includes(CONFESSION_DEMAND))).toHaveLength(1);
+    const parentAfterTool = requestsSince(model, before, (request) => request.afterTool && request.lastUser.includes('DELEGATE')).at(-1);
     const toolResult = JSON.stringify(parentAfterTool?.messages.at(-1)?.content ?? '');
     expect(toolResult).toContain('ConfessionReport');
     expect((await callsOf('BuildContext')).some((call) => (call.payload as { maxEntities?: number }).maxEntities === 5)).toBe(true);
@@ -123,7 +108,7 @@ describe('the plugin in the real OpenCode server', () => {
       return defaultScript(request);
     });
     expect((await main.prompt(await main.createSession(), 'DELEGATE once more', { timeoutMs: 90_000 })).status).toBe(200);
-    expect(requestsSince(again, (request) => request.lastUser.includes(CONFESSION_DEMAND))).toHaveLength(0);
+    expect(requestsSince(model, again, (request) => request.lastUser.includes(CONFESSION_DEMAND))).toHaveLength(0);
     model.setScript(defaultScript);
   });
 
@@ -134,7 +119,7 @@ describe('the plugin in the real OpenCode server', () => {
     await main.prompt(session, '## Plan\nWe decided to use [[Redis]] for the [[cache layer]] because every node shares it. We will not use [[Memcached]] since it lacks persistence.');
     expect((await main.summarize(session)).status).toBe(200);
     await main.waitForEvent((event) => event.type === 'session.compacted' && event.properties?.['sessionID'] === session, 30_000, 'session.compacted');
-    const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
+    const compaction = requestsSince(model, before, (request) => request.isCompaction).at(-1);
     expect(compaction?.lastUser).toContain(GUIDELINES_HEADING);
     // The plugin's context entries come last in the compaction prompt, the preservation context after the guidelines.
     const prompt = compaction?.lastUser ?? '';
@@ -173,7 +158,7 @@ describe('the plugin in the real OpenCode server', () => {
     const stated = 'We decided to use SQLite instead of Redis because it is simpler to ship.';
     expect((await main.prompt(session, `${stated} Please keep that in mind for the cart service.`)).status).toBe(200);
     expect((await main.summarize(session)).status).toBe(200);
-    const prompt = requestsSince(before, (request) => request.isCompaction).at(-1)?.lastUser ?? '';
+    const prompt = requestsSince(model, before, (request) => request.isCompaction).at(-1)?.lastUser ?? '';
     const preserved = prompt.slice(prompt.indexOf(PRESERVATION_HEADING));
     expect(prompt.indexOf(PRESERVATION_HEADING)).toBeGreaterThan(0);
     const line = preserved.split('\n').find((text) => text.includes('SQLite'));
@@ -189,7 +174,7 @@ describe('the plugin in the real OpenCode server', () => {
     await main.prompt(session, 'Some context first: we chose to adopt [[redis]] for sessions because it is fast.');
     await main.prompt(session, 'BIGTOKENS now', { timeoutMs: 90_000 });
     await main.waitForEvent((event) => event.type === 'session.compacted' && event.properties?.['sessionID'] === session, 60_000, 'session.compacted after overflow');
-    const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
+    const compaction = requestsSince(model, before, (request) => request.isCompaction).at(-1);
     expect(compaction?.lastUser).toContain(GUIDELINES_HEADING);
     expect(compaction?.lastUser).toContain(PRESERVATION_HEADING);
     await until(async () => ((await callsOf('WriteMemory')).length > writesBefore ? true : undefined), 20_000, 'WriteMemory after overflow');
@@ -207,20 +192,20 @@ describe('the plugin in the real OpenCode server', () => {
     });
     const session = await main.createSession();
     expect((await main.prompt(session, 'Hello before reading anything, please.')).status).toBe(200);
-    const first = requestsSince(before, (request) => request.lastUser.includes('Hello before reading'))[0];
+    const first = requestsSince(model, before, (request) => request.lastUser.includes('Hello before reading'))[0];
     expect(first?.system).toContain('Answer in British English.');
     expect(occurrences(first?.system ?? '')).toBe(0);
     expect((await main.prompt(session, 'READAPI now', { timeoutMs: 90_000 })).status).toBe(200);
-    const afterRead = requestsSince(before, (request) => request.afterTool && request.lastUser.includes('READAPI')).at(-1);
+    const afterRead = requestsSince(model, before, (request) => request.afterTool && request.lastUser.includes('READAPI')).at(-1);
     expect(occurrences(afterRead?.system ?? '')).toBe(1);
 
     expect((await main.summarize(session)).status).toBe(200);
-    const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
+    const compaction = requestsSince(model, before, (request) => request.isCompaction).at(-1);
     expect(compaction?.lastUser).toContain('## Working context');
     expect(compaction?.lastUser).toContain('- src/api/users.ts');
     const resumed = model.requests.length;
     expect((await main.prompt(session, 'First question after the compaction.')).status).toBe(200);
-    const next = requestsSince(resumed, (request) => request.lastUser.includes('First question after the compaction'))[0];
+    const next = requestsSince(model, resumed, (request) => request.lastUser.includes('First question after the compaction'))[0];
     expect(occurrences(next?.system ?? '')).toBe(1);
     expect((next?.system ?? '').split('Answer in British English.').length - 1).toBe(1);
     model.setScript(defaultScript);
@@ -251,14 +236,14 @@ describe('the plugin in the real OpenCode server', () => {
     expect(probes.length).toBeGreaterThan(0);
     expect(probes.filter((probe) => probe.status !== 200)).toEqual([]);
     console.log(`server answered ${probes.length} probes during the compaction; slowest ${Math.round(Math.max(...probes.map((probe) => probe.ms)))} ms`);
-    const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
+    const compaction = requestsSince(model, before, (request) => request.isCompaction).at(-1);
     expect(compaction?.lastUser).toContain(PRESERVATION_HEADING);
     // Compacted again after two more messages: only the pages since are read, the rest of the window is remembered.
     for (const text of texts.slice(-2)) expect((await main.prompt(session, text, { noReply: true })).status).toBe(200);
     const again = model.requests.length;
     const printed = server?.output().length ?? 0;
     expect((await main.summarize(session, 90_000)).status).toBe(200);
-    expect(requestsSince(again, (request) => request.isCompaction).at(-1)?.lastUser).toContain(PRESERVATION_HEADING);
+    expect(requestsSince(model, again, (request) => request.isCompaction).at(-1)?.lastUser).toContain(PRESERVATION_HEADING);
     const line = / \(read (\d+) messages in (\d+) pages?, (\d+) remembered, /;
     const read = await until(async () => line.exec(server?.output().slice(printed) ?? '') ?? undefined, 10_000, 'the second compaction\'s log line');
     expect(Number(read[2])).toBe(1);
@@ -268,12 +253,7 @@ describe('the plugin in the real OpenCode server', () => {
 
   it('shutdown: the server exits on SIGTERM with the pool running, without SIGKILL, leaving nothing behind', async () => {
     const running = server as OpenCodeServer;
-    const stopped = await running.stop(5_000);
     server = undefined;
-    // Exited on SIGTERM within its grace period: no SIGKILL was needed.
-    expect(stopped.killed).toBe(false);
-    const leftovers = execFileSync('ps', ['-eo', 'pid,args']).toString();
-    expect(leftovers).not.toContain(scratch);
-    expect(runningDoubles(double.root)).toEqual([]);
+    await expectCleanShutdown(fixture, running);
   });
 });

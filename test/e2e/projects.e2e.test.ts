@@ -5,24 +5,25 @@
  * and options are faulty, and the packed pool and CLI client under OpenCode's
  * own Bun. One server, started in the first project.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { chmod, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDoubleRoot, type DoubleRoot } from '../../support/maenifold-double.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DoubleRoot } from '../../support/maenifold-double.js';
 import { countTokens } from '../../src/core/text/tokens/tokens.js';
 import { generateSession } from '../../src/synth/session-generator.js';
-import { createProject, LEAN_POOL, OPENCODE_CACHE_DIR, scratchDir, until } from '../../support/opencode/runtime.js';
-import { defaultScript, startFakeModel, type FakeModel, type ModelRequest } from '../../support/opencode/fake-model.js';
-import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../../support/opencode/opencode-server.js';
+import { createProject, LEAN_POOL, until } from '../../support/opencode/runtime.js';
+import { defaultScript, type FakeModel } from '../../support/opencode/fake-model.js';
+import { isolatedEnv, type OpenCodeServer } from '../../support/opencode/opencode-server.js';
 import { projectApi } from '../../support/opencode/api.js';
-import { requestsSince as requestsFrom, runningDoubles } from './server-fixture.js';
+import { closeFixture, expectCleanShutdown, openFixture, requestsSince, runningDoubles, startServer, type ServerFixture } from './server-fixture.js';
 
 const run = promisify(execFile);
 const PRESERVATION_HEADING = '## Session knowledge to preserve';
 
+let fixture: ServerFixture;
 let scratch = '';
 let binary = '';
 let template = '';
@@ -33,28 +34,15 @@ let server: OpenCodeServer | undefined;
 let shopDir = '';
 let otherDir = '';
 
-function requestsSince(index: number, filter: (request: ModelRequest) => boolean = () => true): ModelRequest[] {
-  return requestsFrom(model, index, filter);
-}
-
 beforeAll(async () => {
-  scratch = await scratchDir();
-  ({ binary, template } = inject('e2eRuntime'));
-  model = await startFakeModel();
-  double = await createDoubleRoot();
+  fixture = await openFixture();
+  ({ scratch, binary, template, model, double } = fixture);
   shopDir = await createProject(join(scratch, 'first'), 'shop', template, { pluginOptions: { cli: double.cliPath, pool: LEAN_POOL }, modelUrl: model.url });
   otherDir = await createProject(join(scratch, 'second'), 'shop', template, { pluginOptions: { cli: double.cliPath, pool: LEAN_POOL }, modelUrl: model.url });
-  // The server's environment names no CLI: only projects that set the `cli` option have one.
-  const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR }, template);
-  server = await startOpenCode(binary, shopDir, env);
+  server = await startServer(fixture, shopDir);
 });
 
-afterAll(async () => {
-  await server?.stop(5_000);
-  await model?.close();
-  await double?.cleanup();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+afterAll(() => closeFixture(fixture, server));
 
 describe('projects of their own in the real OpenCode server', () => {
   it('continuity: the next session of a project receives its decision, failing test, next step and summary; another project of the same name receives none', async () => {
@@ -88,7 +76,7 @@ describe('projects of their own in the real OpenCode server', () => {
       const before = model.requests.length;
       const next = await shop.createSession();
       expect((await shop.prompt(next, 'WHEREWEWERE: where did we stop?')).status).toBe(200);
-      const first = requestsSince(before, (request) => !request.isCompaction && request.lastUser.includes('WHEREWEWERE'))[0];
+      const first = requestsSince(model, before, (request) => !request.isCompaction && request.lastUser.includes('WHEREWEWERE'))[0];
       const system = first?.system ?? '';
       const block = system.slice(system.indexOf('## Project Memory'));
       expect(system.indexOf('## Project Memory')).toBeGreaterThan(0);
@@ -102,7 +90,7 @@ describe('projects of their own in the real OpenCode server', () => {
       const elsewhere = await other.createSession();
       const otherBefore = model.requests.length;
       expect((await other.prompt(elsewhere, 'OTHERPROJECT: hello')).status).toBe(200);
-      const foreign = requestsSince(otherBefore, (request) => request.lastUser.includes('OTHERPROJECT'))[0];
+      const foreign = requestsSince(model, otherBefore, (request) => request.lastUser.includes('OTHERPROJECT'))[0];
       expect(foreign).toBeDefined();
       expect(foreign?.system).not.toContain('## Project Memory');
       expect(foreign?.system).not.toContain('SQLite');
@@ -123,7 +111,7 @@ describe('projects of their own in the real OpenCode server', () => {
       const session = await api.createSession();
       await api.prompt(session, '## Notes\nWe decided to use [[SQLite]] for local storage because it needs no server, and every developer can run it without any setup at all.');
       expect((await api.summarize(session)).status).toBe(200);
-      const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
+      const compaction = requestsSince(model, before, (request) => request.isCompaction).at(-1);
       expect(compaction?.lastUser).toContain(PRESERVATION_HEADING);
       expect(compaction?.lastUser).toContain('[[sqlite]]');
       const after = await api.prompt(session, 'Still working?');
@@ -176,13 +164,9 @@ describe('projects of their own in the real OpenCode server', () => {
     expect(runningDoubles(double.root)).toEqual([]);
   });
 
-  it('shutdown: the server exits on SIGTERM with every project\'s pool running, without SIGKILL, leaving nothing behind', async () => {
+  it("shutdown: the server exits on SIGTERM with every project's pool running, without SIGKILL, leaving nothing behind", async () => {
     const running = server as OpenCodeServer;
-    const stopped = await running.stop(5_000);
     server = undefined;
-    expect(stopped.killed).toBe(false);
-    const leftovers = execFileSync('ps', ['-eo', 'pid,args']).toString();
-    expect(leftovers).not.toContain(scratch);
-    expect(runningDoubles(double.root)).toEqual([]);
+    await expectCleanShutdown(fixture, running);
   });
 });

@@ -1,9 +1,17 @@
 /**
- * What the end-to-end files share around their server: the model's requests
- * since a point, and the maenifold doubles still running for a memory root.
+ * What the end-to-end files that drive the plugin share around their server:
+ * its scratch folder, fake model and memory root, its start and its clean
+ * shutdown, the model's requests since a point, and the maenifold doubles
+ * still running for a memory root.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { FakeModel, ModelRequest } from '../../support/opencode/fake-model.js';
+import { rm } from 'node:fs/promises';
+import { expect, inject } from 'vitest';
+import { createDoubleRoot, type DoubleRoot } from '../../support/maenifold-double.js';
+import { startFakeModel, type FakeModel, type ModelRequest } from '../../support/opencode/fake-model.js';
+import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../../support/opencode/opencode-server.js';
+import { OPENCODE_CACHE_DIR, scratchDir } from '../../support/opencode/runtime.js';
 
 /** The requests the model received from index `index` on that pass `filter`. */
 export function requestsSince(model: FakeModel, index: number, filter: (request: ModelRequest) => boolean = () => true): ModelRequest[] {
@@ -28,4 +36,47 @@ export function runningDoubles(root: string): string[] {
     }
   }
   return found;
+}
+
+/** What a file's server runs with: its scratch folder, the prepared runtime, a fake model and a memory root. */
+export interface ServerFixture {
+  scratch: string;
+  binary: string;
+  template: string;
+  model: FakeModel;
+  double: DoubleRoot;
+}
+
+/** Makes a file's scratch folder, fake model and double root, with the runtime the global setup prepared. */
+export async function openFixture(): Promise<ServerFixture> {
+  const scratch = await scratchDir();
+  const { binary, template } = inject('e2eRuntime');
+  return { scratch, binary, template, model: await startFakeModel(), double: await createDoubleRoot() };
+}
+
+/**
+ * Starts the file's server in `cwd`. Its environment names no CLI: only projects that set the `cli` option
+ * have one; the double's root and call log are the memory the CLI projects share.
+ */
+export async function startServer(fixture: ServerFixture, cwd: string): Promise<OpenCodeServer> {
+  const { scratch, template, double } = fixture;
+  const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR }, template);
+  return startOpenCode(fixture.binary, cwd, env);
+}
+
+/** Stops what {@link openFixture} and {@link startServer} started and removes the scratch folder; each part may be missing. */
+export async function closeFixture(fixture: ServerFixture | undefined, server: OpenCodeServer | undefined): Promise<void> {
+  await server?.stop(5_000);
+  await fixture?.model.close();
+  await fixture?.double.cleanup();
+  if (fixture) await rm(fixture.scratch, { recursive: true, force: true });
+}
+
+/** The server exits on SIGTERM within its grace period, leaving no process of the file's and no double running. */
+export async function expectCleanShutdown(fixture: ServerFixture, server: OpenCodeServer): Promise<void> {
+  const stopped = await server.stop(5_000);
+  expect(stopped.killed).toBe(false);
+  const leftovers = execFileSync('ps', ['-eo', 'pid,args']).toString();
+  expect(leftovers).not.toContain(fixture.scratch);
+  expect(runningDoubles(fixture.double.root)).toEqual([]);
 }
