@@ -14,8 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { createChainStore } from '../src/main/memory/delivery/chain-store.js';
 import { createDelivery, idempotencyKey } from '../src/main/memory/delivery/delivery.js';
 import { createFileStore } from '../src/main/memory/files/file-store.js';
-import { createInlineRunner } from '../src/main/pool/inline-runner.js';
-import type { TaskRunner } from '../src/main/pool/task-runner.js';
+import { lazyInlineRunner } from '../src/main/pool/inline-runner.js';
 import { locateCli } from '../src/main/memory/cli/cli-locator.js';
 import { createLogger } from '../src/main/shared/logger.js';
 import { createMaenifoldClient } from '../src/main/memory/cli/maenifold-client.js';
@@ -204,8 +203,7 @@ export async function runSoak(settings: SoakSettings): Promise<SoakResult> {
     // The drain: a later start of the plugin, once every call of a dead process has settled.
     const logger = createLogger(undefined);
     // As in the senders: the file store's tasks are loaded when it first runs one, and the drain runs none.
-    let inline: Promise<TaskRunner> | undefined;
-    const runner: TaskRunner = { run: async (name, input, controls) => (await (inline ??= createInlineRunner())).run(name, input, controls) };
+    const runner = lazyInlineRunner();
     const store: MemoryPort =
       settings.store === 'files'
         ? createFileStore({ root: double.root, stateDir, runner, logger })

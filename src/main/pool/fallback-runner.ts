@@ -5,7 +5,7 @@
  */
 import type { AnalyzeInput, TaskName, TaskResult } from '../../workers/protocol.js';
 import { unitChars } from '../session/message-unit.js';
-import { createInlineRunner } from './inline-runner.js';
+import { lazyInlineRunner } from './inline-runner.js';
 import type { RunControls, TaskRunner, TaskSignatures } from './task-runner.js';
 
 /** Inputs up to this many characters may run inline. */
@@ -39,14 +39,13 @@ function inputChars(name: TaskName, input: unknown): number {
  * @param onFallback - told each time a task runs inline instead.
  */
 export function createFallbackRunner(pool: TaskRunner, onFallback: (name: TaskName, reason: string) => void): TaskRunner {
-  let inline: Promise<TaskRunner> | null = null;
+  const inline = lazyInlineRunner();
   return {
     async run<N extends TaskName>(name: N, input: TaskSignatures[N]['input'], controls: RunControls = {}): Promise<TaskResult<TaskSignatures[N]['output']>> {
       const pooled = await pool.run(name, input, controls);
       if (pooled.ok || !POOL_FAILURES.has(pooled.error.code) || inputChars(name, input) > INLINE_FALLBACK_CHARS) return pooled;
       onFallback(name, `${pooled.error.code}: ${pooled.error.message}`);
-      inline ??= createInlineRunner();
-      return (await inline).run(name, input, controls);
+      return inline.run(name, input, controls);
     },
   };
 }

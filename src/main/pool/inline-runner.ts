@@ -1,7 +1,9 @@
 /**
  * Runs the pool's tasks on the calling thread: for tests, benchmarks, and as
- * the fallback for small inputs when the pool cannot serve. Loaded lazily so
- * the hook thread never pays for the parsers unless it falls back.
+ * the fallback for small inputs when the pool cannot serve. The task modules
+ * are imported when the runner is made, or with `lazyInlineRunner` at its
+ * first task, so a thread that may never run one (the hook thread, which runs
+ * tasks inline only when the pool fails it) never pays for the parsers.
  */
 import type { TaskName, TaskResult } from '../../workers/protocol.js';
 import { toTaskError } from '../../core/task-error.js';
@@ -22,6 +24,17 @@ export async function createInlineRunner(): Promise<TaskRunner> {
       } catch (error) {
         return { ok: false, error: toTaskError(error, 'TASK_FAILED') };
       }
+    },
+  };
+}
+
+/** {@link createInlineRunner}, made at its first task. */
+export function lazyInlineRunner(): TaskRunner {
+  let inline: Promise<TaskRunner> | null = null;
+  return {
+    async run<N extends TaskName>(name: N, input: TaskSignatures[N]['input'], controls: RunControls = {}): Promise<TaskResult<TaskSignatures[N]['output']>> {
+      inline ??= createInlineRunner();
+      return (await inline).run(name, input, controls);
     },
   };
 }

@@ -2,9 +2,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { FIRST_PAGE_MESSAGES, PAGE_DEADLINE_SHARE, PAGE_TARGET_CHARS } from '../../../src/main/session/session-reader.js';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
-import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startHarness as startPlugin, type Harness } from '../../support/plugin-harness.js';
+import { filePool } from '../../support/file-pool.js';
 import { cursorHeaders, message } from '../../../support/fake-host.js';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
@@ -12,20 +12,14 @@ import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { generateSession } from '../../../src/synth/session-generator.js';
 
 // One worker for every plugin of the file: no test here depends on a fresh one.
-let pool: WorkerPool;
-beforeAll(async () => {
-  pool = await startTestPool();
-});
-afterAll(async () => {
-  await pool.destroy();
-});
+const pool = filePool();
 /**
  * A plugin without session start: each plugin's start otherwise builds the graph context in the
  * background (two CLI runs, a third of this file's CPU) that no test here looks at. The first test
  * keeps every default.
  */
 const startHarness = (options: Record<string, unknown> = {}, env?: Record<string, string>): Promise<Harness> =>
-  startPlugin({ sessionStart: false, ...options }, env, undefined, { pool });
+  startPlugin({ sessionStart: false, ...options }, env, undefined, { pool: pool() });
 
 /**
  * For tests that read only the context: the built-in file store writes the note in this process, where the
@@ -60,7 +54,7 @@ async function noteFiles(h: Harness): Promise<string[]> {
 
 describe('compaction', () => {
   it('should push guidelines and a budgeted preservation context in place, never set prompt, and write a note', async () => {
-    harness = await startPlugin({}, {}, undefined, { pool });
+    harness = await startPlugin({}, {}, undefined, { pool: pool() });
     harness.host.setMessages('ses_c1', conversation);
     const context = ['existing'];
     const output = await compact(harness, 'ses_c1', context);

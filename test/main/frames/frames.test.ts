@@ -2,11 +2,11 @@ import { createCompactedSummaries } from '../../../src/main/summaries/compacted-
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { hungFile } from '../../support/hung-file.js';
-import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
-import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
+import { startHarness as startPlugin, type Harness } from '../../support/plugin-harness.js';
+import { filePool } from '../../support/file-pool.js';
 import { createFakeHost, message } from '../../../support/fake-host.js';
 import { createFrames, TOOL_HELPER_DEADLINE_MS } from '../../../src/main/frames/frames.js';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
@@ -20,18 +20,12 @@ import { createFrameStore, frameFileFor } from '../../../src/main/frames/frame-s
 import { scratchFolders } from '../../support/scratch.js';
 
 // One worker for every plugin of the file: no test here depends on a fresh one.
-let pool: WorkerPool;
-beforeAll(async () => {
-  pool = await startTestPool();
-});
-afterAll(async () => {
-  await pool.destroy();
-});
+const pool = filePool();
 /**
  * Notes and summaries go to the built-in file store: no test here is about the CLI, whose double runs a
  * process for each call (the session context, the summary a finished frame leaves).
  */
-const startHarness = (options?: Record<string, unknown>): Promise<Harness> => startPlugin({ store: 'files', ...options }, {}, undefined, { pool });
+const startHarness = (options?: Record<string, unknown>): Promise<Harness> => startPlugin({ store: 'files', ...options }, {}, undefined, { pool: pool() });
 
 const scratch = scratchFolders('frames-helper');
 let harness: Harness | undefined;
@@ -74,7 +68,7 @@ describe('createFrames', () => {
       options,
       logger: createLogger(host.client),
       // Never asked to run a task here; the file's pool saves loading the task modules into this thread.
-      runner: pool,
+      runner: pool(),
       host: host.client,
       background: createBackgroundWork(() => undefined),
       workingSet: createWorkingSetTracker('/work/acme-shop'),

@@ -1,22 +1,16 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, startTestPool, type Harness } from '../../support/plugin-harness.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { filePool } from '../../support/file-pool.js';
 import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-double.js';
 import { message } from '../../../support/fake-host.js';
-import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { latestThought } from '../../../src/main/graph/project-memory.js';
 import { PROJECT_MEMORY_HEADING } from '../../../src/core/memory/project-memory.js';
 import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { scratchFolders } from '../../support/scratch.js';
 
-let pool: WorkerPool;
-beforeAll(async () => {
-  pool = await startTestPool();
-});
-afterAll(async () => {
-  await pool.destroy();
-});
+const pool = filePool();
 
 const scratch = scratchFolders('projects');
 const open: Harness[] = [];
@@ -85,7 +79,7 @@ describe('project memory at session start', () => {
   for (const store of ['files', 'maenifold'] as const) {
     it(`should give the next session of the project what was decided, what is broken, what comes next and the summary, after one compaction (${store} store)`, async () => {
       const { root, stateDir, shop, other, empty } = await folders();
-      const start = (worktree: string): Promise<Harness> => startHarness({ store }, {}, undefined, { pool, double: root, stateDir, worktree }).then((harness) => (open.push(harness), harness));
+      const start = (worktree: string): Promise<Harness> => startHarness({ store }, {}, undefined, { pool: pool(), double: root, stateDir, worktree }).then((harness) => (open.push(harness), harness));
       const first = await start(shop);
       await compact(first, 'ses_shop');
 
@@ -115,14 +109,14 @@ describe('project memory at session start', () => {
 
   it('should read everything of memory when the scope is widened on purpose', async () => {
     const { root, stateDir, shop, empty } = await folders();
-    const first = await startHarness({ store: 'files' }, {}, undefined, { pool, double: root, stateDir, worktree: shop });
+    const first = await startHarness({ store: 'files' }, {}, undefined, { pool: pool(), double: root, stateDir, worktree: shop });
     open.push(first);
     await compact(first, 'ses_shop');
     await compact(first, 'ses_shop_2');
     await compact(first, 'ses_shop_3');
-    const wide = await startHarness({ store: 'files', memoryScope: 'all' }, {}, undefined, { pool, double: root, stateDir, worktree: empty });
+    const wide = await startHarness({ store: 'files', memoryScope: 'all' }, {}, undefined, { pool: pool(), double: root, stateDir, worktree: empty });
     open.push(wide);
-    const narrow = await startHarness({ store: 'files' }, {}, undefined, { pool, double: root, stateDir, worktree: empty });
+    const narrow = await startHarness({ store: 'files' }, {}, undefined, { pool: pool(), double: root, stateDir, worktree: empty });
     open.push(narrow);
     // Three notes link the same concepts: strong enough for the graph, but only the wide scope sees them.
     expect(await systemFor(wide, 'ses_wide')).toContain('## Knowledge Graph Context');

@@ -1,25 +1,19 @@
 import { chmod, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHarness as startPlugin, startTestPool, STRONG_GRAPH, type Harness } from '../../support/plugin-harness.js';
-import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startHarness as startPlugin, STRONG_GRAPH, type Harness } from '../../support/plugin-harness.js';
+import { filePool } from '../../support/file-pool.js';
 import { doubleCliPath, runDouble } from '../../../support/maenifold-double.js';
 import { SESSION_CONTEXT_HEADING } from '../../../src/main/graph/session-start.js';
 import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { scratchFolders } from '../../support/scratch.js';
 
 // One worker for every plugin of the file: no test here depends on a fresh one.
-let pool: WorkerPool;
-beforeAll(async () => {
-  pool = await startTestPool();
-});
-afterAll(async () => {
-  await pool.destroy();
-});
+const pool = filePool();
 // The seeded graphs belong to no project: these tests read all of memory (the graph's own rules); the
 // project's memory and its scope have their own tests below.
 const startHarness = (options?: Record<string, unknown>, env?: Record<string, string>, graph?: Record<string, string>): Promise<Harness> =>
-  startPlugin({ memoryScope: 'all', ...options }, env, graph, { pool });
+  startPlugin({ memoryScope: 'all', ...options }, env, graph, { pool: pool() });
 
 const scratch = scratchFolders('session-start');
 let harness: Harness | undefined;

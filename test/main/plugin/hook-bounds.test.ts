@@ -1,21 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { frameFileFor } from '../../../src/main/frames/frame-store.js';
 import { hungFile } from '../../support/hung-file.js';
-import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
-import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
+import { startHarness as startPlugin, type Harness } from '../../support/plugin-harness.js';
+import { filePool } from '../../support/file-pool.js';
 
 // One worker for every plugin of the file: no test here depends on a fresh one.
-let pool: WorkerPool;
-beforeAll(async () => {
-  pool = await startTestPool();
-});
-afterAll(async () => {
-  await pool.destroy();
-});
-const startHarness = (options: Record<string, unknown>): Promise<Harness> => startPlugin(options, {}, undefined, { pool });
+const pool = filePool();
+const startHarness = (options: Record<string, unknown>): Promise<Harness> => startPlugin(options, {}, undefined, { pool: pool() });
 
 let harness: Harness | undefined;
 let release: (() => Promise<void>) | undefined;

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
-import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
+import { startHarness as startPlugin, type Harness } from '../../support/plugin-harness.js';
+import { filePool } from '../../support/file-pool.js';
 import { message } from '../../../support/fake-host.js';
 import { WORKING_CONTEXT_HEADING } from '../../../src/main/compaction/compaction.js';
 import { countTokens } from '../../../src/core/text/tokens/tokens.js';
@@ -12,14 +12,8 @@ import { scratchFolders } from '../../support/scratch.js';
 const scratch = scratchFolders('xdg-config', 'all');
 // One worker for every plugin of the file, no test here depending on a fresh one; its hooks are registered
 // before the harness's too, so the plugins stop before it.
-let pool: WorkerPool;
-beforeAll(async () => {
-  pool = await startTestPool();
-});
-afterAll(async () => {
-  await pool.destroy();
-});
-const startHarness = (options: Record<string, unknown>, env: Record<string, string>): Promise<Harness> => startPlugin(options, env, undefined, { pool });
+const pool = filePool();
+const startHarness = (options: Record<string, unknown>, env: Record<string, string>): Promise<Harness> => startPlugin(options, env, undefined, { pool: pool() });
 let harness: Harness;
 let config: string;
 

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHarness as startPlugin, startTestPool, type Harness } from '../../support/plugin-harness.js';
-import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startHarness as startPlugin, type Harness } from '../../support/plugin-harness.js';
+import { filePool } from '../../support/file-pool.js';
 import { createFakeHost, message } from '../../../support/fake-host.js';
 import { buildSummaryThought, createSummaryPersistence, type SummaryPersistenceDeps } from '../../../src/main/summaries/summary-persistence.js';
 import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
@@ -15,15 +15,9 @@ import { MAX_PAYLOAD_BYTES } from '../../../src/main/memory/cli/maenifold-client
 
 // One worker for every plugin of the file, the restarted one below too: what a restart must find again is
 // the chain on disk, not a worker of its own.
-let pool: WorkerPool;
-beforeAll(async () => {
-  pool = await startTestPool();
-});
-afterAll(async () => {
-  await pool.destroy();
-});
+const pool = filePool();
 /** Without the session context: its CLI calls at each start have nothing to do with the summaries. */
-const startHarness = (): Promise<Harness> => startPlugin({ sessionStart: false }, {}, undefined, { pool });
+const startHarness = (): Promise<Harness> => startPlugin({ sessionStart: false }, {}, undefined, { pool: pool() });
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -96,7 +90,7 @@ describe('summary persistence', () => {
       { client: harness.host.client, worktree: '/work/acme-shop' },
       { sessionStart: false },
       { ...process.env, ...harness.double.env, MAENIFOLD_STATE_DIR: harness.stateDir },
-      { pool },
+      { pool: pool() },
     );
     harness.host.setMessages('ses_c', compacted('ses_c', 'Third [[redis]] summary.'));
     await restarted.hooks.event?.({ event: { type: 'session.compacted', properties: { sessionID: 'ses_c' } } });

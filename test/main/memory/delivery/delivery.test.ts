@@ -242,9 +242,6 @@ describe.concurrent('delivery across a killed process', () => {
   const child = fileURLToPath(new URL('../../../../support/submit-thought.ts', import.meta.url));
   const settled = (): number => Date.now() + 2 * 5_000 + 1;
 
-  // The sender's locks die with it; once every process it started is gone, they are dated past their stale
-  // threshold rather than waited out: what these cases are about comes after the takeover.
-
   /** Starts the sender in its own process group, so the test can tell when every process it started is gone. */
   function startSender(r: Rig, cliPath: string): { pid: number; exited: Promise<void> } {
     const proc = spawn(process.execPath, [...fixtureArgv(child), r.stateDir, cliPath, 'demo'], {
@@ -279,6 +276,8 @@ describe.concurrent('delivery across a killed process', () => {
     // The orphaned CLI finishes its write and answers no one.
     await writeFile(gate, '');
     await waitFor(() => groupGone(sender.pid), 'the orphaned CLI to exit');
+    // The locks the sender left are dated past their stale threshold, not waited out: what this case is
+    // about comes after the takeover.
     await dateLocksPastStale(join(r.stateDir, 'locks'), 2_000);
     r.clock.now = settled();
     await r.delivery().flush();
@@ -302,6 +301,7 @@ describe.concurrent('delivery across a killed process', () => {
     // The whole group: the wrapper dies before it reaches the CLI.
     process.kill(-sender.pid, 'SIGKILL');
     await waitFor(() => groupGone(sender.pid), 'the sender and its CLI to exit');
+    // As above: the dead sender's locks, past their stale threshold.
     await dateLocksPastStale(join(r.stateDir, 'locks'), 2_000);
     expect(await pending(r.stateDir)).toHaveLength(1);
     r.clock.now = Date.now();
