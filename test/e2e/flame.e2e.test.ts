@@ -4,14 +4,15 @@
  * maenifold CLI double: a frame from push to the parent's next request, and
  * an overflow inside a frame.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDoubleRoot, type DoubleRoot } from '../../support/maenifold-double.js';
-import { createProject, LEAN_POOL, OPENCODE_CACHE_DIR, scratchDir, until } from '../../support/opencode/runtime.js';
-import { defaultScript, startFakeModel, type FakeModel, type ModelRequest, type ModelScript } from '../../support/opencode/fake-model.js';
-import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../../support/opencode/opencode-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DoubleRoot } from '../../support/maenifold-double.js';
+import { createProject, LEAN_POOL, until } from '../../support/opencode/runtime.js';
+import { defaultScript, type FakeModel, type ModelScript } from '../../support/opencode/fake-model.js';
+import type { OpenCodeServer } from '../../support/opencode/opencode-server.js';
 import { projectApi, type ProjectApi } from '../../support/opencode/api.js';
+import { closeFixture, openFixture, requestsSince, serverEnv, startServer, type ServerFixture } from './server-fixture.js';
 import { frameFileFor } from '../../src/main/frames/frame-store.js';
 import { FRAME_COMPLETION_HEADING, FRAME_CONTINUATION_HEADING } from '../../src/main/frames/frame-compaction.js';
 import { FRAME_HEADINGS } from '../../src/main/frames/frame-context.js';
@@ -21,7 +22,7 @@ const GOAL = 'Add a [[redis]] cache to the users API';
 const SUMMARY_MARK = 'CHILD-SUMMARY-91';
 const RAW_MARK = 'RAW-CHILD-TRACE-17';
 
-let scratch = '';
+let fixture: ServerFixture;
 let model: FakeModel;
 let double: DoubleRoot;
 let server: OpenCodeServer | undefined;
@@ -42,10 +43,6 @@ async function childrenOf(sessionID: string): Promise<string[]> {
   return Array.isArray(listed.body) ? listed.body.map((session) => session.id) : [];
 }
 
-function requestsSince(index: number, filter: (request: ModelRequest) => boolean): ModelRequest[] {
-  return model.requests.slice(index).filter(filter);
-}
-
 /** Pushes, pops and answers for the frame scenarios; everything else as the default script. */
 function frameScript(goal: string, overflow = false): ModelScript {
   return (request) => {
@@ -63,23 +60,18 @@ function frameScript(goal: string, overflow = false): ModelScript {
 }
 
 beforeAll(async () => {
-  scratch = await scratchDir();
-  const { binary, template } = inject('e2eRuntime');
-  model = await startFakeModel();
-  double = await createDoubleRoot();
-  projectDir = await createProject(scratch, 'frames-shop', template, { pluginOptions: { cli: double.cliPath, sessionStart: false, pool: LEAN_POOL }, modelUrl: model.url });
-  const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR }, template);
+  fixture = await openFixture();
+  ({ model, double } = fixture);
+  projectDir = await createProject(fixture.scratch, 'frames-shop', fixture.template, { pluginOptions: { cli: double.cliPath, sessionStart: false, pool: LEAN_POOL }, modelUrl: model.url });
+  const env = await serverEnv(fixture);
   stateDir = join(env['XDG_STATE_HOME'] as string, 'opencode-maenifold');
-  server = await startOpenCode(binary, projectDir, env);
+  server = await startServer(fixture, projectDir, env);
   api = await projectApi(server.url, projectDir);
 });
 
 afterAll(async () => {
   api?.close();
-  await server?.stop(5_000);
-  await model?.close();
-  await double?.cleanup();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
+  await closeFixture(fixture, server);
 });
 
 describe('goal frames in the real OpenCode server', () => {
@@ -88,7 +80,7 @@ describe('goal frames in the real OpenCode server', () => {
     model.setScript(frameScript(GOAL));
     const parent = await api.createSession('parent');
     expect((await api.prompt(parent, 'PUSHFRAME for the cache', { timeoutMs: 90_000 })).status).toBe(200);
-    expect(requestsSince(before, () => true)[0]?.tools).toEqual(expect.arrayContaining(['flame_push', 'flame_pop', 'flame_status']));
+    expect(requestsSince(model, before, () => true)[0]?.tools).toEqual(expect.arrayContaining(['flame_push', 'flame_pop', 'flame_status']));
     // The packed plugin has no copy of the optional peer: the helper comes from the project's .opencode folder.
     expect(server?.output()).toContain(`frames: flame_* tools built with the tool helper of ${join(projectDir, '.opencode', 'node_modules')}`);
     const [child] = await childrenOf(parent);
@@ -97,13 +89,13 @@ describe('goal frames in the real OpenCode server', () => {
     expect(frame).toMatchObject({ parentID: parent, goal: GOAL, status: 'in_progress' });
 
     expect((await api.prompt(child as string, 'EXPLORE the cache layer')).status).toBe(200);
-    const inChild = requestsSince(before, (request) => request.lastUser.includes('EXPLORE'))[0];
+    const inChild = requestsSince(model, before, (request) => request.lastUser.includes('EXPLORE'))[0];
     expect(inChild?.system).toContain(FRAME_HEADINGS.current);
     expect(inChild?.system).toContain(`Goal: ${GOAL}`);
 
     expect((await api.prompt(child as string, 'POPFRAME, the cache works', { timeoutMs: 90_000 })).status).toBe(200);
     await api.waitForEvent((event) => event.type === 'session.compacted' && event.properties?.['sessionID'] === child, 60_000, 'session.compacted of the frame');
-    const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
+    const compaction = requestsSince(model, before, (request) => request.isCompaction).at(-1);
     expect(compaction?.lastUser).toContain(FRAME_COMPLETION_HEADING);
     expect(compaction?.lastUser).toContain(`- Goal: ${GOAL}`);
     expect(compaction?.lastUser).toContain('- Reported outcome: completed \u2014 Cache added');
@@ -118,12 +110,12 @@ describe('goal frames in the real OpenCode server', () => {
 
     const next = model.requests.length;
     expect((await api.prompt(parent, 'STATUSFRAME and what next?', { timeoutMs: 90_000 })).status).toBe(200);
-    const parentRequest = requestsSince(next, (request) => request.lastUser.includes('STATUSFRAME'))[0];
+    const parentRequest = requestsSince(model, next, (request) => request.lastUser.includes('STATUSFRAME'))[0];
     expect(parentRequest?.system).toContain(FRAME_HEADINGS.finished);
     expect(parentRequest?.system).toContain(SUMMARY_MARK);
     expect(JSON.stringify(parentRequest?.messages)).not.toContain(RAW_MARK);
     expect(JSON.stringify(parentRequest?.messages)).not.toContain('EXPLORE the cache layer');
-    const statusResult = requestsSince(next, (request) => request.afterTool && request.lastUser.includes('STATUSFRAME')).at(-1);
+    const statusResult = requestsSince(model, next, (request) => request.afterTool && request.lastUser.includes('STATUSFRAME')).at(-1);
     expect(JSON.stringify(statusResult?.messages.at(-1)?.content ?? '')).toContain(`[completed] ${GOAL}`);
 
     // The frame's summary went the way of every compaction summary: a thought in the project's chain.
@@ -145,7 +137,7 @@ describe('goal frames in the real OpenCode server', () => {
     await api.prompt(child as string, 'Some context first: we chose to route by tenant because it isolates the load.');
     await api.prompt(child as string, 'BIGTOKENS now', { timeoutMs: 90_000 });
     await api.waitForEvent((event) => event.type === 'session.compacted' && event.properties?.['sessionID'] === child, 60_000, 'session.compacted after overflow');
-    const compaction = requestsSince(before, (request) => request.isCompaction).at(-1);
+    const compaction = requestsSince(model, before, (request) => request.isCompaction).at(-1);
     expect(compaction?.lastUser).toContain(FRAME_CONTINUATION_HEADING);
     expect(compaction?.lastUser).toContain(`- Goal: ${goal}`);
     expect(compaction?.lastUser).not.toContain(FRAME_COMPLETION_HEADING);

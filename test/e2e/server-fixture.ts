@@ -55,13 +55,17 @@ export async function openFixture(): Promise<ServerFixture> {
 }
 
 /**
- * Starts the file's server in `cwd`. Its environment names no CLI: only projects that set the `cli` option
- * have one; the double's root and call log are the memory the CLI projects share.
+ * The environment of the file's server. It names no CLI: only projects that set the `cli` option have one;
+ * the double's root and call log are the memory the CLI projects share.
  */
-export async function startServer(fixture: ServerFixture, cwd: string): Promise<OpenCodeServer> {
+export function serverEnv(fixture: ServerFixture): Promise<NodeJS.ProcessEnv> {
   const { scratch, template, double } = fixture;
-  const env = await isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR }, template);
-  return startOpenCode(fixture.binary, cwd, env);
+  return isolatedEnv(scratch, { MAENIFOLD_ROOT: double.root, MAENIFOLD_DOUBLE_LOG: double.logPath, XDG_CACHE_HOME: OPENCODE_CACHE_DIR }, template);
+}
+
+/** Starts the file's server in `cwd`, with {@link serverEnv} unless given the environment. */
+export async function startServer(fixture: ServerFixture, cwd: string, env?: NodeJS.ProcessEnv): Promise<OpenCodeServer> {
+  return startOpenCode(fixture.binary, cwd, env ?? (await serverEnv(fixture)));
 }
 
 /** Stops what {@link openFixture} and {@link startServer} started and removes the scratch folder; each part may be missing. */
