@@ -13,13 +13,15 @@ import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guideli
 import { createDoubleRoot, doubleCliPath } from '../../../support/maenifold-double.js';
 import { message } from '../../../support/fake-host.js';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { filePool } from '../../support/file-pool.js';
 import { scratchFolders } from '../../support/scratch.js';
 
 const scratch = scratchFolders('faults');
 const cleanups: (() => Promise<unknown>)[] = [];
+const pool = filePool();
 let harness: Harness | undefined;
 /** A plugin without the session context, whose CLI calls at start no test here looks at. */
-const startPlugin = (): Promise<Harness> => startHarness({ sessionStart: false });
+const startPlugin = (): Promise<Harness> => startHarness({ sessionStart: false }, {}, undefined, { pool: pool() });
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
@@ -116,7 +118,8 @@ describe('a pool that cannot serve', () => {
   });
 
   it('should still inject a context for an ordinary compaction when the pool stops', async () => {
-    harness = await startPlugin();
+    // A pool of its own: the test stops it.
+    harness = await startHarness({ sessionStart: false });
     await harness.plugin.pool?.destroy();
     harness.host.setMessages('ses_nopool', conversation);
     const output = { context: [] as string[] };

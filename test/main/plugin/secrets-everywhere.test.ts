@@ -2,9 +2,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { filePool } from '../../support/file-pool.js';
 import { message } from '../../../support/fake-host.js';
 import { truePositives, type SecretCase } from '../../fixtures/secrets/corpus.js';
 
+const pool = filePool();
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.close();
@@ -41,7 +43,7 @@ describe('secrets in frame goals, results and tool paths', () => {
   it('should reach no file, no log line, no CLI call and no injected text', async () => {
     const cases = truePositives();
     const secrets = cases.flatMap((secretCase) => secretCase.secrets);
-    harness = await startHarness({ rules: false });
+    harness = await startHarness({ rules: false }, {}, undefined, { pool: pool() });
     const h = harness;
     const tools = h.plugin.hooks.tool as Record<string, Tool>;
     const seen: string[] = [];

@@ -11,9 +11,11 @@ import { createMaenifoldClient } from '../../../src/main/memory/cli/maenifold-cl
 import type { Extraction } from '../../../src/main/compaction/extraction-engine.js';
 import { createDoubleRoot } from '../../../support/maenifold-double.js';
 import { scratchFolders } from '../../support/scratch.js';
+import { filePool } from '../../support/file-pool.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const scratch = scratchFolders('security', 'all');
+const pool = filePool();
 
 async function sources(dir: string): Promise<string[]> {
   const found: string[] = [];
@@ -101,7 +103,7 @@ describe('secrets in a conversation', () => {
     const { truePositives } = await import('../../fixtures/secrets/corpus.js');
     const cases = truePositives();
     // No session context: it reads the graph at start, and only what the compaction writes is looked at here.
-    const harness = await startHarness({ sessionStart: false });
+    const harness = await startHarness({ sessionStart: false }, {}, undefined, { pool: pool() });
     try {
       const leaks = cases.map((secretCase) => secretCase.text).join('\n');
       const messages = [

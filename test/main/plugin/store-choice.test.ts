@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { filePool } from '../../support/file-pool.js';
 import { message } from '../../../support/fake-host.js';
 
+const pool = filePool();
 let harness: Harness | undefined;
 
 afterEach(async () => {
@@ -24,7 +26,7 @@ describe('resolvePluginOptions', () => {
 
 describe('createMaenifoldPlugin', () => {
   it('should use the file store when no CLI is found, say so in one line, and keep a note', async () => {
-    harness = await startHarness({}, { MAENIFOLD_CLI: '' });
+    harness = await startHarness({}, { MAENIFOLD_CLI: '' }, undefined, { pool: pool() });
     await harness.plugin.logger.flush();
     const chosen = harness.host.linesWith('store: built-in files under');
     expect(chosen).toHaveLength(1);
@@ -39,14 +41,14 @@ describe('createMaenifoldPlugin', () => {
 
   it('should use the CLI when found and the store option is auto', async () => {
     // No session context: the line that names the store is the point, not the CLI calls it would make.
-    harness = await startHarness({ sessionStart: false });
+    harness = await startHarness({ sessionStart: false }, {}, undefined, { pool: pool() });
     await harness.plugin.logger.flush();
     expect(harness.host.linesWith('store: maenifold CLI')).toHaveLength(1);
     expect(harness.host.linesWith('store: built-in files')).toHaveLength(0);
   });
 
   it('should stay without a store when the option is maenifold and no CLI is found', async () => {
-    harness = await startHarness({ store: 'maenifold' }, { MAENIFOLD_CLI: '' });
+    harness = await startHarness({ store: 'maenifold' }, { MAENIFOLD_CLI: '' }, undefined, { pool: pool() });
     await harness.plugin.logger.flush();
     expect(harness.host.linesWith('maenifold CLI not found')).toHaveLength(1);
     expect(harness.host.linesWith('store: built-in files')).toHaveLength(0);

@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { createLogger, LOG_SERVICE } from '../../../src/main/shared/logger.js';
 import { createFakeHost, message } from '../../../support/fake-host.js';
 import { startHarness } from '../../support/plugin-harness.js';
+import { filePool } from '../../support/file-pool.js';
+
+const pool = filePool();
 
 describe('createLogger', () => {
   it('should send lines under the plugin service, with the extra of the hook that logged them', async () => {
@@ -64,7 +67,7 @@ describe('createLogger', () => {
   });
 
   it('should tag the compacting hook lines with { hook: "compacting" }', async () => {
-    const harness = await startHarness({}, { MAENIFOLD_CLI: '' });
+    const harness = await startHarness({}, { MAENIFOLD_CLI: '' }, undefined, { pool: pool() });
     try {
       harness.host.setMessages('s', [message('m', 'user', '## Plan\nWe decided to use [[Redis]] for the [[cache layer]] because every node shares it, always.')]);
       await harness.plugin.hooks['experimental.session.compacting']?.({ sessionID: 's' }, { context: [] });

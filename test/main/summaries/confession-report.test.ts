@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
+import { filePool } from '../../support/file-pool.js';
 import { createFakeHost, type FakeHost } from '../../../support/fake-host.js';
 import { createConfessionReport, DEFAULT_CONFESSION_PROMPT } from '../../../src/main/summaries/confession-report.js';
 import { createLogger, type Logger } from '../../../src/main/shared/logger.js';
@@ -7,6 +8,7 @@ import { resolvePluginOptions } from '../../../src/main/options/plugin-options.j
 
 type ToolAfter = ReturnType<typeof createConfessionReport>;
 
+const pool = filePool();
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.close();
@@ -29,7 +31,7 @@ async function after(hook: ToolAfter | undefined, tool: string, result: string, 
 describe('ConfessionReport', () => {
   it('should ask the subagent and append its confession, as the plugin\'s tool.execute.after hook', async () => {
     // No session context, whose CLI calls at start have nothing to do with the task hook.
-    harness = await startHarness({ sessionStart: false });
+    harness = await startHarness({ sessionStart: false }, {}, undefined, { pool: pool() });
     harness.host.queueReplies('ses_sub', 'Answer again.\n\n## ConfessionReport\n1. ✅ followed');
     const result = await after(harness.plugin.hooks['tool.execute.after'], 'task', 'The answer.');
     expect(result).toBe('The answer.\n\nAnswer again.\n\n## ConfessionReport\n1. ✅ followed');
