@@ -193,8 +193,9 @@ export async function runContinuity(entries: readonly CorpusEntry[], options: Pa
   const settings: ContinuityOptions = { ...DEFAULT_CONTINUITY_OPTIONS, ...options };
   const notes: string[] = [];
   const work = await mkdtemp(join(tmpdir(), 'maenifold-continuity-'));
-  const program = await prepareScenarioProgram();
-  if (program.note) notes.push(program.note);
+  // Without a session that can run, no scenario starts and the baseline would compare with nothing.
+  const program = entries.some((entry) => entry.session.ok) ? await prepareScenarioProgram() : null;
+  if (program?.note) notes.push(program.note);
   const runs: ContinuityRun[] = [];
   try {
     const untouched = join(work, 'untouched', 'project-r');
@@ -202,9 +203,9 @@ export async function runContinuity(entries: readonly CorpusEntry[], options: Pa
     const base = { stepMs: settings.stepMs, settleMs: settings.settleMs, pluginOptions: settings.pluginOptions, untouched };
     // What R receives from an empty memory: anything more in a shared one came from P or Q.
     const emptyFolder = join(work, 'empty');
-    const empty = await runScenarioProcess(program, { ...base, root: join(emptyFolder, 'root'), stateDir: join(emptyFolder, 'state'), p: null, q: null }, emptyFolder, settings.sessionTimeoutMs);
-    if (!empty.ok) notes.push(`R in an empty memory: ${empty.reason}; every line R receives counts as leaked`);
-    const untouchedBaseline = empty.ok ? empty.result.untouched : '';
+    const empty = program ? await runScenarioProcess(program, { ...base, root: join(emptyFolder, 'root'), stateDir: join(emptyFolder, 'state'), p: null, q: null }, emptyFolder, settings.sessionTimeoutMs) : null;
+    if (empty && !empty.ok) notes.push(`R in an empty memory: ${empty.reason}; every line R receives counts as leaked`);
+    const untouchedBaseline = empty?.ok ? empty.result.untouched : '';
 
     for (const [index, entry] of entries.entries()) {
       settings.onSession?.(entry.name, index, entries.length);
@@ -218,9 +219,11 @@ export async function runContinuity(entries: readonly CorpusEntry[], options: Pa
       const q = compactingProject(other, qDirectory, `ses_${other.name}_other`);
       if (q.sessionID === p.sessionID) q.sessionID = `${q.sessionID}_other`;
       const started = performance.now();
-      const outcome: Outcome = entry.session.ok
-        ? await runScenarioProcess(program, { ...base, root: join(folder, 'root'), stateDir: join(folder, 'state'), p, q }, folder, settings.sessionTimeoutMs)
-        : { ok: false, reason: entry.session.reason };
+      // `program` is null only when no session can run.
+      const outcome: Outcome =
+        entry.session.ok && program
+          ? await runScenarioProcess(program, { ...base, root: join(folder, 'root'), stateDir: join(folder, 'state'), p, q }, folder, settings.sessionTimeoutMs)
+          : { ok: false, reason: entry.session.ok ? 'no scenario program' : entry.session.reason };
       const ms = performance.now() - started;
       const failed = (reason: string): ContinuityRun => ({
         name: entry.name,
@@ -262,7 +265,7 @@ export async function runContinuity(entries: readonly CorpusEntry[], options: Pa
       });
     }
   } finally {
-    await program.dispose().catch(() => undefined);
+    await program?.dispose().catch(() => undefined);
     await rm(work, { recursive: true, force: true }).catch(() => undefined);
   }
   const sameRuns = runs.filter((run) => run.same !== null);

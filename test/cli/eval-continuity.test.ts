@@ -14,8 +14,8 @@ let corpus: string;
 
 const scratch = scratchFolders('eval-continuity-corpus', 'all');
 beforeAll(async () => {
-  // A truth without its session: the continuity run fails it without starting its scenario, so these
-  // runs pay only for the empty-memory baseline.
+  // A truth without its session: the continuity run fails it without starting a scenario, and with no
+  // session that can run, it starts no process at all (not even the empty-memory baseline).
   corpus = await scratch();
   await mkdir(join(corpus, 'sessions'));
   await mkdir(join(corpus, 'truth'));
