@@ -19,7 +19,10 @@ const { createExtractionEngine } = await load<typeof import('../../src/main/comp
 const { createMaenifoldClient } = await load<typeof import('../../src/main/memory/cli/maenifold-client.js')>('main/memory/cli/maenifold-client.js');
 const { locateCli } = await load<typeof import('../../src/main/memory/cli/cli-locator.js')>('main/memory/cli/cli-locator.js');
 
-const pool = createWorkerPool({ threads: 2 });
+// Two workers, one of which never runs a task, and no warm-up: how the default pool warms up under Bun
+// is what the main project of opencode.e2e.test.ts runs (about 2.5 s of CPU a worker), and destroy() is
+// what this probe is about.
+const pool = createWorkerPool({ threads: 2, warmUp: false });
 const ready = await pool.ready;
 const engine = createExtractionEngine(pool);
 const extracted = await engine.extract('## Plan\nWe decided to use [[Redis]] for the [[cache layer]] because every node shares it.');
