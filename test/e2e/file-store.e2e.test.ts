@@ -55,7 +55,7 @@ beforeAll(async () => {
   const { binary, template } = inject('e2eRuntime');
   model = await startFakeModel();
   // No `cli` or `store` option, no MAENIFOLD_CLI, and no folder on PATH that holds a `maenifold`.
-  const dir = await createProject(scratch, 'kept-knowledge', template, { pluginOptions: { pool: LEAN_POOL }, modelUrl: model.url });
+  const dir = await createProject(scratch, 'kept-knowledge', template, { pluginOptions: { pool: LEAN_POOL }, modelUrl: model.url, snapshot: false });
   const path = (process.env['PATH'] ?? '/usr/bin:/bin')
     .split(delimiter)
     .filter((folder) => folder !== '' && !existsSync(join(folder, 'maenifold')))

@@ -37,8 +37,8 @@ let otherDir = '';
 beforeAll(async () => {
   fixture = await openFixture();
   ({ scratch, binary, template, model, double } = fixture);
-  shopDir = await createProject(join(scratch, 'first'), 'shop', template, { pluginOptions: { cli: double.cliPath, pool: LEAN_POOL }, modelUrl: model.url });
-  otherDir = await createProject(join(scratch, 'second'), 'shop', template, { pluginOptions: { cli: double.cliPath, pool: LEAN_POOL }, modelUrl: model.url });
+  shopDir = await createProject(join(scratch, 'first'), 'shop', template, { pluginOptions: { cli: double.cliPath, pool: LEAN_POOL }, modelUrl: model.url, snapshot: false });
+  otherDir = await createProject(join(scratch, 'second'), 'shop', template, { pluginOptions: { cli: double.cliPath, pool: LEAN_POOL }, modelUrl: model.url, snapshot: false });
   server = await startServer(fixture, shopDir);
 });
 
@@ -104,7 +104,7 @@ describe('projects of their own in the real OpenCode server', () => {
 
   it('maenifold required but missing: compaction succeeds, one warning, later prompts work', async () => {
     // `store: "maenifold"` asks for the CLI alone; without it the plugin only degrades (the default would use files).
-    const dir = await createProject(scratch, 'no-cli', template, { pluginOptions: { store: 'maenifold', pool: LEAN_POOL }, modelUrl: model.url });
+    const dir = await createProject(scratch, 'no-cli', template, { pluginOptions: { store: 'maenifold', pool: LEAN_POOL }, modelUrl: model.url, snapshot: false });
     const api = await projectApi((server as OpenCodeServer).url, dir);
     try {
       const before = model.requests.length;
@@ -131,6 +131,7 @@ describe('projects of their own in the real OpenCode server', () => {
     const dir = await createProject(scratch, 'faulty', template, {
       pluginOptions: { cli: faulty, compactionTokens: 'lots', contextTotalTimeoutMs: 2_000, pool: LEAN_POOL },
       modelUrl: model.url,
+      snapshot: false,
     });
     const api = await projectApi((server as OpenCodeServer).url, dir);
     try {
