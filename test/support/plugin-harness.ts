@@ -50,10 +50,11 @@ export async function testWorkerFile(): Promise<string | undefined> {
 }
 
 /**
- * A pool of one worker for the plugins of one test file: each plugin otherwise starts its own worker,
- * and a file that starts ten plugins paid for ten. For tests that do not depend on a fresh worker; the
- * caller destroys it (usually in `afterAll`). Warmed up once, before the first test: no hook of a test
- * then waits for the worker to load, which on a loaded machine can take longer than a short deadline.
+ * A pool of one worker for the plugins of many tests (`filePool` in file-pool.ts shares one between the
+ * files of a vitest worker): each plugin otherwise starts its own worker, and a file that starts ten
+ * plugins paid for ten. For tests that do not depend on a fresh worker. Warmed up once, before the first
+ * test: no hook of a test then waits for the worker to load, which on a loaded machine can take longer
+ * than a short deadline.
  */
 export async function startTestPool(): Promise<WorkerPool> {
   const pool = createWorkerPool({ threads: 1, warmUp: true }, await testWorkerFile());
