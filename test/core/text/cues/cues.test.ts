@@ -56,12 +56,15 @@ describe('compile', () => {
     const matcher = compile(CUES);
     const reference = exactExpression(CUES);
     const random = createPrng(42);
+    // The texts on which the two disagree: one assertion for the 20,000 samples.
+    const disagreeing: string[] = [];
     for (let sample = 0; sample < 20_000; sample++) {
       let text = '';
       const length = 1 + Math.floor(random() * 6);
       for (let piece = 0; piece < length; piece++) text += PIECES[Math.floor(random() * PIECES.length)];
-      expect(matcher.test(text), text).toBe(reference.test(text));
+      if (matcher.test(text) !== reference.test(text)) disagreeing.push(text);
     }
+    expect(disagreeing).toEqual([]);
   });
 
   it('should give the same first cue as the reference from exec', () => {
