@@ -96,7 +96,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const build = async (): Promise<void> => {
     await Promise.all(contexts.map((context) => context.rebuild()));
     await mkdir(join(outdir, 'workers'), { recursive: true });
-    await writeFile(join(outdir, 'workers', 'extract-worker.js'), `export * from '../${WORKER.replace(/\.ts$/, '.mjs')}';\nexport { default } from '../${WORKER.replace(/\.ts$/, '.mjs')}';\n`);
+    const bundled = `../${WORKER.replace(/\.ts$/, '.mjs')}`;
+    await writeFile(join(outdir, 'workers', 'extract-worker.js'), `export * from '${bundled}';\nexport { default } from '${bundled}';\n`);
   };
   await writeFile(join(outdir, 'package.json'), '{ "type": "module" }\n');
   await build();
