@@ -14,11 +14,11 @@ delete process.env['NODE_EXTRA_CA_CERTS'];
  * gpt-tokenizer, the cue tables, the unified stack and the plugin again for each file (about half a second
  * of CPU per file). The module state that outlives a file is the state one OpenCode process already shares
  * between the plugin instances of its projects (the lock table, the outbox's claims, caches keyed by
- * content), and every file stops the plugins, pools and processes it starts, but for the one warmed pool the
- * hook tests share (test/support/file-pool.ts), which lives until vitest ends the worker. What a file changes in the
- * process's globals (fake clocks, stubbed variables and globals, spies) is put back after its tests by
- * test/support/restore-globals.ts. The global setup bundles the worker and the scripts tests start as
- * processes, once for the run (test/support/test-bundles.ts).
+ * content), and every file stops the plugins, pools and processes it starts, but for the one warmed pool
+ * the hook tests share (test/support/file-pool.ts), which lives until vitest ends the worker. What a file
+ * changes in the process's globals (fake clocks, stubbed variables and globals, spies) is put back after
+ * its tests by test/support/restore-globals.ts. The global setup bundles the worker and the scripts tests
+ * start as processes, once for the run (test/support/test-bundles.ts).
  */
 export default defineConfig({
   test: {

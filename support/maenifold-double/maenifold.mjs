@@ -24,7 +24,7 @@ import { homedir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 
 /** node:crypto, loaded at its first use: only writes and sessions need it, and loading it took about a sixth of the CPU of a call that reads. */
-const crypto = () => process.getBuiltinModule('node:crypto');
+const nodeCrypto = () => process.getBuiltinModule('node:crypto');
 
 const TOOLS = ['WriteMemory', 'ReadMemory', 'ListMemories', 'SearchMemories', 'BuildContext', 'RecentActivity', 'SequentialThinking', 'Sync'];
 const TOOL_BY_LOWER = new Map(TOOLS.map((name) => [name.toLowerCase(), name]));
@@ -84,7 +84,7 @@ function listMarkdown(dir) {
 
 function writeAtomic(path, text) {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${crypto().randomBytes(4).toString('hex')}.tmp`;
+  const tmp = `${path}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);
 }
@@ -92,7 +92,7 @@ function writeAtomic(path, text) {
 /** The time now, or the fixed time a test set, in ms. */
 const nowMs = () => (process.env.MAENIFOLD_DOUBLE_NOW ? Date.parse(process.env.MAENIFOLD_DOUBLE_NOW) : Date.now());
 
-const checksum = (text) => crypto().createHash('sha256').update(text, 'utf8').digest('base64');
+const checksum = (text) => nodeCrypto().createHash('sha256').update(text, 'utf8').digest('base64');
 const minute = (ms) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 
 // --- Markdown: frontmatter, WikiLinks outside code, H2 sections ---------------
@@ -373,7 +373,7 @@ function sequentialThinking(payload) {
 
   const now = new Date(nowMs()).toISOString();
   if (id === undefined) {
-    id = `session-${nowMs()}-${String(crypto().randomInt(0, 100_000)).padStart(5, '0')}`;
+    id = `session-${nowMs()}-${String(nodeCrypto().randomInt(0, 100_000)).padStart(5, '0')}`;
     const head = { title: `Sequential Thinking Session ${id}`, permalink: id, type: 'sequential', status: 'active', created: now, analysisType: opt(payload, 'analysisType', 'string') };
     writeAtomic(sessionPath(id), `${formatFrontmatter(head)}# Sequential Thinking Session\n`);
   }
@@ -462,7 +462,7 @@ async function main() {
     setInterval(() => {}, 1 << 30);
     return;
   }
-  if (fault === 'garbage') return void process.stdout.write(Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x7b]), crypto().randomBytes(512), Buffer.from('\n')]));
+  if (fault === 'garbage') return void process.stdout.write(Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x7b]), nodeCrypto().randomBytes(512), Buffer.from('\n')]));
   if (fault === 'crash') {
     process.stderr.write('Unhandled exception. System.InvalidOperationException: Injected crash\n   at Program.<Main>$(String[] args)\n');
     process.exitCode = 134;

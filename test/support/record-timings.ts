@@ -24,23 +24,32 @@ function fileSeconds(report: Report): Record<string, number> {
   return Object.fromEntries(report.testResults.map((file) => [relative(ROOT, file.name), Math.round((file.endTime - file.startTime) / 100) / 10]));
 }
 
-async function runSuites(): Promise<string[]> {
+/** The seconds per file of the reports at `paths`, merged. */
+async function readReports(paths: readonly string[]): Promise<Record<string, number>> {
+  const timings: Record<string, number> = {};
+  for (const path of paths) Object.assign(timings, fileSeconds(JSON.parse(await readFile(path, 'utf8')) as Report));
+  return timings;
+}
+
+/** Runs both suites with vitest's JSON reporter and reads their reports. */
+async function runSuites(): Promise<Record<string, number>> {
   const folder = await mkdtemp(join(tmpdir(), 'test-timings-'));
-  const reports: string[] = [];
-  for (const [name, config] of [['unit', 'vitest.config.ts'], ['e2e', 'vitest.e2e.config.ts']] as const) {
-    const output = join(folder, `${name}.json`);
-    process.stderr.write(`running the ${name} tests …\n`);
-    await run('npx', ['vitest', 'run', '--config', config, '--reporter=json', `--outputFile=${output}`], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
-    reports.push(output);
+  try {
+    const reports: string[] = [];
+    for (const [name, config] of [['unit', 'vitest.config.ts'], ['e2e', 'vitest.e2e.config.ts']] as const) {
+      const output = join(folder, `${name}.json`);
+      process.stderr.write(`running the ${name} tests …\n`);
+      await run('npx', ['vitest', 'run', '--config', config, '--reporter=json', `--outputFile=${output}`], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+      reports.push(output);
+    }
+    return await readReports(reports);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
   }
-  return reports;
 }
 
 const given = process.argv.slice(2);
-const reports = given.length > 0 ? given : await runSuites();
-const timings: Record<string, number> = {};
-for (const path of reports) Object.assign(timings, fileSeconds(JSON.parse(await readFile(path, 'utf8')) as Report));
+const timings = given.length > 0 ? await readReports(given) : await runSuites();
 const sorted = Object.fromEntries(Object.entries(timings).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 await writeFile(TIMINGS_FILE, `${JSON.stringify(sorted, null, 2)}\n`);
-if (given.length === 0) await rm(join(reports[0] as string, '..'), { recursive: true, force: true });
 process.stdout.write(`recorded ${Object.keys(sorted).length} files in ${relative(ROOT, fileURLToPath(TIMINGS_FILE))}\n`);
