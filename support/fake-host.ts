@@ -3,7 +3,7 @@
  * the replies to `session.prompt`, and records every log line. Its shapes
  * follow opencode-plugin-api.md (calls resolve to `{ data, error }`).
  */
-import type { HostClient, SdkResult } from '../src/main/shared/host-client.js';
+import type { HostClient, SdkResult } from '../src/main/host/host-client.js';
 
 /** A paged read's query: `limit`, and the cursor of the page it continues from. */
 export interface PageQuery {

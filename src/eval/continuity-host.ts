@@ -4,7 +4,7 @@
  * instance of the run (as OpenCode's own storage outlives its processes), and
  * a log per instance that never reaches the terminal.
  */
-import type { HostClient } from '../main/shared/host-client.js';
+import type { HostClient } from '../main/host/host-client.js';
 
 /** A line the plugin logged. */
 export interface CapturedLog {

@@ -23,7 +23,7 @@ import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { ExtractionEngine } from './extraction-engine.js';
-import type { HostClient } from '../shared/host-client.js';
+import type { HostClient } from '../host/host-client.js';
 import type { BackgroundWork } from '../shared/background-work.js';
 import type { Delivery } from '../memory/delivery/delivery.js';
 import type { WorkingSetTracker } from '../working-set/working-set-tracker.js';

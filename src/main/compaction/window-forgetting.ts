@@ -3,7 +3,7 @@
  * window goes with it, so a session that comes back under the same id is read
  * whole at its next compaction.
  */
-import { deletedSessionID, type HostEventInput } from '../shared/session-events.js';
+import { deletedSessionID, type HostEventInput } from '../host/host-events.js';
 import type { WindowMemory } from './window-memory.js';
 
 /**

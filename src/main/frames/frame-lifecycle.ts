@@ -17,7 +17,7 @@ import { captureSummary } from './frame-state.js';
 import type { FrameStore } from './frame-store.js';
 import { errorText } from '../shared/logger.js';
 import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
-import { HOST_READ_DEADLINE_MS, type HostClient } from '../shared/host-client.js';
+import { HOST_READ_DEADLINE_MS, type HostClient } from '../host/host-client.js';
 import { withDeadline } from '../shared/deadline.js';
 import type { BackgroundWork } from '../shared/background-work.js';
 
@@ -130,7 +130,7 @@ export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameSt
     }
   }
 
-  async function capture(frameID: string): Promise<void> {
+  async function capture(frameID: string, given?: unknown): Promise<void> {
     try {
       const frame = (await step(() => store.read(), 'the frame store')).frames[frameID];
       if (!frame) return;
@@ -139,7 +139,7 @@ export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameSt
         logger.info(`frames: frame ${frameID} compacted while ${frame.status}; it stays ${frame.status}`);
         return;
       }
-      const read = await summaries.latest(frameID);
+      const read = await summaries.latest(frameID, given);
       if (read.kind === 'failed') throw new StepTimeout(`the host's message list ${read.why}`);
       // The summary is injected into other sessions' system text: clean, without secrets, capped.
       const cleaned = read.kind === 'found' ? await runner.run('cleanSummary', { summary: read.text, maxChars: options.summaryMaxChars }) : null;
@@ -166,7 +166,7 @@ export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameSt
         const status = (event.properties?.['status'] as { type?: unknown } | undefined)?.type;
         const idle = event.type === 'session.idle' || (event.type === 'session.status' && status === 'idle');
         if (idle && waitingForIdle.delete(sessionID)) background.run('frame compaction', () => summarize(sessionID));
-        if (event.type === 'session.compacted') background.run('frame summary', () => capture(sessionID));
+        if (event.type === 'session.compacted') background.run('frame summary', () => capture(sessionID, event.properties?.['summary']));
       } catch (error) {
         logger.error(`frames: event handler failed: ${errorText(error)}`);
       }

@@ -10,10 +10,9 @@ import type { FrameLifecycle } from './frame-lifecycle.js';
 import type { FrameStore } from './frame-store.js';
 import { errorText, type Logger } from '../shared/logger.js';
 import { forHook } from '../shared/handler-deps.js';
-import type { HostClient } from '../shared/host-client.js';
+import type { HostClient } from '../host/host-client.js';
 import type { WorkingSetTracker } from '../working-set/working-set-tracker.js';
-import type { ToolHelper } from './tool-helper.js';
-import type { ToolContext } from '@opencode-ai/plugin';
+import type { PluginTool, PluginToolCall } from '../host/host-port.js';
 import { withDeadline } from '../shared/deadline.js';
 import { capChars } from '../../core/text/char-cap.js';
 
@@ -57,24 +56,23 @@ export interface FrameToolDeps {
 }
 
 /**
- * @param tool - the `tool()` helper of `@opencode-ai/plugin`.
  * @param context - the parts of the plugin it uses.
  * @param store - the project's frames.
  * @param lifecycle - starts a popped frame's compaction.
- * @returns the value of the `tool` hook.
+ * @returns the plugin's `tool` hook, in the host port's terms.
  */
-export function createFrameTools(tool: ToolHelper, context: FrameToolDeps, store: FrameStore, lifecycle: FrameLifecycle): Record<string, ReturnType<ToolHelper>> {
+export function createFrameTools(context: FrameToolDeps, store: FrameStore, lifecycle: FrameLifecycle): Record<string, PluginTool> {
   const { host, workingSet, logger } = forHook(context, 'frames');
-  const z = tool.schema;
   /** An argument the model writes as text; each is cleaned and capped before use. */
-  const text = (description: string) => z.string().describe(description);
+  const text = (description: string) => ({ description });
   /** The same, for one the tool does without. */
-  const optionalText = (description: string) => z.string().optional().describe(description);
+  const optionalText = (description: string) => ({ description, optional: true });
+  const tool = (definition: PluginTool): PluginTool => definition;
 
   /** A tool's `execute`: whatever step throws or times out, it logs one line and answers with what became of the request. */
   const answering =
-    <A>(name: string, wording: FailureWording, run: (args: A, toolContext: ToolContext) => Promise<string>) =>
-    async (args: A, toolContext: ToolContext): Promise<string> => {
+    (name: string, wording: FailureWording, run: (args: Record<string, unknown>, toolContext: PluginToolCall) => Promise<string>) =>
+    async (args: Record<string, unknown>, toolContext: PluginToolCall): Promise<string> => {
       try {
         return await run(args, toolContext);
       } catch (error) {

@@ -8,12 +8,9 @@ import { createFrameLifecycle, FRAME_LIFECYCLE_OPTIONS } from './frame-lifecycle
 import { createFrameCompacting, FRAME_COMPACTING_OPTIONS } from './frame-compaction.js';
 import { createFrameContext, FRAME_CONTEXT_OPTIONS } from './frame-context.js';
 import { createFrameTools } from './frame-tools.js';
-import { loadToolHelper, type ToolHelper } from './tool-helper.js';
-import { withDeadline } from '../shared/deadline.js';
-import { errorText } from '../shared/logger.js';
 import { optionSlice, type HandlerDeps } from '../shared/handler-deps.js';
 import type { TaskRunner } from '../pool/task-runner.js';
-import type { HostClient } from '../shared/host-client.js';
+import type { HostClient, PluginTool } from '../host/host-port.js';
 import type { BackgroundWork } from '../shared/background-work.js';
 import type { WorkingSetTracker } from '../working-set/working-set-tracker.js';
 import type { CompactedSummaries } from '../summaries/compacted-summary.js';
@@ -21,8 +18,8 @@ import type { CompactedSummaries } from '../summaries/compacted-summary.js';
 /** The frame parts of the plugin's hooks. */
 export interface Frames {
   store: FrameStore;
-  /** The `tool` hook's value; `null` when the tool helper could not be loaded. */
-  tools: Record<string, ReturnType<ToolHelper>> | null;
+  /** The goal-frame tools, in the host port's terms. */
+  tools: Record<string, PluginTool>;
   compacting: ReturnType<typeof createFrameCompacting>;
   systemTransform: ReturnType<typeof createFrameContext>;
   event: ReturnType<typeof createFrameLifecycle>['event'];
@@ -43,41 +40,17 @@ export interface FramesDeps extends HandlerDeps<(typeof FRAMES_OPTIONS)[number]>
 }
 
 /**
- * How long loading the tool helper may hold the plugin's start: importing a module from a project's
- * `.opencode/node_modules` reads the disk, and a plugin that never finishes loading leaves the host
- * waiting. A healthy import takes milliseconds.
- */
-export const TOOL_HELPER_DEADLINE_MS = 5_000;
-
-/**
  * @param context - the parts of the plugin it uses.
  * @param worktree - the project's worktree (names the frame file).
- * @param folders - where OpenCode keeps `.opencode/` for this project.
- * @param env - the environment.
- * @param load - finds the tool helper; see `loadToolHelper`.
  */
-export async function createFrames(
-  context: FramesDeps,
-  worktree: string,
-  folders: readonly string[],
-  env: NodeJS.ProcessEnv,
-  load: typeof loadToolHelper = loadToolHelper,
-): Promise<Frames> {
+export function createFrames(context: FramesDeps, worktree: string): Frames {
   const { options, logger, runner, host, background, workingSet, summaries } = context;
   const store = createFrameStore(frameFileFor(options.stateDir, worktree), { logger });
   // Each part gets what it declares, as the composition root hands out the plugin's parts.
   const lifecycle = createFrameLifecycle({ options: optionSlice(options, FRAME_LIFECYCLE_OPTIONS), logger, host, background, runner, summaries }, store);
-  const loaded = await withDeadline(Promise.resolve().then(() => load(folders, env)), TOOL_HELPER_DEADLINE_MS);
-  const helper = loaded.done ? loaded.value : null;
-  if (helper?.ok) logger.info(`frames: flame_* tools built with the tool helper of ${helper.from}`);
-  else if (helper) logger.warn(`frames: @opencode-ai/plugin not found (tried ${helper.tried.join(', ')}); the flame_* tools are off`);
-  else if (!loaded.done) {
-    const why = loaded.reason === 'timeout' ? `did not finish within ${TOOL_HELPER_DEADLINE_MS} ms` : `failed: ${errorText(loaded.error)}`;
-    logger.warn(`frames: loading @opencode-ai/plugin's tool helper ${why}; the flame_* tools are off`);
-  }
   return {
     store,
-    tools: helper?.ok ? createFrameTools(helper.tool, { logger, host, workingSet }, store, lifecycle) : null,
+    tools: createFrameTools({ logger, host, workingSet }, store, lifecycle),
     compacting: createFrameCompacting({ options: optionSlice(options, FRAME_COMPACTING_OPTIONS), logger }, store),
     systemTransform: createFrameContext({ options: optionSlice(options, FRAME_CONTEXT_OPTIONS), logger, runner }, store),
     event: lifecycle.event,

@@ -5,9 +5,8 @@
  * host's output (hook-parts.ts): no hook holds the host longer than its
  * budget, whatever a part waits on.
  */
-import type { Hooks } from '@opencode-ai/plugin';
 import type { Logger } from '../shared/logger.js';
-import type { HostEventInput } from '../shared/session-events.js';
+import type { HostEventInput, PluginHooks, SystemCall } from '../host/host-port.js';
 import type { createSessionStart } from '../graph/session-start.js';
 import type { createTaskAugmentation } from '../graph/task-augmentation.js';
 import type { createRulesInjection } from '../rules/rules-injection.js';
@@ -26,18 +25,8 @@ type ToolBefore = ReturnType<typeof createTaskAugmentation>;
 type ToolAfter = ReturnType<typeof createConfessionReport>;
 type Compacting = ReturnType<typeof createCompaction>;
 
-/** The hooks the plugin registers. */
-export interface MaenifoldHooks {
-  event?: (input: HostEventInput) => Promise<void>;
-  'experimental.chat.system.transform'?: SystemTransform;
-  'tool.execute.before'?: ToolBefore;
-  'tool.execute.after'?: ToolAfter;
-  'experimental.session.compacting'?: Compacting;
-  /** The goal-frame tools (`flame_push`, `flame_pop`, `flame_status`). */
-  tool?: Hooks['tool'];
-  /** Awaited by OpenCode when it shuts the plugin's instance down; see `hooksForHost`. */
-  dispose?: () => Promise<void>;
-}
+/** The hooks the plugin registers, in the host port's terms (each adapter registers them with its host). */
+export type MaenifoldHooks = PluginHooks;
 
 /** The feature handlers the hooks are made of, each built by its feature. */
 export interface FeatureHandlers {
@@ -51,6 +40,16 @@ export interface FeatureHandlers {
   summaries: ReturnType<typeof createSummaryPersistence>;
   /** `null` when the frames option is off. */
   frames: Frames | null;
+}
+
+/**
+ * Whether system text is asked for a work call: one without a kind (1.x tells none) or `primary`.
+ *
+ * @param call - the request, as the host sent it.
+ */
+export function isWorkCall(call: SystemCall | undefined): boolean {
+  const kind = call?.kind;
+  return kind === undefined || kind === 'primary';
 }
 
 /**
@@ -72,13 +71,18 @@ export function composeHooks(handlers: FeatureHandlers, budgets: HookBudgets, lo
     { name: 'summaries', run: (input) => handlers.summaries(input) },
     frames ? { name: 'frames', run: (input) => frames.event(input) } : null,
   ]);
+  const system = within('experimental.chat.system.transform', budgets.systemTransform, SYSTEM_SCRATCH, [
+    { name: 'session start', run: handlers.sessionStart },
+    { name: 'rules', run: handlers.rules },
+    frames ? { name: 'frames', run: frames.systemTransform } : null,
+  ]);
   return {
     event: (input) => event(input, undefined),
-    'experimental.chat.system.transform': within('experimental.chat.system.transform', budgets.systemTransform, SYSTEM_SCRATCH, [
-      { name: 'session start', run: handlers.sessionStart },
-      { name: 'rules', run: handlers.rules },
-      frames ? { name: 'frames', run: frames.systemTransform } : null,
-    ]),
+    'experimental.chat.system.transform': async (input, output) => {
+      // A title, a compaction or a one-off generation gets none of the plugin's blocks.
+      if (!isWorkCall(input)) return;
+      await system(input, output);
+    },
     'tool.execute.before': within('tool.execute.before', budgets.toolBefore, TOOL_ARGS_SCRATCH, [{ name: 'task context', run: handlers.taskAugmentation }]),
     'tool.execute.after': within('tool.execute.after', budgets.toolAfter, TOOL_RESULT_SCRATCH, [
       { name: 'working set', run: (input: Parameters<ToolAfter>[0]) => handlers.workingSet.toolAfter(input) },
@@ -88,6 +92,6 @@ export function composeHooks(handlers: FeatureHandlers, budgets: HookBudgets, lo
       { name: 'compaction', run: handlers.compaction },
       frames ? { name: 'frames', run: frames.compacting } : null,
     ]),
-    ...(frames?.tools ? { tool: frames.tools } : {}),
+    ...(frames ? { tool: frames.tools } : {}),
   };
 }

@@ -31,7 +31,7 @@ import { createSummaryPersistence, SUMMARY_PERSISTENCE_OPTIONS } from '../summar
 import { createCompactedSummaries } from '../summaries/compacted-summary.js';
 import { CONFESSION_REPORT_OPTIONS, createConfessionReport } from '../summaries/confession-report.js';
 import { optionSlice } from '../shared/handler-deps.js';
-import type { HostClient } from '../shared/host-client.js';
+import type { HostIdentity, HostPort } from '../host/host-port.js';
 import { createWorkingSetTracker } from '../working-set/working-set-tracker.js';
 import { createRuleSet, ruleFolders } from '../rules/rules.js';
 import { createRulesInjection, RULES_INJECTION_OPTIONS } from '../rules/rules-injection.js';
@@ -51,11 +51,13 @@ function priorityText(priority: PriorityOutcome | null): string {
 /** How long shutdown waits for each of the file store, the pool and the log after background work. */
 export const SHUTDOWN_STEP_MS = 5_000;
 
-/** What OpenCode passes to a plugin (the parts used here). */
-export interface PluginInput {
-  client: HostClient;
-  directory?: string;
-  worktree?: string;
+/** What the plugin is started with: the host port, as an adapter built it from its OpenCode's input. */
+export type PluginInput = HostPort;
+
+/** How the start line names the host. */
+export function hostText(host: HostIdentity | undefined): string {
+  if (host?.line === 'v2') return `OpenCode ${host.version ?? '2.x'} (2.x plugin API)`;
+  return 'OpenCode 1.x (server plugin API)';
 }
 
 /**
@@ -71,6 +73,11 @@ export interface PluginSeams {
   workerFile?: string;
   /** A started pool to run tasks on instead of starting one. Its owner stops it: `dispose` leaves it running. */
   pool?: WorkerPool;
+  /**
+   * Where the pool comes from when several instances of the plugin share a process (2.x boots one per
+   * project folder): `acquire` hands out a pool for these options, `release` gives it back at `dispose`.
+   */
+  pools?: { acquire(options: PluginOptions['pool'], workerFile?: string): WorkerPool; release(pool: WorkerPool): Promise<void> };
 }
 
 /** A started plugin: its hooks and the handles tests and shutdown need. */
@@ -106,7 +113,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const project = resolveProject(options.project, input.worktree || input.directory || process.cwd());
     const location = locateCli(options.cli, env, input.directory || process.cwd());
     const useFiles = options.store === 'files' || (options.store === 'auto' && !location.found);
-    const pool = seams.pool ?? createWorkerPool(options.pool, seams.workerFile);
+    const pool = seams.pool ?? seams.pools?.acquire(options.pool, seams.workerFile) ?? createWorkerPool(options.pool, seams.workerFile);
     const runner = createFallbackRunner(pool, (name, reason) => logger.warn(`pool could not run ${name} (${reason}); ran it inline`));
     let files: FileStore | null = null;
     let memory: MemoryPort;
@@ -115,10 +122,10 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       files = createFileStore({ root, stateDir: options.stateDir, runner, logger });
       memory = files;
       const why = location.found ? 'store option is files' : `maenifold CLI not found, looked at ${location.tried.length} places, last ${location.tried.at(-1) ?? 'none'}; set MAENIFOLD_CLI to use it`;
-      logger.info(`store: built-in files under ${files.memoryDir} (${why}); project ${project.name} (${project.key}, memory scope ${options.memoryScope})`);
+      logger.info(`store: built-in files under ${files.memoryDir} (${why}); project ${project.name} (${project.key}, memory scope ${options.memoryScope}); ${hostText(input.host)}`);
     } else {
       memory = countingWrites(createMaenifoldClient(location, env));
-      if (location.found) logger.info(`store: maenifold CLI ${location.path} (from ${location.source}); project ${project.name} (${project.key}, memory scope ${options.memoryScope})`);
+      if (location.found) logger.info(`store: maenifold CLI ${location.path} (from ${location.source}); project ${project.name} (${project.key}, memory scope ${options.memoryScope}); ${hostText(input.host)}`);
       else {
         logger.warn(
           `maenifold CLI not found (looked at ${location.tried.length} places, last ${location.tried.at(-1) ?? 'none'}) and the store option is maenifold; graph context, notes and summaries are off, compaction guidance still works. Set MAENIFOLD_CLI to its path.`,
@@ -146,10 +153,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const taskAugmentation = createTaskAugmentation({ options: optionSlice(options, TASK_AUGMENTATION_OPTIONS), logger, memory, runner, project, chains });
     const summaries = createSummaryPersistence({ options: optionSlice(options, SUMMARY_PERSISTENCE_OPTIONS), logger, memory, runner, summaries: compacted, project, background, delivery });
     const confession = createConfessionReport({ options: optionSlice(options, CONFESSION_REPORT_OPTIONS), logger, host });
-    const folders = [...new Set([input.directory, worktree].filter((dir): dir is string => !!dir))];
-    const frames = options.frames
-      ? await createFrames({ options: optionSlice(options, FRAMES_OPTIONS), logger, runner, host, background, workingSet, summaries: compacted }, worktree, folders, env)
-      : null;
+    const frames = options.frames ? createFrames({ options: optionSlice(options, FRAMES_OPTIONS), logger, runner, host, background, workingSet, summaries: compacted }, worktree) : null;
     const compaction = createCompaction({ options: optionSlice(options, COMPACTION_OPTIONS), logger, memory, runner, engine, host, project, background, delivery, workingSet, windows });
     // Whatever an earlier run could not deliver.
     if (memory.available) background.run('outbox', () => delivery.flush());
@@ -187,7 +191,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
         }
         for (const [what, step] of [
           ['file store index', () => files?.close()],
-          ['worker pool', () => (seams.pool ? undefined : pool.destroy())],
+          ['worker pool', () => (seams.pool ? undefined : seams.pools ? seams.pools.release(pool) : pool.destroy())],
         ] as const) {
           const done = await withDeadline(Promise.resolve().then(step), SHUTDOWN_STEP_MS);
           if (!done.done) logger.warn(`shutdown: ${what} ${done.reason === 'timeout' ? `did not stop within ${SHUTDOWN_STEP_MS} ms` : `failed to stop: ${errorText(done.error)}`}`);

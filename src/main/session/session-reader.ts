@@ -21,7 +21,7 @@
  */
 import { createTimeSlicer, yieldToHost } from '../../core/text/time-slicer.js';
 import { withDeadline, type DeadlineResult } from '../shared/deadline.js';
-import type { HostClient, SdkResult } from '../shared/host-client.js';
+import type { HostClient, SdkResult } from '../host/host-client.js';
 import { readMessage, type MessageView } from './message-view.js';
 
 /**

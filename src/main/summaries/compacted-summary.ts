@@ -9,10 +9,11 @@
  * list of a 10 MB session is one 10 MB serialisation and parse there, 100 ms
  * and more). Both handlers start their work from the same event, so a read
  * still under way for one serves the other; a read that has ended is not
- * kept, since the next compaction of the session stores a new summary.
+ * kept, since the next compaction of the session stores a new summary. A
+ * host that sends the summary with its event (2.x) is not read at all.
  */
 import { errorText } from '../shared/logger.js';
-import { HOST_READ_DEADLINE_MS, type HostClient } from '../shared/host-client.js';
+import { HOST_READ_DEADLINE_MS, type HostClient } from '../host/host-client.js';
 import { readSessionMessages } from '../session/session-reader.js';
 import type { MessageView } from '../session/message-view.js';
 
@@ -27,8 +28,11 @@ export type SummaryRead = { kind: 'found'; text: string } | { kind: 'none' } | {
 
 /** Reads the newest compaction summary of a session. */
 export interface CompactedSummaries {
-  /** The newest summary among the session's newest messages. Never rejects. */
-  latest(sessionID: string): Promise<SummaryRead>;
+  /**
+   * The newest summary among the session's newest messages, or `given` when the host sent the
+   * summary's text with its event (2.x does): then nothing is read. Never rejects.
+   */
+  latest(sessionID: string, given?: unknown): Promise<SummaryRead>;
 }
 
 /** Settings of {@link createCompactedSummaries}. */
@@ -82,7 +86,8 @@ export function createCompactedSummaries(host: HostClient, settings: CompactedSu
   }
 
   return {
-    latest(sessionID) {
+    latest(sessionID, given) {
+      if (typeof given === 'string' && given.trim() !== '') return Promise.resolve({ kind: 'found', text: given.trim() });
       const known = underWay.get(sessionID);
       if (known) return known;
       const reading = read(sessionID).finally(() => underWay.delete(sessionID));

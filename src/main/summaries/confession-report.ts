@@ -6,7 +6,7 @@
 import { withDeadline } from '../shared/deadline.js';
 import { errorText } from '../shared/logger.js';
 import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
-import type { HostClient } from '../shared/host-client.js';
+import type { HostClient } from '../host/host-client.js';
 import { readMessage } from '../session/message-view.js';
 
 /** The word a result must contain to count as confessed. */

@@ -42,8 +42,8 @@ export interface SummaryPersistenceDeps extends HandlerDeps<(typeof SUMMARY_PERS
 export function createSummaryPersistence(context: SummaryPersistenceDeps): EventHook {
   const { options, memory, runner, summaries, project, background, delivery, logger } = forHook(context, 'summary');
 
-  async function persist(sessionID: string): Promise<void> {
-    const read = await summaries.latest(sessionID);
+  async function persist(sessionID: string, given: unknown): Promise<void> {
+    const read = await summaries.latest(sessionID, given);
     if (read.kind === 'failed') {
       // A host that never answers must not keep this work (and shutdown) waiting: the read has a deadline.
       logger.warn(`summary: session ${sessionID}: the host's message list ${read.why}; this summary is not persisted`);
@@ -70,7 +70,7 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
       if (!options.summaries || !memory.available || event?.type !== 'session.compacted') return;
       const sessionID = event.properties?.['sessionID'];
       if (typeof sessionID !== 'string') return;
-      background.run('summary', () => persist(sessionID));
+      background.run('summary', () => persist(sessionID, event.properties?.['summary']));
     } catch (error) {
       logger.error(`summary: event handler failed: ${errorText(error)}`);
     }

@@ -5,7 +5,7 @@
  * wait on the store, the pool or the host.
  */
 import { errorText, type Logger } from '../shared/logger.js';
-import { deletedSessionID, type HostEventInput } from '../shared/session-events.js';
+import { deletedSessionID, type HostEventInput } from '../host/host-events.js';
 import type { WorkingSetTracker } from './working-set-tracker.js';
 
 /** What the parts use of the plugin's shared parts. */

@@ -7,7 +7,7 @@ import { createBackgroundWork } from '../../../src/main/shared/background-work.j
 import { createLogger } from '../../../src/main/shared/logger.js';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
 import { createFakeHost, message, type FakeHost } from '../../../support/fake-host.js';
-import { loadToolHelper, toolHelperCandidates } from '../../../src/main/frames/tool-helper.js';
+import { loadToolHelper, toolHelperCandidates } from '../../../src/main/host/v1/tool-helper.js';
 import { instructionsFor } from '../../../src/main/frames/frame-compaction.js';
 import type { Frame } from '../../../src/main/frames/frame-state.js';
 import { createCompactedSummaries } from '../../../src/main/summaries/compacted-summary.js';

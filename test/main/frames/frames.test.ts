@@ -1,18 +1,12 @@
-import { createCompactedSummaries } from '../../../src/main/summaries/compacted-summary.js';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { hungFile } from '../../support/hung-file.js';
 import { startHarness as startPlugin, type Harness } from '../../support/plugin-harness.js';
 import { filePool } from '../../support/file-pool.js';
-import { createFakeHost, message } from '../../../support/fake-host.js';
-import { createFrames, TOOL_HELPER_DEADLINE_MS } from '../../../src/main/frames/frames.js';
-import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
-import { createLogger } from '../../../src/main/shared/logger.js';
-import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
-import { createWorkingSetTracker } from '../../../src/main/working-set/working-set-tracker.js';
+import { message } from '../../../support/fake-host.js';
 import { FRAME_COMPLETION_HEADING, FRAME_CONTINUATION_HEADING } from '../../../src/main/frames/frame-compaction.js';
 import { FRAME_HEADINGS } from '../../../src/main/frames/frame-context.js';
 import { countTokens } from '../../../src/core/text/tokens/tokens.js';
@@ -60,38 +54,6 @@ const childWork = [
 const summarized = [...childWork, message('c3', 'assistant', 'CHILD-SUMMARY: the [[redis]] cache was added in src/cache.ts.', { summary: true, providerID: 'fake', modelID: 'm' })];
 
 describe('createFrames', () => {
-  it('should start without the flame_* tools, saying why, when loading the tool helper never finishes', async () => {
-    const stateDir = await scratch();
-    const host = createFakeHost();
-    const { options } = resolvePluginOptions({ stateDir }, {});
-    const context = {
-      options,
-      logger: createLogger(host.client),
-      // Never asked to run a task here; the file's pool saves loading the task modules into this thread.
-      runner: pool(),
-      host: host.client,
-      background: createBackgroundWork(() => undefined),
-      workingSet: createWorkingSetTracker('/work/acme-shop'),
-      summaries: createCompactedSummaries(host.client),
-    };
-    vi.useFakeTimers();
-    try {
-      const started = createFrames(context, '/work/acme-shop', [], {}, () => new Promise(() => undefined));
-      await vi.advanceTimersByTimeAsync(TOOL_HELPER_DEADLINE_MS - 1);
-      let settled = false;
-      void started.then(() => (settled = true));
-      await vi.advanceTimersByTimeAsync(0);
-      expect(settled).toBe(false);
-      await vi.advanceTimersByTimeAsync(1);
-      const frames = await started;
-      expect(frames.tools).toBeNull();
-      await context.logger.flush();
-      expect(host.linesWith(`tool helper did not finish within ${TOOL_HELPER_DEADLINE_MS} ms`)).toHaveLength(1);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
   it('should return from the compacting hook, flame_push and the frame context when the frames file never answers', async () => {
     const h = (harness = await startHarness());
     const file = frameFileFor(h.stateDir, '/work/acme-shop');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIRST_PAGE_MESSAGES, MIN_PAGE_MESSAGES, PAGE_DEADLINE_SHARE, PAGE_TARGET_CHARS, readSessionMessages } from '../../../src/main/session/session-reader.js';
-import type { HostClient, SdkResult } from '../../../src/main/shared/host-client.js';
+import type { HostClient, SdkResult } from '../../../src/main/host/host-client.js';
 import { readMessage } from '../../../src/main/session/message-view.js';
 
 /** The views the reader answers with, for entries as the host sends them. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCompactedSummaries, lastSummaryText, SUMMARY_MAX_PAGES, SUMMARY_PAGE_MESSAGES } from '../../../src/main/summaries/compacted-summary.js';
-import type { HostClient } from '../../../src/main/shared/host-client.js';
+import type { HostClient } from '../../../src/main/host/host-client.js';
 import { createFakeHost, message } from '../../../support/fake-host.js';
 import { messageViewsOf } from '../../../src/main/session/session-export.js';
 

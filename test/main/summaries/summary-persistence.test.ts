@@ -8,7 +8,7 @@ import { buildSummaryThought, createSummaryPersistence, type SummaryPersistenceD
 import { createBackgroundWork } from '../../../src/main/shared/background-work.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
 import { resolvePluginOptions } from '../../../src/main/options/plugin-options.js';
-import { HOST_READ_DEADLINE_MS } from '../../../src/main/shared/host-client.js';
+import { HOST_READ_DEADLINE_MS } from '../../../src/main/host/host-client.js';
 import { createCompactedSummaries } from '../../../src/main/summaries/compacted-summary.js';
 import { resolveProject } from '../../../src/main/shared/project.js';
 import { MAX_PAYLOAD_BYTES } from '../../../src/main/memory/cli/maenifold-client.js';

@@ -3,7 +3,7 @@
  * purpose: calls resolve to `{ data, error }`, and a structural type keeps the
  * plugin working across SDK versions and lets tests pass a fake.
  */
-import type { LogClient } from './logger.js';
+import type { LogClient } from '../shared/logger.js';
 
 /**
  * How long background work waits for the host to list a session's messages
