@@ -119,6 +119,10 @@ describe('the file store in the real OpenCode server', () => {
     const first = prefixes.map((prefix) => messages.findIndex((message) => message.startsWith(prefix)));
     for (const [index, prefix] of prefixes.entries()) expect(first[index], `a log line starting "${prefix}"`).toBeGreaterThanOrEqual(0);
     expect(first, `first appearances of ${prefixes.join(' | ')}`).toEqual([...first].sort((a, b) => a - b));
+    // OpenCode 1.18.33 calls the 2.x entry too (its preview loader): the plugin still starts once, as 1.x.
+    const starts = messages.filter((message) => message.startsWith('store:'));
+    expect(starts).toHaveLength(1);
+    expect(starts[0]).toContain('; OpenCode 1.x (server plugin API)');
     // OpenCode 1.18.33 does not print the service a plugin logs under: the README says so.
     expect((server as OpenCodeServer).output()).not.toContain('service=maenifold-plugin');
     const file = join(scratch, 'xdg', 'data', 'opencode', 'log', 'opencode.log');
