@@ -77,6 +77,30 @@ export interface V2HookParts {
   stable: StableSystem;
 }
 
+/** Sessions remembered as this instance's own. */
+export const OWN_SESSIONS = 5_000;
+
+/**
+ * The sessions this instance's hooks were called for. Some 2.x builds deliver events on one stream for
+ * every project folder, and a compaction event names no folder: a summary is kept only for a session
+ * whose hooks ran here (its compaction hook always runs before its `session.compaction.ended`).
+ */
+export function createOwnSessions(limit = OWN_SESSIONS): { add(sessionID: unknown): void; has(sessionID: unknown): boolean } {
+  const own = new Set<string>();
+  return {
+    add(sessionID) {
+      if (typeof sessionID !== 'string' || sessionID === '') return;
+      own.delete(sessionID);
+      own.add(sessionID);
+      if (own.size > limit) {
+        const oldest = own.values().next().value;
+        if (oldest !== undefined) own.delete(oldest);
+      }
+    },
+    has: (sessionID) => typeof sessionID === 'string' && own.has(sessionID),
+  };
+}
+
 /** The registrations, and a way to end them and the event loop. */
 export interface V2Registration {
   /** Disposes every registration and stops reading events; bounded, never rejects. */
@@ -88,6 +112,7 @@ export interface V2Registration {
  */
 export async function registerV2Hooks(parts: V2HookParts): Promise<V2Registration> {
   const { ctx, hooks, logger, histories, stable } = parts;
+  const own = createOwnSessions();
   const handles: V2Disposable[] = [];
   const register = async (what: string, registering: () => Promise<V2Disposable>): Promise<void> => {
     const done = await withDeadline(Promise.resolve().then(registering), REGISTRATION_DEADLINE_MS);
@@ -111,6 +136,7 @@ export async function registerV2Hooks(parts: V2HookParts): Promise<V2Registratio
         'context',
         guarded('context', async (event) => {
           if (!isRecord(event) || !Array.isArray(event.system)) return;
+          own.add(event.sessionID);
           if (event.kind !== undefined && event.kind !== 'primary') return;
           const sessionID = text(event.sessionID);
           let blocks = sessionID ? stable.get(sessionID) : undefined;
@@ -134,6 +160,7 @@ export async function registerV2Hooks(parts: V2HookParts): Promise<V2Registratio
         guarded('compaction', async (event) => {
           if (!isRecord(event) || typeof event.sessionID !== 'string' || !Array.isArray(event.system)) return;
           const { sessionID } = event;
+          own.add(sessionID);
           histories.set(sessionID, Array.isArray(event.messages) ? event.messages : []);
           try {
             const output = { context: [] as string[] };
@@ -153,7 +180,9 @@ export async function registerV2Hooks(parts: V2HookParts): Promise<V2Registratio
       ctx.tool.hook(
         'execute.before',
         guarded('execute.before', async (event) => {
-          if (!isRecord(event) || event.tool !== V2_SUBAGENT_TOOL || !isRecord(event.input)) return;
+          if (!isRecord(event)) return;
+          own.add(event.sessionID);
+          if (event.tool !== V2_SUBAGENT_TOOL || !isRecord(event.input)) return;
           const input = event.input;
           const args: Record<string, unknown> = { ...input, subagent_type: input['agent'] };
           await before({ tool: SUBAGENT_TOOL, sessionID: text(event.sessionID), callID: text(event.id) }, { args });
@@ -208,7 +237,7 @@ export async function registerV2Hooks(parts: V2HookParts): Promise<V2Registratio
     );
   }
 
-  const events = readEvents(ctx, hooks, logger, stable);
+  const events = readEvents(ctx, hooks, logger, stable, own);
   return {
     async close() {
       events.stop();
@@ -221,7 +250,7 @@ export async function registerV2Hooks(parts: V2HookParts): Promise<V2Registratio
 }
 
 /** Reads the bus until it closes or `stop` is called; each event is handed to the port's `event` hook. */
-function readEvents(ctx: V2HookParts['ctx'], hooks: PluginHooks, logger: Logger, stable: StableSystem): { stop(): void } {
+function readEvents(ctx: V2HookParts['ctx'], hooks: PluginHooks, logger: Logger, stable: StableSystem, own: ReturnType<typeof createOwnSessions>): { stop(): void } {
   const handle = hooks.event;
   if (!handle || !ctx.event) return { stop: () => undefined };
   let iterator: AsyncIterator<V2Event> | undefined;
@@ -246,8 +275,11 @@ function readEvents(ctx: V2HookParts['ctx'], hooks: PluginHooks, logger: Logger,
       const event = portEvent(next.value);
       if (!event) continue;
       const sessionID = event.properties['sessionID'];
-      // The session's own compaction is when its blocks may change.
-      if (event.type === 'session.compacted' && typeof sessionID === 'string') stable.forget(sessionID);
+      if (event.type === 'session.compacted') {
+        if (!own.has(sessionID)) continue;
+        // The session's own compaction is when its blocks may change.
+        stable.forget(String(sessionID));
+      }
       if (event.type === 'session.deleted' && isRecord(event.properties['info']) && typeof event.properties['info']['id'] === 'string') stable.forget(event.properties['info']['id']);
       // Not awaited, as 1.x does not await its event hook: a slow handler never holds the stream.
       void handle({ event }).catch((error: unknown) => logger.error(`hook event: failed: ${errorText(error)}`));

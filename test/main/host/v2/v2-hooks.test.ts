@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { portEvent, toolSchema, withAddition } from '../../../../src/main/host/v2/v2-hooks.js';
+import { createOwnSessions, portEvent, toolSchema, withAddition } from '../../../../src/main/host/v2/v2-hooks.js';
 
 describe('portEvent', () => {
   it('should turn session.compaction.ended into session.compacted carrying the summary', () => {
@@ -44,5 +44,19 @@ describe('toolSchema', () => {
       required: ['goal'],
       additionalProperties: false,
     });
+  });
+});
+
+describe('createOwnSessions', () => {
+  it('should know the sessions added, forget the oldest past its bound, and never take a non-string', () => {
+    const own = createOwnSessions(2);
+    own.add('ses_a');
+    own.add('ses_b');
+    own.add(42);
+    own.add('');
+    expect([own.has('ses_a'), own.has('ses_b'), own.has(42)]).toEqual([true, true, false]);
+    own.add('ses_a');
+    own.add('ses_c');
+    expect([own.has('ses_a'), own.has('ses_b'), own.has('ses_c')]).toEqual([true, false, true]);
   });
 });
