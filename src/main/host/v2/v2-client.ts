@@ -48,6 +48,25 @@ function historyPage(list: readonly unknown[], limit: number | undefined, before
 }
 
 /**
+ * The assistant message in what `wait` answered, when it holds one: a stored message, a model message,
+ * `{ text }`, or any of them under `data` or `message`.
+ *
+ * @param waited - `wait`'s answer.
+ * @param sessionID - names a message that carries no id.
+ */
+export function answerOf(waited: unknown, sessionID: string): unknown {
+  for (let value = waited, depth = 0; depth < 3 && typeof value === 'object' && value !== null; depth += 1) {
+    const record = value as Record<string, unknown>;
+    if (typeof record['text'] === 'string' && record['text'] !== '') return { info: { id: `${sessionID}:answer`, role: 'assistant', sessionID }, parts: [{ type: 'text', text: record['text'] }] };
+    const [stored] = storedMessages([record], sessionID);
+    const role = (stored as { info?: { role?: unknown } } | undefined)?.info?.role;
+    if (role === 'assistant') return stored;
+    value = record['data'] ?? record['message'];
+  }
+  return null;
+}
+
+/**
  * @param parts - the 2.x context's parts the client uses.
  */
 export function createV2Client(parts: V2ClientParts): HostClient {
@@ -104,7 +123,10 @@ export function createV2Client(parts: V2ClientParts): HostClient {
       // Some 2.x builds take the text flat: the other form, once; the first refusal is the one told.
       await session.prompt({ sessionID, text }).catch(() => Promise.reject(error));
     }
-    await session.wait({ sessionID });
+    const waited = await session.wait({ sessionID });
+    // Some builds answer `wait` with the reply itself: then nothing is read.
+    const direct = answerOf(waited, sessionID);
+    if (direct) return { data: direct };
     const newest = await messages(sessionID, ANSWER_PAGE_MESSAGES, undefined);
     const list = Array.isArray(newest.data) ? newest.data : [];
     for (let index = list.length - 1; index >= 0; index -= 1) {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createV2Client, type CompactionHistories } from '../../../../src/main/host/v2/v2-client.js';
+import { answerOf, createV2Client, type CompactionHistories } from '../../../../src/main/host/v2/v2-client.js';
 import { readSessionMessages } from '../../../../src/main/session/session-reader.js';
 import { createFileLog } from '../../../../src/main/host/v2/file-log.js';
 
@@ -83,5 +83,16 @@ describe('createV2Client', () => {
     expect((await without.session.messages({ path: { id: 'ses_a' }, query: { limit: 5 } })).error).toMatch(/no server/);
     const refused = createV2Client({ session: noPrompt, app: { server: { url, password: 'wrong' } }, log: createFileLog('/dev/null'), histories: new Map() });
     expect((await refused.session.messages({ path: { id: 'ses_a' }, query: { limit: 5 } })).error).toMatch(/401/);
+  });
+});
+
+describe('answerOf', () => {
+  it('should find the reply in what wait answered, in each shape a build may send, and nothing in the rest', () => {
+    const reply = { info: { id: 'm9', role: 'assistant' }, parts: [{ type: 'text', text: 'ConfessionReport: met' }] };
+    expect(answerOf(reply, 's')).toBe(reply);
+    expect(answerOf({ data: reply }, 's')).toBe(reply);
+    expect(answerOf({ message: { role: 'assistant', content: 'ConfessionReport: met' } }, 's')).toMatchObject({ info: { role: 'assistant' }, parts: [{ type: 'text', text: 'ConfessionReport: met' }] });
+    expect(answerOf({ text: 'ConfessionReport: met' }, 's')).toMatchObject({ parts: [{ type: 'text', text: 'ConfessionReport: met' }] });
+    for (const none of [undefined, null, true, { status: 'idle' }, { info: { role: 'user' }, parts: [{ type: 'text', text: 'q' }] }]) expect(answerOf(none, 's')).toBeNull();
   });
 });
