@@ -17,7 +17,7 @@ export interface PoolReady {
 
 /** A running pool. */
 export interface WorkerPool extends TaskRunner {
-  /** Settles when every worker has run its warm-up task (or failed to). */
+  /** Settles when every worker has run its warm-up task, or when the workers failed it {@link MAX_WARM_UP_TRIES} times. */
   readonly ready: Promise<TaskResult<PoolReady>>;
   readonly options: ResolvedPoolOptions;
   /** Option values that were rejected and replaced by defaults. */
@@ -59,6 +59,13 @@ export function warmUpPlan(isBun = ON_BUN): { waves: number; rounds: number } {
   return isBun ? { waves: 5, rounds: 20 } : { waves: 1, rounds: 6 };
 }
 
+/**
+ * Warm-ups the pool tries before it takes its workers as unable to run: a worker that dies once while
+ * the pool starts is started again, while a worker file that cannot load fails every try, each
+ * within a fraction of a second.
+ */
+export const MAX_WARM_UP_TRIES = 3;
+
 function classifyRejection(error: unknown, signal: AbortSignal | undefined, destroyed: boolean): TaskResult<never> {
   const message = error instanceof Error ? error.message : String(error);
   if (destroyed) return { ok: false, error: { code: 'POOL_DESTROYED', message: 'the worker pool was stopped' } };
@@ -80,22 +87,34 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
   let inFlight = 0;
   let piscina: Piscina | null = null;
   let startError: TaskResult<never> | null = null;
-  try {
-    piscina = new Piscina({
-      ...workerEntry(workerFile, options.niceness),
-      minThreads: options.threads,
-      maxThreads: options.threads,
-      idleTimeout: Number.MAX_SAFE_INTEGER,
-      // Under Bun, terminate() cannot interrupt Atomics.wait and destroy() hangs forever.
-      atomics: 'disabled',
-      // Enforced by Node; Bun 1.3 ignores it, so task inputs are bounded too (session/message-bounds.ts).
-      resourceLimits: { maxOldGenerationSizeMb: options.workerHeapMb },
-    });
-    // A worker that dies is replaced by piscina; its error reaches the task that was running.
-    piscina.on('error', () => undefined);
-  } catch (error) {
-    startError = { ok: false, error: toTaskError(error, 'POOL_UNAVAILABLE') };
+
+  function start(): void {
+    try {
+      piscina = new Piscina({
+        ...workerEntry(workerFile, options.niceness),
+        minThreads: options.threads,
+        maxThreads: options.threads,
+        idleTimeout: Number.MAX_SAFE_INTEGER,
+        // Under Bun, terminate() cannot interrupt Atomics.wait and destroy() hangs forever.
+        atomics: 'disabled',
+        // Enforced by Node; Bun 1.3 ignores it, so task inputs are bounded too (session/message-bounds.ts).
+        resourceLimits: { maxOldGenerationSizeMb: options.workerHeapMb },
+      });
+      // A worker that dies is replaced by piscina; its error reaches the task that was running.
+      piscina.on('error', () => undefined);
+    } catch (error) {
+      piscina = null;
+      startError = { ok: false, error: toTaskError(error, 'POOL_UNAVAILABLE') };
+    }
   }
+
+  /** Stops the current workers, if any, and leaves the pool without them. */
+  async function stopWorkers(): Promise<void> {
+    const stopping = piscina;
+    piscina = null;
+    await stopping?.destroy().catch(() => undefined);
+  }
+  start();
 
   async function run<N extends TaskName>(
     name: N,
@@ -122,9 +141,8 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
     }
   }
 
-  async function warmAll(): Promise<TaskResult<PoolReady>> {
-    if (!piscina) return startError ?? { ok: false, error: { code: 'POOL_UNAVAILABLE', message: 'no pool' } };
-    if (!options.warmUp) return { ok: true, value: { priority: null } };
+  /** One warm-up: waves of one task per worker; the last wave's results, or the first wave that failed. */
+  async function warmWaves(): Promise<TaskResult<WarmUpOutput>[]> {
     const plan = warmUpPlan();
     let results: TaskResult<WarmUpOutput>[] = [];
     // In waves of one task per worker (an idle pool gives each worker one): a real task waits for one
@@ -133,21 +151,40 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
       results = await Promise.all(Array.from({ length: options.threads }, () => run('warmUp', { rounds: plan.rounds })));
       if (results.some((result) => !result.ok)) break;
     }
-    const failed = results.find((result) => !result.ok);
-    if (!failed || failed.ok) return { ok: true, value: { priority: results[0]?.ok ? results[0].value.priority : null } };
-    // A warm-up cut off by its deadline says the machine is busy (the workers run below the host's
-    // priority), not that they cannot work: the pool stays, only colder. Keeping the pool from every
-    // later compaction because the machine was loaded at start would lose their context.
-    if (failed.error.code === 'TIMEOUT') return { ok: true, value: { priority: null } };
-    // A worker that cannot run a tiny task will not run a real one: stop retrying and let callers fall back.
+    return results;
+  }
+
+  async function warmAll(): Promise<TaskResult<PoolReady>> {
+    if (!piscina) return startError ?? { ok: false, error: { code: 'POOL_UNAVAILABLE', message: 'no pool' } };
+    if (!options.warmUp) return { ok: true, value: { priority: null } };
+    let failed: Extract<TaskResult<never>, { ok: false }> | undefined;
+    for (let attempt = 1; attempt <= MAX_WARM_UP_TRIES; attempt++) {
+      const results = await warmWaves();
+      const failure = results.find((result): result is Extract<TaskResult<never>, { ok: false }> => !result.ok);
+      if (!failure) return { ok: true, value: { priority: results[0]?.ok ? results[0].value.priority : null } };
+      // A warm-up cut off by its deadline says the machine is busy (the workers run below the host's
+      // priority), not that they cannot work: the pool stays, only colder. Keeping the pool from every
+      // later compaction because the machine was loaded at start would lose their context.
+      if (failure.error.code === 'TIMEOUT') return { ok: true, value: { priority: null } };
+      failed = failure;
+      if (destroyed) return failure;
+      // A worker that died once (a signal, a transient failure while it started) may run the next time.
+      // The workers are started again rather than left to piscina's replacement: a worker whose module
+      // failed to load leaves piscina with a thread that never answers, where a fresh start fails at once.
+      if (attempt < MAX_WARM_UP_TRIES) {
+        await stopWorkers();
+        if (destroyed) return failure;
+        start();
+        if (!piscina) break;
+      }
+    }
+    // Workers that failed a tiny task on every try will not run a real one: stop and let callers fall back.
     const unavailable: TaskResult<never> = {
       ok: false,
-      error: { code: 'POOL_UNAVAILABLE', message: `workers could not start: ${failed.error.message}` },
+      error: { code: 'POOL_UNAVAILABLE', message: `workers could not start: ${failed?.error.message ?? (startError && !startError.ok ? startError.error.message : 'no pool')}` },
     };
     startError = unavailable;
-    const stopping = piscina;
-    piscina = null;
-    await stopping?.destroy().catch(() => undefined);
+    await stopWorkers();
     return unavailable;
   }
 

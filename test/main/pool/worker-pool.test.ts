@@ -1,9 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { getPriority } from 'node:os';
 import { BroadcastChannel } from 'node:worker_threads';
-import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { createWorkerPool, resolveWorkerFile, warmUpPlan, type WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import type { AnalyzeInput } from '../../../src/workers/protocol.js';
+import { scratchFolders } from '../../support/scratch.js';
 
 const faultyWorker = new URL('../../fixtures/workers/faulty-worker.mjs', import.meta.url).href;
 /** Where the fixture worker says that a task told to hang runs (its `HANG_CHANNEL`). */
@@ -17,6 +19,8 @@ function command(text: string): AnalyzeInput {
   };
 }
 
+const scratch = scratchFolders('worker-pool');
+
 const pools: WorkerPool[] = [];
 function startPool(options: Record<string, unknown>, file?: string): WorkerPool {
   const pool = createWorkerPool(options, file);
@@ -26,6 +30,7 @@ function startPool(options: Record<string, unknown>, file?: string): WorkerPool 
 
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.destroy()));
+  vi.unstubAllEnvs();
 });
 
 describe('resolveWorkerFile', () => {
@@ -136,6 +141,17 @@ describe('createWorkerPool', () => {
     const pool = startPool({ threads: 1, taskTimeoutMs: 500 }, new URL('../../fixtures/workers/slow-warm-up-worker.mjs', import.meta.url).href);
     expect(await pool.ready).toMatchObject({ ok: true });
     expect(await pool.run('analyzeUnits', command('echo'))).toMatchObject({ ok: true });
+  });
+
+  it('should replace a worker that dies during its warm-up, warm again and run later tasks in the pool', async () => {
+    const marker = join(await scratch(), 'crashed');
+    vi.stubEnv('CRASH_ONCE_MARKER', marker);
+    const pool = startPool({ threads: 1 }, new URL('../../fixtures/workers/crash-once-worker.mjs', import.meta.url).href);
+    expect(await pool.ready).toMatchObject({ ok: true });
+    // The first warm-up did die: the pool is ready because it warmed a replacement.
+    expect(existsSync(marker)).toBe(true);
+    for (let task = 0; task < 3; task++) expect(await pool.run('analyzeUnits', command('echo'))).toEqual({ ok: true, value: { analyses: [], timings: { echo: 1 } } });
+    expect(pool.stats().threads).toBe(1);
   });
 
   it('should report POOL_UNAVAILABLE when the worker file cannot load', async () => {
