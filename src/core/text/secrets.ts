@@ -10,6 +10,7 @@
  */
 import { oneLine } from './sanitize.js';
 import { capChars } from './char-cap.js';
+import { LINE_BREAK_CHARACTERS } from './line-breaks.js';
 
 /** The result of {@link redactSecrets}. */
 export interface Redaction {
@@ -41,10 +42,19 @@ const TOKENS: readonly TokenPattern[] = [
 
 const BEARER = /\b(Bearer|Token)([ \t]+)([A-Za-z0-9._~+/=-]{16,4096})/g;
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/]{1,256}:)([^\s@/]{1,256})@/gi;
-// NAME = value, NAME: value, "NAME": "value", export NAME="value".
+// NAME = value, NAME: value, "NAME": "value", export NAME="value"; the value may sit alone on the next line
+// (`API_KEY=` and a line break, as a CLI prints a setting it refuses), the operator then ending with that break.
 // The lookbehind starts a name only where a word starts, so a long identifier is not rescanned from each of its letters.
 // A value followed by an operator is the next setting's name (`credentials: aws_secret = …`): the match moves on to it.
-const ASSIGNMENT = /(?<![A-Za-z0-9_.$-])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,80})\1([ \t]*[:=][ \t]*)(["']?)([^\s"'`,;(){}[\]<>]{8,512})\4(?=$|[\s"'`,;)}\]])(?![ \t]*[:=])/gm;
+const ASSIGNMENT = new RegExp(
+  `(?<![A-Za-z0-9_.$-])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,80})\\1([ \\t]*[:=][ \\t]*(?:(?:\\r\\n|[${LINE_BREAK_CHARACTERS}])[ \\t]*)?)(["']?)([^\\s\u0085"'\`,;(){}[\\]<>]{8,512})\\4(?=$|[\\s\u0085"'\`,;)}\\]])(?![ \\t]*[:=])`,
+  'gm',
+);
+/** Whether an assignment's operator ends with a line break: its value must then be alone on its line. */
+const ENDS_WITH_BREAK = new RegExp(`[${LINE_BREAK_CHARACTERS}][ \\t]*$`);
+const REST_OF_LINE_EMPTY = new RegExp(`^[ \\t]*(?:$|[${LINE_BREAK_CHARACTERS}])`);
+/** A line that ends with an operator: its setting's value may be on the next line. */
+const ENDS_WITH_OPERATOR = /[:=][ \t]*$/;
 
 // Words that may name a secret setting: only the lines holding one are read for assignments.
 const SECRET_WORD = /secret|token|passw|pwd|api[_-]?key|private[_-]?key|access[_-]?key|credential|auth/gi;
@@ -108,7 +118,9 @@ function redactAssignmentsInLine(line: string, count: (kind: string) => void): s
   ASSIGNMENT.lastIndex = 0;
   for (let match = ASSIGNMENT.exec(line); match !== null; match = ASSIGNMENT.exec(line)) {
     const [whole, quote = '', name = '', operator = '', valueQuote = '', value = ''] = match;
-    const secret = isSecretName(name) && !PLACEHOLDER.test(value) && !PROPERTY_PATH.test(value) && !value.startsWith('[REDACTED') && !/[:=]$/.test(value);
+    // A value on the line after its name is taken only when it is all of that line: `token:` then prose is a label.
+    const nextLine = ENDS_WITH_BREAK.test(operator) && !REST_OF_LINE_EMPTY.test(line.slice(match.index + whole.length));
+    const secret = !nextLine && isSecretName(name) && !PLACEHOLDER.test(value) && !PROPERTY_PATH.test(value) && !value.startsWith('[REDACTED') && !/[:=]$/.test(value);
     if (!secret) {
       // Not a secret setting, but its value may hold one (`url: https://…?api_key=…`, `values: PASSWORD=…`): look inside it.
       ASSIGNMENT.lastIndex = match.index + quote.length + name.length + 1;
@@ -121,14 +133,36 @@ function redactAssignmentsInLine(line: string, count: (kind: string) => void): s
   return out + line.slice(done);
 }
 
+const BREAK = new RegExp(`[${LINE_BREAK_CHARACTERS}]`, 'g');
+
+/** Where the line holding `at` ends: the index of its break, or the text's length. */
+function lineEnd(text: string, at: number): number {
+  BREAK.lastIndex = at;
+  return BREAK.exec(text)?.index ?? text.length;
+}
+
+/** Where the line holding `at` starts, looking back no further than `floor`. */
+function lineStart(text: string, at: number, floor: number): number {
+  for (let index = at - 1; index >= floor; index--) if (LINE_BREAK_CHARACTERS.includes(text[index] as string)) return index + 1;
+  return floor;
+}
+
+/**
+ * Settings are read a line at a time, only the lines holding a secret word; a line that ends with
+ * its operator is read with the next one, so a value on the line after its name (`API_KEY=` and a
+ * line break) is redacted in text kept with its lines as in a log line joined into one.
+ */
 function redactAssignments(text: string, count: (kind: string) => void): string {
   let out = '';
   let done = 0;
   for (const hit of text.matchAll(SECRET_WORD)) {
     if (hit.index < done) continue;
-    const start = text.lastIndexOf('\n', hit.index) + 1;
-    const newline = text.indexOf('\n', hit.index);
-    const end = newline === -1 ? text.length : newline;
+    const start = lineStart(text, hit.index, done);
+    let end = lineEnd(text, hit.index);
+    if (end < text.length && ENDS_WITH_OPERATOR.test(text.slice(start, end))) {
+      const next = text[end] === '\r' && text[end + 1] === '\n' ? end + 2 : end + 1;
+      end = lineEnd(text, next);
+    }
     out += text.slice(done, start) + redactAssignmentsInLine(text.slice(start, end), count);
     done = end;
   }

@@ -26,6 +26,17 @@ describe('redactSecrets', () => {
     expect(redactSecrets('postgres://app:s3cretpassw0rd@db:5432/x').text).toBe('postgres://app:[REDACTED:url-password]@db:5432/x');
   });
 
+  it('should redact a setting whose value sits alone on the next line, after every kind of line break', () => {
+    for (const lineBreak of ['\n', '\r\n', '\r', '\u000B', '\u000C', '\u0085', '\u2028', '\u2029']) {
+      // As a CLI prints a setting it refuses, and as the outbox keeps that output as an entry's last error.
+      const text = `maenifold: invalid configuration\nAPI_KEY=${lineBreak}q7Rt9Lm2Xv4Kp8Zs${lineBreak}exit 1`;
+      expect(redactSecrets(text).text, JSON.stringify(lineBreak)).toBe(`maenifold: invalid configuration\nAPI_KEY=${lineBreak}[REDACTED:secret-setting]${lineBreak}exit 1`);
+    }
+    expect(redactSecrets('"password":\n  "hunter2hunter2"').text).toBe('"password":\n  "[REDACTED:secret-setting]"');
+    // A label followed by prose is not a setting: only a value that is all of its line is taken.
+    expect(redactSecrets('token:\nConnection refused by the host').redactions).toBe(0);
+  });
+
   it('should be idempotent and count what it removed', () => {
     for (const secretCase of truePositives()) {
       const once = redactSecrets(secretCase.text);
