@@ -23,6 +23,7 @@
  */
 import { redactSecrets } from '../text/secrets.js';
 import { sanitizeText } from '../text/sanitize.js';
+import { LINE_BREAK, normalizeLineBreaks, splitLines } from '../text/line-breaks.js';
 import { fitLines } from '../text/fit-lines.js';
 import { truncateToTokens } from '../text/tokens/token-truncation.js';
 import type { TokenEncoding } from '../text/tokens/tokens.js';
@@ -105,9 +106,9 @@ const PLACEHOLDER = /^_.*_$/;
 
 /** One stored line as plain text on one line: no controls, no link brackets, no markup that opens a block. */
 function plainItem(text: string): string {
-  const plain = sanitizeText(text)
+  // Breaks become spaces before sanitizing, which would drop VT, FF and NEL as controls and join the words around them.
+  const plain = sanitizeText(text.replace(LINE_BREAK, ' '))
     .replace(/\[\[|\]\]/g, '')
-    .replace(/[\r\n\u2028\u2029]+/g, ' ')
     .replace(/`{3,}|~{3,}/g, '')
     .replace(/\s+/g, ' ')
     .replace(/^[#>\s-]+/, '')
@@ -124,7 +125,7 @@ export function parseCompactionNote(note: ProjectNoteText): ParsedCompactionNote
   const parsed: ParsedCompactionNote = { uri: note.uri, session: '', timestamp: '', concepts: [], decisions: [], problems: [], next: [], met: [], files: [] };
   const sectionOf = new Map<string, keyof typeof NOTE_SECTIONS>(Object.entries(NOTE_SECTIONS).map(([key, heading]) => [heading.toLowerCase(), key as keyof typeof NOTE_SECTIONS]));
   let current: keyof typeof NOTE_SECTIONS | null = null;
-  for (const raw of note.content.slice(0, MAX_NOTE_CHARS).split('\n')) {
+  for (const raw of splitLines(note.content.slice(0, MAX_NOTE_CHARS))) {
     const line = raw.trim();
     const heading = /^##\s+(.+?)\s*#*$/.exec(line);
     if (heading && !line.startsWith('###')) {
@@ -226,9 +227,8 @@ export function mergeProjectNotes(notes: readonly ParsedCompactionNote[]): Merge
 
 /** The summary as quoted lines: its own headings and fences cannot open anything in the block. */
 function quotedSummary(text: string): string {
-  return redactSecrets(sanitizeText(text))
-    .text.replace(/[\u2028\u2029]/g, '\n')
-    .split('\n')
+  // Every break a reader honours splits here (a lone CR, NEL, U+2028…): a line of the summary left unsplit would open a line of its own.
+  return splitLines(redactSecrets(sanitizeText(normalizeLineBreaks(text))).text)
     .map((line) => line.trimEnd())
     .filter((line, index, lines) => line !== '' || (index > 0 && lines[index - 1] !== ''))
     .map((line) => (line ? `> ${line}` : '>'))
@@ -254,7 +254,9 @@ export function buildProjectMemory(input: ProjectMemoryInput): ProjectMemory {
   type Line = { text: string; kind: 'summary' | 'problems' | 'next' | 'decisions' | 'other' };
   const lines: Line[] = [];
   if (summaryText) {
-    const when = input.summary?.at ? ` (${input.summary.at.slice(0, 16).replace('T', ' ')} UTC)` : '';
+    // The time comes from a state file: shown only when it is one.
+    const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.exec(input.summary?.at ?? '')?.[0];
+    const when = at ? ` (${at.replace('T', ' ')} UTC)` : '';
     const share = Math.max(0, Math.min(input.summaryBudget, input.totalBudget - 100));
     const cut = truncateToTokens(summaryText, share, input.encoding);
     if (cut) lines.push({ text: `\n### Latest compaction summary${when}\n${cut}${cut.length < summaryText.length ? '\n> …' : ''}`, kind: 'summary' });

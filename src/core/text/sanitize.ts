@@ -8,6 +8,7 @@
  * differently from what it says.
  */
 import { capChars } from './char-cap.js';
+import { LINE_BREAK } from './line-breaks.js';
 
 // CSI (ESC [ … final byte), OSC (ESC ] … BEL or ST) and two-byte ESC sequences.
 // Each alternative stops at the next ESC, so the scan stays linear.
@@ -116,5 +117,6 @@ function capLine(text: string, maxChars: number): string {
 export function oneLine(text: string, maxChars: number): string {
   // Never more than a few times what is kept goes through the passes (NFKC expands at most eighteen-fold).
   const head = capChars(text, 4 * maxChars + 16);
-  return capLine(sanitizeText(head).replace(WHITE_SPACE_RUN, ' ').trim(), maxChars);
+  // Breaks become spaces before sanitizing, which drops VT, FF and NEL as controls and would join the words around them.
+  return capLine(sanitizeText(head.replace(LINE_BREAK, ' ')).replace(WHITE_SPACE_RUN, ' ').trim(), maxChars);
 }

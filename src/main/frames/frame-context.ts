@@ -11,6 +11,7 @@ import { appendToSystem } from '../shared/system-text.js';
 import { ancestorsOf, childrenOf, frameText, isFinished, type Frame, type FrameTree } from './frame-state.js';
 import { redactSecrets } from '../../core/text/secrets.js';
 import { sanitizeText } from '../../core/text/sanitize.js';
+import { normalizeLineBreaks, splitLines } from '../../core/text/line-breaks.js';
 import { encodingForModel, type TokenEncoding } from '../../core/text/tokens/token-encodings.js';
 import type { FrameStore } from './frame-store.js';
 import { errorText } from '../shared/logger.js';
@@ -37,8 +38,8 @@ const MAX_ID_CHARS = 200;
  * of it can pass for a heading or an instruction of the system text around it, and without secrets.
  */
 function quotedSummary(summary: string): string {
-  return redactSecrets(sanitizeText(summary)).text
-    .split(/\r\n|[\n\r\u2028\u2029]/)
+  // Breaks are made line feeds first: sanitizing drops VT, FF and NEL as controls and would join the lines around them.
+  return splitLines(redactSecrets(sanitizeText(normalizeLineBreaks(summary))).text)
     .map((line) => `> ${line}`.trimEnd())
     .join('\n');
 }

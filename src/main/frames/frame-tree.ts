@@ -6,6 +6,7 @@
 import { ancestorsOf, childrenOf, frameText, type Frame, type FrameTree } from './frame-state.js';
 import { redactSecrets } from '../../core/text/secrets.js';
 import { capChars } from '../../core/text/char-cap.js';
+import { splitLines } from '../../core/text/line-breaks.js';
 
 /** Longest summary shown per frame. */
 const SUMMARY_CHARS = 1_200;
@@ -23,8 +24,8 @@ function describeGoal(frame: Frame): string {
 }
 
 function indentBlock(text: string, indent: string): string {
-  return text
-    .split('\n')
+  // Every break a reader honours: a line left unsplit would start at the margin, outside its frame.
+  return splitLines(text)
     .map((line) => `${indent}${line}`)
     .join('\n');
 }

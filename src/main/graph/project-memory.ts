@@ -9,6 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import { sessionUri } from '../../core/memory/memory-format.js';
+import { splitLines } from '../../core/text/line-breaks.js';
 import type { ProjectMemory, ProjectNoteText } from '../../core/memory/project-memory.js';
 import type { ActivityItem, MemoryPort, SearchHit } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
@@ -57,7 +58,7 @@ export function latestThought(content: string): string {
   if (last < 0) return '';
   const from = (starts[last]?.index ?? 0) + (starts[last]?.[0].length ?? 0);
   const to = starts[last + 1]?.index ?? content.length;
-  const lines = content.slice(from, to).split('\n');
+  const lines = splitLines(content.slice(from, to));
   while (lines.length > 0 && (lines.at(-1)?.trim() === '' || /^\*[^*]+\*$/.test(lines.at(-1)?.trim() ?? ''))) lines.pop();
   while (lines.length > 0 && lines[0]?.trim() === '') lines.shift();
   if (/^Compaction summary of session /.test(lines[0] ?? '')) lines.shift();

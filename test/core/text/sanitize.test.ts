@@ -83,7 +83,11 @@ describe('oneLine', () => {
   });
 
   it('should drop controls and escape sequences as sanitizeText does', () => {
-    expect(oneLine('a\u0000b\u001b[31mc\u0085d\u202ee', 100)).toBe('abcde');
+    expect(oneLine('a\u0000b\u001b[31mcd\u202ee', 100)).toBe('abcde');
+  });
+
+  it('should make every line break a space, VT, FF and NEL too, where sanitizing alone would join the words around them', () => {
+    expect(oneLine('a\u000Bb\u000Cc\u0085d\re\u2028f', 100)).toBe('a b c d e f');
   });
 
   it('should cut to maxChars with an ellipsis, never inside a character', () => {
