@@ -157,8 +157,10 @@ function itemKey(text: string): string {
     .slice(0, 120);
 }
 
+/** The UTC day of a note's timestamp, whatever offset it was written with. */
 function dayOf(timestamp: string): string {
-  return /^\d{4}-\d{2}-\d{2}/.test(timestamp) ? timestamp.slice(0, 10) : '';
+  const at = instantOf(timestamp);
+  return Number.isFinite(at) ? new Date(at).toISOString().slice(0, 10) : '';
 }
 
 function dated(text: string, timestamp: string): string {
@@ -166,9 +168,19 @@ function dated(text: string, timestamp: string): string {
   return day ? `- (${day}) ${text}` : `- ${text}`;
 }
 
-/** Notes newest first: by timestamp, then by URI (a note's slug carries its time). */
+/** A note's time as UTC milliseconds: a timestamp with an offset (another writer's) compares by the instant, not its text. */
+function instantOf(timestamp: string): number {
+  const at = /^\d{4}-\d{2}-\d{2}T/.test(timestamp) ? Date.parse(timestamp) : Number.NaN;
+  return Number.isNaN(at) ? Number.NEGATIVE_INFINITY : at;
+}
+
+/** Notes newest first: by the instant of their timestamp, then by URI (a note's slug carries its UTC time). */
 function newestFirst(notes: readonly ParsedCompactionNote[]): ParsedCompactionNote[] {
-  return [...notes].sort((a, b) => (a.timestamp === b.timestamp ? (a.uri < b.uri ? 1 : a.uri > b.uri ? -1 : 0) : a.timestamp < b.timestamp ? 1 : -1));
+  return [...notes].sort((a, b) => {
+    const [older, newer] = [instantOf(a.timestamp), instantOf(b.timestamp)];
+    if (older !== newer) return older < newer ? 1 : -1;
+    return a.uri < b.uri ? 1 : a.uri > b.uri ? -1 : 0;
+  });
 }
 
 /** The merged lists of a project's notes, newest first, each item once. */

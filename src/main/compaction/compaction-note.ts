@@ -51,7 +51,9 @@ const MAX_SESSION_ID_CHARS = 100;
 export function buildCompactionNote(projectOrName: Project | string, sessionID: string, extraction: Extraction, now: Date): CompactionNote {
   const owner = typeof projectOrName === 'string' ? resolveProject(projectOrName, '') : projectOrName;
   const project = owner.name;
-  const stamp = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())} ${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}${pad(now.getMilliseconds(), 3)}`;
+  // UTC, as the note's timestamp: the name orders the project's notes newest first (session start reads
+  // the greatest slugs), and processes of one project may run in different time zones.
+  const stamp = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())} ${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}${pad(now.getUTCMilliseconds(), 3)}`;
   // OpenCode ids share their first characters (a time prefix): only the whole id tells sessions apart.
   const session = sessionID.replace(/[^A-Za-z0-9_-]/g, '').slice(0, MAX_SESSION_ID_CHARS) || 'unknown';
   // The project's key, then digits and spaces: the slug starts with `compaction-<key>-` and keeps the time,

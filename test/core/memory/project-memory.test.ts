@@ -64,6 +64,15 @@ describe('mergeProjectNotes', () => {
     expect(merged.decisions).toEqual(['- (2026-11-21) keep the REST API', '- (2026-11-21) use SQLite for sessions']);
   });
 
+  it('should order notes by the instant of their timestamps, whatever offset another writer gave them', () => {
+    // 01:00 at UTC-11 is 12:00 UTC: two hours after the other note, though its text sorts first.
+    const earlier = note('ses_a', '2026-12-01T10:00:00.000Z', { problems: ['login returns 500'], next: ['fix login'] });
+    const later = note('ses_a', '2026-12-01T01:00:00.000-11:00', { problems: ['cart total is off by one'], next: ['add a cart test'] });
+    const merged = mergeProjectNotes([earlier, later].map(parseCompactionNote));
+    expect(merged.problems).toEqual(['- (2026-12-01) cart total is off by one']);
+    expect(merged.next).toEqual(['add a cart test']);
+  });
+
   it("should keep other sessions' decisions and problems, each once, newest first", () => {
     const first = note('ses_a', '2026-11-20T10:00:00.000Z', { decisions: ['decision: use pnpm workspaces'], problems: ['flaky e2e on CI'] });
     const second = note('ses_b', '2026-11-22T10:00:00.000Z', { decisions: ['decision: use pnpm workspaces', 'drop the legacy importer'], problems: ['Flaky e2e on CI!'] });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveProject } from '../../../src/main/shared/project.js';
 import { buildCompactionNote } from '../../../src/main/compaction/compaction-note.js';
 import type { Extraction } from '../../../src/main/compaction/extraction-engine.js';
@@ -16,6 +16,26 @@ function slugOf(title: string): string {
 }
 
 describe('buildCompactionNote', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('should name a note by its UTC time, so the notes of processes in other time zones sort newest first', () => {
+    const project = resolveProject('My App', '');
+    const name = (at: string, zone: string): string => {
+      // Node reads TZ again when it changes: local time follows it within one process.
+      vi.stubEnv('TZ', zone);
+      const note = buildCompactionNote(project, 'ses_1', extraction, new Date(at));
+      return slugOf(note.title);
+    };
+    const inUtc = name('2026-12-01T05:00:00.000Z', 'UTC');
+    // An hour later, in UTC-11, where it is still the evening before.
+    const inSamoa = name('2026-12-01T06:00:00.000Z', 'Pacific/Pago_Pago');
+    expect(new Date('2026-12-01T06:00:00.000Z').getHours()).toBe(19);
+    expect(inSamoa).toContain('20261201-060000000');
+    expect([inSamoa, inUtc].sort().reverse()).toEqual([inSamoa, inUtc]);
+  });
+
   it("should file the note in its project's folder, tag the project and link outside code", () => {
     const note = buildCompactionNote('My App', 'ses_abc123def456', extraction, new Date(2026, 0, 27, 9, 5, 7, 42));
     const key = resolveProject('My App', '').key;
