@@ -1,5 +1,6 @@
 /**
- * Small tmpfs mounts for disk-full and read-only tests. Mounting needs root
+ * Small tmpfs mounts for disk-full and read-only tests, and bind mounts for a
+ * second route to one folder. Mounting needs root
  * (and a kernel that allows it in this container); `mountTmpfs` answers null
  * where it cannot, so a test can say why it did not run.
  */
@@ -38,6 +39,20 @@ export async function mountTmpfs(sizeKb: number): Promise<Mount | null> {
       }
     },
   };
+}
+
+/**
+ * Mounts `source` again at `target` (an existing folder).
+ *
+ * @returns how to unmount it, or null where this machine does not let the tests mount.
+ */
+export function bindMount(source: string, target: string): (() => void) | null {
+  try {
+    execFileSync('mount', ['--bind', source, target], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  return () => execFileSync('umount', [target], { stdio: 'ignore' });
 }
 
 /** Whether this machine lets the tests mount a tmpfs. */

@@ -4,8 +4,10 @@
  * A name alone does not tell projects apart: two folders called `api` on one
  * machine are two projects, and both would write `[[api]]`. So a project is
  * its name plus a short hash of what anchors it: the real path of its
- * worktree (symlinks resolved, so two routes to one folder are one project),
- * or, when the `project` option names it, that name itself (every folder
+ * worktree, made independent of the route to it (symbolic links resolved,
+ * and a bind mount mapped back to the mount of its file system's root,
+ * checked by device and inode: folder-identity.ts), so two routes to one
+ * folder are one project, or, when the `project` option names it, that name itself (every folder
  * given the same name shares one memory, on purpose: worktrees of one
  * repository, a monorepo's packages). The key names the project's folder of
  * compaction notes, is the start of each note's slug, and keys its summary
@@ -15,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { projectConcept, slugify } from '../../core/memory/memory-format.js';
+import { routeIndependentPath } from './folder-identity.js';
 
 /** Where compaction notes are kept, one folder per project below it. */
 export const COMPACTION_FOLDER = 'sessions/compaction';
@@ -31,17 +34,27 @@ export interface Project {
   noteFolder: string;
   /** What the slug of each of its notes starts with (`compaction-<key>-`), so a note's id tells its project. */
   noteSlugPrefix: string;
-  /** What anchors the key: the worktree's real path, or `name:<name>` for an explicit name. */
+  /** What anchors the key: the worktree's route-independent real path, or `name:<name>` for an explicit name. */
   anchor: string;
 }
 
-function realPath(folder: string): string {
+/**
+ * The folder's path as every route to it gives it. Keys were derived from the real path before bind
+ * mounts were mapped, and stay so for every folder reached through a mount of its file system's root:
+ * only a second route (a bind mount of the folder or of a folder above it) now gives the first route's
+ * key instead of one of its own. Deriving the key from the device and inode themselves would need no
+ * table, but would give every existing project a new key, and device numbers change across reboots
+ * and machines where paths do not.
+ */
+function anchorPath(folder: string): string {
+  let real: string;
   try {
-    return realpathSync(folder);
+    real = realpathSync(folder);
   } catch {
     // A folder that cannot be resolved (gone, unreadable) still names one place.
     return resolve(folder);
   }
+  return routeIndependentPath(real);
 }
 
 /**
@@ -49,7 +62,7 @@ function realPath(folder: string): string {
  * @param worktree - the project's worktree (OpenCode's `worktree`, else its directory).
  */
 export function resolveProject(explicitName: string, worktree: string): Project {
-  const folder = realPath(worktree);
+  const folder = anchorPath(worktree);
   const folderName = folder.split(/[\\/]/).filter(Boolean).at(-1) ?? '';
   const name = explicitName.trim() || folderName || 'project';
   const anchor = explicitName.trim() ? `name:${name}` : folder;

@@ -6,6 +6,7 @@ import { noteLocation } from '../../../src/core/memory/memory-format.js';
 import { buildCompactionNote } from '../../../src/main/compaction/compaction-note.js';
 import type { Extraction } from '../../../src/main/compaction/extraction-engine.js';
 import { scratchFolders } from '../../support/scratch.js';
+import { bindMount } from '../../support/scratch-mount.js';
 
 const scratch = scratchFolders('project');
 
@@ -22,6 +23,30 @@ describe('resolveProject', () => {
     expect(a.key).not.toBe(b.key);
     expect(a.key).toMatch(/^api-[0-9a-f]{8}$/);
     expect(resolveProject('', join(root, 'link')).key).toBe(a.key);
+  });
+
+  it('should give a folder reached through a bind mount, and through a link to that mount, the key of its first route', async (context) => {
+    const root = await scratch();
+    const first = join(root, 'src', 'acme');
+    const second = join(root, 'mnt', 'acme');
+    await mkdir(first, { recursive: true });
+    await mkdir(second, { recursive: true });
+    const before = resolveProject('', first);
+    const unmount = bindMount(first, second);
+    // Mounting needs root and a kernel that allows it in this container.
+    if (!unmount) return context.skip();
+    try {
+      await symlink(second, join(root, 'link'));
+      expect(resolveProject('', second).key).toBe(before.key);
+      expect(resolveProject('', join(root, 'link')).key).toBe(before.key);
+      // The first route keeps the key it had before the second existed.
+      expect(resolveProject('', first)).toEqual(before);
+      // A folder of the same name beside it is still another project.
+      await mkdir(join(root, 'other', 'acme'), { recursive: true });
+      expect(resolveProject('', join(root, 'other', 'acme')).key).not.toBe(before.key);
+    } finally {
+      unmount();
+    }
   });
 
   it('should give every folder named alike by the project option one memory', async () => {
