@@ -51,7 +51,7 @@ const ASSIGNMENT = new RegExp(
   'gm',
 );
 /** Whether an assignment's operator ends with a line break: its value must then be alone on its line. */
-const ENDS_WITH_BREAK = new RegExp(`[${LINE_BREAK_CHARACTERS}][ \\t]*$`);
+const ENDS_WITH_BREAK = new RegExp('[' + LINE_BREAK_CHARACTERS + '][ \\t]*$');
 const REST_OF_LINE_EMPTY = new RegExp(`^[ \\t]*(?:$|[${LINE_BREAK_CHARACTERS}])`);
 /** A line that ends with an operator: its setting's value may be on the next line. */
 const ENDS_WITH_OPERATOR = /[:=][ \t]*$/;
