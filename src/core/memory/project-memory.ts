@@ -177,8 +177,8 @@ function instantOf(timestamp: string): number {
 /** Notes newest first: by the instant of their timestamp, then by URI (a note's slug carries its UTC time). */
 function newestFirst(notes: readonly ParsedCompactionNote[]): ParsedCompactionNote[] {
   return [...notes].sort((a, b) => {
-    const [older, newer] = [instantOf(a.timestamp), instantOf(b.timestamp)];
-    if (older !== newer) return older < newer ? 1 : -1;
+    const [atA, atB] = [instantOf(a.timestamp), instantOf(b.timestamp)];
+    if (atA !== atB) return atA < atB ? 1 : -1;
     return a.uri < b.uri ? 1 : a.uri > b.uri ? -1 : 0;
   });
 }

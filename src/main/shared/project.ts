@@ -7,8 +7,8 @@
  * worktree, made independent of the route to it (symbolic links resolved,
  * and a bind mount mapped back to the mount of its file system's root,
  * checked by device and inode: folder-identity.ts), so two routes to one
- * folder are one project, or, when the `project` option names it, that name itself (every folder
- * given the same name shares one memory, on purpose: worktrees of one
+ * folder are one project; or, when the `project` option names it, that name
+ * itself (every folder given the same name shares one memory, on purpose: worktrees of one
  * repository, a monorepo's packages). The key names the project's folder of
  * compaction notes, is the start of each note's slug, and keys its summary
  * chain; session start and task context read only what carries it.
