@@ -76,13 +76,10 @@ describe('stored text in the system text and task prompts', () => {
     };
     await root.seed(graph);
 
-    // A compaction gives the project its summary chain; its stored thought is then replaced by hostile text.
+    // A compacted session gives the project its summary chain; its stored thought is then replaced by hostile text.
     const first = await start();
     const sessionID = 'ses_first';
     const conversation = [message('m1', 'user', 'Make the [[redis]] cache simpler.'), message('m2', 'assistant', 'We decided to use SQLite for the cart.')];
-    first.host.setMessages(sessionID, conversation.map((entry) => ({ ...(entry as object), info: { ...(entry as { info: object }).info, sessionID } })));
-    await first.plugin.hooks['experimental.session.compacting']?.({ sessionID }, { context: [] });
-    await first.plugin.background.idle();
     const summarized = [...conversation, message('m3', 'user', '', {}, [{ type: 'compaction', auto: false }]), message('m4', 'assistant', 'BENIGN-SUMMARY', { summary: true, mode: 'compaction' })];
     first.host.setMessages(sessionID, summarized.map((entry) => ({ ...(entry as object), info: { ...(entry as { info: object }).info, sessionID } })));
     await first.plugin.hooks.event?.({ event: { type: 'session.compacted', properties: { sessionID } } });
