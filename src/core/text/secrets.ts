@@ -53,8 +53,6 @@ const ASSIGNMENT = new RegExp(
 /** Whether an assignment's operator ends with a line break: its value must then be alone on its line. */
 const ENDS_WITH_BREAK = new RegExp('[' + LINE_BREAK_CHARACTERS + '][ \\t]*$');
 const REST_OF_LINE_EMPTY = new RegExp(`^[ \\t]*(?:$|[${LINE_BREAK_CHARACTERS}])`);
-/** A line that ends with an operator: its setting's value may be on the next line. */
-const ENDS_WITH_OPERATOR = /[:=][ \t]*$/;
 
 // Words that may name a secret setting: only the lines holding one are read for assignments.
 const SECRET_WORD = /secret|token|passw|pwd|api[_-]?key|private[_-]?key|access[_-]?key|credential|auth/gi;
@@ -120,7 +118,8 @@ function redactAssignmentsInLine(line: string, count: (kind: string) => void): s
     const [whole, quote = '', name = '', operator = '', valueQuote = '', value = ''] = match;
     // A value on the line after its name is taken only when it is all of that line: `token:` then prose is a label.
     const nextLine = ENDS_WITH_BREAK.test(operator) && !REST_OF_LINE_EMPTY.test(line.slice(match.index + whole.length));
-    const secret = !nextLine && isSecretName(name) && !PLACEHOLDER.test(value) && !PROPERTY_PATH.test(value) && !value.startsWith('[REDACTED') && !/[:=]$/.test(value);
+    // The cheap tests first: a run of settings each on its line (`A=`, `B=`, …) offers every name a value.
+    const secret = !nextLine && !/[:=]$/.test(value) && !value.startsWith('[REDACTED') && isSecretName(name) && !PLACEHOLDER.test(value) && !PROPERTY_PATH.test(value);
     if (!secret) {
       // Not a secret setting, but its value may hold one (`url: https://…?api_key=…`, `values: PASSWORD=…`): look inside it.
       ASSIGNMENT.lastIndex = match.index + quote.length + name.length + 1;
@@ -134,17 +133,43 @@ function redactAssignmentsInLine(line: string, count: (kind: string) => void): s
 }
 
 const BREAK = new RegExp(`[${LINE_BREAK_CHARACTERS}]`, 'g');
+const OTHER_BREAK = new RegExp(`[${LINE_BREAK_CHARACTERS.replace('\n', '')}]`);
 
-/** Where the line holding `at` ends: the index of its break, or the text's length. */
-function lineEnd(text: string, at: number): number {
-  BREAK.lastIndex = at;
-  return BREAK.exec(text)?.index ?? text.length;
+/** Where lines of a text start and end. Most text breaks lines with LF alone: it gets the native searches. */
+interface LineBounds {
+  /** The index of the break ending the line that holds `at`, or the text's length. */
+  end(at: number): number;
+  /** Where the line holding `at` starts, looking back no further than `floor`. */
+  start(at: number, floor: number): number;
 }
 
-/** Where the line holding `at` starts, looking back no further than `floor`. */
-function lineStart(text: string, at: number, floor: number): number {
-  for (let index = at - 1; index >= floor; index--) if (LINE_BREAK_CHARACTERS.includes(text[index] as string)) return index + 1;
-  return floor;
+function lineBounds(text: string): LineBounds {
+  if (!OTHER_BREAK.test(text)) {
+    return {
+      end: (at) => {
+        const newline = text.indexOf('\n', at);
+        return newline === -1 ? text.length : newline;
+      },
+      start: (at, floor) => Math.max(floor, text.lastIndexOf('\n', at - 1) + 1),
+    };
+  }
+  return {
+    end: (at) => {
+      BREAK.lastIndex = at;
+      return BREAK.exec(text)?.index ?? text.length;
+    },
+    start: (at, floor) => {
+      for (let index = at - 1; index >= floor; index--) if (LINE_BREAK_CHARACTERS.includes(text[index] as string)) return index + 1;
+      return floor;
+    },
+  };
+}
+
+/** Whether the line `text[from, to)` ends with an operator (spaces and tabs after it allowed): its setting's value may be on the next line. */
+function endsWithOperator(text: string, from: number, to: number): boolean {
+  let index = to - 1;
+  while (index >= from && (text[index] === ' ' || text[index] === '\t')) index--;
+  return index >= from && (text[index] === ':' || text[index] === '=');
 }
 
 /**
@@ -153,15 +178,17 @@ function lineStart(text: string, at: number, floor: number): number {
  * line break) is redacted in text kept with its lines as in a log line joined into one.
  */
 function redactAssignments(text: string, count: (kind: string) => void): string {
+  const lines = lineBounds(text);
   let out = '';
   let done = 0;
   for (const hit of text.matchAll(SECRET_WORD)) {
     if (hit.index < done) continue;
-    const start = lineStart(text, hit.index, done);
-    let end = lineEnd(text, hit.index);
-    if (end < text.length && ENDS_WITH_OPERATOR.test(text.slice(start, end))) {
-      const next = text[end] === '\r' && text[end + 1] === '\n' ? end + 2 : end + 1;
-      end = lineEnd(text, next);
+    const start = lines.start(hit.index, done);
+    let end = lines.end(hit.index);
+    // Each line that ends with an operator takes the next one along (`API_KEY=`, `TOKEN=`, then a value): every line is read once.
+    for (let last = start; end < text.length && endsWithOperator(text, last, end); ) {
+      last = text[end] === '\r' && text[end + 1] === '\n' ? end + 2 : end + 1;
+      end = lines.end(last);
     }
     out += text.slice(done, start) + redactAssignmentsInLine(text.slice(start, end), count);
     done = end;

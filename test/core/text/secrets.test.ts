@@ -33,6 +33,7 @@ describe('redactSecrets', () => {
       expect(redactSecrets(text).text, JSON.stringify(lineBreak)).toBe(`maenifold: invalid configuration\nAPI_KEY=${lineBreak}[REDACTED:secret-setting]${lineBreak}exit 1`);
     }
     expect(redactSecrets('"password":\n  "hunter2hunter2"').text).toBe('"password":\n  "[REDACTED:secret-setting]"');
+    expect(redactSecrets('API_KEY=\nTOKEN=\nq7Rt9Lm2Xv4Kp8Zs').text).toBe('API_KEY=\nTOKEN=\n[REDACTED:secret-setting]');
     // A label followed by prose is not a setting: only a value that is all of its line is taken.
     expect(redactSecrets('token:\nConnection refused by the host').redactions).toBe(0);
   });
@@ -52,6 +53,7 @@ describe('redactSecrets', () => {
       'eyJ.'.repeat(250_000),
       `-----BEGIN RSA PRIVATE KEY-----\n${'A'.repeat(1_000_000)}`,
       'KEY=value\n'.repeat(100_000),
+      'token:\n'.repeat(50_000),
       'a'.repeat(1_000_000),
       `password=${'x'.repeat(1_000_000)}`,
       'token '.repeat(200_000),
