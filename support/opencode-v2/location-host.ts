@@ -79,6 +79,11 @@ export interface LocationHost {
   tools(): Promise<V2ToolDefinition[]>;
   /** Calls a plugin tool by name, between the tool hooks; resolves to the content the model receives. */
   callTool(sessionID: string, name: string, input: Record<string, unknown>): Promise<string>;
+  /**
+   * Runs one hook's callbacks over an event the test made, malformed ones included, as a host whose
+   * publishers disagree might send it: the callbacks must not throw (a throw is recorded).
+   */
+  rawHook(name: 'context' | 'compaction' | 'execute.before' | 'execute.after', event: unknown): Promise<void>;
   /** Publishes anything on this location's bus. */
   publish(event: unknown): void;
   /** Awaits the cleanup, disposes the registrations, closes the iterators. */
@@ -214,6 +219,14 @@ export async function bootLocation(parts: BootParts): Promise<LocationHost> {
       });
       const content = call.after.result?.content ?? call.after.result?.output;
       return typeof content === 'string' ? content : JSON.stringify(content);
+    },
+    async rawHook(name, event) {
+      if (unloaded) throw new Error(`location ${directory} is unloaded`);
+      // The casts are the point: the event is whatever the test made, typed as the hook's own.
+      if (name === 'context') await hooks.context.run(event as V2ContextEvent, controller.signal);
+      else if (name === 'compaction') await hooks.compaction.run(event as V2CompactionEvent, controller.signal);
+      else if (name === 'execute.before') await hooks.before.run(event as V2ToolEvent, controller.signal);
+      else await hooks.after.run(event as V2ToolAfterEvent, controller.signal);
     },
     publish: (event) => bus.publish(directory, event),
     async unload() {
