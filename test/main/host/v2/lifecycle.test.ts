@@ -9,7 +9,6 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import entry from '../../../../plugin/maenifold.js';
-import { PROJECT_MEMORY_HEADING } from '../../../../src/core/memory/project-memory.js';
 import { decodeDefinition, previewContext } from '../../../../support/opencode-v2/definition.js';
 import { createFakeHost } from '../../../../support/fake-host.js';
 import { blockWith, BASE_OPTIONS, shopSession, summaryText, useScenario, violations } from './scenario.js';
@@ -58,11 +57,21 @@ async function holding(): Promise<{ threads: number; resources: Record<string, n
   return { threads: threads(), resources: resources() };
 }
 
+const RULES_HEADING = '## Project rules';
+
+/** A project folder with one rule that applies to every call. */
+async function projectWithRules(name: string): Promise<string> {
+  const directory = await scenario().folder(name);
+  await mkdir(join(directory, '.opencode', 'rules'), { recursive: true });
+  await writeFile(join(directory, '.opencode', 'rules', 'tests.md'), 'Run npm test before every commit.\n');
+  return directory;
+}
+
 describe('default export, setup: cleanup', () => {
   it('should leave no timer, worker thread or child process once every location is unloaded, and set up again after', async () => {
     const { service } = scenario();
     const before = await holding();
-    const shopDir = await scenario().folder('shop');
+    const shopDir = await projectWithRules('shop');
     const shop = await scenario().boot(shopDir);
     const blog = await scenario().boot(await scenario().folder('blog'));
     // Work that starts CLI processes, pool tasks and background delivery in both locations.
@@ -81,8 +90,11 @@ describe('default export, setup: cleanup', () => {
     expect(service.bus.subscribers(shopDir)).toBe(0);
     expect(await leftOver(before)).toEqual([]);
 
-    const again = await scenario().boot(shopDir);
-    expect(blockWith((await again.modelCall('ses_i3', 'primary')).added, PROJECT_MEMORY_HEADING)).toContain('MARK-I');
+    // The next setup answers at once: its context hook (rules, without the session start, which would wait
+    // for the new pool's first task) and its tools.
+    const again = await scenario().boot(shopDir, { sessionStart: false });
+    expect(blockWith((await again.modelCall('ses_i3', 'primary')).added, RULES_HEADING)).toContain('Run npm test before every commit.');
+    expect(await again.callTool('ses_i3', 'flame_status', {})).toContain('No goal frames yet');
     await again.unload();
     expect(await leftOver(before)).toEqual([]);
     expect(violations(service)).toEqual([]);
@@ -96,9 +108,7 @@ describe('default export, server and setup on 1.18.33', () => {
       if (definition.form !== 'setup') throw new Error('the default export has no setup');
       const host = createFakeHost();
       const options = { ...BASE_OPTIONS, cli: scenario().double.cliPath, sessionStart: false };
-      const input = { client: host.client, directory: await scenario().folder(`preview-${order.split(' ')[0]}`) };
-      await mkdir(join(input.directory, '.opencode', 'rules'), { recursive: true });
-      await writeFile(join(input.directory, '.opencode', 'rules', 'tests.md'), 'Run npm test before every commit.\n');
+      const input = { client: host.client, directory: await projectWithRules(`preview-${order.split(' ')[0]}`) };
       const before = await holding();
       const storeLines = async (): Promise<number> => (await scenario().log()).filter((line) => line.includes('store: ')).length;
       const logged = await storeLines();
