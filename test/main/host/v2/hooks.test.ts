@@ -58,6 +58,8 @@ describe('default export, setup: goal-frame tools', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(['flame_pop', 'flame_push', 'flame_status']);
     expect(await shop.callTool('ses_e1', 'flame_status', {})).toContain('No goal frames yet');
     expect(await shop.callTool('ses_e1', 'flame_pop', { status: 'completed' })).toContain('has no frame in progress');
+    // 2.x offers plugins no call to start a session: a frame cannot be pushed, and the tool says so in one line.
+    expect(await shop.callTool('ses_e1', 'flame_push', { goal: 'Split the cart module.' })).toBe('flame_push: this OpenCode cannot create sessions; no frame was pushed.');
     expect(violations(scenario().service)).toEqual([]);
   });
 });
