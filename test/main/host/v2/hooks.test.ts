@@ -5,7 +5,7 @@
  * `ctx.tool.transform`, and hooks and events of every malformed shape, none of which may make a hook
  * throw.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { TASK_CONTEXT_HEADING } from '../../../../src/main/graph/task-augmentation.js';
 import { CONFESSION_MARKER } from '../../../../src/main/summaries/confession-report.js';
 import type { LocationHost } from '../../../../support/opencode-v2/location-host.js';
@@ -116,6 +116,25 @@ describe('default export, setup: malformed input', () => {
     const compaction = await shop.compact(session, { summary: summaryText('MARK-AFTER-GARBAGE') });
     expect(compaction.resultSet).toBe(false);
     await scenario().waitForLine('summary: thought', delivered);
+    expect(violations(scenario().service)).toEqual([]);
+  });
+});
+
+describe('default export, setup: options', () => {
+  it('should take its options from ctx.options, let a MAENIFOLD_* variable win, and warn of a bad value in its log', async () => {
+    const before = (await scenario().log()).length;
+    vi.stubEnv('MAENIFOLD_FRAMES', 'true');
+    const location = await scenario().boot(await scenario().folder('options'), { frames: false, confession: false, compactionTokens: 'lots' });
+    vi.stubEnv('MAENIFOLD_FRAMES', undefined);
+    expect((await location.tools()).map((tool) => tool.name)).toContain('flame_status');
+    // `confession: false` from ctx.options: an answer without a report is passed on, its child not asked again.
+    const call = await location.subagent('ses_o1', { prompt: 'Tidy the imports.' }, [ANSWER]);
+    expect(scenario().service.sessions.get(call.childID)?.prompts).toHaveLength(1);
+    expect(call.result.output).toBe(ANSWER);
+    // The cleanup drains the log file.
+    await location.unload();
+    const lines = (await scenario().log()).slice(before);
+    expect(lines.filter((line) => / WARN .*compactionTokens/.test(line)), lines.join('\n')).toHaveLength(1);
     expect(violations(scenario().service)).toEqual([]);
   });
 });
