@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import entry from '../../../../plugin/maenifold.js';
 import { decodeDefinition, previewContext } from '../../../../support/opencode-v2/definition.js';
 import { createFakeHost } from '../../../../support/fake-host.js';
+import { processPools } from '../../../../src/main/host/v2/shared-pools.js';
 import { blockWith, BASE_OPTIONS, shopSession, summaryText, useScenario, violations } from './scenario.js';
 
 const scenario = useScenario();
@@ -88,6 +89,8 @@ describe('default export, setup: cleanup', () => {
     }
     expect(service.records.registrations.filter((registration) => !registration.disposed)).toEqual([]);
     expect(service.bus.subscribers(shopDir)).toBe(0);
+    // The pool the setups of this process share stops with the last of them.
+    expect(processPools.size).toBe(0);
     expect(await leftOver(before)).toEqual([]);
 
     // The next setup answers at once: its context hook (rules, without the session start, which would wait
@@ -122,6 +125,8 @@ describe('default export, server and setup on 1.18.33', () => {
         cleanup = await definition.setup(previewContext(options));
         hooks = await server();
       }
+      // The preview's setup started nothing: no pool of the 2.x instances.
+      expect(processPools.size).toBe(0);
       // The 1.x hooks still work: the system text gets the project's rules, and the goal-frame tools are there.
       const output = { system: ['You are the build agent.'] };
       await hooks['experimental.chat.system.transform']?.({ sessionID: 'ses_j', model: { id: 'm' } } as never, output);
