@@ -140,7 +140,8 @@ export function buildContext(parts: ContextParts): BuiltContext {
   const ctx = {
     options: { ...parts.options },
     app: parts.app,
-    location: { directory, project: { id: projectID(directory), worktree: directory } },
+    // Fixed for the setup's lifetime, as the host boots it.
+    location: Object.freeze({ directory, project: Object.freeze({ id: projectID(directory), worktree: directory }) }),
     session,
     tool,
     event,
