@@ -113,7 +113,7 @@ export const COMPACTION_REQUEST_TEXT = 'What did we do so far?';
 /**
  * The model-bound history of a session (`e.messages`): `content`-keyed messages, from its latest
  * compaction on (the request and the summary included, as later turns see them), tool results as
- * `tool` messages after the assistant message that called them.
+ * `tool` messages after the assistant message that called them, in the AI SDK's shapes.
  *
  * @param session - the stored session.
  */
@@ -130,10 +130,14 @@ export function modelMessages(session: StoredSession): V2ModelMessage[] {
       else if (part.type === 'compaction') content.push({ type: 'text', text: COMPACTION_REQUEST_TEXT });
       else {
         content.push({ type: 'tool-call', toolCallId: part.callID, toolName: part.tool, input: part.state.input });
-        results.push({ type: 'tool-result', toolCallId: part.callID, toolName: part.tool, output: part.state.output });
+        // The AI SDK's tool output shape: `{ type: 'text', value }`.
+        results.push({ type: 'tool-result', toolCallId: part.callID, toolName: part.tool, output: { type: 'text', value: part.state.output } });
       }
     }
-    history.push({ role: message.info.role, content, id: message.info.id });
+    // A user's text alone goes as a plain string, as the AI SDK's messages carry it.
+    const only = content.length === 1 ? content[0] : undefined;
+    const plain = message.info.role === 'user' && only?.type === 'text' && typeof only['text'] === 'string' ? only['text'] : null;
+    history.push({ role: message.info.role, content: plain ?? content, id: message.info.id });
     if (results.length > 0) history.push({ role: 'tool', content: results });
   }
   return history;

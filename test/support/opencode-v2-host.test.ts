@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { V2Event, V2PluginContext, V2ToolDefinition } from '../../src/main/host/v2/opencode-v2.js';
 import { decodeDefinition, DEFINITION_ERROR } from '../../support/opencode-v2/definition.js';
 import { startV2Service, type V2Service } from '../../support/opencode-v2/service.js';
-import type { LocationHost } from '../../support/opencode-v2/location-host.js';
+import { createSessionStore, modelMessages } from '../../support/opencode-v2/session-store.js';
 
 let service: V2Service | undefined;
 afterEach(async () => {
@@ -150,5 +150,28 @@ describe('startV2Service', () => {
     await location.unload();
     expect(host.records.registrations.every((entry) => entry.disposed)).toBe(true);
     await expect(ctx.session?.hook('context', () => undefined)).rejects.toThrow(/after the location was unloaded/);
+  });
+});
+
+describe('modelMessages', () => {
+  it('should give the model-bound history from the latest compaction on, content-keyed, tool results as tool messages', () => {
+    const store = createSessionStore();
+    const { id } = store.create('/p/a');
+    store.append(id, 'user', [{ type: 'text', text: 'before the compaction' }]);
+    store.append(id, 'user', [{ type: 'compaction', auto: false }]);
+    store.append(id, 'assistant', [{ type: 'text', text: '## Goal\nthe summary' }], { summary: true, mode: 'compaction' });
+    store.append(id, 'user', [{ type: 'text', text: 'run the tests' }]);
+    store.append(id, 'assistant', [
+      { type: 'text', text: 'running' },
+      { type: 'tool', callID: 'call_1', tool: 'bash', state: { status: 'completed', input: { command: 'npm test' }, output: 'FAIL', title: 'bash', metadata: {}, time: { start: 1, end: 2 } } },
+    ]);
+    const history = modelMessages(store.get(id) ?? { id, location: '/p/a', messages: [], queued: [], prompts: [] });
+    expect(history.map(({ role, content }) => ({ role, content }))).toEqual([
+      { role: 'user', content: 'What did we do so far?' },
+      { role: 'assistant', content: [{ type: 'text', text: '## Goal\nthe summary' }] },
+      { role: 'user', content: 'run the tests' },
+      { role: 'assistant', content: [{ type: 'text', text: 'running' }, { type: 'tool-call', toolCallId: 'call_1', toolName: 'bash', input: { command: 'npm test' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'bash', output: { type: 'text', value: 'FAIL' } }] },
+    ]);
   });
 });
