@@ -1,7 +1,9 @@
 /**
  * The event bus as the 2.x host scopes it (`bus.ts`): a subscriber sees only
  * the events of its own location; its iterator closes when that location is
- * unloaded. Events are queued per subscriber, so one that is slow to pull
+ * unloaded. Some builds send every folder's events on one stream instead
+ * (opencode-v2-api.md, "Where the stored source versions disagree"), and a
+ * compaction event names no folder: `publishEverywhere` plays those. Events are queued per subscriber, so one that is slow to pull
  * misses nothing.
  */
 import type { V2Event } from '../../src/main/host/v2/opencode-v2.js';
@@ -15,6 +17,8 @@ export interface EventBus {
    * included: the bus passes on what it is given, as a host whose publishers disagree would.
    */
   publish(location: string, event: unknown): void;
+  /** Hands `event` to every subscriber of every location, as builds with one stream for all folders do. */
+  publishEverywhere(event: unknown): void;
   /** Ends every subscription of `location`. */
   close(location: string): void;
   /** Live subscriptions of `location`. */
@@ -36,6 +40,16 @@ export function createEventBus(): EventBus {
     byLocation.get(location)?.delete(subscriber);
     subscriber.waiting?.({ done: true, value: undefined });
     subscriber.waiting = null;
+  };
+  const deliver = (subscribers: Iterable<Subscriber>, event: unknown): void => {
+    for (const subscriber of subscribers) {
+      if (subscriber.waiting) {
+        const resolve = subscriber.waiting;
+        subscriber.waiting = null;
+        // A malformed event reaches the plugin as the host's type claims it is: that is the point of publishing it.
+        resolve({ done: false, value: event as V2Event });
+      } else subscriber.queue.push(event);
+    }
   };
   return {
     subscribe(location) {
@@ -59,14 +73,10 @@ export function createEventBus(): EventBus {
       return { [Symbol.asyncIterator]: () => iterator };
     },
     publish(location, event) {
-      for (const subscriber of byLocation.get(location) ?? []) {
-        if (subscriber.waiting) {
-          const resolve = subscriber.waiting;
-          subscriber.waiting = null;
-          // A malformed event reaches the plugin as the host's type claims it is: that is the point of publishing it.
-          resolve({ done: false, value: event as V2Event });
-        } else subscriber.queue.push(event);
-      }
+      deliver(byLocation.get(location) ?? [], event);
+    },
+    publishEverywhere(event) {
+      for (const set of [...byLocation.values()]) deliver(set, event);
     },
     close(location) {
       for (const subscriber of [...(byLocation.get(location) ?? [])]) end(subscriber, location);

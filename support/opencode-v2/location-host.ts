@@ -69,8 +69,11 @@ export interface LocationHost {
   turn(sessionID: string, user: string, assistant: string): void;
   /** One model call: `kind` as @03545fd sends it, or `undefined` for a host whose events carry none. */
   modelCall(sessionID: string, kind: V2CallKind | undefined, options?: { system?: string[] }): Promise<ModelCall>;
-  /** A compaction; `failure` publishes a failed one (`text: ""`, nothing stored), as one publisher does. */
-  compact(sessionID: string, options: { summary: string; reason?: 'auto' | 'manual'; failure?: string }): Promise<Compaction>;
+  /**
+   * A compaction; `failure` publishes a failed one (`text: ""`, nothing stored), as one publisher does;
+   * `stream: 'global'` publishes its events to every location, as builds with one stream for all folders do.
+   */
+  compact(sessionID: string, options: { summary: string; reason?: 'auto' | 'manual'; failure?: string; stream?: 'location' | 'global' }): Promise<Compaction>;
   /** Any host tool: the hooks around a result the test gives. */
   toolCall(sessionID: string, tool: string, input: Record<string, unknown>, result: V2ToolResult): Promise<ToolCall>;
   /** The `subagent` tool; the child answers `answers` in order (its first answer is the task's result). */
@@ -169,9 +172,10 @@ export async function bootLocation(parts: BootParts): Promise<LocationHost> {
       await hooks.context.run(event, controller.signal);
       return callOf(event, base, messagesBefore);
     },
-    async compact(sessionID, { summary, reason = 'manual', failure }) {
+    async compact(sessionID, { summary, reason = 'manual', failure, stream = 'location' }) {
       const session = own(sessionID);
-      bus.publish(directory, { type: 'session.compaction.started', data: { sessionID, reason } });
+      const publish = (event: unknown): void => (stream === 'global' ? bus.publishEverywhere(event) : bus.publish(directory, event));
+      publish({ type: 'session.compaction.started', data: { sessionID, reason } });
       const base = [COMPACTION_SYSTEM];
       const event: V2CompactionEvent = { sessionID, model: MODEL, system: base.map((text) => ({ type: 'text', text })), messages: modelMessages(session), options: {}, agent: 'compaction', tools: {} };
       const messagesBefore = JSON.stringify(event.messages);
@@ -184,7 +188,7 @@ export async function bootLocation(parts: BootParts): Promise<LocationHost> {
         sessions.append(sessionID, 'user', [{ type: 'compaction', auto: reason === 'auto' }]);
         sessions.append(sessionID, 'assistant', [{ type: 'text', text }], { summary: true, mode: 'compaction' });
       }
-      bus.publish(directory, { type: 'session.compaction.ended', data: { sessionID, text, reason, ...(failure !== undefined ? { failure } : {}) } });
+      publish({ type: 'session.compaction.ended', data: { sessionID, text, reason, ...(failure !== undefined ? { failure } : {}) } });
       return { ...callOf(event, base, messagesBefore), resultSet, text };
     },
     toolCall: (sessionID, tool, input, result) => runTool(sessionID, tool, { ...input }, async () => result),

@@ -96,9 +96,10 @@ describe('startV2Service', () => {
     a.publish({ type: 'session.compaction.ended', data: { sessionID: 's1', text: 'A' } });
     b.publish({ type: 'session.compaction.ended', data: { sessionID: 's2', text: 'B' } });
     a.publish(null);
+    host.bus.publishEverywhere({ type: 'session.compaction.ended', data: { sessionID: 's3', text: 'both' } });
     await new Promise((resolve) => setImmediate(resolve));
-    expect(fromA.events.map((event) => event?.data?.['text'] ?? event)).toEqual(['A', null]);
-    expect(fromB.events.map((event) => event?.data?.['text'])).toEqual(['B']);
+    expect(fromA.events.map((event) => event?.data?.['text'] ?? event)).toEqual(['A', null, 'both']);
+    expect(fromB.events.map((event) => event?.data?.['text'])).toEqual(['B', 'both']);
     expect(seen.map((ctx) => ctx.location?.directory)).toEqual(['/p/a', '/p/b']);
     await a.unload();
     await fromA.ended;
