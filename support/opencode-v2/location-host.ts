@@ -118,6 +118,9 @@ export async function bootLocation(parts: BootParts): Promise<LocationHost> {
     cleanup = await parts.setup(ctx);
   } catch (error) {
     violation('setup', `threw: ${errorMessage(error)}`);
+    // The host drops a plugin whose setup failed: nothing it registered runs.
+    for (const list of Object.values(hooks) as LocationHooks[keyof LocationHooks][]) list.disposeAll();
+    bus.close(directory);
     throw error;
   }
   const own = (sessionID: string): StoredSession => {
@@ -127,6 +130,10 @@ export async function bootLocation(parts: BootParts): Promise<LocationHost> {
     return session;
   };
   const callOf = <E extends V2ContextEvent>(event: E, base: string[], messagesBefore: string): Omit<ModelCall, 'event'> & { event: E } => {
+    if (!Array.isArray(event.system)) {
+      violation('system', `the hooks left system as ${typeof event.system}, not a list`);
+      event.system = [];
+    }
     event.system.forEach((entry, index) => {
       if (entry?.type !== 'text' || typeof entry.text !== 'string') violation('system', `entry ${index} is not a text part: ${JSON.stringify(entry)?.slice(0, 200)}`);
     });
