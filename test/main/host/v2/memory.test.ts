@@ -73,6 +73,9 @@ describe('default export, setup: compaction and project memory', () => {
     const lines = await scenario().log();
     expect(lines.filter((line) => !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z (DEBUG|INFO|WARN|ERROR) \S/.test(line))).toEqual([]);
     expect(lines.some((line) => line.includes(' INFO compaction: '))).toBe(true);
+    // The compaction note, written in the background, holds the session's decision.
+    await scenario().waitForLine('compaction note written: memory://sessions/compaction/');
+    expect(await memoryFilesWith(scenario().double, 'Jekyll')).toEqual([expect.stringMatching(/^sessions\/compaction\/blog-[0-9a-f]{8}\//)]);
     expect(violations(scenario().service)).toEqual([]);
   });
 
