@@ -78,7 +78,7 @@ export function createFrameStore(file: string, settings: FrameStoreSettings = {}
 
   async function load(): Promise<FrameTree> {
     const tree = emptyTree();
-    const text = await readStateText(file, timing.holdMs);
+    const text = await readStateText(file, timing.holdMs, { what: 'goal-frame state', logger: settings.logger });
     if (text === null) return tree;
     let parsed: { frames?: unknown } | undefined;
     try {

@@ -17,13 +17,14 @@
  * not poll each other. Every step has a deadline: a lock or a state file on a
  * folder that stops answering (a hung network home) makes the call fail with
  * `STATE_TIMEOUT` instead of hanging. A lock folder the disk refuses
- * (EACCES, EROFS, ENOTDIR…) fails at once with its cause, never as "busy".
+ * (the disk's refusals: disk-refusals.ts) fails at once with its cause, never as "busy".
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { makeDirectory } from '../../io/atomic-file.js';
+import { isDiskRefusal } from './disk-refusals.js';
 
 /** Why a locked step did not run or did not finish. */
 export type LockFailureCode = 'LOCK_BUSY' | 'LOCK_LOST' | 'STATE_TIMEOUT';
@@ -49,8 +50,6 @@ export interface LockTiming {
   staleMs?: number;
 }
 
-/** Errors of the lock folder's file system that waiting cannot cure. */
-const REFUSALS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOSPC', 'EDQUOT', 'ELOOP', 'ENAMETOOLONG']);
 
 const queues = new Map<string, Promise<unknown>>();
 
@@ -193,7 +192,7 @@ async function acquire(lockPath: string, timing: Required<LockTiming>, controlle
     await within(taking, timing.waitMs, () => (late = true));
   } catch (error) {
     if (error instanceof StateLockError) throw new StateLockError('LOCK_BUSY', `lock ${lockPath} still held after ${timing.waitMs} ms`);
-    if (REFUSALS.has(codeOf(error) ?? '')) throw refusal(lockPath, error);
+    if (isDiskRefusal(error)) throw refusal(lockPath, error);
     throw error;
   }
   const held: HeldLock = { path: lockPath, token, controller, timer: setInterval(() => void refresh(held), Math.max(250, Math.floor(timing.staleMs / 4))) };

@@ -4,7 +4,8 @@
  * most one read of a file is outstanding (a read that never returns holds
  * one thread of libuv's small pool, not all of them), and a damaged file is
  * kept aside as `<name>.corrupt-<time>` with one log line, never silently
- * dropped or written over.
+ * dropped or written over. A folder where the file should be is damaged
+ * too: no wait makes it readable, and no write could replace it.
  */
 import { readFile, rename } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -13,13 +14,33 @@ import { settleWithin, StateLockError } from './file-lock.js';
 
 const outstanding = new Map<string, Promise<string | null>>();
 
+/** How a state file that is not a file is kept aside: see {@link keepAside}. */
+export interface KeepAsideSettings {
+  /** What the file holds, for the log line ("summary chain state"). */
+  what: string;
+  logger?: Logger | undefined;
+  now?: (() => number) | undefined;
+}
+
 /**
  * The file's text, or `null` when it does not exist.
  *
  * @param path - the state file.
  * @param deadlineMs - how long the read may take; past it, `STATE_TIMEOUT` is thrown.
+ * @param aside - when given, a folder at `path` is kept aside as a damaged file is and read as missing;
+ *   when it cannot be moved, its EISDIR is thrown.
  */
-export async function readStateText(path: string, deadlineMs: number): Promise<string | null> {
+export async function readStateText(path: string, deadlineMs: number, aside?: KeepAsideSettings): Promise<string | null> {
+  try {
+    return await readOnce(path, deadlineMs);
+  } catch (error) {
+    if (!aside || (error as NodeJS.ErrnoException)?.code !== 'EISDIR') throw error;
+    if (!(await keepAside(path, aside.what, aside.logger, aside.now))) throw error;
+    return null;
+  }
+}
+
+async function readOnce(path: string, deadlineMs: number): Promise<string | null> {
   if (outstanding.has(path)) throw new StateLockError('STATE_TIMEOUT', `an earlier read of ${basename(path)} has not returned`);
   const reading = readFile(path, 'utf8').then(
     (text) => text,

@@ -137,7 +137,7 @@ export function createOutbox(dir: string, settings: OutboxSettings | (() => numb
   }
 
   async function read(path: string): Promise<OutboxEntry | null> {
-    const text = await readStateText(path, readDeadlineMs);
+    const text = await readStateText(path, readDeadlineMs, { what: 'outbox entry', logger: options.logger, now });
     if (text === null) return null;
     try {
       const parsed: unknown = JSON.parse(text);
