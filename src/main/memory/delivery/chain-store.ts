@@ -5,9 +5,13 @@
  *
  * Two OpenCode processes of one project share the file: every change is a
  * read-modify-write under a lock shared across processes, written atomically.
- * A missing file means "no chain yet"; a damaged one is kept aside
- * (`summary-chains.json.corrupt-<time>`, one log line) and the chain starts
- * again. Every step has a deadline.
+ * A missing file means "no chain yet"; a damaged one, or a folder in its
+ * place, is kept aside (`summary-chains.json.corrupt-<time>`, one log line)
+ * and the chain starts again. Every step has a deadline.
+ *
+ * A chain is a series of linked sessions: once a session's note would grow
+ * past a bound, the next thought starts a new session that links to it
+ * (thought-delivery.ts), so no read of the chain is ever larger than that.
  */
 import { join } from 'node:path';
 import * as v from 'valibot';
@@ -28,6 +32,10 @@ export interface ChainInFlight {
   at: number;
   /** Whether the call ended in the sending process (answered, or killed by its deadline): it cannot land any more. */
   ended?: boolean;
+  /** How much the thought adds to its session's note, in bytes (an estimate from above). */
+  bytes?: number;
+  /** The session a thought that starts a new one continues. */
+  continues?: string;
 }
 
 /** One project's chain. */
@@ -39,10 +47,19 @@ export interface ChainState {
   recentKeys?: string[];
   /** The thought being sent now, or left by a sender that died mid-call. */
   inFlight?: ChainInFlight;
+  /** How large the session's note is, in bytes, estimated from above; absent on chains of earlier versions. */
+  bytes?: number;
+  /** The session this one continues: the chain's previous session. */
+  previousSessionId?: string;
+  /**
+   * Thoughts sent earlier whose landing could not be learned, set aside so they do not hold the chain:
+   * each is asked about again when its own entry comes round, and sent only once it is known absent.
+   */
+  unsettled?: ChainInFlight[];
 }
 
-/** What a project's entry may be: a chain, or only a thought in flight before the first one answered. */
-export type ChainRecord = ChainState | { sessionId?: undefined; inFlight: ChainInFlight; recentKeys?: string[] };
+/** What a project's entry may be: a chain, or, before the first thought answered, a thought in flight or the unsettled ones. */
+export type ChainRecord = ChainState | { sessionId?: undefined; inFlight?: ChainInFlight; recentKeys?: string[]; unsettled?: ChainInFlight[] };
 
 /** Reads and writes chain states. */
 export interface ChainStore {
@@ -75,11 +92,22 @@ const IN_FLIGHT = v.looseObject({
   at: v.pipe(v.number(), v.finite()),
 });
 const RECENT_KEYS = v.optional(v.array(v.string()));
+const UNSETTLED = v.optional(v.array(IN_FLIGHT));
 
-/** A project's record: a chain (a thought may be in flight), or only a thought in flight before the first one answered. */
+/** A project's record: a chain (a thought may be in flight), or, before the first thought answered, a thought in flight or unsettled ones. */
 const RECORD = v.union([
-  v.looseObject({ sessionId: v.string(), thoughtNumber: v.pipe(v.number(), v.integer(), v.minValue(0)), inFlight: v.optional(IN_FLIGHT), recentKeys: RECENT_KEYS }),
-  v.looseObject({ sessionId: v.optional(v.undefined()), inFlight: IN_FLIGHT, recentKeys: RECENT_KEYS }),
+  v.looseObject({
+    sessionId: v.string(),
+    thoughtNumber: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    inFlight: v.optional(IN_FLIGHT),
+    recentKeys: RECENT_KEYS,
+    bytes: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
+    unsettled: UNSETTLED,
+  }),
+  v.pipe(
+    v.looseObject({ sessionId: v.optional(v.undefined()), inFlight: v.optional(IN_FLIGHT), recentKeys: RECENT_KEYS, unsettled: UNSETTLED }),
+    v.check((record) => record.inFlight !== undefined || (record.unsettled?.length ?? 0) > 0),
+  ),
 ]);
 
 function isRecord(value: unknown): value is ChainRecord {
@@ -107,7 +135,7 @@ export function createChainStore(stateDir: string, settings: ChainStoreSettings 
   async function load(): Promise<Record<string, ChainRecord>> {
     // No prototype: a project named "__proto__" or "constructor" is just a name.
     const chains = Object.create(null) as Record<string, ChainRecord>;
-    const text = await readStateText(file, timing.holdMs);
+    const text = await readStateText(file, timing.holdMs, { what: 'summary chain state', logger, now: settings.now });
     if (text === null) return chains;
     let parsed: unknown;
     try {

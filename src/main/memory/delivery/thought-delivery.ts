@@ -16,14 +16,24 @@
  * A process stopped while it held the lock may be resumed after another
  * took the lock over: the lock is checked right before the call and before
  * every write of the chain state, so a stale holder sends and writes nothing.
- * A state folder the disk refuses (a file where the folder should be,
- * read-only) cannot hold a lock or a chain: the thought is then delivered
- * once, on a chain kept in this process's memory.
+ * A state folder the disk refuses (full, read-only, a file where the folder
+ * should be: disk-refusals.ts) cannot hold a lock or a chain: the thought is
+ * then delivered once, on a chain kept in this process's memory.
+ *
+ * The chain lives as long as the project: a session's note is read whole
+ * (by the lookup and by session start), and maenifold's answers are capped,
+ * so a thought that would take the note past `rolloverBytes` starts a new
+ * session instead, linked to the one before it. A thought whose landing
+ * cannot be learned holds back only its own entry: the next entry sets it
+ * aside (`unsettled`, asked about again when its own entry comes round) and
+ * goes on a new session, whose numbers it cannot collide with.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { projectConcept, sessionUri } from '../../../core/memory/memory-format.js';
+import { MAX_ARGUMENT_BYTES } from '../../../core/memory/summary-thought.js';
 import type { ChainInFlight, ChainRecord, ChainState, ChainStore } from './chain-store.js';
+import { errorCode, isDiskRefusal } from '../../shared/disk-refusals.js';
 import { assertHeld, withFileLock, type LockTiming } from '../../shared/file-lock.js';
 import type { MemoryError, MemoryPort, MemoryResult, ThoughtInput, ThoughtReceipt } from '../memory-port.js';
 import type { Logger } from '../../shared/logger.js';
@@ -36,9 +46,6 @@ export type ThoughtOutcome =
   | { kind: 'failed'; error: MemoryError }
   /** Whether an earlier call landed could not be learned: asked again later, never sent blindly. */
   | { kind: 'unknown'; error: MemoryError };
-
-/** Errors of the state folder that no wait cures: the thought goes out on a chain kept in memory. */
-const REFUSED = new Set(['ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'EEXIST', 'ELOOP']);
 
 /** The thoughts line every summary thought carries: a chain note that shows none was not read whole. */
 const THOUGHTS_LINE = /Delivery [0-9a-f]{16,64} of/;
@@ -57,6 +64,53 @@ type Landing = { kind: 'landed'; sessionId: string; thoughtNumber: number } | { 
 /** Failures after which the call may still have landed. */
 export const AMBIGUOUS = new Set(['TIMEOUT', 'CRASHED', 'BAD_OUTPUT', 'OUTPUT_TOO_LARGE']);
 const RECENT_KEYS = 50;
+/** Thoughts set aside at most; past it the oldest is forgotten (its entry, should it come again, is sent: at most one duplicate). */
+const MAX_UNSETTLED = 20;
+
+/**
+ * How large a session's note may grow before the next thought starts a new session. maenifold answers
+ * ReadMemory with the note as JSON, and the client stops reading at 4 MiB (cli-invoke.ts): even with every
+ * character escaped six-fold (`\u003C`), 512 KiB stays under it.
+ */
+export const CHAIN_ROLLOVER_BYTES = 512 * 1024;
+/** What a session's note holds besides its thoughts (frontmatter, title), from above. */
+const SESSION_OVERHEAD_BYTES = 1_024;
+/** What a thought's note section holds besides its texts (heading, agent, stamp), from above. */
+const THOUGHT_OVERHEAD_BYTES = 256;
+
+/** How large a recorded session's note is; a chain of an earlier version that was not measured counts as full thoughts. */
+function sessionBytes(state: ChainState): number {
+  return state.bytes ?? (state.thoughtNumber + 1) * MAX_ARGUMENT_BYTES;
+}
+
+/** A record's parts that outlive its chain: the thoughts set aside, and the keys delivered. */
+function residue(record: ChainRecord | null): ChainRecord | null {
+  if (!record?.unsettled?.length) return null;
+  return { unsettled: record.unsettled, ...(record.recentKeys ? { recentKeys: record.recentKeys } : {}) };
+}
+
+/** The record without the thought set aside under `key`. */
+function withoutUnsettled(record: ChainRecord | null, key: string): ChainRecord | null {
+  if (!record) return null;
+  const unsettled = (record.unsettled ?? []).filter((flight) => flight.key !== key);
+  const { unsettled: _old, ...rest } = record;
+  const next = (unsettled.length > 0 ? { ...rest, unsettled } : rest) as ChainRecord;
+  return next.sessionId !== undefined || next.inFlight ? next : residue(next);
+}
+
+/**
+ * The UTC day folders where a session started between `from` and `to` (ms) is kept: maenifold names a new
+ * session by its own clock when the call runs, which may be past midnight of the day it was sent.
+ */
+function dayFolders(from: number, to: number): string[] {
+  const folders: string[] = [];
+  for (let at = from; at <= to; at = (Math.floor(at / 86_400_000) + 1) * 86_400_000) {
+    const uri = sessionUri(`session-${at}-0`);
+    if (!uri) break;
+    folders.push(uri.slice(0, uri.lastIndexOf('/')));
+  }
+  return folders;
+}
 
 /** The holder's lock check, and whether a call went out under it. */
 interface Guard {
@@ -82,6 +136,8 @@ export interface ThoughtDeliverySettings {
   /** How long a call left by a dead sender may still land. @default 2 × timeoutMs */
   settleMs?: number;
   lockTiming?: LockTiming;
+  /** How large a session's note may grow before the chain goes on in a new session. @default {@link CHAIN_ROLLOVER_BYTES} */
+  rolloverBytes?: number;
 }
 
 /**
@@ -91,6 +147,7 @@ export interface ThoughtDeliverySettings {
 export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry: OutboxEntry) => Promise<ThoughtOutcome> {
   const { memory, chains, logger, timeoutMs, now } = settings;
   const settleMs = settings.settleMs ?? 2 * timeoutMs;
+  const rolloverBytes = settings.rolloverBytes ?? CHAIN_ROLLOVER_BYTES;
   const lockTiming: LockTiming = { waitMs: timeoutMs + 15_000, holdMs: 8 * timeoutMs + 20_000, staleMs: 10_000, ...settings.lockTiming };
 
   /** Whether the session's note holds the key: `true`, `false` (read, and it does not), or why it could not be told. */
@@ -113,12 +170,19 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
       if (typeof held !== 'boolean') return { kind: 'unknown', error: held };
       return held ? { kind: 'landed', sessionId: flight.sessionId, thoughtNumber: flight.thoughtNumber } : { kind: 'absent' };
     }
-    // A new chain gets its id from maenifold: look among the sessions started that day since the call.
-    const day = sessionUri(`session-${flight.at}-0`);
-    if (!day) return { kind: 'absent' };
-    const listed = await memory.listNotes(day.slice(0, day.lastIndexOf('/')), { timeoutMs });
-    if (!listed.ok) return isNotFound(listed.error) ? { kind: 'absent' } : { kind: 'unknown', error: listed.error };
-    const candidates = [...new Set(listed.value.join('\n').match(/session-\d{10,16}-\d+/g) ?? [])].filter((id) => Number(id.split('-')[1]) >= flight.at - 60_000);
+    // A new chain gets its id from maenifold: look among the sessions started since the call, in every day
+    // folder the call could have landed in until it could no longer land.
+    const from = flight.at - 60_000;
+    const ids = new Set<string>();
+    for (const folder of dayFolders(from, flight.at + settleMs)) {
+      const listed = await memory.listNotes(folder, { timeoutMs });
+      if (!listed.ok) {
+        if (isNotFound(listed.error)) continue;
+        return { kind: 'unknown', error: listed.error };
+      }
+      for (const id of listed.value.join('\n').match(/session-\d{10,16}-\d+/g) ?? []) ids.add(id);
+    }
+    const candidates = [...ids].filter((id) => Number(id.split('-')[1]) >= from);
     let unknown: MemoryError | null = null;
     for (const sessionId of candidates) {
       const held = await holdsKey(sessionId, flight.key, false);
@@ -128,21 +192,34 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     return unknown ? { kind: 'unknown', error: unknown } : { kind: 'absent' };
   }
 
-  const recorded = (record: ChainRecord | null, sessionId: string, thoughtNumber: number, key: string): ChainState => ({
-    sessionId,
-    thoughtNumber,
-    updatedAt: new Date(now()).toISOString(),
-    recentKeys: [...(record?.sessionId === sessionId ? (record.recentKeys ?? []) : []), key].slice(-RECENT_KEYS),
-  });
+  /**
+   * The chain after a thought landed at `sessionId`/`thoughtNumber`. The keys delivered carry over to a new
+   * session, so a rollover never forgets what the chain holds; so do the thoughts set aside.
+   */
+  const recorded = (record: ChainRecord | null, sessionId: string, thoughtNumber: number, key: string, bytes: number | undefined, continues?: string, measuredBytes?: number): ChainState => {
+    const same = record?.sessionId === sessionId ? (record as ChainState) : null;
+    const previous = same ? same.previousSessionId : continues;
+    return {
+      sessionId,
+      thoughtNumber,
+      updatedAt: new Date(now()).toISOString(),
+      recentKeys: [...(record?.recentKeys ?? []), key].slice(-RECENT_KEYS),
+      // A thought of unknown size (recorded by an earlier version) counts as the largest one.
+      bytes: (same ? (measuredBytes !== undefined && Number.isFinite(measuredBytes) ? measuredBytes : sessionBytes(same)) : SESSION_OVERHEAD_BYTES) + (bytes ?? MAX_ARGUMENT_BYTES),
+      ...(previous ? { previousSessionId: previous } : {}),
+      ...(record?.unsettled?.length ? { unsettled: record.unsettled } : {}),
+    };
+  };
 
-  /** The thought as maenifold gets it, continuing `chain` or starting one. */
-  function thoughtOf(entry: OutboxEntry, response: string, sessionId: string | null, thoughtNumber: number): ThoughtInput {
+  /** The thought as maenifold gets it, continuing `chain` or starting one (linked to the session it `continues`). */
+  function thoughtOf(entry: OutboxEntry, response: string, sessionId: string | null, thoughtNumber: number, continues?: string): ThoughtInput {
     const project = projectConcept(entry.project);
+    const earlier = continues ? sessionUri(continues) : null;
     // Each thought closes the chain with a linked conclusion, so maenifold never marks it
     // abandoned; the next summary appends to the same session (maenifold allows that).
     const base = {
       response,
-      thoughts: `Delivery ${entry.key} of a [[compaction]] summary.`,
+      thoughts: `Delivery ${entry.key} of a [[compaction]] summary.${earlier ? ` The chain continues [[${continues}]] (${earlier}).` : ''}`,
       nextThoughtNeeded: false,
       conclusion: `Latest [[compaction]] summary of [[${project}]] recorded.`,
       analysisType: 'retrospective',
@@ -150,13 +227,35 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     return sessionId ? { ...base, sessionId, thoughtNumber, totalThoughts: thoughtNumber + 1 } : { ...base, thoughtNumber: 0, totalThoughts: 1 };
   }
 
-  async function send(entry: OutboxEntry, response: string, chain: ChainState | null, guard: Guard): Promise<MemoryResult<ThoughtReceipt>> {
-    const flight: ChainInFlight = { key: entry.key, sessionId: chain?.sessionId ?? null, thoughtNumber: chain ? chain.thoughtNumber + 1 : 0, at: now() };
+  /**
+   * The chain with its note's size: chains of earlier versions did not count it, and their note is read
+   * once to learn it. A note that cannot be read whole (too large for an answer, among others) counts as
+   * full; one that is gone counts as empty (the call that follows learns it is gone).
+   */
+  async function measured(chain: ChainState): Promise<ChainState> {
+    if (chain.bytes !== undefined) return chain;
+    const uri = sessionUri(chain.sessionId);
+    if (!uri) return { ...chain, bytes: 0 };
+    const read = await memory.readNote(uri, { timeoutMs });
+    if (read.ok) return { ...chain, bytes: SESSION_OVERHEAD_BYTES + Buffer.byteLength(read.value.content, 'utf8') };
+    return { ...chain, bytes: isNotFound(read.error) ? 0 : Number.POSITIVE_INFINITY };
+  }
+
+  /** How much a thought adds to its session's note, from above. */
+  function thoughtBytes(thought: ThoughtInput): number {
+    return THOUGHT_OVERHEAD_BYTES + [thought.response, thought.thoughts, thought.conclusion].reduce((sum, text) => sum + Buffer.byteLength(text ?? '', 'utf8'), 0);
+  }
+
+  async function send(entry: OutboxEntry, response: string, chain: ChainState | null, guard: Guard, continues?: string): Promise<MemoryResult<ThoughtReceipt>> {
+    const sessionId = chain?.sessionId ?? null;
+    const thoughtNumber = chain ? chain.thoughtNumber + 1 : 0;
+    const thought = thoughtOf(entry, response, sessionId, thoughtNumber, continues);
+    const flight: ChainInFlight = { key: entry.key, sessionId, thoughtNumber, at: now(), bytes: thoughtBytes(thought), ...(continues ? { continues } : {}) };
     await chains.update(entry.project, (record) => ({ record: { ...(record ?? {}), inFlight: flight } as ChainRecord, result: undefined }), guard.check);
     // The last moment a lost lock can stop the call.
     await guard.check();
     guard.sent = true;
-    const result = await memory.appendThought(thoughtOf(entry, response, flight.sessionId, flight.thoughtNumber), { timeoutMs });
+    const result = await memory.appendThought(thought, { timeoutMs });
     if (!result.ok) {
       // Refused: it did not land. Ambiguous: it may have, but the call is over (stopped at its deadline).
       const ambiguous = AMBIGUOUS.has(result.error.code);
@@ -164,14 +263,43 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
         if (!record) return { record: null, result: undefined };
         const { inFlight: _dropped, ...rest } = record;
         if (ambiguous) return { record: { ...record, inFlight: { ...flight, ended: true } }, result: undefined };
-        return { record: rest.sessionId === undefined ? null : (rest as ChainRecord), result: undefined };
+        return { record: rest.sessionId === undefined ? residue(rest as ChainRecord) : (rest as ChainRecord), result: undefined };
       }, guard.check);
     }
     return result;
   }
 
+  /** The entry's own thought, set aside earlier: recorded once it is known to have landed, sent once it is known absent. */
+  async function settleAside(entry: OutboxEntry, flight: ChainInFlight, guard: Guard): Promise<{ done: ThoughtOutcome } | { record: ChainRecord | null }> {
+    const landed = await landedAt(flight);
+    if (landed.kind === 'unknown') {
+      logger.warn(`summary: still cannot learn whether thought ${flight.key} of ${entry.project} landed (${landed.error.code}: ${landed.error.message}); asking again later, not sending it again`);
+      return { done: { kind: 'unknown', error: landed.error } };
+    }
+    const record = await chains.update(
+      entry.project,
+      (current) => {
+        const next = withoutUnsettled(current, flight.key);
+        if (landed.kind === 'landed' && next) next.recentKeys = [...(next.recentKeys ?? []), flight.key].slice(-RECENT_KEYS);
+        return { record: next, result: next };
+      },
+      guard.check,
+    );
+    if (landed.kind === 'absent') return { record };
+    logger.info(`summary: thought ${landed.thoughtNumber} of chain ${landed.sessionId}, set aside earlier, had landed; recorded, not sent again`);
+    return { done: { kind: 'delivered' } };
+  }
+
   async function deliverLocked(entry: OutboxEntry, response: string, guard: Guard): Promise<ThoughtOutcome> {
     let record = await chains.record(entry.project);
+    const aside = record?.unsettled?.find((flight) => flight.key === entry.key);
+    if (aside) {
+      const settled = await settleAside(entry, aside, guard);
+      if ('done' in settled) return settled.done;
+      record = settled.record;
+    }
+    // Set when a thought whose landing cannot be learned was set aside: its number may be taken.
+    let rollOver = false;
     if (record?.inFlight) {
       const flight = record.inFlight;
       if (!flight.ended) {
@@ -188,20 +316,28 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
         }
       }
       const landed = await landedAt(flight);
-      if (landed.kind === 'unknown') {
+      if (landed.kind === 'unknown' && flight.key === entry.key) {
         logger.warn(`summary: could not learn whether thought ${flight.key} of ${entry.project} landed (${landed.error.code}: ${landed.error.message}); asking again later, not sending it again`);
         return { kind: 'unknown', error: landed.error };
       }
-      if (landed.kind === 'landed') logger.info(`summary: thought ${landed.thoughtNumber} of chain ${landed.sessionId} had landed before the interruption; recorded, not sent again`);
+      if (landed.kind === 'unknown') {
+        // Another entry's thought, and its call can no longer land: it is set aside for its own entry to
+        // settle, and this entry goes on, in a new session (the number it may have taken is never reused).
+        logger.warn(`summary: could not learn whether thought ${flight.key} of ${entry.project} landed (${landed.error.code}: ${landed.error.message}); set aside until its own entry asks again, the chain goes on in a new session`);
+        rollOver = true;
+      } else if (landed.kind === 'landed') logger.info(`summary: thought ${landed.thoughtNumber} of chain ${landed.sessionId} had landed before the interruption; recorded, not sent again`);
       record = await chains.update(
         entry.project,
         (current) => {
           let next: ChainRecord | null;
-          if (landed.kind === 'landed') next = recorded(current, landed.sessionId, landed.thoughtNumber, flight.key);
-          else if (current?.sessionId === undefined) next = null;
+          if (landed.kind === 'landed') next = recorded(current, landed.sessionId, landed.thoughtNumber, flight.key, flight.bytes, flight.continues);
+          else if (!current) next = null;
           else {
             const { inFlight: _settled, ...rest } = current;
-            next = rest as ChainRecord;
+            const unsettled = landed.kind === 'unknown' && current.inFlight?.key === flight.key ? [...(current.unsettled ?? []), flight] : (current.unsettled ?? []);
+            if (unsettled.length > MAX_UNSETTLED) logger.warn(`summary: more than ${MAX_UNSETTLED} thoughts of ${entry.project} set aside; forgot ${unsettled[0]?.key}`);
+            const kept = { ...rest, ...(unsettled.length > 0 ? { unsettled: unsettled.slice(-MAX_UNSETTLED) } : {}) } as ChainRecord;
+            next = kept.sessionId === undefined ? residue(kept) : kept;
           }
           return { record: next, result: next };
         },
@@ -212,21 +348,32 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
       logger.info(`summary: ${entry.key} was already delivered; dropped the duplicate`);
       return { kind: 'delivered' };
     }
-    const known = record && typeof record.sessionId === 'string' ? (record as ChainState) : null;
-    let result = await send(entry, response, known, guard);
-    if (!result.ok && known && isLostChain(result.error)) {
+    const known = record && typeof record.sessionId === 'string' ? await measured(record as ChainState) : null;
+    // A session whose note this thought would take past the bound is left closed: the chain goes on in a new one.
+    const next = known ? thoughtOf(entry, response, known.sessionId, known.thoughtNumber + 1) : null;
+    if (known && next && sessionBytes(known) + thoughtBytes(next) > rolloverBytes) rollOver = true;
+    if (known && rollOver) logger.info(`summary: chain ${known.sessionId} of ${entry.project} goes on in a new session (about ${sessionBytes(known)} bytes, thought ${known.thoughtNumber})`);
+    let result = known && rollOver ? await send(entry, response, null, guard, known.sessionId) : await send(entry, response, known, guard);
+    if (!result.ok && known && !rollOver && isLostChain(result.error)) {
       logger.warn(`summary: chain ${known.sessionId} of ${entry.project} is gone (${result.error.toolCode}); starting a new one`);
-      await chains.update(entry.project, () => ({ record: null, result: undefined }), guard.check);
+      await chains.update(entry.project, (current) => ({ record: residue(current), result: undefined }), guard.check);
       result = await send(entry, response, null, guard);
     }
     if (!result.ok) return { kind: 'failed', error: result.error };
     const { sessionId, thoughtNumber } = result.value;
     if (sessionId === null || thoughtNumber === null) {
       logger.warn('summary: SequentialThinking answered without a session id; chain not recorded');
-      await chains.update(entry.project, () => ({ record: null, result: undefined }), guard.check);
+      await chains.update(entry.project, (current) => ({ record: residue(current), result: undefined }), guard.check);
       return { kind: 'delivered' };
     }
-    await chains.update(entry.project, (current) => ({ record: recorded(current, sessionId, thoughtNumber, entry.key), result: undefined }), guard.check);
+    await chains.update(
+      entry.project,
+      (current) => ({
+        record: recorded(current, sessionId, thoughtNumber, entry.key, current?.inFlight?.key === entry.key ? current.inFlight.bytes : undefined, current?.inFlight?.continues, known?.sessionId === sessionId ? known.bytes : undefined),
+        result: undefined,
+      }),
+      guard.check,
+    );
     logger.info(`summary: thought ${thoughtNumber} of chain ${sessionId} (${response.length} chars)`);
     return { kind: 'delivered' };
   }
@@ -238,13 +385,16 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     const chain = unsaved.get(entry.project) ?? null;
     if (chain?.recentKeys?.includes(entry.key)) return { kind: 'delivered' };
     logger.warn(`summary: the state folder refuses the chain state (${cause}); delivering on a chain kept in memory, not durable`);
-    const result = await memory.appendThought(thoughtOf(entry, response, chain?.sessionId ?? null, chain ? chain.thoughtNumber + 1 : 0), { timeoutMs });
+    const continuing = chain ? thoughtOf(entry, response, chain.sessionId, chain.thoughtNumber + 1) : null;
+    // Bounded as the durable chain is: past the bound, a new session linked to this one.
+    const thought = chain && continuing && sessionBytes(chain) + thoughtBytes(continuing) <= rolloverBytes ? continuing : thoughtOf(entry, response, null, 0, chain?.sessionId);
+    const result = await memory.appendThought(thought, { timeoutMs });
     if (!result.ok) {
       if (chain && isLostChain(result.error)) unsaved.delete(entry.project);
       return { kind: 'failed', error: result.error };
     }
     const { sessionId, thoughtNumber } = result.value;
-    if (sessionId !== null && thoughtNumber !== null) unsaved.set(entry.project, recorded(chain, sessionId, thoughtNumber, entry.key));
+    if (sessionId !== null && thoughtNumber !== null) unsaved.set(entry.project, recorded(chain, sessionId, thoughtNumber, entry.key, thoughtBytes(thought), chain?.sessionId));
     logger.info(`summary: thought ${thoughtNumber ?? '?'} of chain ${sessionId ?? '?'} (${response.length} chars), chain not recorded`);
     return { kind: 'delivered' };
   }
@@ -265,10 +415,9 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
         lockTiming,
       );
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException)?.code ?? '';
       // Only before anything was sent: after, the record in flight settles it on a later attempt.
-      if (guard.sent || !REFUSED.has(code)) throw error;
-      return deliverUnsaved(entry, response, code);
+      if (guard.sent || !isDiskRefusal(error)) throw error;
+      return deliverUnsaved(entry, response, errorCode(error) ?? 'error');
     }
   };
 }
