@@ -190,6 +190,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
           logger.warn(`shutdown: stopped waiting for background work after ${options.persistTimeoutMs} ms; still running: ${background.pendingLabels().join(', ') || 'none'}`);
         }
         for (const [what, step] of [
+          ['entries held in memory', () => delivery.close()],
           ['file store index', () => files?.close()],
           ['worker pool', () => (seams.pool ? undefined : seams.pools ? seams.pools.release(pool) : pool.destroy())],
         ] as const) {

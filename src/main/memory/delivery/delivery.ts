@@ -8,6 +8,11 @@
  * before it is sent, so only one process sends it at a time. Delivery is at
  * least once; idempotency keys keep a chain from gaining a duplicate thought
  * even when a process dies in the middle of a call (thought-delivery.ts).
+ *
+ * An entry the disk refused is held in memory and delivered from there; it
+ * is written to the outbox at the next flush the disk takes it, and at
+ * shutdown it is written there one last time or else spilled elsewhere
+ * (spill.ts), so a clean exit never loses it.
  */
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
@@ -17,6 +22,7 @@ import type { LockTiming } from '../../shared/file-lock.js';
 import type { MemoryError, MemoryPort, NoteInput } from '../memory-port.js';
 import { errorText, type Logger } from '../../shared/logger.js';
 import type { Claim, Outbox, OutboxEntry } from './outbox.js';
+import { createSpill, defaultSpillDir } from './spill.js';
 import { AMBIGUOUS, createThoughtDelivery, type ThoughtOutcome } from './thought-delivery.js';
 import pLimit from 'p-limit';
 
@@ -27,6 +33,9 @@ export const MAX_BACKOFF_MS = 3_600_000;
 export function backoffMs(attempts: number): number {
   return Math.min(30_000 * 4 ** Math.max(0, attempts - 1), MAX_BACKOFF_MS);
 }
+
+/** How long each last write at shutdown may take: a healthy disk takes milliseconds, and shutdown is bounded. */
+const LAST_WRITE_MS = 1_000;
 
 /** A stable key for a write. */
 export function idempotencyKey(...parts: string[]): string {
@@ -70,6 +79,11 @@ export interface Delivery {
   flush(): Promise<void>;
   /** Resolves once every submission made so far is on disk (or held in memory when the disk refused it). */
   stored(): Promise<void>;
+  /**
+   * At shutdown: writes what is held only in memory to the outbox, or, where the disk still refuses, to
+   * the spill folder; each write bounded by `storeDeadlineMs`. Never rejects.
+   */
+  close(): Promise<void>;
 }
 
 /** What {@link createDelivery} is built from. */
@@ -88,6 +102,10 @@ export interface DeliveryParts {
   /** How long writing a new entry may take before it is held in memory instead. @default 5000 */
   storeDeadlineMs?: number;
   lockTiming?: LockTiming;
+  /** How large a session of the summary chain may grow before it goes on in a new one. @default 512 KiB (thought-delivery.ts) */
+  rolloverBytes?: number;
+  /** Where entries held only in memory go at shutdown when the outbox refuses them. @default under the system's temporary folder (spill.ts) */
+  spillDir?: string;
 }
 
 function describe(error: MemoryError): string {
@@ -124,8 +142,10 @@ export function createDelivery(parts: DeliveryParts): Delivery {
     lockDir: parts.lockDir ?? join(dirname(parts.chains.file), 'locks'),
     ...(parts.settleMs !== undefined ? { settleMs: parts.settleMs } : {}),
     ...(parts.lockTiming ? { lockTiming: parts.lockTiming } : {}),
+    ...(parts.rolloverBytes !== undefined ? { rolloverBytes: parts.rolloverBytes } : {}),
   });
   const storeDeadlineMs = parts.storeDeadlineMs ?? 5_000;
+  const spill = createSpill(parts.spillDir ?? defaultSpillDir(outbox.dir));
   // A flush past this lets the next one start; claims keep the two from sending an entry twice.
   const flushDeadlineMs = 4 * timeoutMs + 10_000;
   // One delivery round at a time in this process.
@@ -195,17 +215,21 @@ export function createDelivery(parts: DeliveryParts): Delivery {
     await settleEntry(entry, claim, outcome);
   }
 
+  /** Writes an entry held in memory to the outbox within the store deadline; whether it is there now. */
+  async function persist(entry: OutboxEntry, deadlineMs = storeDeadlineMs): Promise<boolean> {
+    const added = await withDeadline(outbox.add({ key: entry.key, kind: entry.kind, payload: entry.payload, project: entry.project }), deadlineMs);
+    if (!added.done) return false; // Still refused, or not answering: delivered from memory.
+    volatile.delete(entry.key);
+    return true;
+  }
+
   async function flushDue(): Promise<void> {
-    if (!memory.available) return; // Kept for when the CLI is installed.
     // What the disk refused earlier is written now if it takes it, so a restart keeps it.
-    for (const [key, entry] of volatile) {
-      try {
-        await outbox.add({ key, kind: entry.kind, payload: entry.payload, project: entry.project });
-        volatile.delete(key);
-      } catch {
-        // Still refused: delivered from memory below.
-      }
-    }
+    for (const entry of [...volatile.values()]) if (!(await persist(entry))) break;
+    // What an earlier process spilled at its shutdown, once this disk takes it.
+    const adopted = await withDeadline(spill.adopt(outbox, storeDeadlineMs), storeDeadlineMs);
+    if (adopted.done && adopted.value > 0) logger.info(`outbox: took ${adopted.value} entries spilled at an earlier shutdown from ${spill.dir}`);
+    if (!memory.available) return; // Kept for when the CLI is installed.
     for (const listed of await outbox.list()) {
       const latest = now() + MAX_BACKOFF_MS;
       if (listed.nextAttemptAt > now() && listed.nextAttemptAt <= latest) continue;
@@ -257,5 +281,26 @@ export function createDelivery(parts: DeliveryParts): Delivery {
       submit({ key: idempotencyKey('thought', request.project, request.source), kind: 'thought', payload: { response: request.response }, project: request.project }),
     flush: () => serially(flushDue),
     stored: () => adding.then(() => undefined),
+    async close() {
+      try {
+        await withDeadline(adding, LAST_WRITE_MS);
+        // Once the outbox refused one, the rest go straight to the spill: shutdown is bounded.
+        let outboxTakes = true;
+        for (const entry of [...volatile.values()]) {
+          if (outboxTakes && (await persist(entry, LAST_WRITE_MS))) {
+            logger.info(`shutdown: the ${entry.kind} ${entry.key} held in memory is in the outbox`);
+            continue;
+          }
+          outboxTakes = false;
+          const spilled = await withDeadline(spill.write(entry), LAST_WRITE_MS);
+          if (spilled.done) {
+            volatile.delete(entry.key);
+            logger.warn(`shutdown: the outbox refuses the ${entry.kind} ${entry.key} held in memory; spilled to ${spill.dir}, taken back at the next start`);
+          } else logger.error(`shutdown: the ${entry.kind} ${entry.key} held in memory could not be written anywhere (${spilled.reason === 'timeout' ? 'timed out' : errorText(spilled.error)}); it is lost`);
+        }
+      } catch (error) {
+        logger.error(`shutdown: entries held in memory: ${errorText(error)}`);
+      }
+    },
   };
 }
