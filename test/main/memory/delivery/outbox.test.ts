@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -53,6 +53,20 @@ describe('createOutbox', () => {
     expect(await outbox.list()).toEqual([]);
     expect(await outbox.list()).toEqual([]);
     expect((await readdir(dir)).filter((file) => file.includes('.corrupt-'))).toHaveLength(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(host.linesWith('damaged outbox entry')).toHaveLength(1);
+  });
+
+  it('should keep aside a folder named as an entry, as a damaged entry', async () => {
+    const dir = join(await scratch(), 'outbox');
+    const host = createFakeHost();
+    const outbox = createOutbox(dir, { logger: createLogger(host.client) });
+    await outbox.add(fields);
+    const name = (await readdir(dir)).find((file) => file.endsWith('.json')) as string;
+    await rm(join(dir, name));
+    await mkdir(join(dir, name, 'inner'), { recursive: true });
+    expect(await outbox.list()).toEqual([]);
+    expect((await readdir(dir)).sort()).toEqual([expect.stringMatching(new RegExp(`^${name}\\.corrupt-`)), 'failed']);
     await new Promise((resolve) => setImmediate(resolve));
     expect(host.linesWith('damaged outbox entry')).toHaveLength(1);
   });
