@@ -7,7 +7,12 @@
  * many chains repeat a thought number; exits non-zero unless all are 0.
  *
  * Flags: --rounds N (default 20), --processes N (default 3), --store cli|files|both (default both), --seed N, --json.
+ *
+ * `--chain-length N` runs the long-chain soak instead (support/chain-soak.ts): one project compacting N
+ * times into one summary chain, one process, no kills; it prints what was lost, duplicated, how often the
+ * chain went on in a new session and whether the newest summary still reads back.
  */
+import { runChainSoak } from '../support/chain-soak.js';
 import { runSoak, type SoakResult } from '../support/soak.js';
 
 function flag(name: string): string | undefined {
@@ -20,6 +25,14 @@ const which = flag('store') ?? 'both';
 const seed = Number(flag('seed') ?? 14);
 const processes = Number(flag('processes') ?? 3);
 const stores = which === 'both' ? (['cli', 'files'] as const) : ([which] as ['cli' | 'files']);
+const chainLength = flag('chain-length');
+if (chainLength !== undefined) {
+  const chained = [];
+  for (const store of stores) chained.push(await runChainSoak({ compactions: Number(chainLength), store }));
+  if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(chained)}\n`);
+  else console.table(chained);
+  process.exit(chained.some((result) => result.lost > 0 || result.duplicated > 0 || result.unlinked > 0 || result.chainsWithRepeatedNumbers > 0 || !result.newestReadBack) ? 1 : 0);
+}
 const results: SoakResult[] = [];
 for (const store of stores) results.push(await runSoak({ rounds, store, seed, processes, stopChance: 0.4 }));
 if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(results)}\n`);
