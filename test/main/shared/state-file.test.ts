@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keepAside, readStateText } from '../../../src/main/shared/state-file.js';
@@ -34,6 +34,18 @@ describe('readStateText', () => {
 
   it('should answer null for a missing file', async () => {
     expect(await readStateText(join(await scratch(), 'none.json'), 1_000)).toBeNull();
+  });
+
+  it('should keep aside a folder where the file should be, as a damaged file, and read it as missing', async () => {
+    const dir = await scratch();
+    const path = join(dir, 'frames.json');
+    await mkdir(join(path, 'inner'), { recursive: true });
+    await expect(readStateText(path, 1_000)).rejects.toMatchObject({ code: 'EISDIR' });
+    const host = createFakeHost();
+    expect(await readStateText(path, 1_000, { what: 'goal-frame state', logger: createLogger(host.client) })).toBeNull();
+    expect((await readdir(dir)).filter((name) => name.startsWith('frames.json.corrupt-'))).toHaveLength(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(host.linesWith('goal-frame state')).toHaveLength(1);
   });
 });
 

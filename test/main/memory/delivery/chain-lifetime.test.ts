@@ -155,6 +155,29 @@ describe.concurrent('createDelivery', () => {
     expect((await createChainStore(r.stateDir).record('demo'))?.unsettled).toBeUndefined();
   });
 
+  it('should hold later summaries behind a dead sender\'s thought for one settle time at most, though its landing cannot be learned', async ({ onTestFinished }) => {
+    const r = await rig('maenifold', onTestFinished);
+    await r.delivery(r.memory()).submitThought({ project: 'demo', response: 'First [[redis]] summary.', source: 'ses_a' });
+    const first = (await createChainStore(r.stateDir).get('demo')) as ChainState;
+    const secondKey = idempotencyKey('thought', 'demo', 'ses_b');
+    const thirdKey = idempotencyKey('thought', 'demo', 'ses_c');
+    await createOutbox(join(r.stateDir, 'outbox'), () => r.clock.now).add({ key: thirdKey, kind: 'thought', payload: { response: 'Third [[redis]] summary.' }, project: 'demo' });
+    // A sender died mid-call just now: its call may land for one settle time (2 × 5 s).
+    const sentAt = r.clock.now;
+    await createChainStore(r.stateDir).update('demo', (record) => ({
+      record: { ...(record as ChainRecord), inFlight: { key: secondKey, sessionId: first.sessionId, thoughtNumber: 1, at: sentAt } } as ChainRecord,
+      result: undefined,
+    }));
+    const unreadable = r.memory({ MAENIFOLD_DOUBLE_FAULT: 'garbage', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'ReadMemory' });
+    r.clock.now = sentAt + 5_000;
+    await r.delivery(unreadable).flush();
+    expect(await outboxFiles(r.stateDir)).toHaveLength(1);
+    r.clock.now = sentAt + 2 * 5_000 + 1;
+    await r.delivery(unreadable).flush();
+    expect(await outboxFiles(r.stateDir)).toEqual([]);
+    expect((await createChainStore(r.stateDir).record('demo'))?.recentKeys).toContain(thirdKey);
+  });
+
   for (const kind of ['maenifold', 'files'] as const) {
     it(`should find a new chain's thought that landed after midnight, not send it again (${kind} store)`, async ({ onTestFinished }) => {
       const r = await rig(kind, onTestFinished);
