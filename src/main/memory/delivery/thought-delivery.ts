@@ -63,7 +63,13 @@ type Landing = { kind: 'landed'; sessionId: string; thoughtNumber: number } | { 
 
 /** Failures after which the call may still have landed. */
 export const AMBIGUOUS = new Set(['TIMEOUT', 'CRASHED', 'BAD_OUTPUT', 'OUTPUT_TOO_LARGE']);
-const RECENT_KEYS = 50;
+/**
+ * Keys of the latest thoughts kept in the chain state. An entry given back after a failure that came after
+ * its thought landed (a holder stopped past its lock's take-over, then resumed) comes round again after its
+ * backoff, up to an hour later, and is known as delivered only while its key is kept: 50 keys were passed by
+ * 69 thoughts in 33 s of the soak. 500 cover more than a project compacts in that time, in 20 KB of state.
+ */
+const RECENT_KEYS = 500;
 /** Thoughts set aside at most; past it the oldest is forgotten (its entry, should it come again, is sent: at most one duplicate). */
 const MAX_UNSETTLED = 20;
 
