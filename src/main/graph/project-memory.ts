@@ -18,7 +18,7 @@ import { withDeadline } from '../shared/deadline.js';
 
 /** Where a project's summary chain is recorded (the delivery's chain store). */
 export interface ChainLookup {
-  get(key: string): Promise<{ sessionId: string; updatedAt?: string } | null>;
+  get(key: string): Promise<{ sessionId: string; updatedAt?: string; earlierSessionIds?: string[] } | null>;
 }
 
 /** Limits of {@link readProjectMemory}. */
@@ -150,15 +150,19 @@ export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, p
 }
 
 /**
- * What of the store's answers belongs to the project: its own notes and its summary chain.
+ * What of the store's answers belongs to the project: its own notes and its summary chain, the chain's
+ * earlier sessions included.
  *
  * @param project - the session's project.
- * @param chainId - its summary chain, when it has one.
+ * @param chainId - its summary chain's current session, when it has one.
+ * @param earlier - the chain's earlier sessions (the chain state's `earlierSessionIds`).
  */
-export function projectFilters(project: Project, chainId: string | null): { hit(hit: SearchHit): boolean; activity(item: ActivityItem): boolean; file(uri: string): boolean } {
+export function projectFilters(project: Project, chainId: string | null, earlier: readonly string[] = []): { hit(hit: SearchHit): boolean; activity(item: ActivityItem): boolean; file(uri: string): boolean } {
+  const ids = chainId === null ? [] : [chainId, ...earlier];
+  const ours = (uri: string): boolean => isProjectUri(project, uri, chainId) || ids.some((id) => isProjectUri(project, uri, id));
   return {
-    hit: (hit) => isProjectUri(project, hit.path, chainId),
-    activity: (item) => (item.kind === 'sequential' ? chainId !== null && item.id === chainId : item.id.startsWith(project.noteSlugPrefix)),
-    file: (uri) => isProjectUri(project, uri, chainId),
+    hit: (hit) => ours(hit.path),
+    activity: (item) => (item.kind === 'sequential' ? ids.includes(item.id) : item.id.startsWith(project.noteSlugPrefix)),
+    file: ours,
   };
 }

@@ -114,7 +114,7 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
     if (!search.ok) logger.warn(`session context: SearchMemories failed (${search.error.code}): ${search.error.message}`);
     if (!recent.ok) logger.warn(`session context: RecentActivity failed (${recent.error.code}): ${recent.error.message}`);
     if (projectMemory.problems.length > 0) logger.warn(`session context: project memory incomplete: ${projectMemory.problems.join(', ')}`);
-    const scoped = options.memoryScope === 'project' ? projectFilters(project, chainRecord?.sessionId ?? null) : null;
+    const scoped = options.memoryScope === 'project' ? projectFilters(project, chainRecord?.sessionId ?? null, chainRecord?.earlierSessionIds) : null;
     const hits = search.ok ? search.value.filter((hit) => !scoped || scoped.hit(hit)) : [];
     const activity = recent.ok ? recent.value.filter((item) => !scoped || scoped.activity(item)) : [];
     const memoryText = projectMemory.memory?.text ?? '';

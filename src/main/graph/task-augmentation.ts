@@ -45,7 +45,7 @@ export function createTaskAugmentation(context: TaskAugmentationDeps): ToolBefor
     let keepFile: ((uri: string) => boolean) | undefined;
     if (options.memoryScope === 'project') {
       const chain = await withDeadline(chains.get(project.key), options.contextTimeoutMs);
-      keepFile = projectFilters(project, chain.done ? (chain.value?.sessionId ?? null) : null).file;
+      keepFile = projectFilters(project, chain.done ? (chain.value?.sessionId ?? null) : null, chain.done ? chain.value?.earlierSessionIds : undefined).file;
     }
     const contexts = await fetchConceptContexts(memory, concepts.slice(0, wanted * 2), {
       depth: 1,

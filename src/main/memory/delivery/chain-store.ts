@@ -51,6 +51,8 @@ export interface ChainState {
   bytes?: number;
   /** The session this one continues: the chain's previous session. */
   previousSessionId?: string;
+  /** The chain's earlier sessions, oldest first, the latest 50: what of the store belongs to the project. */
+  earlierSessionIds?: string[];
   /**
    * Thoughts sent earlier whose landing could not be learned, set aside so they do not hold the chain:
    * each is asked about again when its own entry comes round, and sent only once it is known absent.
@@ -102,6 +104,8 @@ const RECORD = v.union([
     inFlight: v.optional(IN_FLIGHT),
     recentKeys: RECENT_KEYS,
     bytes: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
+    previousSessionId: v.optional(v.string()),
+    earlierSessionIds: v.optional(v.array(v.string())),
     unsettled: UNSETTLED,
   }),
   v.pipe(

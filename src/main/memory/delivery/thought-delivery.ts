@@ -70,6 +70,8 @@ export const AMBIGUOUS = new Set(['TIMEOUT', 'CRASHED', 'BAD_OUTPUT', 'OUTPUT_TO
  * 69 thoughts in 33 s of the soak. 500 cover more than a project compacts in that time, in 20 KB of state.
  */
 const RECENT_KEYS = 500;
+/** Earlier sessions of a chain the chain state names (50 sessions of up to 512 KiB: far more than session start reads). */
+const MAX_EARLIER_SESSIONS = 50;
 /** Thoughts set aside at most; past it the oldest is forgotten (its entry, should it come again, is sent: at most one duplicate). */
 const MAX_UNSETTLED = 20;
 
@@ -205,6 +207,8 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
   const recorded = (record: ChainRecord | null, sessionId: string, thoughtNumber: number, key: string, bytes: number | undefined, continues?: string, measuredBytes?: number): ChainState => {
     const same = record?.sessionId === sessionId ? (record as ChainState) : null;
     const previous = same ? same.previousSessionId : continues;
+    const kept = record?.sessionId !== undefined ? ((record as ChainState).earlierSessionIds ?? []) : [];
+    const earlier = same || !continues ? kept : [...kept.filter((id) => id !== continues), continues].slice(-MAX_EARLIER_SESSIONS);
     return {
       sessionId,
       thoughtNumber,
@@ -213,6 +217,7 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
       // A thought of unknown size (recorded by an earlier version) counts as the largest one.
       bytes: (same ? (measuredBytes !== undefined && Number.isFinite(measuredBytes) ? measuredBytes : sessionBytes(same)) : SESSION_OVERHEAD_BYTES) + (bytes ?? MAX_ARGUMENT_BYTES),
       ...(previous ? { previousSessionId: previous } : {}),
+      ...(earlier.length > 0 ? { earlierSessionIds: earlier } : {}),
       ...(record?.unsettled?.length ? { unsettled: record.unsettled } : {}),
     };
   };

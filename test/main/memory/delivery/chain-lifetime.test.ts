@@ -95,6 +95,8 @@ describe.concurrent('createDelivery', () => {
       const chain = (await createChainStore(r.stateDir).get(project.key)) as ChainState;
       expect(chain.previousSessionId).toBeDefined();
       expect(files.has(chain.previousSessionId as string)).toBe(true);
+      // Every session of the chain is the project's, for the scope of session start and task context.
+      expect(new Set([...(chain.earlierSessionIds ?? []), chain.sessionId])).toEqual(new Set(files.keys()));
       // The new session links to the one it continues.
       expect(await readFile(files.get(chain.sessionId) as string, 'utf8')).toContain(`[[${chain.previousSessionId}]]`);
       const read = await readProjectMemory(memory, pool(), project, createChainStore(r.stateDir), {
