@@ -3,15 +3,18 @@
  * the session through the plugin's default export and a new plugin instance
  * (a new OpenCode process) starts P's next session; then project Q compacts
  * another session in the same memory, and P's next session, and the
- * never-compacted project R's, are started again. What each received is
- * returned as text; scoring is the caller's.
+ * never-compacted project R's, are started again. Every instance runs on one
+ * OpenCode line, 1.x or 2.x (continuity-instances.ts); whichever it is, a
+ * compaction is waited for until its summary is in memory and the outbox is
+ * empty. What each received is returned as text; scoring is the caller's.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import plugin from '../../plugin/maenifold.js';
+import type { HostLine } from '../main/host/host-port.js';
 import { withDeadline } from '../main/shared/deadline.js';
 import { carriesSummary } from './continuity-score.js';
-import { compactionMessages, createContinuityHost, type CapturedLog, type MessageStore } from './continuity-host.js';
+import type { CapturedLog, MessageStore } from './continuity-host.js';
+import { readV2Log, startInstance, type ScenarioInstance } from './continuity-instances.js';
 
 /** A project that compacts a session. */
 export interface CompactingProject {
@@ -43,6 +46,8 @@ export interface ScenarioSpec {
   stepMs: number;
   /** Longest wait for a compaction's background work to land in memory, in ms. */
   settleMs: number;
+  /** The OpenCode line whose entry and hooks every instance runs through. @default 'v1' */
+  host?: HostLine;
 }
 
 /** A plugin instance's log lines, named after its role. */
@@ -65,21 +70,8 @@ export interface ScenarioResult {
   logs: InstanceLog[];
 }
 
-type Hook = (input: unknown, output: unknown) => Promise<void>;
-type LooseHooks = Record<string, unknown>;
-
 /** The new session's id in every next-session call, so two runs differ only in memory. */
 export const NEXT_SESSION_ID = 'ses_continuity_next';
-
-/**
- * What a system transform added: everything in `system` after the original `base` entry's text.
- *
- * @param system - `output.system` after the hook ran on `['base']`.
- */
-export function receivedText(system: readonly string[]): string {
-  const joined = system.join('\n\n');
-  return (joined.startsWith('base') ? joined.slice('base'.length) : joined).trim();
-}
 
 async function memoryFiles(folder: string): Promise<string[]> {
   let entries;
@@ -127,32 +119,23 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
     return done.done;
   };
 
-  const started: { instance: string; hooks: LooseHooks }[] = [];
+  const line: HostLine = spec.host ?? 'v1';
+  const started: ScenarioInstance[] = [];
+  const note = (text: string): void => void notes.push(text);
 
-  async function start(instance: string, directory: string): Promise<LooseHooks> {
-    const host = createContinuityHost(store);
-    hostLogs.push({ instance, lines: host.logs });
+  async function start(instance: string, directory: string): Promise<ScenarioInstance> {
     // The store's root is read from the environment when the plugin is created.
     process.env['MAENIFOLD_ROOT'] = spec.root;
-    let hooks: LooseHooks = {};
-    await bounded(`${instance}: plugin start`, async () => {
-      hooks = (await plugin.server({ client: host.client, directory, worktree: directory }, { store: 'files', stateDir: spec.stateDir, ...spec.pluginOptions })) as LooseHooks;
-    });
-    if (Object.keys(hooks).length === 0) notes.push(`${instance}: the plugin returned no hooks`);
-    started.push({ instance, hooks });
-    return hooks;
+    const options = { store: 'files', stateDir: spec.stateDir, ...spec.pluginOptions };
+    const { instance: plugin, logs: lines } = await startInstance(line, { name: instance, directory, options, bounded, note, store });
+    hostLogs.push({ instance, lines });
+    started.push(plugin);
+    return plugin;
   }
 
-  const hook = (hooks: LooseHooks, name: string): Hook | null => (typeof hooks[name] === 'function' ? (hooks[name] as Hook) : null);
-
-  /** Compacts the project's session; true when the instance is still open afterwards. */
-  async function compact(instance: string, hooks: LooseHooks, project: CompactingProject): Promise<boolean> {
-    store.set(project.sessionID, [...project.messages]);
-    const compacting = hook(hooks, 'experimental.session.compacting');
-    if (compacting) await bounded(`${instance}: compacting hook`, () => compacting({ sessionID: project.sessionID }, { context: [], prompt: undefined }));
-    store.get(project.sessionID)?.push(...compactionMessages(project.sessionID, project.summary, Date.now()));
-    const event = hook(hooks, 'event');
-    if (event) await bounded(`${instance}: session.compacted event`, () => event({ event: { type: 'session.compacted', properties: { sessionID: project.sessionID } } }, undefined));
+  /** Compacts the project's session and waits until its summary is in memory and the outbox is empty. */
+  async function compact(instance: string, plugin: ScenarioInstance, project: CompactingProject): Promise<void> {
+    await plugin.compact(project);
     const deadline = Date.now() + spec.settleMs;
     let landed = false;
     let pending = 0;
@@ -164,31 +147,22 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
     }
     if (!landed) notes.push(`${instance}: the summary was not in memory after ${spec.settleMs} ms`);
     else if (pending > 0) notes.push(`${instance}: ${pending} outbox entries still pending after ${spec.settleMs} ms`);
-    return true;
-  }
-
-  async function nextSession(instance: string, hooks: LooseHooks, sessionID: string): Promise<string> {
-    const transform = hook(hooks, 'experimental.chat.system.transform');
-    const output = { system: ['base'] };
-    if (transform) await bounded(`${instance}: system transform`, () => transform({ sessionID, model: { id: 'continuity-eval', providerID: 'continuity-eval' } }, output));
-    return receivedText(output.system);
   }
 
   const result: ScenarioResult = { pAlone: null, pNext: null, pSame: null, untouched: '', notes, logs };
   if (spec.p) {
     const first = await start('P compacting', spec.p.directory);
-    const open = await compact('P compacting', first, spec.p);
-    result.pAlone = await nextSession('P new process', await start('P new process', spec.p.directory), NEXT_SESSION_ID);
+    await compact('P compacting', first, spec.p);
+    result.pAlone = await (await start('P new process', spec.p.directory)).system(NEXT_SESSION_ID);
     if (spec.q) await compact('Q compacting', await start('Q compacting', spec.q.directory), spec.q);
-    result.pNext = await nextSession('P new process after Q', await start('P new process after Q', spec.p.directory), NEXT_SESSION_ID);
-    if (open) result.pSame = await nextSession('P same process', first, NEXT_SESSION_ID);
+    result.pNext = await (await start('P new process after Q', spec.p.directory)).system(NEXT_SESSION_ID);
+    // The instance that compacted is still open: its next session is the same process's.
+    result.pSame = await first.system(NEXT_SESSION_ID);
   }
-  result.untouched = await nextSession('R new process', await start('R new process', spec.untouched), `${NEXT_SESSION_ID}_r`);
+  result.untouched = await (await start('R new process', spec.untouched)).system(`${NEXT_SESSION_ID}_r`);
   // Each instance is shut down as OpenCode shuts a plugin down: its background work and pool end.
-  for (const { instance, hooks } of started) {
-    const dispose = hooks['dispose'];
-    if (typeof dispose === 'function') await bounded(`${instance}: dispose`, () => (dispose as () => Promise<void>).call(hooks));
-  }
-  for (const { instance, lines } of hostLogs) logs.push(...lines.map((line) => ({ instance, ...line })));
+  for (const plugin of started) await plugin.dispose();
+  if (line === 'v2') hostLogs.push({ instance: 'every instance (maenifold.log)', lines: await readV2Log(spec.stateDir) });
+  for (const { instance, lines } of hostLogs) logs.push(...lines.map((entry) => ({ instance, ...entry })));
   return result;
 }

@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { countTokens } from '../core/text/tokens/tokens.js';
+import type { HostLine } from '../main/host/host-port.js';
 import type { CorpusEntry } from './corpus.js';
 import { prepareScenarioProgram, type ScenarioProgram } from './continuity-program.js';
 import type { CompactingProject, InstanceLog, ScenarioResult, ScenarioSpec } from './continuity-scenario.js';
@@ -90,6 +91,8 @@ export interface ContinuityOptions {
    * seconds for each task. @default { pool: { threads: 1, niceness: 0 } }
    */
   pluginOptions: Record<string, unknown>;
+  /** The OpenCode line every plugin instance runs on: its entry (`server` or `setup`) and its hooks. @default 'v1' */
+  host: HostLine;
   /** Told of each session as it starts. */
   onSession?: (name: string, index: number, total: number) => void;
 }
@@ -102,6 +105,7 @@ const DEFAULT_CONTINUITY_OPTIONS: Readonly<ContinuityOptions> = Object.freeze({
   stepMs: 30_000,
   settleMs: 20_000,
   pluginOptions: CONTINUITY_PLUGIN_OPTIONS,
+  host: 'v1',
 });
 
 /**
@@ -200,7 +204,7 @@ export async function runContinuity(entries: readonly CorpusEntry[], options: Pa
   try {
     const untouched = join(work, 'untouched', 'project-r');
     await mkdir(untouched, { recursive: true });
-    const base = { stepMs: settings.stepMs, settleMs: settings.settleMs, pluginOptions: settings.pluginOptions, untouched };
+    const base = { stepMs: settings.stepMs, settleMs: settings.settleMs, pluginOptions: settings.pluginOptions, untouched, host: settings.host };
     // What R receives from an empty memory: anything more in a shared one came from P or Q.
     const emptyFolder = join(work, 'empty');
     const empty = program ? await runScenarioProcess(program, { ...base, root: join(emptyFolder, 'root'), stateDir: join(emptyFolder, 'state'), p: null, q: null }, emptyFolder, settings.sessionTimeoutMs) : null;
