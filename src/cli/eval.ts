@@ -11,8 +11,8 @@ import { loadCorpus } from '../eval/corpus.js';
 import { runEval, type EvalReport, type SessionRun } from '../eval/run-eval.js';
 import type { Metrics } from '../eval/pooled-metrics.js';
 import type { SessionScore } from '../eval/score.js';
-import { CONTINUITY_PLUGIN_OPTIONS, runContinuity } from '../eval/continuity.js';
-import { continuityMisses, formatContinuity, roundedContinuity, sessionContextLog } from '../eval/continuity-format.js';
+import { compareHosts, CONTINUITY_PLUGIN_OPTIONS, runContinuity } from '../eval/continuity.js';
+import { continuityMisses, formatContinuity, formatHostComparison, roundedContinuity, sessionContextLog } from '../eval/continuity-format.js';
 import { parseCliArgs, POOL_FLAGS, poolOptionsOf, progressLine, runCli, UsageError, userPath } from './run-cli.js';
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -42,7 +42,7 @@ function corpusFolder(given: string | undefined): string {
   return given;
 }
 
-const USAGE = `Usage: npm run eval [-- --corpus DIR] [--json] [--verbose] [--strategy conservative|aggressive] [--continuity] [--threads N] [--no-warm-up]
+const USAGE = `Usage: npm run eval [-- --corpus DIR] [--json] [--verbose] [--strategy conservative|aggressive] [--continuity [--host v1|v2 | --compare-hosts]] [--threads N] [--no-warm-up]
 
 Runs the extraction the compacting hook uses (same engine, same settings,
 through the worker pool) over every session of a corpus folder and scores what
@@ -71,6 +71,12 @@ session and pooled.
                   scored line by line; lines that came from another project's
                   compaction are counted as leaked (a "continuity" object in --json;
                   with --verbose, the plugin's session context log on stderr)
+  --host LINE     with --continuity: the OpenCode line the plugin runs on, v1 (its
+                  server() hooks, default) or v2 (setup(ctx) and the 2.x hooks)
+  --compare-hosts with --continuity: run each session through both lines at once and
+                  list the sessions whose next session received different text
+                  ("continuity" is 1.x's, "continuity_v2" 2.x's, "continuity_hosts"
+                  the comparison in --json)
   --help          show this text`;
 
 const round = (value: number, places: number): number => Number(value.toFixed(places));
@@ -163,6 +169,8 @@ async function main(argv: string[]): Promise<number> {
       verbose: { type: 'boolean', default: false },
       strategy: { type: 'string' },
       continuity: { type: 'boolean', default: false },
+      host: { type: 'string' },
+      'compare-hosts': { type: 'boolean', default: false },
       ...POOL_FLAGS,
     },
     USAGE,
@@ -170,6 +178,10 @@ async function main(argv: string[]): Promise<number> {
   if (!args) return 0;
   const strategy = args.strategy ?? DEFAULT_PLUGIN_OPTIONS.compactionStrategy;
   if (strategy !== 'conservative' && strategy !== 'aggressive') throw new UsageError(`--strategy must be conservative or aggressive (got "${strategy}")`);
+  const host = args.host ?? 'v1';
+  if (host !== 'v1' && host !== 'v2') throw new UsageError(`--host must be v1 or v2 (got "${host}")`);
+  if ((args.host !== undefined || args['compare-hosts']) && !args.continuity) throw new UsageError(`--${args.host !== undefined ? 'host' : 'compare-hosts'} is taken only with --continuity`);
+  if (args.host !== undefined && args['compare-hosts']) throw new UsageError('--compare-hosts runs both lines: give it without --host');
   const poolOptions = poolOptionsOf(args);
   const entries = await loadCorpus(corpusFolder(args.corpus === undefined ? undefined : userPath(args.corpus)));
   const progress = progressLine();
@@ -199,7 +211,27 @@ async function main(argv: string[]): Promise<number> {
   }
   // --no-warm-up holds for the scenario's plugins too: each starts a pool of its own.
   const plugins = poolOptions.warmUp === false ? { pluginOptions: { ...CONTINUITY_PLUGIN_OPTIONS, pool: { ...CONTINUITY_PLUGIN_OPTIONS.pool, warmUp: false } } } : {};
-  const continuity = await runContinuity(entries, { ...plugins, onSession: (name, index, total) => progress(`continuity [${index + 1}/${total}] ${name}`) });
+  const settings = { ...plugins, onSession: (name: string, index: number, total: number) => progress(`continuity [${index + 1}/${total}] ${name}`) };
+  if (args['compare-hosts']) {
+    const comparison = await compareHosts(entries, settings);
+    for (const note of comparison.notes) process.stderr.write(`continuity: ${note}\n`);
+    const v1 = roundedContinuity(comparison.v1.report);
+    const v2 = roundedContinuity(comparison.v2.report);
+    if (args.verbose) {
+      for (const [line, results] of [['1.x', comparison.v1], ['2.x', comparison.v2]] as const) {
+        details.write(`through OpenCode ${line}:\n${continuityMisses(results.runs).join('\n')}\n${args.json ? '' : '\n'}`);
+        process.stderr.write(`through OpenCode ${line}:\n${sessionContextLog(results.runs).join('\n')}\n`);
+      }
+    }
+    const hosts = { identical: comparison.identical, differences: comparison.differences.map(({ name, kind, onlyV1, onlyV2 }) => ({ session: name, kind, only_v1: onlyV1, only_v2: onlyV2 })) };
+    process.stdout.write(
+      args.json
+        ? `${JSON.stringify({ ...shown, continuity: v1, continuity_v2: v2, continuity_hosts: hosts })}\n`
+        : `${formatReport(shown, runs)}\n${formatContinuity(v1, comparison.v1.runs)}\n${formatContinuity(v2, comparison.v2.runs)}\n${formatHostComparison(comparison)}`,
+    );
+    return 0;
+  }
+  const continuity = await runContinuity(entries, { ...settings, host });
   const carried = roundedContinuity(continuity.report);
   for (const note of continuity.notes) process.stderr.write(`continuity: ${note}\n`);
   if (args.verbose) {

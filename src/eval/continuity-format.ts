@@ -3,15 +3,19 @@
  * as the JSON holds it, a table per session and the pooled rates, and with
  * `--verbose` what was missed or leaked and the plugin's session-context log.
  */
-import type { ContinuityRates, ContinuityReport, ContinuityRun } from './continuity.js';
+import type { ContinuityRates, ContinuityReport, ContinuityRun, HostComparison } from './continuity.js';
 import type { ContinuityScore } from './continuity-score.js';
 
 const round = (value: number, places: number): number => Number(value.toFixed(places));
 
 function roundedRates<R extends ContinuityRates>(rates: R): R {
-  const out: Record<string, number> = {};
-  for (const [key, value] of Object.entries(rates)) out[key] = key === 'tokens_mean' ? round(value, 1) : key === 'sessions' ? value : round(value, 3);
-  return out as unknown as R;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rates)) {
+    // Counts, the host and the digests stay as they are.
+    if (typeof value !== 'number' || key === 'sessions' || key === 'ok' || key === 'leaked_items') out[key] = value;
+    else out[key] = key === 'tokens_mean' ? round(value, 1) : round(value, 3);
+  }
+  return out as R;
 }
 
 /**
@@ -68,7 +72,25 @@ export function formatContinuity(report: ContinuityReport, runs: readonly Contin
     ['summary carried', f2(report.summary_carried), f2(same.summary_carried)],
     ['tokens (mean)', report.tokens_mean.toFixed(1), same.tokens_mean.toFixed(1)],
   ]);
-  return [sessions, ...failures, '', pooled, '', `${report.ok}/${report.sessions} sessions ok; ${report.leaked_items} leaked lines`, ''].join('\n');
+  return [sessions, ...failures, '', pooled, '', `${report.ok}/${report.sessions} sessions ok; ${report.leaked_items} leaked lines (OpenCode ${report.host === 'v2' ? '2.x' : '1.x'} host)`, ''].join('\n');
+}
+
+/**
+ * How the hosts compare: a line per session whose received text differs, with the lines only one host
+ * received, and the count of the sessions that received the same text through both.
+ *
+ * @param comparison - from `compareHosts`.
+ */
+export function formatHostComparison(comparison: HostComparison): string {
+  const { identical, differences } = comparison;
+  const lines = [`hosts: ${identical} of ${identical + differences.length} sessions received the same text through 1.x and 2.x`];
+  const why = { clock: 'differs only in dates and times', text: 'differs', failed: 'failed through a host' } as const;
+  for (const difference of differences) {
+    lines.push(`  ${difference.name}: ${why[difference.kind]}`);
+    for (const line of difference.onlyV1) lines.push(`    only 1.x: ${line.slice(0, 200)}`);
+    for (const line of difference.onlyV2) lines.push(`    only 2.x: ${line.slice(0, 200)}`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /**

@@ -180,6 +180,44 @@ export function comparableLine(line: string): string {
 }
 
 /**
+ * A received text with its dates, times, epoch stamps and ages masked and nothing else changed: what two
+ * runs of the same scenario started at different times still hold in common, to the byte.
+ *
+ * @param text - received text.
+ */
+export function clockMasked(text: string): string {
+  return text
+    .replace(new RegExp(DATE_TIME.source, 'gi'), '<date>')
+    .replace(EPOCH, '<stamp>')
+    .replace(CLOCK, '<time>')
+    .replace(new RegExp(AGE.source, 'gi'), '<age>');
+}
+
+/**
+ * The lines of `text` that `other` lacks, as they are (trimmed), counted with their multiplicity; blank
+ * lines are left out.
+ *
+ * @param text - one received text.
+ * @param other - the text it is compared with.
+ */
+export function linesMissingFrom(text: string, other: string): string[] {
+  const available = new Map<string, number>();
+  for (const line of other.split(/\r?\n/)) {
+    const key = line.trim();
+    if (key) available.set(key, (available.get(key) ?? 0) + 1);
+  }
+  const missing: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const key = line.trim();
+    if (!key) continue;
+    const left = available.get(key) ?? 0;
+    if (left > 0) available.set(key, left - 1);
+    else missing.push(key);
+  }
+  return missing;
+}
+
+/**
  * The non-empty lines of `text` that `baseline` lacks, counted with their
  * multiplicity (a line `text` holds twice and `baseline` once is one extra),
  * compared by {@link comparableLine}.

@@ -16,7 +16,7 @@
  * at its deadline.
  */
 import { runProcess } from '../main/memory/cli/process-runner.js';
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { exportHead, messageViewsOf } from '../main/session/session-export.js';
 import { lastSummaryText } from '../main/summaries/compacted-summary.js';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -28,7 +28,7 @@ import type { HostLine } from '../main/host/host-port.js';
 import type { CorpusEntry } from './corpus.js';
 import { prepareScenarioProgram, type ScenarioProgram } from './continuity-program.js';
 import type { CompactingProject, InstanceLog, ScenarioResult, ScenarioSpec } from './continuity-scenario.js';
-import { leakage, missedContinuity, scoreContinuity, summaryProbe, type ContinuityCounts, type ContinuityScore, type Leakage } from './continuity-score.js';
+import { clockMasked, leakage, linesMissingFrom, missedContinuity, scoreContinuity, summaryProbe, type ContinuityCounts, type ContinuityScore, type Leakage } from './continuity-score.js';
 
 /** The rates of one way of starting the next session, pooled over sessions. */
 export interface ContinuityRates {
@@ -44,6 +44,8 @@ export interface ContinuityRates {
 
 /** The `continuity` object of `npm run eval -- --continuity --json`. */
 export interface ContinuityReport extends ContinuityRates {
+  /** The OpenCode line the plugin ran on. */
+  host: HostLine;
   sessions: number;
   /** Sessions whose scenario ran to the end within its deadline. */
   ok: number;
@@ -51,6 +53,8 @@ export interface ContinuityReport extends ContinuityRates {
   leaked_items: number;
   /** The same rates when the instance that compacted starts the next session (no new process); over the sessions where it could. */
   same_process: ContinuityRates & { sessions: number };
+  /** Each session's {@link receivedDigest}, `null` when its run failed: two runs (two hosts) received the same text when these agree. */
+  received: Record<string, string | null>;
 }
 
 /** One session's run. */
@@ -62,6 +66,8 @@ export interface ContinuityRun {
   failure?: string;
   /** What P's next session in a new plugin instance received; `null` when the run failed. */
   received: string | null;
+  /** Its {@link receivedDigest}. */
+  digest: string | null;
   /** The headline: that text's score. */
   score: ContinuityScore;
   tokens: number | null;
@@ -122,9 +128,14 @@ function exportParts(session: unknown): { id: string | null; messages: unknown[]
   return { id: exportHead(session).id, messages: Array.isArray(value.messages) ? value.messages : [] };
 }
 
-function compactingProject(entry: CorpusEntry, directory: string, fallbackID: string): CompactingProject {
+/**
+ * @param role - `P` or `Q`: names the marker of a session without a summary, so P's and Q's differ even
+ *   when both compact the one session of a corpus, and two runs of a session mark it alike.
+ */
+function compactingProject(entry: CorpusEntry, role: 'P' | 'Q', directory: string, fallbackID: string): CompactingProject {
   const { id, messages } = entry.session.ok ? exportParts(entry.session.value) : { id: null, messages: [] };
-  const summary = lastCompactionSummary(messages) ?? `Summary marker ${randomBytes(6).toString('hex')}`;
+  const marker = createHash('sha256').update(`${role}:${entry.name}`).digest('hex').slice(0, 12);
+  const summary = lastCompactionSummary(messages) ?? `Summary marker ${marker}`;
   return { directory, sessionID: id ?? fallbackID, messages, summary, probe: summaryProbe(summary) };
 }
 
@@ -165,6 +176,16 @@ async function runScenarioProcess(program: ScenarioProgram, spec: ScenarioSpec, 
   }
 }
 
+/**
+ * A digest of received text that two runs share when they received the same text, whenever each ran: the
+ * first 16 hex digits of the SHA-256 of its {@link clockMasked} form.
+ *
+ * @param text - received text.
+ */
+export function receivedDigest(text: string): string {
+  return createHash('sha256').update(clockMasked(text)).digest('hex').slice(0, 16);
+}
+
 const rate = (hits: number, total: number): number => (total > 0 ? hits / total : 0);
 const mean = (values: readonly number[]): number => (values.length > 0 ? values.reduce((sum, value) => sum + value, 0) / values.length : 0);
 
@@ -187,93 +208,56 @@ export function pooledContinuity(scores: readonly ContinuityScore[], tokens: rea
   };
 }
 
-/**
- * Runs the continuity scenario on every session of a corpus, one session at a time, and scores it.
- *
- * @param entries - the corpus, from `loadCorpus`, in name order; session i's Q compacts session i+1 (the last's, the first).
- * @param options - see {@link ContinuityOptions}.
- */
-export async function runContinuity(entries: readonly CorpusEntry[], options: Partial<ContinuityOptions> = {}): Promise<{ report: ContinuityReport; runs: ContinuityRun[]; notes: string[] }> {
-  const settings: ContinuityOptions = { ...DEFAULT_CONTINUITY_OPTIONS, ...options };
-  const notes: string[] = [];
-  const work = await mkdtemp(join(tmpdir(), 'maenifold-continuity-'));
-  // Without a session that can run, no scenario starts and the baseline would compare with nothing.
-  const program = entries.some((entry) => entry.session.ok) ? await prepareScenarioProgram() : null;
-  if (program?.note) notes.push(program.note);
-  const runs: ContinuityRun[] = [];
-  try {
-    const untouched = join(work, 'untouched', 'project-r');
-    await mkdir(untouched, { recursive: true });
-    const base = { stepMs: settings.stepMs, settleMs: settings.settleMs, pluginOptions: settings.pluginOptions, untouched, host: settings.host };
-    // What R receives from an empty memory: anything more in a shared one came from P or Q.
-    const emptyFolder = join(work, 'empty');
-    const empty = program ? await runScenarioProcess(program, { ...base, root: join(emptyFolder, 'root'), stateDir: join(emptyFolder, 'state'), p: null, q: null }, emptyFolder, settings.sessionTimeoutMs) : null;
-    if (empty && !empty.ok) notes.push(`R in an empty memory: ${empty.reason}; every line R receives counts as leaked`);
-    const untouchedBaseline = empty?.ok ? empty.result.untouched : '';
+/** A run's folders and settings that every host's scenario of a session shares. */
+interface SessionPlan {
+  entry: CorpusEntry;
+  other: CorpusEntry;
+  p: CompactingProject;
+  q: CompactingProject;
+}
 
-    for (const [index, entry] of entries.entries()) {
-      settings.onSession?.(entry.name, index, entries.length);
-      const other = entries[(index + 1) % entries.length] ?? entry;
-      const folder = join(work, String(index));
-      const pDirectory = join(work, 'projects', entry.name);
-      const qDirectory = join(work, 'projects', other === entry ? `${entry.name}-other` : other.name);
-      await mkdir(pDirectory, { recursive: true });
-      await mkdir(qDirectory, { recursive: true });
-      const p = compactingProject(entry, pDirectory, `ses_${entry.name}`);
-      const q = compactingProject(other, qDirectory, `ses_${other.name}_other`);
-      if (q.sessionID === p.sessionID) q.sessionID = `${q.sessionID}_other`;
-      const started = performance.now();
-      // `program` is null only when no session can run.
-      const outcome: Outcome =
-        entry.session.ok && program
-          ? await runScenarioProcess(program, { ...base, root: join(folder, 'root'), stateDir: join(folder, 'state'), p, q }, folder, settings.sessionTimeoutMs)
-          : { ok: false, reason: entry.session.ok ? 'no scenario program' : entry.session.reason };
-      const ms = performance.now() - started;
-      const failed = (reason: string): ContinuityRun => ({
-        name: entry.name,
-        other: other.name,
-        ok: false,
-        failure: reason,
-        received: null,
-        score: missedContinuity(entry.truth),
-        tokens: null,
-        same: null,
-        sameTokens: null,
-        leaked: { fromOther: [], intoUntouched: [] },
-        notes: [],
-        logs: [],
-        ms,
-      });
-      if (!outcome.ok) {
-        runs.push(failed(outcome.reason));
-        continue;
-      }
-      const { result } = outcome;
-      if (result.pNext === null || result.pAlone === null) {
-        runs.push({ ...failed('the scenario did not start P’s next session'), notes: result.notes, logs: result.logs });
-        continue;
-      }
-      runs.push({
-        name: entry.name,
-        other: other.name,
-        ok: true,
-        received: result.pNext,
-        score: scoreContinuity(entry.truth, result.pNext, p.probe),
-        tokens: countTokens(result.pNext),
-        same: result.pSame === null ? null : scoreContinuity(entry.truth, result.pSame, p.probe),
-        sameTokens: result.pSame === null ? null : countTokens(result.pSame),
-        leaked: leakage({ withOther: result.pNext, alone: result.pAlone }, { shared: result.untouched, empty: untouchedBaseline }),
-        notes: result.notes,
-        logs: result.logs,
-        ms,
-      });
-    }
-  } finally {
-    await program?.dispose().catch(() => undefined);
-    await rm(work, { recursive: true, force: true }).catch(() => undefined);
-  }
+function sessionRun(plan: SessionPlan, outcome: Outcome, ms: number, untouchedBaseline: string): ContinuityRun {
+  const { entry, other, p } = plan;
+  const failed = (reason: string): ContinuityRun => ({
+    name: entry.name,
+    other: other.name,
+    ok: false,
+    failure: reason,
+    received: null,
+    digest: null,
+    score: missedContinuity(entry.truth),
+    tokens: null,
+    same: null,
+    sameTokens: null,
+    leaked: { fromOther: [], intoUntouched: [] },
+    notes: [],
+    logs: [],
+    ms,
+  });
+  if (!outcome.ok) return failed(outcome.reason);
+  const { result } = outcome;
+  if (result.pNext === null || result.pAlone === null) return { ...failed('the scenario did not start P’s next session'), notes: result.notes, logs: result.logs };
+  return {
+    name: entry.name,
+    other: other.name,
+    ok: true,
+    received: result.pNext,
+    digest: receivedDigest(result.pNext),
+    score: scoreContinuity(entry.truth, result.pNext, p.probe),
+    tokens: countTokens(result.pNext),
+    same: result.pSame === null ? null : scoreContinuity(entry.truth, result.pSame, p.probe),
+    sameTokens: result.pSame === null ? null : countTokens(result.pSame),
+    leaked: leakage({ withOther: result.pNext, alone: result.pAlone }, { shared: result.untouched, empty: untouchedBaseline }),
+    notes: result.notes,
+    logs: result.logs,
+    ms,
+  };
+}
+
+function reportOf(host: HostLine, runs: readonly ContinuityRun[]): ContinuityReport {
   const sameRuns = runs.filter((run) => run.same !== null);
-  const report: ContinuityReport = {
+  return {
+    host,
     sessions: runs.length,
     ok: runs.filter((run) => run.ok).length,
     ...pooledContinuity(
@@ -288,6 +272,140 @@ export async function runContinuity(entries: readonly CorpusEntry[], options: Pa
         sameRuns.flatMap((run) => (run.sameTokens === null ? [] : [run.sameTokens])),
       ),
     },
+    received: Object.fromEntries(runs.map((run) => [run.name, run.digest])),
   };
-  return { report, runs, notes };
+}
+
+/** One host's results of a run. */
+export interface ContinuityResults {
+  report: ContinuityReport;
+  runs: ContinuityRun[];
+}
+
+/**
+ * Runs every session's scenario once per host, the hosts' scenarios of a session at the same time (so the
+ * dates and times their memories write are those of the same moment).
+ */
+async function runHosts(entries: readonly CorpusEntry[], hosts: readonly HostLine[], settings: ContinuityOptions): Promise<{ results: Map<HostLine, ContinuityResults>; notes: string[] }> {
+  const notes: string[] = [];
+  const work = await mkdtemp(join(tmpdir(), 'maenifold-continuity-'));
+  // Without a session that can run, no scenario starts and the baseline would compare with nothing.
+  const program = entries.some((entry) => entry.session.ok) ? await prepareScenarioProgram() : null;
+  if (program?.note) notes.push(program.note);
+  const runs = new Map<HostLine, ContinuityRun[]>(hosts.map((host) => [host, []]));
+  const tagged = (host: HostLine, text: string): string => (hosts.length > 1 ? `${host}: ${text}` : text);
+  try {
+    const untouched = join(work, 'untouched', 'project-r');
+    await mkdir(untouched, { recursive: true });
+    const base = { stepMs: settings.stepMs, settleMs: settings.settleMs, pluginOptions: settings.pluginOptions, untouched };
+    // What R receives from an empty memory: anything more in a shared one came from P or Q.
+    const baselines = new Map<HostLine, string>();
+    await Promise.all(
+      hosts.map(async (host) => {
+        const folder = join(work, host, 'empty');
+        const empty = program ? await runScenarioProcess(program, { ...base, host, root: join(folder, 'root'), stateDir: join(folder, 'state'), p: null, q: null }, folder, settings.sessionTimeoutMs) : null;
+        if (empty && !empty.ok) notes.push(tagged(host, `R in an empty memory: ${empty.reason}; every line R receives counts as leaked`));
+        baselines.set(host, empty?.ok ? empty.result.untouched : '');
+      }),
+    );
+
+    for (const [index, entry] of entries.entries()) {
+      settings.onSession?.(entry.name, index, entries.length);
+      const other = entries[(index + 1) % entries.length] ?? entry;
+      // The projects' folders are the hosts' in common: their names and keys are in the received text.
+      const pDirectory = join(work, 'projects', entry.name);
+      const qDirectory = join(work, 'projects', other === entry ? `${entry.name}-other` : other.name);
+      await mkdir(pDirectory, { recursive: true });
+      await mkdir(qDirectory, { recursive: true });
+      const p = compactingProject(entry, 'P', pDirectory, `ses_${entry.name}`);
+      const q = compactingProject(other, 'Q', qDirectory, `ses_${other.name}_other`);
+      if (q.sessionID === p.sessionID) q.sessionID = `${q.sessionID}_other`;
+      const plan: SessionPlan = { entry, other, p, q };
+      await Promise.all(
+        hosts.map(async (host) => {
+          const folder = join(work, host, String(index));
+          const started = performance.now();
+          // `program` is null only when no session can run.
+          const outcome: Outcome =
+            entry.session.ok && program
+              ? await runScenarioProcess(program, { ...base, host, root: join(folder, 'root'), stateDir: join(folder, 'state'), p, q }, folder, settings.sessionTimeoutMs)
+              : { ok: false, reason: entry.session.ok ? 'no scenario program' : entry.session.reason };
+          runs.get(host)?.push(sessionRun(plan, outcome, performance.now() - started, baselines.get(host) ?? ''));
+        }),
+      );
+    }
+  } finally {
+    await program?.dispose().catch(() => undefined);
+    await rm(work, { recursive: true, force: true }).catch(() => undefined);
+  }
+  const results = new Map<HostLine, ContinuityResults>();
+  for (const [host, list] of runs) results.set(host, { report: reportOf(host, list), runs: list });
+  return { results, notes };
+}
+
+/**
+ * Runs the continuity scenario on every session of a corpus, one session at a time, and scores it.
+ *
+ * @param entries - the corpus, from `loadCorpus`, in name order; session i's Q compacts session i+1 (the last's, the first).
+ * @param options - see {@link ContinuityOptions}.
+ */
+export async function runContinuity(entries: readonly CorpusEntry[], options: Partial<ContinuityOptions> = {}): Promise<ContinuityResults & { notes: string[] }> {
+  const settings: ContinuityOptions = { ...DEFAULT_CONTINUITY_OPTIONS, ...options };
+  const { results, notes } = await runHosts(entries, [settings.host], settings);
+  const mine = results.get(settings.host) ?? { report: reportOf(settings.host, []), runs: [] };
+  return { ...mine, notes };
+}
+
+/** How one session's received text compares between the hosts. */
+export interface HostDifference {
+  name: string;
+  /** `clock`: the same once dates, times and ages are masked; `text`: not even then; `failed`: a host's run failed. */
+  kind: 'clock' | 'text' | 'failed';
+  /** Lines only the 1.x instance received, as it received them. */
+  onlyV1: string[];
+  /** Lines only the 2.x instance received. */
+  onlyV2: string[];
+}
+
+/** The hosts side by side: each one's results, and the sessions whose received text differs. */
+export interface HostComparison {
+  v1: ContinuityResults;
+  v2: ContinuityResults;
+  /** Sessions whose text is the same to the byte through both hosts. */
+  identical: number;
+  /** The others, in corpus order. */
+  differences: HostDifference[];
+  notes: string[];
+}
+
+/**
+ * Compares two received texts of one session.
+ *
+ * @returns `null` when they are the same to the byte.
+ */
+export function hostDifference(name: string, v1: string | null, v2: string | null): HostDifference | null {
+  if (v1 === null || v2 === null) return { name, kind: 'failed', onlyV1: [], onlyV2: [] };
+  if (v1 === v2) return null;
+  const kind = clockMasked(v1) === clockMasked(v2) ? 'clock' : 'text';
+  return { name, kind, onlyV1: linesMissingFrom(v1, v2), onlyV2: linesMissingFrom(v2, v1) };
+}
+
+/**
+ * Runs the continuity scenario through both OpenCode lines, each session's two scenarios at once, and
+ * compares what P's next session received through each.
+ *
+ * @param entries - as for {@link runContinuity}.
+ * @param options - as for {@link runContinuity}; `host` is not read.
+ */
+export async function compareHosts(entries: readonly CorpusEntry[], options: Partial<ContinuityOptions> = {}): Promise<HostComparison> {
+  const settings: ContinuityOptions = { ...DEFAULT_CONTINUITY_OPTIONS, ...options };
+  const { results, notes } = await runHosts(entries, ['v1', 'v2'], settings);
+  const v1 = results.get('v1') ?? { report: reportOf('v1', []), runs: [] };
+  const v2 = results.get('v2') ?? { report: reportOf('v2', []), runs: [] };
+  const differences: HostDifference[] = [];
+  for (const [index, run] of v1.runs.entries()) {
+    const difference = hostDifference(run.name, run.received, v2.runs[index]?.received ?? null);
+    if (difference) differences.push(difference);
+  }
+  return { v1, v2, identical: v1.runs.length - differences.length, differences, notes };
 }
