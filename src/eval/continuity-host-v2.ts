@@ -102,16 +102,24 @@ export function modelMessages(messages: readonly unknown[]): V2ModelMessage[] {
   return history;
 }
 
+interface Stream {
+  queued: V2Event[];
+  waiting: ((result: IteratorResult<V2Event>) => void)[];
+  closed: boolean;
+}
+
+/** Ends a stream: its waiting reads resolve as done, and nothing more is published to it. */
+function endStream(stream: Stream, streams: Set<Stream>): IteratorResult<V2Event> {
+  stream.closed = true;
+  streams.delete(stream);
+  for (const resolve of stream.waiting.splice(0)) resolve({ done: true, value: undefined });
+  return { done: true, value: undefined };
+}
+
 /** An event stream 2.x's `subscribe()` returns: what is published after it was made, until it is closed. */
 function eventStream(streams: Set<Stream>): AsyncIterable<V2Event> {
   const stream: Stream = { queued: [], waiting: [], closed: false };
   streams.add(stream);
-  const end = (): IteratorResult<V2Event> => {
-    stream.closed = true;
-    streams.delete(stream);
-    for (const resolve of stream.waiting.splice(0)) resolve({ done: true, value: undefined });
-    return { done: true, value: undefined };
-  };
   return {
     [Symbol.asyncIterator]: () => ({
       next: () => {
@@ -120,15 +128,9 @@ function eventStream(streams: Set<Stream>): AsyncIterable<V2Event> {
         if (stream.closed) return Promise.resolve({ done: true, value: undefined });
         return new Promise((resolve) => stream.waiting.push(resolve));
       },
-      return: () => Promise.resolve(end()),
+      return: () => Promise.resolve(endStream(stream, streams)),
     }),
   };
-}
-
-interface Stream {
-  queued: V2Event[];
-  waiting: ((result: IteratorResult<V2Event>) => void)[];
-  closed: boolean;
 }
 
 function publish(streams: ReadonlySet<Stream>, event: V2Event): void {
@@ -195,11 +197,7 @@ export function createContinuityContextV2(options: Record<string, unknown>, dire
       transform: transforms.size,
     }),
     close() {
-      for (const stream of [...streams]) {
-        stream.closed = true;
-        streams.delete(stream);
-        for (const resolve of stream.waiting.splice(0)) resolve({ done: true, value: undefined });
-      }
+      for (const stream of [...streams]) endStream(stream, streams);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { carriesSummary, comparableLine, extraLines, leakage, missedContinuity, receivedUnits, scoreContinuity, summaryProbe, topicOccurs } from '../../src/eval/continuity-score.js';
+import { carriesSummary, clockMasked, comparableLine, extraLines, linesMissingFrom, leakage, missedContinuity, receivedUnits, scoreContinuity, summaryProbe, topicOccurs } from '../../src/eval/continuity-score.js';
 import type { Truth } from '../../src/eval/score.js';
 
 const truth: Truth = {
@@ -109,5 +109,20 @@ describe('leakage', () => {
     );
     expect(found.fromOther).toEqual(['- Angular theme']);
     expect(found.intoUntouched).toEqual(['## Memory', '- SQLite']);
+  });
+});
+
+describe('clockMasked', () => {
+  it('should mask dates, times and ages and leave every other character as it was', () => {
+    const text = '### Latest compaction summary (2026-12-01 22:32 UTC)\n- (2026-12-01) Use SQLite, 3 days ago; Redis';
+    expect(clockMasked(text)).toBe('### Latest compaction summary (<date> UTC)\n- (<date>) Use SQLite, <age>; Redis');
+    expect(clockMasked(text.replace('22:32', '22:33').replace('3 days', '4 days'))).toBe(clockMasked(text));
+  });
+});
+
+describe('linesMissingFrom', () => {
+  it('should list the lines one text has beyond the other, as they are, each as often as it is missing', () => {
+    expect(linesMissingFrom('Key concepts: css, Tokens\n- a\n- a\n\n', '- a\nKey concepts: css')).toEqual(['Key concepts: css, Tokens', '- a']);
+    expect(linesMissingFrom('- a', '  - a  ')).toEqual([]);
   });
 });

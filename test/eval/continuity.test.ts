@@ -1,9 +1,10 @@
-import { cp } from 'node:fs/promises';
+import { cp, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/core/text/tokens/tokens.js';
 import { loadCorpus } from '../../src/eval/corpus.js';
-import { lastCompactionSummary, runContinuity, type ContinuityReport, type ContinuityRun } from '../../src/eval/continuity.js';
+import { compareHosts, hostDifference, lastCompactionSummary, receivedDigest, runContinuity, type ContinuityReport, type ContinuityRun, type HostComparison } from '../../src/eval/continuity.js';
 import { scratchFolders } from '../support/scratch.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/eval/continuity/', import.meta.url));
@@ -42,6 +43,11 @@ describe('runContinuity', () => {
     expect(report.ok).toBe(2);
   });
 
+  it('should name its host and carry a digest of what each next session received', () => {
+    expect(report.host).toBe('v1');
+    expect(report.received).toEqual({ 'storage-choice': receivedDigest(runs[0]?.received ?? ''), 'theme-tokens': receivedDigest(runs[1]?.received ?? '') });
+  });
+
   it('should report the mean tokens of what the next sessions received', () => {
     const tokens = runs.map((run) => countTokens(run.received ?? ''));
     expect(report.tokens_mean).toBe((tokens[0]! + tokens[1]!) / 2);
@@ -54,5 +60,48 @@ describe('runContinuity', () => {
     expect(storage?.score.missed.decisions).toEqual([]);
     expect(storage?.score.counts.decisionHits).toBe(1);
     expect(report.leaked_items).toBe(0);
+  });
+});
+
+describe('receivedDigest', () => {
+  it('should be the same for two texts that differ only in when they were written, and differ otherwise', () => {
+    const text = '### Latest compaction summary (2026-12-01 22:32 UTC)\n- (2026-12-01) use SQLite';
+    expect(receivedDigest(text)).toBe(receivedDigest(text.replace('22:32', '23:01').replaceAll('12-01', '12-02')));
+    expect(receivedDigest(text)).not.toBe(receivedDigest(text.replace('SQLite', 'Redis')));
+    expect(receivedDigest(text)).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe('hostDifference', () => {
+  it('should find nothing in the same text, a clock difference in dates alone, and list the lines only one host received', () => {
+    expect(hostDifference('s', 'a\nb', 'a\nb')).toBeNull();
+    expect(hostDifference('s', '- (2026-12-01) a', '- (2026-12-02) a')).toMatchObject({ kind: 'clock' });
+    expect(hostDifference('s', 'Key concepts: css, tokens\nb', 'Key concepts: css\nb')).toEqual({ name: 's', kind: 'text', onlyV1: ['Key concepts: css, tokens'], onlyV2: ['Key concepts: css'] });
+    expect(hostDifference('s', 'a', null)).toMatchObject({ kind: 'failed' });
+  });
+});
+
+// One session through both hosts at once: two scenario processes (and two empty-memory ones), each
+// starting the plugin through its line's entry.
+describe('compareHosts', () => {
+  let comparison: HostComparison;
+
+  const scratch = scratchFolders('continuity-hosts', 'all');
+  beforeAll(async () => {
+    const corpus = await scratch();
+    for (const folder of ['sessions', 'truth']) {
+      await mkdir(join(corpus, folder));
+      await cp(join(FIXTURE, folder, 'storage-choice.json'), join(corpus, folder, 'storage-choice.json'));
+    }
+    comparison = await compareHosts(await loadCorpus(corpus), { pluginOptions: { pool: { threads: 1, niceness: 0, warmUp: false } } });
+  }, 180_000);
+
+  it("should give a small session's next session the same text through the 1.x and the 2.x host", () => {
+    expect(comparison.v2.runs.map((run) => [run.name, run.ok, run.notes])).toEqual([['storage-choice', true, []]]);
+    expect(comparison.v2.report).toMatchObject({ host: 'v2', ok: 1, decision_recall: 1, summary_carried: 1, leaked_items: 0 });
+    expect(comparison.v2.runs[0]?.received).toContain('use SQLite instead of Redis');
+    expect(comparison.v2.runs[0]?.received).toBe(comparison.v1.runs[0]?.received);
+    expect(comparison.differences).toEqual([]);
+    expect(comparison.identical).toBe(1);
   });
 });
