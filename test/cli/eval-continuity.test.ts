@@ -40,9 +40,30 @@ describe.concurrent('npm run eval -- --continuity', () => {
     expect(Object.keys(report)).toEqual(['sessions', 'ok', 'metrics', 'baselines', 'context_tokens_mean', 'extract_ms_p50', 'continuity']);
     const continuity = report['continuity'] as Record<string, unknown>;
     expect(Object.keys(continuity).sort()).toEqual(
-      ['decision_recall', 'leaked_items', 'next_recall', 'ok', 'problem_recall', 'same_process', 'sessions', 'summary_carried', 'tokens_mean', 'topic_rate'].sort(),
+      ['decision_recall', 'host', 'leaked_items', 'next_recall', 'ok', 'problem_recall', 'received', 'same_process', 'sessions', 'summary_carried', 'tokens_mean', 'topic_rate'].sort(),
     );
-    expect(continuity).toMatchObject({ sessions: 1, ok: 0, decision_recall: 0, leaked_items: 0, tokens_mean: 0 });
+    expect(continuity).toMatchObject({ host: 'v1', sessions: 1, ok: 0, decision_recall: 0, leaked_items: 0, tokens_mean: 0, received: { vanished: null } });
+  });
+
+  it('should run through the host --host names, and refuse a line it does not know or a host without --continuity', async () => {
+    const [{ code, stdout }, unknown, alone] = await Promise.all([
+      runEvalCli(['--corpus', corpus, '--continuity', '--host', 'v2', '--json']),
+      runEvalCli(['--corpus', corpus, '--continuity', '--host', 'v3']),
+      runEvalCli(['--corpus', corpus, '--compare-hosts']),
+    ]);
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as { continuity: unknown }).continuity).toMatchObject({ host: 'v2', sessions: 1, received: { vanished: null } });
+    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('--host must be v1 or v2 (got "v3")')]);
+    expect([alone.code, alone.stderr]).toEqual([2, expect.stringContaining('--compare-hosts is taken only with --continuity')]);
+  });
+
+  it('should print both hosts and how they compare with --compare-hosts', async () => {
+    const { code, stdout } = await runEvalCli(['--corpus', corpus, '--continuity', '--compare-hosts', '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as Record<string, unknown>;
+    expect(report['continuity']).toMatchObject({ host: 'v1', sessions: 1 });
+    expect(report['continuity_v2']).toMatchObject({ host: 'v2', sessions: 1 });
+    expect(report['continuity_hosts']).toEqual({ identical: 0, differences: [{ session: 'vanished', kind: 'failed', only_v1: [], only_v2: [] }] });
   });
 
   it('should print the continuity table with the failed session and why, and its misses with --verbose', async () => {
@@ -52,6 +73,6 @@ describe.concurrent('npm run eval -- --continuity', () => {
     expect(stdout).toMatch(/^vanished\s+FAILED\s+vanished\s+\d+\s+-\s+0\/1\s+0\/1\s+0\/1\s+0\/1\s+no\s+-$/m);
     expect(stdout).toContain('vanished: no sessions/vanished.json or .json.gz');
     expect(stdout).toContain('continuity vanished (failed: no sessions/vanished.json or .json.gz)\n  missed decision: use SQLite');
-    expect(stdout).toContain('0/1 sessions ok; 0 leaked lines');
+    expect(stdout).toContain('0/1 sessions ok; 0 leaked lines (OpenCode 1.x host)');
   });
 });
