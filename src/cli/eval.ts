@@ -11,7 +11,8 @@ import { loadCorpus } from '../eval/corpus.js';
 import { runEval, type EvalReport, type SessionRun } from '../eval/run-eval.js';
 import type { Metrics } from '../eval/pooled-metrics.js';
 import type { SessionScore } from '../eval/score.js';
-import { compareHosts, CONTINUITY_PLUGIN_OPTIONS, runContinuity } from '../eval/continuity.js';
+import { CONTINUITY_PLUGIN_OPTIONS, runContinuity } from '../eval/continuity.js';
+import { compareHosts } from '../eval/continuity-compare.js';
 import { continuityMisses, formatContinuity, formatHostComparison, roundedContinuity, sessionContextLog } from '../eval/continuity-format.js';
 import { parseCliArgs, POOL_FLAGS, poolOptionsOf, progressLine, runCli, UsageError, userPath } from './run-cli.js';
 

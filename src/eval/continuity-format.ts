@@ -3,7 +3,8 @@
  * as the JSON holds it, a table per session and the pooled rates, and with
  * `--verbose` what was missed or leaked and the plugin's session-context log.
  */
-import type { ContinuityRates, ContinuityReport, ContinuityRun, HostComparison } from './continuity.js';
+import type { ContinuityRates, ContinuityReport, ContinuityRun } from './continuity.js';
+import type { HostComparison } from './continuity-compare.js';
 import type { ContinuityScore } from './continuity-score.js';
 
 const round = (value: number, places: number): number => Number(value.toFixed(places));

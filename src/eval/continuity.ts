@@ -13,7 +13,10 @@
  *   memory and does not receive in an empty one: R has nothing of its own to
  *   remember, so anything a memory adds is P's or Q's.
  * Each session runs in a process of its own (continuity-scenario.ts), killed
- * at its deadline.
+ * at its deadline, through one OpenCode line's entry and hooks (1.x by
+ * default, or 2.x); `compareHosts` (continuity-compare.ts) runs both lines'
+ * processes of a session at once and lists the sessions whose next session
+ * received different text.
  */
 import { runProcess } from '../main/memory/cli/process-runner.js';
 import { createHash } from 'node:crypto';
@@ -28,7 +31,7 @@ import type { HostLine } from '../main/host/host-port.js';
 import type { CorpusEntry } from './corpus.js';
 import { prepareScenarioProgram, type ScenarioProgram } from './continuity-program.js';
 import type { CompactingProject, InstanceLog, ScenarioResult, ScenarioSpec } from './continuity-scenario.js';
-import { clockMasked, leakage, linesMissingFrom, missedContinuity, scoreContinuity, summaryProbe, type ContinuityCounts, type ContinuityScore, type Leakage } from './continuity-score.js';
+import { clockMasked, leakage, missedContinuity, scoreContinuity, summaryProbe, type ContinuityCounts, type ContinuityScore, type Leakage } from './continuity-score.js';
 
 /** The rates of one way of starting the next session, pooled over sessions. */
 export interface ContinuityRates {
@@ -254,6 +257,11 @@ function sessionRun(plan: SessionPlan, outcome: Outcome, ms: number, untouchedBa
   };
 }
 
+/** A line's results of a run that ran no session through it. */
+export function emptyResults(host: HostLine): ContinuityResults {
+  return { report: reportOf(host, []), runs: [] };
+}
+
 function reportOf(host: HostLine, runs: readonly ContinuityRun[]): ContinuityReport {
   const sameRuns = runs.filter((run) => run.same !== null);
   return {
@@ -285,7 +293,17 @@ export interface ContinuityResults {
 /**
  * Runs every session's scenario once per host, the hosts' scenarios of a session at the same time (so the
  * dates and times their memories write are those of the same moment).
+ *
+ * @param entries - as for {@link runContinuity}.
+ * @param hosts - the lines to run, each once per session.
+ * @param options - as for {@link runContinuity}; `host` is not read.
+ * @returns each line's results (every line of `hosts` has one) and the run's notes.
  */
+export async function runContinuityHosts(entries: readonly CorpusEntry[], hosts: readonly HostLine[], options: Partial<ContinuityOptions> = {}): Promise<{ results: Map<HostLine, ContinuityResults>; notes: string[] }> {
+  const settings: ContinuityOptions = { ...DEFAULT_CONTINUITY_OPTIONS, ...options };
+  return runHosts(entries, hosts, settings);
+}
+
 async function runHosts(entries: readonly CorpusEntry[], hosts: readonly HostLine[], settings: ContinuityOptions): Promise<{ results: Map<HostLine, ContinuityResults>; notes: string[] }> {
   const notes: string[] = [];
   const work = await mkdtemp(join(tmpdir(), 'maenifold-continuity-'));
@@ -352,60 +370,6 @@ async function runHosts(entries: readonly CorpusEntry[], hosts: readonly HostLin
 export async function runContinuity(entries: readonly CorpusEntry[], options: Partial<ContinuityOptions> = {}): Promise<ContinuityResults & { notes: string[] }> {
   const settings: ContinuityOptions = { ...DEFAULT_CONTINUITY_OPTIONS, ...options };
   const { results, notes } = await runHosts(entries, [settings.host], settings);
-  const mine = results.get(settings.host) ?? { report: reportOf(settings.host, []), runs: [] };
+  const mine = results.get(settings.host) ?? emptyResults(settings.host);
   return { ...mine, notes };
-}
-
-/** How one session's received text compares between the hosts. */
-export interface HostDifference {
-  name: string;
-  /** `clock`: the same once dates, times and ages are masked; `text`: not even then; `failed`: a host's run failed. */
-  kind: 'clock' | 'text' | 'failed';
-  /** Lines only the 1.x instance received, as it received them. */
-  onlyV1: string[];
-  /** Lines only the 2.x instance received. */
-  onlyV2: string[];
-}
-
-/** The hosts side by side: each one's results, and the sessions whose received text differs. */
-export interface HostComparison {
-  v1: ContinuityResults;
-  v2: ContinuityResults;
-  /** Sessions whose text is the same to the byte through both hosts. */
-  identical: number;
-  /** The others, in corpus order. */
-  differences: HostDifference[];
-  notes: string[];
-}
-
-/**
- * Compares two received texts of one session.
- *
- * @returns `null` when they are the same to the byte.
- */
-export function hostDifference(name: string, v1: string | null, v2: string | null): HostDifference | null {
-  if (v1 === null || v2 === null) return { name, kind: 'failed', onlyV1: [], onlyV2: [] };
-  if (v1 === v2) return null;
-  const kind = clockMasked(v1) === clockMasked(v2) ? 'clock' : 'text';
-  return { name, kind, onlyV1: linesMissingFrom(v1, v2), onlyV2: linesMissingFrom(v2, v1) };
-}
-
-/**
- * Runs the continuity scenario through both OpenCode lines, each session's two scenarios at once, and
- * compares what P's next session received through each.
- *
- * @param entries - as for {@link runContinuity}.
- * @param options - as for {@link runContinuity}; `host` is not read.
- */
-export async function compareHosts(entries: readonly CorpusEntry[], options: Partial<ContinuityOptions> = {}): Promise<HostComparison> {
-  const settings: ContinuityOptions = { ...DEFAULT_CONTINUITY_OPTIONS, ...options };
-  const { results, notes } = await runHosts(entries, ['v1', 'v2'], settings);
-  const v1 = results.get('v1') ?? { report: reportOf('v1', []), runs: [] };
-  const v2 = results.get('v2') ?? { report: reportOf('v2', []), runs: [] };
-  const differences: HostDifference[] = [];
-  for (const [index, run] of v1.runs.entries()) {
-    const difference = hostDifference(run.name, run.received, v2.runs[index]?.received ?? null);
-    if (difference) differences.push(difference);
-  }
-  return { v1, v2, identical: v1.runs.length - differences.length, differences, notes };
 }

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/core/text/tokens/tokens.js';
 import { loadCorpus } from '../../src/eval/corpus.js';
-import { compareHosts, hostDifference, lastCompactionSummary, receivedDigest, runContinuity, type ContinuityReport, type ContinuityRun, type HostComparison } from '../../src/eval/continuity.js';
+import { lastCompactionSummary, receivedDigest, runContinuity, type ContinuityReport, type ContinuityRun } from '../../src/eval/continuity.js';
+import { compareHosts, hostDifference, type HostComparison } from '../../src/eval/continuity-compare.js';
 import { scratchFolders } from '../support/scratch.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/eval/continuity/', import.meta.url));
