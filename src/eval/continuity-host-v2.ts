@@ -67,17 +67,32 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The text a compaction request stands for in the model's history (as the 2.x contract host of the tests has it). */
+export const COMPACTION_REQUEST_TEXT = 'What did we do so far?';
+
+/** Where the model's history of a session starts: at its latest compaction (the request, else the summary), else at its start. */
+function historyStart(messages: readonly unknown[]): number {
+  const isSummary = (message: unknown): boolean => isRecord(message) && isRecord(message['info']) && message['info']['role'] === 'assistant' && message['info']['summary'] === true;
+  const summary = messages.findLastIndex(isSummary);
+  if (summary < 0) return 0;
+  const before = messages[summary - 1];
+  const request = isRecord(before) && Array.isArray(before['parts']) && (before['parts'] as unknown[]).some((part) => isRecord(part) && part['type'] === 'compaction');
+  return request ? summary - 1 : summary;
+}
+
 /**
- * A session's `{ info, parts }` messages as the model-bound history 2.x's compaction hook hands over:
- * text and reasoning parts as they are (ignored text left out, as it is never sent), each finished tool
- * part as a `tool-call` in its message and a `tool-result` in a `tool` message after it (the AI SDK's
- * `{ type: 'text' | 'error-text', value }` output), other parts (a compaction request, step marks) left out.
+ * A session's `{ info, parts }` messages as the model-bound history 2.x's compaction hook hands over, in
+ * the AI SDK's shapes: from the latest compaction on (its request as text, its summary as a reply: what
+ * later turns send the model), text and reasoning parts as they are (ignored text left out, as it is never
+ * sent; a user's text alone as a plain string), each finished tool part as a `tool-call` in its message and
+ * a `tool-result` in a `tool` message after it (`{ type: 'text' | 'error-text', value }`), other parts
+ * (step marks) left out, and a message with nothing to send too.
  *
  * @param messages - oldest first.
  */
 export function modelMessages(messages: readonly unknown[]): V2ModelMessage[] {
   const history: V2ModelMessage[] = [];
-  for (const message of messages) {
+  for (const message of messages.slice(historyStart(messages))) {
     if (!isRecord(message) || !isRecord(message['info']) || !Array.isArray(message['parts'])) continue;
     const { role, id } = message['info'];
     if (role !== 'user' && role !== 'assistant') continue;
@@ -87,6 +102,7 @@ export function modelMessages(messages: readonly unknown[]): V2ModelMessage[] {
       if (!isRecord(part)) continue;
       const { type, text, state } = part;
       if (type === 'text' && typeof text === 'string' && part['ignored'] !== true) content.push({ type: 'text', text });
+      else if (type === 'compaction') content.push({ type: 'text', text: COMPACTION_REQUEST_TEXT });
       else if (type === 'reasoning' && typeof text === 'string') content.push({ type: 'reasoning', text });
       else if (type === 'tool' && typeof part['tool'] === 'string' && isRecord(state)) {
         const toolCallId = typeof part['callID'] === 'string' ? part['callID'] : `call_${history.length}_${content.length}`;
@@ -96,7 +112,10 @@ export function modelMessages(messages: readonly unknown[]): V2ModelMessage[] {
         else if (state['status'] === 'error') results.push({ type: 'tool-result', toolCallId, toolName, output: { type: 'error-text', value: typeof state['error'] === 'string' ? state['error'] : '' } });
       }
     }
-    if (content.length > 0) history.push({ role, content, ...(typeof id === 'string' ? { id } : {}) });
+    if (content.length === 0) continue;
+    const only = content.length === 1 ? content[0] : undefined;
+    const plain = role === 'user' && only?.type === 'text' && typeof only['text'] === 'string' ? only['text'] : null;
+    history.push({ role, content: plain ?? content, ...(typeof id === 'string' ? { id } : {}) });
     if (results.length > 0) history.push({ role: 'tool', content: results });
   }
   return history;

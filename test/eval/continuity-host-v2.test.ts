@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { storedMessages } from '../../src/main/host/v2/v2-messages.js';
-import { createContinuityContextV2, modelMessages } from '../../src/eval/continuity-host-v2.js';
+import { COMPACTION_REQUEST_TEXT, createContinuityContextV2, modelMessages } from '../../src/eval/continuity-host-v2.js';
 import type { V2Event } from '../../src/main/host/v2/opencode-v2.js';
 
 const session = [
@@ -21,7 +21,7 @@ const session = [
 describe('modelMessages', () => {
   it('should hand text, reasoning and each finished tool call over as model messages, a tool message answering the calls', () => {
     expect(modelMessages(session)).toEqual([
-      { role: 'user', id: 'msg_1', content: [{ type: 'text', text: 'Persist the queue.' }] },
+      { role: 'user', id: 'msg_1', content: 'Persist the queue.' },
       {
         role: 'assistant',
         id: 'msg_2',
@@ -39,6 +39,17 @@ describe('modelMessages', () => {
           { type: 'tool-result', toolCallId: 'call_2', toolName: 'read', output: { type: 'error-text', value: 'ENOENT: x.ts' } },
         ],
       },
+      { role: 'user', id: 'msg_3', content: COMPACTION_REQUEST_TEXT },
+    ]);
+  });
+
+  it('should start the history at the latest compaction: its request, then its summary as a reply', () => {
+    const summary = { info: { id: 'msg_4', sessionID: 'ses_a', role: 'assistant', summary: true }, parts: [{ type: 'text', text: '## Goal\nPersist the queue.' }] };
+    const after = { info: { id: 'msg_5', sessionID: 'ses_a', role: 'user' }, parts: [{ type: 'text', text: 'Go on.' }] };
+    expect(modelMessages([...session, summary, after])).toEqual([
+      { role: 'user', id: 'msg_3', content: COMPACTION_REQUEST_TEXT },
+      { role: 'assistant', id: 'msg_4', content: [{ type: 'text', text: '## Goal\nPersist the queue.' }] },
+      { role: 'user', id: 'msg_5', content: 'Go on.' },
     ]);
   });
 
@@ -47,6 +58,7 @@ describe('modelMessages', () => {
     expect(read.map((message) => [message.info.id, message.info.role, message.parts.map((part) => part.tool ?? part.type)])).toEqual([
       ['msg_1', 'user', ['text']],
       ['msg_2', 'assistant', ['reasoning', 'bash', 'read', 'text']],
+      ['msg_3', 'user', ['text']],
     ]);
     expect(read[1]?.parts[1]?.state?.output).toBe('3 passed');
   });
@@ -69,7 +81,7 @@ describe('createContinuityContextV2', () => {
     expect(await host.compaction('ses_a', session)).toEqual(['preserve']);
     await context?.dispose();
     expect(await host.context('ses_next', { id: 'm' })).toEqual([]);
-    expect(seen).toEqual(['primary:ses_next', 'compaction:3']);
+    expect(seen).toEqual(['primary:ses_next', 'compaction:4']);
     expect(host.registered()).toMatchObject({ context: 0, compaction: 1 });
     await expect(host.ctx.session?.prompt({ sessionID: 'ses_a', prompt: { text: 'hi' } })).rejects.toThrow('prompts no session');
   });
