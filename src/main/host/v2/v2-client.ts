@@ -73,6 +73,8 @@ export function createV2Client(parts: V2ClientParts): HostClient {
   const { session, app, log, histories } = parts;
   const get = parts.fetch ?? globalThis.fetch;
   const converted = new WeakMap<readonly unknown[], unknown[]>();
+  // Histories the service could not be read for: the rest of that compaction reads the history alone.
+  const unread = new WeakSet<readonly unknown[]>();
 
   async function httpPage(sessionID: string, query: Record<string, string>): Promise<{ data?: unknown[]; next?: string; error?: string }> {
     const server = app?.server;
@@ -88,16 +90,30 @@ export function createV2Client(parts: V2ClientParts): HostClient {
     return { data: body.data, next: typeof next === 'string' && next !== '' ? next : undefined };
   }
 
-  async function messages(sessionID: string, limit: number | undefined, before: string | undefined): Promise<Page> {
-    const held = histories.get(sessionID);
-    if (held) {
-      let list = converted.get(held);
-      if (!list) {
-        list = storedMessages(held, sessionID);
-        converted.set(held, list);
-      }
-      return historyPage(list, limit, before);
+  function heldPage(held: readonly unknown[], sessionID: string, limit: number | undefined, before: string | undefined): Page {
+    let list = converted.get(held);
+    if (!list) {
+      list = storedMessages(held, sessionID);
+      converted.set(held, list);
     }
+    return historyPage(list, limit, before);
+  }
+
+  /**
+   * A compaction's reads. The service's stored session is read first, as 1.x reads it: it holds what the
+   * model-bound history lacks (the turns before the last compaction, which summary was one). The history
+   * the hook handed over serves when there is no service to read, or its first answer failed.
+   */
+  async function compactionMessages(held: readonly unknown[], sessionID: string, limit: number | undefined, before: string | undefined): Promise<Page> {
+    if (!app?.server?.url || unread.has(held)) return heldPage(held, sessionID, limit, before);
+    const read = await httpMessages(sessionID, limit, before).catch((error: unknown): Page => ({ error }));
+    // A later page that fails makes the reader read the whole list, which comes here as a first read.
+    if (read.error === undefined || before !== undefined) return read;
+    unread.add(held);
+    return heldPage(held, sessionID, limit, before);
+  }
+
+  async function httpMessages(sessionID: string, limit: number | undefined, before: string | undefined): Promise<Page> {
     if (limit !== undefined) {
       const page = await httpPage(sessionID, { limit: String(limit), order: 'desc', ...(before ? { cursor: before } : {}) });
       if (!page.data) return { error: page.error };
@@ -114,6 +130,16 @@ export function createV2Client(parts: V2ClientParts): HostClient {
       cursor = page.next;
     }
     return { data: storedMessages(all, sessionID) };
+  }
+
+  async function messages(sessionID: string, limit: number | undefined, before: string | undefined): Promise<Page> {
+    const held = histories.get(sessionID);
+    if (held) return compactionMessages(held, sessionID, limit, before);
+    try {
+      return await httpMessages(sessionID, limit, before);
+    } catch (error) {
+      return { error };
+    }
   }
 
   async function prompt(sessionID: string, text: string): Promise<Page | SdkResult<unknown>> {

@@ -14,6 +14,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Whether a tool result is a failure: the AI SDK's `error-text` and `error-json` outputs. */
+function failed(output: unknown): boolean {
+  return isRecord(output) && (output['type'] === 'error-text' || output['type'] === 'error-json');
+}
+
 /** A tool result's output as text: AI SDK outputs are `{ type, value }`, older ones plain values. */
 function outputText(output: unknown): string {
   if (typeof output === 'string') return output;
@@ -23,6 +28,12 @@ function outputText(output: unknown): string {
   } catch {
     return '';
   }
+}
+
+/** A tool call's state after its result: 1.x keeps a failure as `status: 'error'` with its text as `error`. */
+function toolState(output: unknown): Part {
+  const text = outputText(output);
+  return failed(output) ? { status: 'error', error: text } : { status: 'completed', output: text };
 }
 
 /**
@@ -46,6 +57,7 @@ export function storedMessages(list: readonly unknown[], sessionID: string): unk
     if (role !== 'user' && role !== 'assistant' && role !== 'tool') continue;
     const parts: Part[] = [];
     const content = message.content;
+    if (typeof content !== 'string' && !Array.isArray(content)) continue;
     if (typeof content === 'string') parts.push({ type: 'text', text: content });
     else if (Array.isArray(content)) {
       for (const part of content as unknown[]) {
@@ -59,13 +71,14 @@ export function storedMessages(list: readonly unknown[], sessionID: string): unk
         } else if (type === 'tool-result') {
           const id = part['toolCallId'];
           const call = typeof id === 'string' ? calls.get(id) : undefined;
-          const state = call && isRecord(call['state']) ? call['state'] : undefined;
-          if (state) state['output'] = outputText(part['output']);
-          else if (typeof part['toolName'] === 'string') parts.push({ type: 'tool', tool: part['toolName'], state: { status: 'completed', output: outputText(part['output']) } });
+          const result = toolState(part['output']);
+          if (call && isRecord(call['state'])) Object.assign(call['state'], result);
+          else if (typeof part['toolName'] === 'string') parts.push({ type: 'tool', tool: part['toolName'], state: result });
         }
       }
     }
-    if (parts.length === 0) continue;
+    // A tool message whose results all joined their calls adds nothing; an empty reply is still a reply.
+    if (parts.length === 0 && role === 'tool') continue;
     const id = typeof message.id === 'string' ? message.id : `${sessionID}:${index}`;
     stored.push({ info: { id, sessionID, role: role === 'tool' ? 'assistant' : role }, parts });
   }

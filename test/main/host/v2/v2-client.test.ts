@@ -57,6 +57,17 @@ describe('createV2Client', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('should read a compacted session from the service first, and from the history the hook handed over when the service fails', async () => {
+    const history = [{ role: 'user', content: 'What did we do so far?' }, { role: 'assistant', content: 'The summary.' }];
+    const read = async (password: string) => {
+      const client = createV2Client({ session: noPrompt, app: { server: { url, password } }, log: createFileLog('/dev/null'), histories: new Map([['ses_a', history]]) });
+      const listed = await readSessionMessages(client, 'ses_a', 5_000, { pageSize: 10 });
+      return listed.done ? listed.value.data?.map((message) => message.text) : [];
+    };
+    expect(await read('secret')).toEqual(session.map((message) => message.parts[0]?.text));
+    expect(await read('wrong')).toEqual(['What did we do so far?', 'The summary.']);
+  });
+
   it('should prompt, wait, and answer with the newest assistant message; the flat form when the nested one is refused', async () => {
     const calls: unknown[] = [];
     const client = createV2Client({

@@ -30,6 +30,20 @@ describe('storedMessages', () => {
 
   it('should keep messages already in the stored shape and leave out what is malformed', () => {
     const kept = { info: { id: 'm1', role: 'assistant' }, parts: [{ type: 'text', text: 'ok' }] };
-    expect(storedMessages([kept, null, 'text', { role: 'user' }, { role: 'user', content: [null, { type: 'image' }] }, { role: 'wizard', content: 'x' }], 's')).toEqual([kept]);
+    expect(storedMessages([kept, null, 'text', { role: 'user' }, { role: 'user', content: 7 }, { role: 'wizard', content: 'x' }], 's')).toEqual([kept]);
+  });
+
+  it('should keep an empty reply as a reply, and a failed tool call as failed, as 1.x stores them', () => {
+    const stored = storedMessages(
+      [
+        { role: 'assistant', content: [] },
+        { role: 'assistant', content: [null, { type: 'tool-call', toolCallId: 'c1', toolName: 'edit', input: { filePath: 'src/a.ts' } }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'edit', output: { type: 'error-text', value: 'edit failed: oldString not found' } }] },
+      ],
+      's',
+    );
+    expect(stored).toHaveLength(2);
+    expect(readMessage(stored[0])).toMatchObject({ role: 'assistant', text: '' });
+    expect(readMessage(stored[1])?.tools[0]).toMatchObject({ tool: 'edit', status: 'error', error: 'edit failed: oldString not found', output: undefined });
   });
 });
