@@ -5,8 +5,9 @@
  * a work call with an empty `system`, the `compaction` hook with the
  * session's history as model-bound messages, and `session.compaction.ended`
  * with the summary's text on the event stream once the compaction hook has
- * run. There is no server: 2.x's plugins read messages over HTTP only when
- * no compaction hook hands them over, and the scenario reads none otherwise.
+ * run. Its `app.server` lists the stored sessions over HTTP
+ * (continuity-server.ts), from which the plugin reads a compacted session
+ * as 1.x reads it.
  */
 import type {
   V2CompactionEvent,
@@ -163,8 +164,10 @@ function publish(streams: ReadonlySet<Stream>, event: V2Event): void {
 /**
  * @param options - the plugin's options, as `ctx.options`.
  * @param directory - the project folder, as `ctx.location.directory`.
+ * @param server - the service's message list, as `ctx.app.server`; without it the plugin reads only the
+ *   compaction hook's history.
  */
-export function createContinuityContextV2(options: Record<string, unknown>, directory: string): ContinuityContextV2 {
+export function createContinuityContextV2(options: Record<string, unknown>, directory: string, server?: { url: string; password: string }): ContinuityContextV2 {
   const registry: Registry = { context: new Set(), compaction: new Set(), 'execute.before': new Set(), 'execute.after': new Set() };
   const transforms = new Set<ToolTransform>();
   const streams = new Set<Stream>();
@@ -175,7 +178,7 @@ export function createContinuityContextV2(options: Record<string, unknown>, dire
   }
   const ctx: V2PluginContext = {
     options,
-    app: { name: 'opencode', version: CONTINUITY_V2_VERSION },
+    app: { name: 'opencode', version: CONTINUITY_V2_VERSION, ...(server ? { server } : {}) },
     location: { directory },
     session: {
       hook,

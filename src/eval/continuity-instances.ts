@@ -14,6 +14,7 @@ import type { V2Cleanup } from '../main/host/v2/opencode-v2.js';
 import { LOG_FILE_NAME } from '../main/host/v2/setup.js';
 import { compactionMessages, createContinuityHost, type CapturedLog, type MessageStore } from './continuity-host.js';
 import { createContinuityContextV2 } from './continuity-host-v2.js';
+import { startContinuityServer } from './continuity-server.js';
 
 /** The model of every next-session call, so two runs differ only in memory. */
 const MODEL = { id: 'continuity-eval', providerID: 'continuity-eval' };
@@ -100,8 +101,9 @@ async function startV1(start: InstanceStart): Promise<{ instance: ScenarioInstan
 }
 
 async function startV2(start: InstanceStart): Promise<ScenarioInstance> {
-  const { name, directory, options, bounded, note } = start;
-  const host = createContinuityContextV2(options, directory);
+  const { name, directory, options, bounded, note, store } = start;
+  const server = await startContinuityServer(store);
+  const host = createContinuityContextV2(options, directory, server);
   let cleanup: V2Cleanup | void = undefined;
   await bounded(`${name}: plugin setup`, async () => {
     cleanup = await plugin.setup(host.ctx);
@@ -109,7 +111,9 @@ async function startV2(start: InstanceStart): Promise<ScenarioInstance> {
   if (Object.values(host.registered()).every((count) => count === 0)) note(`${name}: the plugin registered no hooks`);
   return {
     async compact({ sessionID, messages, summary }) {
+      store.set(sessionID, [...messages]);
       await bounded(`${name}: compaction hook`, () => host.compaction(sessionID, messages));
+      store.get(sessionID)?.push(...compactionMessages(sessionID, summary, Date.now()));
       // 2.x publishes the summary once the model wrote it, after the hook.
       host.compactionEnded(sessionID, summary);
     },
@@ -124,6 +128,7 @@ async function startV2(start: InstanceStart): Promise<ScenarioInstance> {
       const done = cleanup;
       if (typeof done === 'function') await bounded(`${name}: cleanup`, async () => done());
       host.close();
+      await server.close();
     },
   };
 }
