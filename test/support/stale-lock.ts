@@ -24,7 +24,20 @@ export function allThreadsStopped(pid: number): boolean {
 }
 
 /**
- * Stops `holder` and dates its lock folder `staleMs` and more in the past.
+ * Dates a lock folder and what it holds (its holder's owner file) `ms` in the past.
+ *
+ * @param lockPath - the lock folder.
+ * @param ms - how far back.
+ */
+async function dateBack(lockPath: string, ms: number): Promise<void> {
+  const past = new Date(Date.now() - ms);
+  const names = await readdir(lockPath).catch(() => [] as string[]);
+  await Promise.all(names.map((name) => utimes(join(lockPath, name), past, past).catch(() => undefined)));
+  await utimes(lockPath, past, past).catch(() => undefined);
+}
+
+/**
+ * Stops `holder` and dates its lock folder (and its owner file) `staleMs` and more in the past.
  *
  * @param holder - the process holding the lock.
  * @param lockPath - its lock folder.
@@ -37,8 +50,7 @@ export async function stopHolderPastStale(holder: ChildProcess, lockPath: string
     if (Date.now() > deadline) throw new Error(`process ${holder.pid} did not stop`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  const past = new Date(Date.now() - 2 * staleMs);
-  await utimes(lockPath, past, past);
+  await dateBack(lockPath, 2 * staleMs);
 }
 
 /**
@@ -49,7 +61,6 @@ export async function stopHolderPastStale(holder: ChildProcess, lockPath: string
  * @param staleMs - the threshold past which another process takes a lock over.
  */
 export async function dateLocksPastStale(lockDir: string, staleMs: number): Promise<void> {
-  const past = new Date(Date.now() - 2 * staleMs);
   const names = await readdir(lockDir).catch(() => [] as string[]);
-  await Promise.all(names.filter((name) => name.endsWith('.lock')).map((name) => utimes(join(lockDir, name), past, past).catch(() => undefined)));
+  await Promise.all(names.filter((name) => name.endsWith('.lock')).map((name) => dateBack(join(lockDir, name), 2 * staleMs)));
 }

@@ -1,17 +1,33 @@
 /**
  * A lock shared by every process on the machine that keeps state in the same
  * folder (two OpenCode processes on one project are common): a lock folder
- * created with `mkdir` (atomic on every file system) holding an `owner` file
- * with the holder's random token. The holder refreshes the folder's mtime
- * while it holds it; another process takes it over once that mtime stops
- * moving for `staleMs` (its holder died or was stopped), or once it lies
- * further from the clock than `staleMs` either way (a clock stepped back, a
- * server ahead), so a timestamp from another clock never keeps a lock forever.
+ * holding one file, `owner-<token>`, named by its holder's random token. The
+ * holder refreshes that file's mtime (and the folder's) while it holds it;
+ * another process takes it over once that mtime stops moving for `staleMs`
+ * (its holder died or was stopped), or once it lies further from the clock
+ * than `staleMs` either way (a clock stepped back, a server ahead), so a
+ * timestamp from another clock never keeps a lock forever.
+ *
+ * Every change of the lock is one rename whose success is its own check, so
+ * no process acts on what it judged a moment before:
+ * - taking the lock renames a folder prepared beside it, its owner file
+ *   already inside, onto the lock's path: that succeeds only where no folder
+ *   is, or an empty one (what a holder leaves when its file is gone), never
+ *   over a folder that names a holder;
+ * - taking a stale lock over renames that holder's own file, `owner-<token>`,
+ *   out of the folder: the name exists in that holder's folder only, so the
+ *   rename cannot touch a lock taken since by someone else (whose file has
+ *   another name), and of several processes that judged the same holder
+ *   stale, exactly one succeeds; the folder, empty now, is free;
+ * - releasing is the same rename, made by the holder.
+ * A process paused between judging a lock stale and its rename therefore
+ * finds, when it resumes, either that holder's file (still stale: it takes
+ * it) or none (gone: its rename fails and it waits as for any holder).
  *
  * Whoever took a lock over may have taken it from a holder that was only
- * stopped (SIGSTOP, a suspended laptop): a holder checks that the owner file
- * still holds its token right before each write ({@link assertHeld}), and its
- * refresh aborts its signal as soon as it sees the lock is gone.
+ * stopped (SIGSTOP, a suspended laptop): a holder checks that its owner file
+ * is still there right before each write ({@link assertHeld}), and its
+ * refresh aborts its signal as soon as it finds the file gone.
  *
  * Inside one process, callers of the same lock are queued first, so they do
  * not poll each other. Every step has a deadline: a lock or a state file on a
@@ -20,8 +36,8 @@
  * (the disk's refusals: disk-refusals.ts) fails at once with its cause, never as "busy".
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { renameSync, rmdirSync, rmSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { makeDirectory } from '../../io/atomic-file.js';
 import { isDiskRefusal } from './disk-refusals.js';
@@ -101,71 +117,109 @@ const holders = new WeakMap<AbortSignal, HeldLock>();
 const heldPaths = new Map<string, string>();
 let exitHookSet = false;
 
-const ownerFile = (lockPath: string): string => join(lockPath, 'owner');
+/** The file that names a lock's holder: it exists in that holder's lock folder only. */
+const ownerFile = (lockPath: string, token: string): string => join(lockPath, `owner-${token}`);
+/** Owner files: this version's `owner-<token>`, and an earlier version's `owner` (its token inside). */
+const isOwnerName = (name: string): boolean => name === 'owner' || name.startsWith('owner-');
 
 async function ownsLock(lockPath: string, token: string): Promise<boolean> {
   try {
-    return (await readFile(ownerFile(lockPath), 'utf8')).trim() === token;
+    await stat(ownerFile(lockPath, token));
+    return true;
   } catch {
     return false;
   }
 }
 
-/** How long this process has seen each lock's mtime stay the same: a mtime from another clock still stops moving when its holder stops. */
+/** How long this process has seen each holder's mtime stay the same: a mtime from another clock still stops moving when its holder stops. */
 const sightings = new Map<string, { mtimeMs: number; since: number }>();
 
-function isStale(lockPath: string, mtimeMs: number, staleMs: number): boolean {
+function isStale(key: string, mtimeMs: number, staleMs: number): boolean {
   const now = Date.now();
-  const seen = sightings.get(lockPath);
+  const seen = sightings.get(key);
   const since = seen && seen.mtimeMs === mtimeMs ? seen.since : performance.now();
-  sightings.set(lockPath, { mtimeMs, since });
+  sightings.set(key, { mtimeMs, since });
   return mtimeMs < now - staleMs || mtimeMs > now + staleMs || performance.now() - since > staleMs;
 }
 
-/** Moves a stale lock out of the way; only one of several processes doing it at once succeeds. */
-async function takeOver(lockPath: string, mtimeMs: number): Promise<void> {
-  try {
-    // Refreshed since it was judged: not stale after all.
-    if ((await stat(lockPath)).mtimeMs !== mtimeMs) return;
+const mtimeOf = (path: string): Promise<number | null> => stat(path).then((info) => info.mtimeMs, () => null);
+
+/**
+ * Takes over the holder of the folder at `lockPath` if it is stale, by renaming its owner file away
+ * (the one step, see the module's comment). A folder that names no holder is never a lock of this
+ * version, which appears with its owner file: what it holds is removed once it is stale, entry by
+ * entry, so the folder can be taken.
+ */
+async function takeOverStale(lockPath: string, staleMs: number): Promise<void> {
+  const names = await readdir(lockPath).catch(() => null);
+  const folderMtime = await mtimeOf(lockPath);
+  // Gone, or not a folder: tried again at once.
+  if (names === null || folderMtime === null) {
+    if (folderMtime !== null && isStale(lockPath, folderMtime, staleMs)) await unlink(lockPath).catch(() => undefined);
+    return;
+  }
+  const owners = names.filter(isOwnerName);
+  if (owners.length === 0) {
+    if (names.length > 0 && isStale(lockPath, folderMtime, staleMs)) {
+      for (const name of names) await rm(join(lockPath, name), { recursive: true, force: true }).catch(() => undefined);
+    }
+    // Empty: free (the rename onto it replaces it; where a platform will not, it is removed, being empty).
+    if (names.length === 0) await rmdir(lockPath).catch(() => undefined);
+    return;
+  }
+  for (const name of owners) {
+    const file = join(lockPath, name);
+    const fileMtime = await mtimeOf(file);
+    if (fileMtime === null) continue; // Released or taken over meanwhile.
+    // The later of the file's and the folder's: an earlier version refreshes only the folder.
+    if (!isStale(file, Math.max(fileMtime, folderMtime), staleMs)) continue;
     const aside = `${lockPath}.stale-${randomBytes(6).toString('hex')}`;
-    await rename(lockPath, aside);
-    sightings.delete(lockPath);
-    await rm(aside, { recursive: true, force: true });
-  } catch {
-    // Another process took it over first, or the holder released it.
+    try {
+      await rename(file, aside);
+    } catch {
+      continue; // Another process took it over first, or its holder released it.
+    }
+    sightings.delete(file);
+    await rm(aside, { force: true }).catch(() => undefined);
   }
 }
 
-/** One try: the lock, or `false` when it is held. Throws at once on a folder the disk refuses. */
-async function tryTake(lockPath: string, token: string, staleMs: number): Promise<boolean> {
+/** The folder a holder prepares beside the lock, its owner file inside, so the lock appears whole or not at all. */
+async function prepare(lockPath: string, token: string): Promise<string> {
+  const prepared = `${lockPath}.new-${token}`;
   try {
-    await mkdir(lockPath);
+    await mkdir(prepared, { mode: 0o700 });
   } catch (error) {
     const code = codeOf(error);
     if (code === 'ENOENT') {
       await makeDirectory(dirname(lockPath));
-      return false;
-    }
-    if (code !== 'EEXIST') throw error;
-    let mtimeMs: number;
-    try {
-      mtimeMs = (await stat(lockPath)).mtimeMs;
-    } catch {
-      return false; // Released meanwhile: tried again at once.
-    }
-    if (isStale(lockPath, mtimeMs, staleMs)) await takeOver(lockPath, mtimeMs);
+      await mkdir(prepared, { mode: 0o700 });
+    } else if (code !== 'EEXIST') throw error;
+  }
+  // Written at every try: whatever removed it, the folder must never appear without it.
+  await writeFile(join(prepared, `owner-${token}`), `${token}\n`, { mode: 0o600 });
+  return prepared;
+}
+
+/** One try: the lock, or `false` when it is held. Throws at once on a folder the disk refuses. */
+async function tryTake(lockPath: string, token: string, staleMs: number): Promise<boolean> {
+  const prepared = await prepare(lockPath, token);
+  // Dated now by this machine's clock, not the file server's: it must not look stale the moment it appears.
+  const at = new Date();
+  await utimes(join(prepared, `owner-${token}`), at, at);
+  await utimes(prepared, at, at);
+  try {
+    await rename(prepared, lockPath);
+    return true;
+  } catch (error) {
+    const code = codeOf(error);
+    // Prepared folder gone (removed from outside): prepared again next time.
+    if (code === 'ENOENT') return false;
+    // ENOTEMPTY/EEXIST: a folder naming a holder; ENOTDIR: something else where the lock goes.
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOTDIR') throw error;
+    await takeOverStale(lockPath, staleMs);
     return false;
   }
-  try {
-    await writeFile(ownerFile(lockPath), `${token}\n`, { mode: 0o600 });
-    // The folder's mtime by this machine's clock, not the file server's.
-    const at = new Date();
-    await utimes(lockPath, at, at);
-  } catch (error) {
-    await rm(lockPath, { recursive: true, force: true }).catch(() => undefined);
-    throw error;
-  }
-  return true;
 }
 
 function refusal(lockPath: string, error: unknown): Error {
@@ -177,10 +231,16 @@ async function acquire(lockPath: string, timing: Required<LockTiming>, controlle
   const token = `${process.pid}-${randomBytes(12).toString('hex')}`;
   let late = false;
   const taking = (async (): Promise<void> => {
-    while (!late) {
-      if (await tryTake(lockPath, token, timing.staleMs)) return;
-      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 100));
+    try {
+      while (!late) {
+        if (await tryTake(lockPath, token, timing.staleMs)) return;
+        await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 100));
+      }
+    } catch (error) {
+      await rm(`${lockPath}.new-${token}`, { recursive: true, force: true }).catch(() => undefined);
+      throw error;
     }
+    await rm(`${lockPath}.new-${token}`, { recursive: true, force: true }).catch(() => undefined);
     throw new StateLockError('LOCK_BUSY', 'gave up');
   })();
   // Taken after the deadline: given back at once.
@@ -204,10 +264,14 @@ async function acquire(lockPath: string, timing: Required<LockTiming>, controlle
     // A process that exits while holding a lock gives it back instead of leaving it to go stale.
     process.once('exit', () => {
       for (const [path, token] of heldPaths) {
+        // The same one rename as a release: it fails where the lock is another's by now.
+        const aside = `${path}.released-${randomBytes(6).toString('hex')}`;
         try {
-          if (readFileSync(ownerFile(path), 'utf8').trim() === token) rmSync(path, { recursive: true, force: true });
+          renameSync(ownerFile(path, token), aside);
+          rmSync(aside, { force: true });
+          rmdirSync(path);
         } catch {
-          // Gone, or not readable: left to go stale.
+          // Not ours any more, or not empty: left as it is.
         }
       }
     });
@@ -220,11 +284,15 @@ async function refresh(held: HeldLock): Promise<void> {
   if (refreshing.has(held) || held.controller.signal.aborted) return;
   refreshing.add(held);
   try {
-    if (!(await ownsLock(held.path, held.token))) {
-      held.controller.abort(new StateLockError('LOCK_LOST', `lock ${held.path} was taken over by another process`));
+    const at = new Date();
+    try {
+      await utimes(ownerFile(held.path, held.token), at, at);
+    } catch (error) {
+      // The file is gone only when another process took the lock over (or it was removed under the holder).
+      if (codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR') held.controller.abort(new StateLockError('LOCK_LOST', `lock ${held.path} was taken over by another process`));
       return;
     }
-    const at = new Date();
+    // For an earlier version of this code, which judges by the folder alone.
     await utimes(held.path, at, at);
   } catch {
     // A refresh that failed once is tried again; staying unrefreshed only lets another process take over, which the check before each write notices.
@@ -235,14 +303,16 @@ async function refresh(held: HeldLock): Promise<void> {
 
 async function releaseIfOurs(lockPath: string, token: string): Promise<void> {
   if (heldPaths.get(lockPath) === token) heldPaths.delete(lockPath);
-  if (!(await ownsLock(lockPath, token))) return;
   const aside = `${lockPath}.released-${randomBytes(6).toString('hex')}`;
   try {
-    await rename(lockPath, aside);
-    await rm(aside, { recursive: true, force: true });
+    // One step, as a takeover: it fails where the holder's file is gone, and touches no other holder's lock.
+    await rename(ownerFile(lockPath, token), aside);
   } catch {
-    // Already gone.
+    return; // Taken over, or already gone.
   }
+  await rm(aside, { force: true }).catch(() => undefined);
+  // Only an empty folder goes: one another process has taken meanwhile holds its owner file.
+  await rmdir(lockPath).catch(() => undefined);
 }
 
 /**

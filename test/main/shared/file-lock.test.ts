@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -97,6 +98,79 @@ describe('withFileLock', () => {
     expect(await holder.exited).toBe(0);
     expect(holder.output()).toContain('refused');
     expect(await readFile(file, 'utf8')).toBe('fresh');
+  });
+
+  it('should never let two takers of one stale lock hold it at once, however long one pauses between judging it stale and taking it', async () => {
+    const dir = await scratch();
+    const lock = join(dir, 'locks', 'raced.lock');
+    // A second name for the same folder: this process's queue does not order the two takers, as it would
+    // not order two processes.
+    await mkdir(join(dir, 'locks'));
+    await symlink(join(dir, 'locks'), join(dir, 'alias'));
+    const alias = join(dir, 'alias', 'raced.lock');
+    // A dead holder's lock, as an earlier version left it: a folder and its owner file, long unrefreshed.
+    await mkdir(lock);
+    await writeFile(join(lock, 'owner'), 'dead-holder\n');
+    const past = new Date(Date.now() - 60_000);
+    await utimes(join(lock, 'owner'), past, past);
+    await utimes(lock, past, past);
+    // The second taker is held between judging the lock stale and moving it aside (its rename to `.stale-…`).
+    const fsp = createRequire(import.meta.url)('node:fs/promises') as { rename: (from: string, to: string) => Promise<void> };
+    const realRename = fsp.rename;
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let judged = (): void => undefined;
+    const paused = new Promise<void>((resolve) => (judged = resolve));
+    let resumed: Promise<void> | null = null;
+    fsp.rename = (from, to) => {
+      if (resumed || !String(from).startsWith(alias) || !String(to).includes('.stale-')) return realRename(from, to);
+      judged();
+      const moved = gate.then(() => realRename(from, to));
+      resumed = moved.then(
+        () => undefined,
+        () => undefined,
+      );
+      return moved;
+    };
+    syncBuiltinESMExports();
+    let holding = 0;
+    let most = 0;
+    let stillHeld = false;
+    const step = async (): Promise<void> => {
+      holding += 1;
+      most = Math.max(most, holding);
+      await new Promise((resolve) => setImmediate(resolve));
+      holding -= 1;
+    };
+    try {
+      const second = withFileLock(alias, step, { staleMs: 2_000, waitMs: 30_000 });
+      await paused;
+      const first = withFileLock(
+        lock,
+        async (signal) => {
+          holding += 1;
+          most = Math.max(most, holding);
+          // The paused taker resumes while this one holds the lock, and gets time to take it.
+          release();
+          await resumed;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          stillHeld = await assertHeld(signal).then(
+            () => true,
+            () => false,
+          );
+          holding -= 1;
+        },
+        { staleMs: 2_000, waitMs: 30_000 },
+      );
+      await Promise.all([first, second]);
+    } finally {
+      fsp.rename = realRename;
+      syncBuiltinESMExports();
+    }
+    expect(most).toBe(1);
+    expect(stillHeld).toBe(true);
+    // Nothing left beside the lock but what the takeovers removed.
+    expect((await readdir(join(dir, 'locks'))).filter((name) => name !== 'raced.lock')).toEqual([]);
   });
 
   it('should fail at once with the cause when the locks folder is a file', async () => {
