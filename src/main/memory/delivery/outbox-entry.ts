@@ -27,12 +27,14 @@ export const HEX_KEY = /^[0-9a-f]{16,64}$/;
 /** A pending entry's file. */
 export const PENDING = /^\d{15}-[0-9a-f]{16,64}\.json$/;
 /**
- * A claimed entry's file: `<pending name>.claim-<pid>-<process start>-<claim time>-<nonce>`. The claim
- * time is in the name because the claiming rename keeps the file's mtime; the process start (the kernel's
- * start time of the pid, 0 where it cannot be read) tells a reused pid. Claims of earlier versions,
- * `<pending name>.claim-<pid>-<nonce>`, carry neither.
+ * A claimed entry's file: `<pending name>.claim-<pid>-<process start>-<claim time>-<scope>-<nonce>`. The
+ * claim time is in the name because the claiming rename keeps the file's mtime; the process start (the
+ * kernel's start time of the pid, 0 where it cannot be read) tells a reused pid; the scope (claimer.ts: the
+ * boot and PID namespace, 0 where unknown) tells whether this process can judge the pid at all. Claims of
+ * earlier versions, `<pending name>.claim-<pid>-<process start>-<claim time>-<nonce>` and
+ * `<pending name>.claim-<pid>-<nonce>`, lack the scope, or all three.
  */
-export const CLAIMED = /^(\d{15}-[0-9a-f]{16,64}\.json)\.claim-(\d+)-(?:(\d+)-(\d+)-)?[0-9a-f]+$/;
+export const CLAIMED = /^(\d{15}-[0-9a-f]{16,64}\.json)\.claim-(\d+)-(?:(\d+)-(\d+)-(?:([0-9a-f]{12}|0)-)?)?[0-9a-f]+$/;
 
 /** The file of an entry. */
 export function fileName(entry: Pick<OutboxEntry, 'createdAt' | 'key'>): string {

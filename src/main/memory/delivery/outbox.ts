@@ -5,12 +5,14 @@
  * old state or the new one, never half a file.
  *
  * Several processes may share the folder. An entry is claimed before it is
- * delivered by renaming it to `<name>.claim-<pid>-<start>-<time>-<nonce>`:
+ * delivered by renaming it to `<name>.claim-<pid>-<start>-<time>-<scope>-<nonce>`:
  * the rename succeeds in one process only, so two processes never deliver
  * the same entry at once. A claim whose process died (its pid gone, or now
- * another process's: the start time differs) goes back to pending; so does
- * one older than `claimTtlMs` by the time in its name, never by the file's
- * mtime, which the rename keeps from when the entry was written.
+ * another process's: the start time differs) goes back to pending, where
+ * this process can judge its pid (the same boot and PID namespace: see
+ * claimer.ts); so does one older than `claimTtlMs` by the time in its name,
+ * or seen by this process for that long (a time ahead of this clock), never
+ * by the file's mtime, which the rename keeps from when the entry was written.
  *
  * A claimed entry whose read fails (a deadline, EIO, EMFILE) is put back as
  * pending with a log line, never removed: only a delivery removes an entry.
@@ -18,13 +20,14 @@
  * redaction and sanitizer of log lines: the CLI's error output kept as `lastError` may hold a credential.
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectory, writeFileAtomically } from '../../../io/atomic-file.js';
 import { keepAside, readStateText } from '../../shared/state-file.js';
 import type { Logger } from '../../shared/logger.js';
 import { CLAIMED, fileName, HEX_KEY, isEntry, keyOf, PENDING, type OutboxEntry } from './outbox-entry.js';
 import { forDisk } from './disk-text.js';
+import { claimerGone, NO_SCOPE, thisClaimer } from './claimer.js';
 
 export type { OutboxEntry, OutboxKind } from './outbox-entry.js';
 
@@ -68,39 +71,8 @@ const MAX_AHEAD_MS = 3_600_000;
 /** Claims this process holds, across every outbox instance of the process. */
 const held = new Set<string>();
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException)?.code === 'EPERM';
-  }
-}
-
-/**
- * When the process `pid` started, in clock ticks since boot (Linux's /proc/<pid>/stat, field 22), as
- * text; `'0'` where it cannot be read. With the pid it names one process: a pid reused later differs.
- */
-async function processStart(pid: number): Promise<string> {
-  try {
-    const text = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
-    const start = text.slice(text.lastIndexOf(')') + 2).split(' ')[19];
-    return start && /^\d+$/.test(start) ? start : '0';
-  } catch {
-    return '0';
-  }
-}
-
-let ownStart: Promise<string> | null = null;
-
-/** Whether the claimer is the process that made the claim, still running. */
-async function claimerRuns(pid: number, start: string | undefined): Promise<boolean> {
-  if (!alive(pid)) return false;
-  if (start === undefined || start === '0') return true; // Cannot tell a reused pid: the claim's age decides.
-  const now = await processStart(pid);
-  return now === '0' || now === start;
-}
+/** When this process first saw each claim, by its path: the age of a claim whose time lies ahead of this clock. */
+const sightings = new Map<string, number>();
 
 /**
  * @param dir - the outbox folder (under the plugin's state dir).
@@ -151,24 +123,33 @@ export function createOutbox(dir: string, settings: OutboxSettings | (() => numb
 
   async function recoverStaleClaims(all: string[]): Promise<void> {
     const pending = new Set(all.filter((name) => PENDING.test(name)));
+    const own = await thisClaimer();
+    const present = new Set(all.map((name) => join(dir, name)));
+    for (const path of sightings.keys()) if (path.startsWith(`${dir}/`) && !present.has(path)) sightings.delete(path);
     for (const name of all) {
       const match = CLAIMED.exec(name);
-      if (!match || held.has(join(dir, name))) continue;
-      const [, original = '', pid = '0', start, claimedAt] = match;
-      let stale = Number(pid) === process.pid || !(await claimerRuns(Number(pid), start));
-      if (!stale) {
-        // Real time, as in the name; a time ahead of this clock counts as at most the longest backoff ahead.
+      const path = join(dir, name);
+      if (!match || held.has(path)) continue;
+      const [, original = '', pidText = '0', start, claimedAt, scope] = match;
+      const pid = Number(pidText);
+      // This pid in this scope, and not held here: a process that had this pid before.
+      const gone = (pid === process.pid && scope === own.scope && own.scope !== NO_SCOPE) || (await claimerGone({ pid, start, scope }, own.scope));
+      if (!gone) {
+        // Real time, as in the name; a time ahead of this clock counts as at most the longest backoff ahead,
+        // and a claim this process has seen for `claimTtlMs` is that old whatever its time says.
         // A claim of an earlier version carries no time: the file's mtime (its last write) is all there is.
-        const at = claimedAt !== undefined ? Number(claimedAt) : await stat(join(dir, name)).then((info) => info.mtimeMs, () => null);
-        if (at === null) continue;
-        stale = Date.now() - Math.min(at, Date.now() + MAX_AHEAD_MS) > claimTtlMs;
+        const at = claimedAt !== undefined ? Number(claimedAt) : await stat(path).then((info) => info.mtimeMs, () => null);
+        const firstSeen = sightings.get(path) ?? performance.now();
+        sightings.set(path, firstSeen);
+        const old = performance.now() - firstSeen > claimTtlMs || (at !== null && Date.now() - Math.min(at, Date.now() + MAX_AHEAD_MS) > claimTtlMs);
+        if (!old) continue;
       }
-      if (!stale) continue;
       try {
         // A newer pending copy wins; otherwise the claim goes back as it was.
-        if (pending.has(original)) await rm(join(dir, name), { force: true });
-        else await rename(join(dir, name), join(dir, original));
-        options.logger?.info(`outbox: entry ${keyOf(original)} claimed by process ${pid}, which is gone, is pending again`);
+        if (pending.has(original)) await rm(path, { force: true });
+        else await rename(path, join(dir, original));
+        sightings.delete(path);
+        options.logger?.info(`outbox: entry ${keyOf(original)} claimed by process ${pid}, ${gone ? 'which is gone' : `more than ${Math.round(claimTtlMs / 1000)} s ago`}, is pending again`);
       } catch {
         // Another process recovered it first.
       }
@@ -203,8 +184,8 @@ export function createOutbox(dir: string, settings: OutboxSettings | (() => numb
     },
     async claim(entry) {
       const source = join(dir, fileName(entry));
-      ownStart ??= processStart(process.pid);
-      const path = `${source}.claim-${process.pid}-${await ownStart}-${Date.now()}-${randomBytes(6).toString('hex')}`;
+      const own = await thisClaimer();
+      const path = `${source}.claim-${own.pid}-${own.start}-${Date.now()}-${own.scope}-${randomBytes(6).toString('hex')}`;
       try {
         await rename(source, path);
       } catch {

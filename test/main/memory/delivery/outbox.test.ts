@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { thisClaimer } from '../../../../src/main/memory/delivery/claimer.js';
 import { createOutbox } from '../../../../src/main/memory/delivery/outbox.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
 import { createFakeHost } from '../../../../support/fake-host.js';
@@ -13,6 +14,9 @@ import { scratchFolders } from '../../../support/scratch.js';
 const CLAIM_HOLDER = fileURLToPath(new URL('../../../fixtures/delivery/claim-holder.ts', import.meta.url));
 
 const scratch = scratchFolders('outbox');
+
+/** Whether this machine lets a test start a process in a PID namespace of its own. */
+const canUnshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', '--map-root-user', 'true']).status === 0;
 
 const fields = { key: 'a'.repeat(32), kind: 'note' as const, payload: { title: 't', content: '[[x]]' }, project: 'demo' };
 
@@ -33,7 +37,8 @@ describe('createOutbox', () => {
     // The pid of a process that has exited.
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     const name = (await readdir(dir)).find((file) => file.endsWith('.json')) as string;
-    const claimed = `${name}.claim-${dead}-0a1b`;
+    // Made in this boot and PID namespace, where the pid can be judged.
+    const claimed = `${name}.claim-${dead}-0-${Date.now()}-${(await thisClaimer()).scope}-0a1b`;
     await rm(join(dir, name));
     await writeFile(join(dir, claimed), `${JSON.stringify(entry)}\n`);
     expect((await outbox.list()).map((listed) => listed.key)).toEqual([fields.key]);
@@ -120,6 +125,52 @@ describe('createOutbox', () => {
     expect((await readdir(dir)).filter((file) => file.includes('.claim-'))).toHaveLength(1);
   });
 
+  it.runIf(canUnshare)('should leave alone a live claim made in another PID namespace', async ({ onTestFinished }) => {
+    const dir = join(await scratch(), 'outbox');
+    await createOutbox(dir).add(fields);
+    // Another container on this machine: its own PID namespace and process table, where the holder is pid 1.
+    const holder = spawn('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child', '--map-root-user', process.execPath, ...fixtureArgv(CLAIM_HOLDER), dir], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    onTestFinished(() => void process.kill(-(holder.pid as number), 'SIGKILL'));
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.on('data', (chunk: Buffer) => ((output += chunk.toString()), output.includes('claimed') && resolve()));
+      holder.once('exit', () => reject(new Error(`claim holder exited: ${output}`)));
+    });
+    expect(await createOutbox(dir).list()).toEqual([]);
+    expect((await readdir(dir)).filter((file) => file.includes('.claim-'))).toHaveLength(1);
+  });
+
+  it('should judge by its age a claim whose pid this process cannot judge', async () => {
+    const dir = join(await scratch(), 'outbox');
+    const outbox = createOutbox(dir);
+    const entry = (await outbox.add(fields))!;
+    const name = (await readdir(dir)).find((file) => file.endsWith('.json')) as string;
+    await rm(join(dir, name));
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const now = Date.now();
+    // Each made a moment ago: by an earlier version (no scope), in another namespace, without a process
+    // table, and naming pid 0 or 1 (any namespace's init), with start times that match no process here.
+    const claims = [`claim-${dead}-7-${now}-0a1b`, `claim-${dead}-7-${now}-0123456789ab-0a1b`, `claim-${dead}-7-${now}-0-0a1b`, `claim-0-7-${now}-0a1b`, `claim-1-7-${now}-0a1b`];
+    for (const claim of claims) {
+      await writeFile(join(dir, `${name}.${claim}`), `${JSON.stringify(entry)}\n`);
+      expect(await outbox.list()).toEqual([]);
+      await rm(join(dir, `${name}.${claim}`));
+    }
+  });
+
+  it('should put back a claim whose time lies ahead once this process has seen it for the claim time to live', async () => {
+    const dir = join(await scratch(), 'outbox');
+    const outbox = createOutbox(dir, { claimTtlMs: 200 });
+    const entry = (await outbox.add(fields))!;
+    const name = (await readdir(dir)).find((file) => file.endsWith('.json')) as string;
+    await rm(join(dir, name));
+    // Named with pid 0, which is no process: only its age can tell, and its clock ran a day ahead.
+    await writeFile(join(dir, `${name}.claim-0-0-${Date.now() + 86_400_000}-0a1b`), `${JSON.stringify(entry)}\n`);
+    expect(await outbox.list()).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await outbox.list()).map((listed) => listed.key)).toEqual([fields.key]);
+  });
+
   it('should put back at once a claim whose pid now belongs to another process', async () => {
     const dir = join(await scratch(), 'outbox');
     const outbox = createOutbox(dir);
@@ -127,7 +178,7 @@ describe('createOutbox', () => {
     const name = (await readdir(dir)).find((file) => file.endsWith('.json')) as string;
     // The parent's pid is alive, but not the process that started at tick 1 after boot and made this claim a moment ago.
     await rm(join(dir, name));
-    await writeFile(join(dir, `${name}.claim-${process.ppid}-1-${Date.now()}-0a1b`), `${JSON.stringify(entry)}\n`);
+    await writeFile(join(dir, `${name}.claim-${process.ppid}-1-${Date.now()}-${(await thisClaimer()).scope}-0a1b`), `${JSON.stringify(entry)}\n`);
     expect((await outbox.list()).map((listed) => listed.key)).toEqual([fields.key]);
     expect((await readdir(dir)).sort()).toEqual([name, 'failed']);
   });
