@@ -18,7 +18,11 @@
  * every write of the chain state, so a stale holder sends and writes nothing.
  * A state folder the disk refuses (full, read-only, a file where the folder
  * should be: disk-refusals.ts) cannot hold a lock or a chain: the thought is
- * then delivered once, on a chain kept in this process's memory.
+ * then delivered once, on a chain kept in this process's memory, by the same
+ * steps on a store kept in memory: its thought in flight is recorded there,
+ * and an ambiguous call is settled by asking maenifold before anything is
+ * sent again, on that chain or, once the disk takes writes again, the
+ * durable one.
  *
  * The chain lives as long as the project: a session's note is read whole
  * (by the lookup and by session start), and maenifold's answers are capped,
@@ -38,6 +42,7 @@ import { assertHeld, withFileLock, type LockTiming } from '../../shared/file-loc
 import type { MemoryError, MemoryPort, MemoryResult, ThoughtInput, ThoughtReceipt } from '../memory-port.js';
 import type { Logger } from '../../shared/logger.js';
 import type { OutboxEntry } from './outbox.js';
+import { createMemoryChainStore } from './memory-chain-store.js';
 
 /** What became of one attempt. */
 export type ThoughtOutcome =
@@ -146,6 +151,8 @@ export interface ThoughtDeliverySettings {
   lockTiming?: LockTiming;
   /** How large a session's note may grow before the chain goes on in a new session. @default {@link CHAIN_ROLLOVER_BYTES} */
   rolloverBytes?: number;
+  /** `chains` lives in this process's memory: no lock is taken, steps of one project run one at a time. @default false */
+  chainsInMemory?: boolean;
 }
 
 /**
@@ -390,30 +397,27 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
   }
 
   // Chains of projects whose state folder refuses the chain state, for as long as this process runs.
-  const unsaved = new Map<string, ChainState>();
+  const memoryChains = settings.chainsInMemory ? chains : createMemoryChainStore();
+  const deliverInMemory = settings.chainsInMemory ? null : createThoughtDelivery({ ...settings, chains: memoryChains, chainsInMemory: true });
+  const steps = new Map<string, Promise<unknown>>();
 
-  async function deliverUnsaved(entry: OutboxEntry, response: string, cause: string): Promise<ThoughtOutcome> {
-    const chain = unsaved.get(entry.project) ?? null;
-    if (chain?.recentKeys?.includes(entry.key)) return { kind: 'delivered' };
-    logger.warn(`summary: the state folder refuses the chain state (${cause}); delivering on a chain kept in memory, not durable`);
-    const continuing = chain ? thoughtOf(entry, response, chain.sessionId, chain.thoughtNumber + 1) : null;
-    // Bounded as the durable chain is: past the bound, a new session linked to this one.
-    const thought = chain && continuing && sessionBytes(chain) + thoughtBytes(continuing) <= rolloverBytes ? continuing : thoughtOf(entry, response, null, 0, chain?.sessionId);
-    const result = await memory.appendThought(thought, { timeoutMs });
-    if (!result.ok) {
-      if (chain && isLostChain(result.error)) unsaved.delete(entry.project);
-      return { kind: 'failed', error: result.error };
-    }
-    const { sessionId, thoughtNumber } = result.value;
-    if (sessionId !== null && thoughtNumber !== null) unsaved.set(entry.project, recorded(chain, sessionId, thoughtNumber, entry.key, thoughtBytes(thought), chain?.sessionId));
-    logger.info(`summary: thought ${thoughtNumber ?? '?'} of chain ${sessionId ?? '?'} (${response.length} chars), chain not recorded`);
-    return { kind: 'delivered' };
+  /** One step of a chain kept in memory at a time per project: what the lock does on disk. */
+  function inOrder(project: string, step: () => Promise<ThoughtOutcome>): Promise<ThoughtOutcome> {
+    const next = (steps.get(project) ?? Promise.resolve()).then(step, step);
+    const settled = next.catch(() => undefined);
+    steps.set(project, settled);
+    void settled.then(() => steps.get(project) === settled && steps.delete(project));
+    return next;
   }
 
   return async (entry) => {
     const response = entry.payload['response'];
     // Entries are plain JSON on disk: one without a text response can never be delivered.
     if (typeof response !== 'string') return { kind: 'failed', error: { code: 'TOOL_ERROR', toolCode: 'INVALID_ARGUMENT', message: 'SequentialThinking failed: INVALID_ARGUMENT: the stored thought has no response of text' } };
+    if (!deliverInMemory) return inOrder(entry.project, () => deliverLocked(entry, response, { sent: false, check: async () => undefined }));
+    // A call on the chain kept in memory that may have landed is settled there first, even once the disk is back.
+    const inMemory = await memoryChains.record(entry.project);
+    if (inMemory?.inFlight || inMemory?.unsettled?.length) return deliverInMemory(entry);
     const name = createHash('sha256').update(entry.project).digest('hex').slice(0, 24);
     const guard: Guard = { sent: false, check: async () => undefined };
     try {
@@ -428,7 +432,8 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     } catch (error) {
       // Only before anything was sent: after, the record in flight settles it on a later attempt.
       if (guard.sent || !isDiskRefusal(error)) throw error;
-      return deliverUnsaved(entry, response, errorCode(error) ?? 'error');
+      logger.warn(`summary: the state folder refuses the chain state (${errorCode(error) ?? 'error'}); delivering on a chain kept in memory, not durable`);
+      return deliverInMemory(entry);
     }
   };
 }

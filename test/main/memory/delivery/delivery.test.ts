@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, type TestContext } from 'vitest';
@@ -419,6 +419,38 @@ describe.concurrent('delivery when it cannot learn, or is told wrong times', () 
     expect(calls.map((call) => call.thoughtNumber)).toEqual([0, 1]);
     expect(r.host.linesWith('delivering without a durable copy').length).toBeGreaterThan(0);
     expect(r.host.linesWith('the state folder refuses the chain state (ENOTDIR)').length).toBeGreaterThan(0);
+  });
+
+  // Settled on the chain kept in memory, also when the disk takes writes again before the retry.
+  it.for([{ diskBack: false }, { diskBack: true }])('should not send again a thought whose call on the chain kept in memory landed and then failed (disk back: $diskBack)', async ({ diskBack }, { onTestFinished }) => {
+    const r = await rig(onTestFinished);
+    const stateDir = join(r.stateDir, 'state');
+    await writeFile(stateDir, 'a file where the folder should be');
+    // The first thought lands, and its answer comes back unreadable: the call may have landed.
+    const once = join(r.stateDir, 'answered-garbage');
+    const cli = join(r.stateDir, 'garbled-maenifold');
+    await writeFile(cli, `#!/bin/sh\ncase "$*" in *SequentialThinking*) if [ ! -f "${once}" ]; then : > "${once}"; "${r.double.cliPath}" "$@" > /dev/null; echo 'not json'; exit 0; fi;; esac\nexec "${r.double.cliPath}" "$@"\n`);
+    await chmod(cli, 0o755);
+    const delivery = createDelivery({
+      memory: createMaenifoldClient(locateCli(cli, process.env), { ...process.env, ...r.double.env, MAENIFOLD_DOUBLE_NOW: new Date(r.clock.now).toISOString() }),
+      outbox: createOutbox(join(stateDir, 'outbox'), () => r.clock.now),
+      chains: createChainStore(stateDir),
+      logger: createLogger(r.host.client),
+      timeoutMs: 5_000,
+      now: () => r.clock.now,
+    });
+    await delivery.submitThought(first);
+    expect(await thoughtCalls(r)).toBe(1);
+    if (diskBack) await rm(stateDir);
+    r.clock.now += backoffMs(1);
+    await delivery.flush();
+    await delivery.submitThought(second);
+    expect(await thoughtCalls(r)).toBe(2);
+    const day = join(r.double.root, 'memory', 'thinking', 'sequential', '2026', '11', '22');
+    const texts = await Promise.all((await readdir(day)).map((name) => readFile(join(day, name), 'utf8')));
+    expect(texts.filter((text) => text.includes(first.response))).toHaveLength(1);
+    expect(texts.filter((text) => text.includes(second.response))).toHaveLength(1);
+    expect(r.host.linesWith('had landed before the interruption; recorded, not sent again')).toHaveLength(1);
   });
 
   it.runIf(mountable)('should deliver a summary once when the state folder is read-only', async ({ onTestFinished }) => {
