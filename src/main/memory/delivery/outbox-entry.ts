@@ -20,6 +20,13 @@ export interface OutboxEntry {
   attempts: number;
   nextAttemptAt: number;
   lastError?: string;
+  /**
+   * A call of this thought that went out and whose outcome its sender could not record in the chain
+   * state (it lost the chain's lock meanwhile, as a process stopped mid-call does): the chain it went to
+   * (`null`: it started one), when it was sent, and by when it can no longer land (`at` itself for a call
+   * that had returned). Whether it landed is asked before the thought is sent again.
+   */
+  unrecorded?: { sessionId: string | null; at: number; settledBy: number };
 }
 
 /** An idempotency key: only hex may reach a file name. */
@@ -57,6 +64,14 @@ const ENTRY = v.looseObject({
   attempts: v.pipe(v.number(), v.finite()),
   nextAttemptAt: v.pipe(v.number(), v.finite()),
 });
+
+/** A mark of an unrecorded call as it must be (see {@link OutboxEntry.unrecorded}); an entry is never kept aside for one that is not. */
+const UNRECORDED = v.looseObject({ sessionId: v.nullable(v.string()), at: v.pipe(v.number(), v.finite()), settledBy: v.pipe(v.number(), v.finite()) });
+
+/** Whether an entry's mark of an unrecorded call has its shape. */
+export function isUnrecorded(value: unknown): value is NonNullable<OutboxEntry['unrecorded']> {
+  return v.is(UNRECORDED, value);
+}
 
 /** Whether a value read from disk is an entry. */
 export function isEntry(value: unknown): value is OutboxEntry {

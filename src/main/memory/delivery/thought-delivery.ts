@@ -15,7 +15,12 @@
  *
  * A process stopped while it held the lock may be resumed after another
  * took the lock over: the lock is checked right before the call and before
- * every write of the chain state, so a stale holder sends and writes nothing.
+ * every write of the chain state, so a stale holder writes nothing, and sends
+ * nothing once it has learned. A call that went out before it learned (the
+ * process stopped after the last check) may land after the other process
+ * settled the thought in flight as absent: the sender marks the entry
+ * (`unrecorded`) as it gives it back, and whoever takes it next asks
+ * maenifold whether that call landed before sending it again.
  * A state folder the disk refuses (full, read-only, a file where the folder
  * should be: disk-refusals.ts) cannot hold a lock or a chain: the thought is
  * then delivered once, on a chain kept in this process's memory, by the same
@@ -43,6 +48,7 @@ import type { MemoryError, MemoryPort, MemoryResult, ThoughtInput, ThoughtReceip
 import type { Logger } from '../../shared/logger.js';
 import type { OutboxEntry } from './outbox.js';
 import { createMemoryChainStore } from './memory-chain-store.js';
+import { isUnrecorded } from './outbox-entry.js';
 
 /** What became of one attempt. */
 export type ThoughtOutcome =
@@ -129,6 +135,9 @@ function dayFolders(from: number, to: number): string[] {
 interface Guard {
   sent: boolean;
   check: () => Promise<void>;
+  /** The call that went out, and whether it had returned. */
+  flight?: ChainInFlight;
+  returned?: boolean;
 }
 
 /** Whether maenifold refused a chain for a reason about its session id: the chain is started again. */
@@ -273,7 +282,9 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     // The last moment a lost lock can stop the call.
     await guard.check();
     guard.sent = true;
+    guard.flight = flight;
     const result = await memory.appendThought(thought, { timeoutMs });
+    guard.returned = true;
     if (!result.ok) {
       // Refused: it did not land. Ambiguous: it may have, but the call is over (stopped at its deadline).
       const ambiguous = AMBIGUOUS.has(result.error.code);
@@ -306,6 +317,37 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     if (landed.kind === 'absent') return { record };
     logger.info(`summary: thought ${landed.thoughtNumber} of chain ${landed.sessionId}, set aside earlier, had landed; recorded, not sent again`);
     return { done: { kind: 'delivered' } };
+  }
+
+  /**
+   * Whether the call an entry is marked with (see the module's comment) landed: the outcome when that
+   * settles the entry (landed: delivered; not yet settled, or not learned: later), `null` when it did
+   * not land and the thought is to be sent.
+   */
+  async function settleUnrecorded(entry: OutboxEntry, unrecorded: NonNullable<OutboxEntry['unrecorded']>, guard: Guard): Promise<ThoughtOutcome | null> {
+    // A call not over when its sender gave the entry back may land until settledBy; a time further ahead
+    // than one settle time comes from a clock ahead of this one, and is brought back to one.
+    if (unrecorded.settledBy > now() + settleMs) entry.unrecorded = { ...unrecorded, settledBy: now() + settleMs };
+    const until = entry.unrecorded?.settledBy ?? now();
+    if (now() < until) return { kind: 'postponed', until };
+    const landed = await landedAt({ key: entry.key, sessionId: unrecorded.sessionId, thoughtNumber: 0, at: unrecorded.at });
+    if (landed.kind === 'unknown') {
+      logger.warn(`summary: could not learn whether thought ${entry.key} of ${entry.project}, sent by a sender that lost its lock, landed (${landed.error.code}: ${landed.error.message}); asking again later, not sending it again`);
+      return { kind: 'unknown', error: landed.error };
+    }
+    delete entry.unrecorded;
+    if (landed.kind === 'absent') return null;
+    logger.info(`summary: thought ${entry.key} of ${entry.project} had landed on chain ${landed.sessionId} after its sender lost its lock; not sent again`);
+    // The chain has moved on since: only the key is kept, the numbering stays the chain's own.
+    await chains.update(
+      entry.project,
+      (current) => {
+        if (typeof current?.sessionId !== 'string') return { record: recorded(current, landed.sessionId, landed.thoughtNumber, entry.key, undefined), result: undefined };
+        return { record: { ...current, recentKeys: [...(current.recentKeys ?? []), entry.key].slice(-RECENT_KEYS) } as ChainRecord, result: undefined };
+      },
+      guard.check,
+    );
+    return { kind: 'delivered' };
   }
 
   async function deliverLocked(entry: OutboxEntry, response: string, guard: Guard): Promise<ThoughtOutcome> {
@@ -365,6 +407,14 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     if (record?.recentKeys?.includes(entry.key)) {
       logger.info(`summary: ${entry.key} was already delivered; dropped the duplicate`);
       return { kind: 'delivered' };
+    }
+    if (entry.unrecorded !== undefined && !isUnrecorded(entry.unrecorded)) {
+      logger.warn(`summary: the mark of an earlier call of ${entry.key} is damaged; dropped`);
+      delete entry.unrecorded;
+    }
+    if (entry.unrecorded) {
+      const settled = await settleUnrecorded(entry, entry.unrecorded, guard);
+      if (settled) return settled;
     }
     const known = record && typeof record.sessionId === 'string' ? await measured(record as ChainState) : null;
     // A session whose note this thought would take past the bound is left closed: the chain goes on in a new one.
@@ -430,7 +480,9 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
         lockTiming,
       );
     } catch (error) {
-      // Only before anything was sent: after, the record in flight settles it on a later attempt.
+      // The call went out and its outcome is not recorded: the entry, given back, says so (module comment).
+      if (guard.sent && guard.flight) entry.unrecorded = { sessionId: guard.flight.sessionId, at: guard.flight.at, settledBy: guard.returned ? guard.flight.at : now() + settleMs };
+      // Only before anything was sent: after, the record in flight and the mark settle it on a later attempt.
       if (guard.sent || !isDiskRefusal(error)) throw error;
       logger.warn(`summary: the state folder refuses the chain state (${errorCode(error) ?? 'error'}); delivering on a chain kept in memory, not durable`);
       return deliverInMemory(entry);

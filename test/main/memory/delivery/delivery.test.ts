@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, type TestContext } from 'vitest';
@@ -321,6 +321,7 @@ describe.concurrent('delivery when it cannot learn, or is told wrong times', () 
   const first = { project: 'demo', response: 'First [[redis]] summary.', source: 'ses_a\u0000one' };
   const second = { project: 'demo', response: 'Second [[redis]] summary.', source: 'ses_b\u0000two' };
   const secondKey = idempotencyKey('thought', second.project, second.source);
+  const third = { project: 'demo', response: 'Third [[redis]] summary.', source: 'ses_c\u0000three' };
 
   /** A chain of one thought, and the second thought pending in the outbox, recorded in flight as a sender that died would leave it. */
   async function interrupted(r: Rig, flight: { chained: boolean; at: number; ended?: boolean }): Promise<void> {
@@ -451,6 +452,48 @@ describe.concurrent('delivery when it cannot learn, or is told wrong times', () 
     expect(texts.filter((text) => text.includes(first.response))).toHaveLength(1);
     expect(texts.filter((text) => text.includes(second.response))).toHaveLength(1);
     expect(r.host.linesWith('had landed before the interruption; recorded, not sent again')).toHaveLength(1);
+  });
+
+  it('should not send again a thought whose sender lost its lock while the call was out, once another sender settled it as absent', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
+    const hold = join(r.stateDir, 'hold');
+    const go = join(r.stateDir, 'go');
+    const held = join(r.stateDir, 'held-maenifold');
+    // While `hold` exists, a thought waits for `go` before it reaches the CLI: a sender stopped mid-call.
+    await writeFile(held, `#!/bin/sh\ncase "$*" in *SequentialThinking*) if [ -f "${hold}" ]; then while [ ! -f "${go}" ] && [ -d "${r.stateDir}" ]; do sleep 0.02; done; fi;; esac\nexec "${r.double.cliPath}" "$@"\n`);
+    await chmod(held, 0o755);
+    const stopped = r.delivery({}, held);
+    await stopped.submitThought(first);
+    await writeFile(hold, '');
+    const late = stopped.submitThought(second);
+    await waitFor(async () => (await inFlightKey(r)) === secondKey, 'the thought to be in flight');
+    // Another process takes the chain over: its lock gone from under the sender, the call's settle time
+    // past by the other's clock; it finds the thought absent, and delivers one of its own.
+    for (const name of await readdir(join(r.stateDir, 'locks'))) if (name.startsWith('chain-')) await rm(join(r.stateDir, 'locks', name), { recursive: true });
+    r.clock.now += 2 * 5_000 + 1;
+    await symlink(r.stateDir, join(r.stateDir, 'other'));
+    const other = createDelivery({
+      memory: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env }),
+      // The same outbox, whose claims this process holds; the chain and its locks under another name, so
+      // this process's own queue does not order the two senders.
+      outbox: createOutbox(join(r.stateDir, 'outbox'), () => r.clock.now),
+      chains: createChainStore(join(r.stateDir, 'other'), { timing: { staleMs: 2_000 } }),
+      logger: createLogger(r.host.client),
+      timeoutMs: 5_000,
+      now: () => r.clock.now,
+      lockTiming: { staleMs: 2_000 },
+    });
+    await other.submitThought(third);
+    // The stopped sender resumes: its call lands, and the lock it held is gone.
+    await writeFile(go, '');
+    await late;
+    r.clock.now += backoffMs(1);
+    await other.flush();
+    expect(await pending(r.stateDir)).toEqual([]);
+    const chain = await createChainStore(r.stateDir).get('demo');
+    const text = await thoughtFile(r.double, chain?.sessionId as string);
+    expect(text.split(second.response)).toHaveLength(2);
+    expect(text.split(third.response)).toHaveLength(2);
   });
 
   it.runIf(mountable)('should deliver a summary once when the state folder is read-only', async ({ onTestFinished }) => {
