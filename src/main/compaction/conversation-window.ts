@@ -12,7 +12,11 @@
  * that compacted a moment ago from being judged on a few messages; the cap
  * bounds a long session that never compacted (the host prunes old tool
  * output instead, so more than a context window of messages can follow the
- * last summary).
+ * last summary). A message costs the extraction something however short it
+ * is (its view, its key, its pass in a worker, its copy across the thread),
+ * so each counts for at least {@link MESSAGE_FLOOR_CHARS}: a window of tiny
+ * messages holds at most `maxChars / MESSAGE_FLOOR_CHARS` of them (16,384
+ * with the defaults), not every message of the newest megabyte.
  */
 import { readMessage, type MessageView } from '../session/message-view.js';
 
@@ -29,6 +33,9 @@ export interface WindowLimits {
    */
   messageChars: number;
 }
+
+/** What the shortest message counts for in a window: about what its analysis costs beyond its text. */
+export const MESSAGE_FLOOR_CHARS = 64;
 
 /** The defaults the compacting hook uses. */
 export const DEFAULT_WINDOW_LIMITS: Readonly<WindowLimits> = Object.freeze({
@@ -67,7 +74,7 @@ export function createWindowScan(limits: WindowLimits = DEFAULT_WINDOW_LIMITS): 
       for (let index = older.length - 1; index >= 0; index--) {
         const message = older[index];
         if (message === undefined) continue;
-        chars += Math.min(message.weight, limits.messageChars);
+        chars += Math.max(MESSAGE_FLOOR_CHARS, Math.min(message.weight, limits.messageChars));
         if (message.summary) summarized = true;
         if (chars >= limits.maxChars || (summarized && chars >= limits.minChars)) {
           whole = true;

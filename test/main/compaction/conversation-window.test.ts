@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWindowScan, readWindow, windowStart, WHOLE_CONVERSATION } from '../../../src/main/compaction/conversation-window.js';
+import { createWindowScan, MESSAGE_FLOOR_CHARS, readWindow, windowStart, WHOLE_CONVERSATION } from '../../../src/main/compaction/conversation-window.js';
 import { readMessage, type MessageView } from '../../../src/main/session/message-view.js';
 
 function said(id: string, chars: number, info: Record<string, unknown> = {}): MessageView {
@@ -34,6 +34,12 @@ describe('windowStart', () => {
     const floods = Array.from({ length: 6 }, (_, index) => said(`f${index}`, 1_000_000));
     // 2,000 each: the cap of 5,000 is reached on the third from the end.
     expect(windowStart(floods, limits)).toBe(3);
+  });
+
+  it('should count a tiny message as the floor, so a window holds at most maxChars / MESSAGE_FLOOR_CHARS of them', () => {
+    const tiny = Array.from({ length: 1_000 }, (_, index) => said(`t${index}`, 2));
+    // 79 × 64 is the first multiple of the floor past the cap of 5,000.
+    expect(windowStart(tiny, limits)).toBe(1_000 - Math.ceil(limits.maxChars / MESSAGE_FLOOR_CHARS));
   });
 
   it('should read the whole list when it is within the floor, and always when unbounded', () => {
