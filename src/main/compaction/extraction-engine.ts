@@ -8,6 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createTimeSlicer } from '../../core/text/time-slicer.js';
+import { toTaskError } from '../../core/task-error.js';
 import type {
   AnalysisSettings,
   AnalysisUnit,
@@ -56,6 +57,27 @@ export interface ExtractionEngine {
 
 function addTimings(into: StageTimings, from: StageTimings): void {
   for (const [stage, ms] of Object.entries(from)) into[stage] = (into[stage] ?? 0) + ms;
+}
+
+/**
+ * The first of `results` to fail, as soon as it does, or `null` once all succeeded: one failed batch
+ * fails the extraction, and workers that keep dying must not hold it until every other batch has
+ * waited for a worker of its own. The others run on and fill the cache for the next extraction.
+ */
+function firstFailure(results: readonly Promise<TaskResult<unknown>>[]): Promise<TaskResult<never> | null> {
+  return new Promise((resolve) => {
+    let left = results.length;
+    if (left === 0) resolve(null);
+    for (const result of results) {
+      void result.then(
+        (value) => {
+          if (!value.ok) resolve(value);
+          else if (--left === 0) resolve(null);
+        },
+        (error: unknown) => resolve({ ok: false, error: toTaskError(error, 'TASK_FAILED') }),
+      );
+    }
+  });
 }
 
 function messageListOf(input: unknown): unknown[] | null {
@@ -148,8 +170,8 @@ export function createExtractionEngine(
     // The last batch is what a warm compaction waits on (its new messages): in two halves it keeps two workers busy.
     for (const half of splitTail(batch, batchChars)) pending.push(dispatch(half));
     slicer.pause();
-    const failure = (await Promise.all(pending)).find((result) => !result.ok);
-    if (failure && !failure.ok) return failure;
+    const failure = await firstFailure(pending);
+    if (failure) return failure;
     for (const { slot, of, order } of repeats) {
       const analysis = placed[of]?.analysis;
       if (!analysis) continue;

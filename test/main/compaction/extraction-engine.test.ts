@@ -176,6 +176,29 @@ describe('createExtractionEngine', () => {
     }
   });
 
+  it('should fail as soon as one batch fails, not when the other batches have waited for workers that keep dying', async () => {
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    // The first batch's worker dies; the others wait for workers that never come, until the test lets them.
+    const dying: TaskRunner = {
+      run: (async (name: Parameters<TaskRunner['run']>[0], input: never, controls: never) => {
+        if (name !== 'analyzeUnits') return inline.run(name, input, controls);
+        calls += 1;
+        if (calls === 1) return { ok: false, error: { code: 'WORKER_CRASHED', message: 'worker exited' } };
+        await gate;
+        return inline.run(name, input, controls);
+      }) as TaskRunner['run'],
+    };
+    const extraction = createExtractionEngine(dying).extract(conversation, { settings: { batchChars: 1 } });
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([extraction, new Promise<'still waiting'>((resolve) => (timer = setTimeout(() => resolve('still waiting'), 5_000)))]);
+    clearTimeout(timer);
+    release();
+    expect(calls).toBeGreaterThan(1);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'WORKER_CRASHED' } });
+  });
+
   it('should report an aborted extraction as an error value', async () => {
     const controller = new AbortController();
     controller.abort();
