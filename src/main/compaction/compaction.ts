@@ -200,6 +200,10 @@ export function createCompaction(context: CompactionDeps): Compacting {
       if (working) output.context.push(working.text);
       // The two blocks share the budget; files named in the working context are not repeated.
       const extraction = engine.extract(messages, { settings: compactionExtractionSettings(options, working?.tokens ?? null) });
+      // Tracked as background work from its start: a shutdown that begins while the hook waits for it
+      // waits for it too before it stops the pool, instead of failing its tasks (inputs too large to run
+      // inline left the guidelines only, and no note).
+      background.run('compaction extraction', () => extraction);
       const left = Math.max(0, deadline - (performance.now() - start));
       const ready = await withDeadline(extraction, left);
       if (!ready.done) {

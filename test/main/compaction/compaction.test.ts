@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startHarness as startPlugin, type Harness } from '../../support/plugin-harness.js';
 import { filePool } from '../../support/file-pool.js';
+import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { cursorHeaders, message } from '../../../support/fake-host.js';
 import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
@@ -441,6 +442,28 @@ describe('compaction', () => {
     expect(output.context).toEqual([TAGGING_GUIDELINES]);
     await harness.plugin.logger.flush();
     expect(harness.host.linesWith('could not read session ses_slow (timeout)')).toHaveLength(1);
+  });
+
+  it('should count a running extraction as background work, which a shutdown waits for before it stops the pool', async () => {
+    const real = pool();
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // The workers take their time over the messages: the hook is still waiting when the check is made.
+    const held: WorkerPool = { ...real, run: (async (name: Parameters<WorkerPool['run']>[0], input: never, controls: never) => {
+      if (name === 'analyzeUnits') await gate;
+      return real.run(name, input, controls);
+    }) as WorkerPool['run'] };
+    harness = await startPlugin({ sessionStart: false }, {}, undefined, { pool: held });
+    harness.host.setMessages('ses_d', conversation);
+    const compacting = compact(harness, 'ses_d');
+    const plugin = harness.plugin;
+    const deadline = performance.now() + 10_000;
+    while (!plugin.background.pendingLabels().includes('compaction extraction') && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    const tracked = plugin.background.pendingLabels().includes('compaction extraction');
+    release();
+    const output = await compacting;
+    expect(tracked).toBe(true);
+    expect(output.context[2]).toContain(PRESERVATION_HEADING);
   });
 
   it('should inject what is ready when extraction misses the deadline and finish the note in the background', async () => {
