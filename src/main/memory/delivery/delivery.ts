@@ -217,7 +217,7 @@ export function createDelivery(parts: DeliveryParts): Delivery {
 
   /** Writes an entry held in memory to the outbox within the store deadline; whether it is there now. */
   async function persist(entry: OutboxEntry, deadlineMs = storeDeadlineMs): Promise<boolean> {
-    const added = await withDeadline(outbox.add({ key: entry.key, kind: entry.kind, payload: entry.payload, project: entry.project }), deadlineMs);
+    const added = await withDeadline(outbox.add({ key: entry.key, kind: entry.kind, payload: entry.payload, project: entry.project, ...(entry.unrecorded ? { unrecorded: entry.unrecorded } : {}) }), deadlineMs);
     if (!added.done) return false; // Still refused, or not answering: delivered from memory.
     volatile.delete(entry.key);
     return true;
