@@ -11,6 +11,11 @@
  * crash, a power cut) while the disk refuses loses what it held in memory
  * and had not delivered; and a temporary folder emptied at boot loses what
  * was spilled before the next start.
+ *
+ * An entry is taken by renaming it to a name that says who took it (pid,
+ * start time, PID namespace, as an outbox claim does); one left so by an
+ * adopter killed before it moved the entry is given back once that process
+ * is gone.
  */
 import { createHash } from 'node:crypto';
 import { readdir, rename, rm } from 'node:fs/promises';
@@ -18,9 +23,13 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomically } from '../../../io/atomic-file.js';
 import { forDisk } from './disk-text.js';
+import { claimerGone, thisClaimer } from './claimer.js';
 import { fileName, isEntry, PENDING, type OutboxEntry } from './outbox-entry.js';
 import type { Outbox } from './outbox.js';
 import { readStateText } from '../../shared/state-file.js';
+
+/** An entry being taken into the outbox: its spilled name, then its adopter's pid, start time and scope. */
+const ADOPTING = /^(\d{15}-[0-9a-f]{16,64}\.json)\.adopting-(\d+)-(\d+)-([0-9a-f]{12}|0)-\d+$/;
 
 /** The spill folder. */
 export interface Spill {
@@ -54,16 +63,25 @@ export function createSpill(dir: string): Spill {
     dir,
     write: (entry) => writeFileAtomically(join(dir, fileName(entry)), `${JSON.stringify({ ...forDisk({ ...entry, payload: {} }), payload: entry.payload })}\n`, 0o600),
     async adopt(outbox, readDeadlineMs) {
-      let names: string[];
+      let all: string[];
       try {
-        names = (await readdir(dir)).filter((name) => PENDING.test(name));
+        all = await readdir(dir);
       } catch {
         return 0; // Nothing was ever spilled.
       }
+      const own = await thisClaimer();
+      for (const name of all) {
+        const match = ADOPTING.exec(name);
+        if (!match) continue;
+        const [, original = '', pid = '0', start, scope] = match;
+        // Its adopter died between taking it and moving it: without this, no later start would see it.
+        if (await claimerGone({ pid: Number(pid), start, scope }, own.scope)) await rename(join(dir, name), join(dir, original)).catch(() => undefined);
+      }
+      const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => PENDING.test(name));
       let moved = 0;
       for (const name of names) {
         // Taken by renaming first: two processes never both move one entry.
-        const taken = join(dir, `${name}.adopting-${process.pid}-${Date.now()}`);
+        const taken = join(dir, `${name}.adopting-${own.pid}-${own.start}-${own.scope}-${Date.now()}`);
         try {
           await rename(join(dir, name), taken);
         } catch {
