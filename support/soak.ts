@@ -86,6 +86,7 @@ export interface FullDiskCounts {
   lostAtShutdown: number;
   /** Summaries held only in memory by a process killed before it delivered them: the documented cost, not owed. */
   killedInMemory: number;
+  /** Entries left in the spill folder after the drain. */
   leftInSpill: number;
 }
 
@@ -398,7 +399,8 @@ export async function runSoak(settings: SoakSettings): Promise<SoakResult> {
     const parked = (await readdir(join(stateDir, 'outbox', 'failed')).catch(() => [] as string[])).length;
     await logger.flush();
     counts.killedInMemory = [...atRisk].filter((key) => !seen.has(key)).length;
-    counts.leftInSpill = (await readdir(spillDir).catch(() => [] as string[])).length;
+    // Entries, and entries being taken; a temporary file of a write its killed writer never finished is none.
+    counts.leftInSpill = (await readdir(spillDir).catch(() => [] as string[])).filter((name) => name.endsWith('.json') || name.includes('.json.adopting-')).length;
     return {
       store: settings.store,
       rounds: settings.rounds,
