@@ -206,7 +206,8 @@ export function createDelivery(parts: DeliveryParts): Delivery {
   async function attempt(entry: OutboxEntry, claim: Claim | null): Promise<void> {
     let outcome: ThoughtOutcome;
     try {
-      outcome = entry.kind === 'note' ? await deliverNote(entry) : await deliverThought(entry);
+      // An entry claimed from the outbox leaves its mark there before a call on a chain kept in memory goes out.
+      outcome = entry.kind === 'note' ? await deliverNote(entry) : await deliverThought(entry, claim ? (call) => outbox.mark(claim, call) : undefined);
     } catch (error) {
       // A state file that could not be read or written in time, a lock held elsewhere: nothing was sent.
       const code = (error as { code?: unknown })?.code;

@@ -43,6 +43,43 @@ export const PENDING = /^\d{15}-[0-9a-f]{16,64}\.json$/;
  */
 export const CLAIMED = /^(\d{15}-[0-9a-f]{16,64}\.json)\.claim-(\d+)-(?:(\d+)-(\d+)-(?:([0-9a-f]{12}|0)-)?)?[0-9a-f]+$/;
 
+/**
+ * A claim's last part (its nonce, 12 hex digits) followed by the mark of a call that may be in flight:
+ * `a<sent at>b<settled by>` and, for a call on a known chain, `c<session time>` and `d<session number>`,
+ * all in decimal. Only hex digits, so a claim of an earlier version reads the name as a claim like any
+ * other (and gives the entry back without the mark); the nonce alone was 12 digits, so no earlier claim
+ * reads as marked.
+ */
+const MARK = /^([0-9a-f]{12})a(\d{1,16})b(\d{1,16})(?:c(\d{1,16})(?:d(\d{1,16}))?)?$/;
+
+/** A call that may be in flight: what {@link OutboxEntry.unrecorded} holds. */
+export type InFlightMark = NonNullable<OutboxEntry['unrecorded']>;
+
+/**
+ * The claim's name with `mark` in place of any earlier one; `null` when the mark cannot be written in a
+ * name (a session id maenifold would not name, a time that is not a whole number of ms).
+ *
+ * @param claimName - the claim's file name (or path).
+ * @param mark - the call that may be in flight.
+ */
+export function markedClaimName(claimName: string, mark: InFlightMark): string | null {
+  const nonce = /-([0-9a-f]{12})(?:a[0-9a-f]*)?$/.exec(claimName);
+  const session = mark.sessionId === null ? null : /^session-(\d{1,16})(?:-(\d{1,16}))?$/.exec(mark.sessionId);
+  const whole = (value: number): boolean => Number.isSafeInteger(value) && value >= 0;
+  if (!nonce?.[1] || (mark.sessionId !== null && !session) || !whole(mark.at) || !whole(mark.settledBy)) return null;
+  const chain = session ? `c${session[1]}${session[2] !== undefined ? `d${session[2]}` : ''}` : '';
+  return `${claimName.slice(0, nonce.index + 1)}${nonce[1]}a${mark.at}b${mark.settledBy}${chain}`;
+}
+
+/** The mark of a call in flight that a claim's name carries, or `null`. */
+export function markOf(claimName: string): InFlightMark | null {
+  const match = MARK.exec(claimName.slice(claimName.lastIndexOf('-') + 1));
+  if (!match) return null;
+  const [, , at = '', settledBy = '', time, number] = match;
+  const sessionId = time === undefined ? null : `session-${time}${number !== undefined ? `-${number}` : ''}`;
+  return { sessionId, at: Number(at), settledBy: Number(settledBy) };
+}
+
 /** The file of an entry. */
 export function fileName(entry: Pick<OutboxEntry, 'createdAt' | 'key'>): string {
   // The key is hex: it cannot steer the path.

@@ -25,16 +25,17 @@ import { join } from 'node:path';
 import { makeDirectory, writeFileAtomically } from '../../../io/atomic-file.js';
 import { keepAside, readStateText } from '../../shared/state-file.js';
 import type { Logger } from '../../shared/logger.js';
-import { CLAIMED, fileName, HEX_KEY, isEntry, keyOf, PENDING, type OutboxEntry } from './outbox-entry.js';
+import { CLAIMED, fileName, HEX_KEY, isEntry, keyOf, markedClaimName, markOf, PENDING, type InFlightMark, type OutboxEntry } from './outbox-entry.js';
 import { forDisk } from './disk-text.js';
 import { claimerGone, NO_SCOPE, thisClaimer } from './claimer.js';
 
-export type { OutboxEntry, OutboxKind } from './outbox-entry.js';
+export type { InFlightMark, OutboxEntry, OutboxKind } from './outbox-entry.js';
 
 /** An entry this process holds: no other process delivers it until it is released. */
 export interface Claim {
   entry: OutboxEntry;
-  readonly path: string;
+  /** The claim's file; {@link Outbox.mark} renames it. */
+  path: string;
 }
 
 /** The outbox's files. */
@@ -46,6 +47,12 @@ export interface Outbox {
   list(): Promise<OutboxEntry[]>;
   /** Takes an entry for delivery; `null` when another process took it (or it was delivered) first. */
   claim(entry: OutboxEntry): Promise<Claim | null>;
+  /**
+   * Records in the claim's name that a call of the entry may be in flight, for a call whose record in
+   * flight is kept only in this process's memory: a rename, which a full disk still takes. Rejects when
+   * the rename fails; the call must not go out then.
+   */
+  mark(claim: Claim, mark: InFlightMark): Promise<void>;
   /** Gives a claimed entry back as pending, with its new state. */
   release(claim: Claim): Promise<void>;
   /** Removes a delivered entry. */
@@ -144,9 +151,13 @@ export function createOutbox(dir: string, settings: OutboxSettings | (() => numb
         const old = performance.now() - firstSeen > claimTtlMs || (at !== null && Date.now() - Math.min(at, Date.now() + MAX_AHEAD_MS) > claimTtlMs);
         if (!old) continue;
       }
+      const mark = markOf(name);
       try {
+        // A claim marked with a call that may be in flight goes back with the mark in the entry, or not at
+        // all (the disk refuses the write: tried again at the next list), so the call is asked about first.
+        if (mark) await giveBackMarked(path, join(dir, original), mark);
         // A newer pending copy wins; otherwise the claim goes back as it was.
-        if (pending.has(original)) await rm(path, { force: true });
+        else if (pending.has(original)) await rm(path, { force: true });
         else await rename(path, join(dir, original));
         sightings.delete(path);
         options.logger?.info(`outbox: entry ${keyOf(original)} claimed by process ${pid}, ${gone ? 'which is gone' : `more than ${Math.round(claimTtlMs / 1000)} s ago`}, is pending again`);
@@ -154,6 +165,15 @@ export function createOutbox(dir: string, settings: OutboxSettings | (() => numb
         // Another process recovered it first.
       }
     }
+  }
+
+  async function giveBackMarked(path: string, pendingPath: string, mark: InFlightMark): Promise<void> {
+    const entry = await read(path);
+    if (!entry) return; // Damaged (kept aside) or gone.
+    // The later of two marks is the call that may still land; an earlier one was refused or had returned before it was sent.
+    if (!entry.unrecorded || !(entry.unrecorded.at > mark.at)) entry.unrecorded = mark;
+    await write(pendingPath, entry);
+    await rm(path, { force: true });
   }
 
   return {
@@ -213,6 +233,19 @@ export function createOutbox(dir: string, settings: OutboxSettings | (() => numb
         return null;
       }
       return { entry: current, path };
+    },
+    async mark(claim, mark) {
+      const path = markedClaimName(claim.path, mark);
+      if (!path) throw Object.assign(new Error(`outbox: the claim of ${claim.entry.key} cannot name the call ${JSON.stringify(mark)}`), { code: 'EINVAL' });
+      held.add(path);
+      try {
+        await rename(claim.path, path);
+      } catch (error) {
+        held.delete(path);
+        throw error;
+      }
+      held.delete(claim.path);
+      claim.path = path;
     },
     async release(claim) {
       try {

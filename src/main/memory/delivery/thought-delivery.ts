@@ -46,7 +46,7 @@ import { errorCode, isDiskRefusal } from '../../shared/disk-refusals.js';
 import { assertHeld, withFileLock, type LockTiming } from '../../shared/file-lock.js';
 import type { MemoryError, MemoryPort, MemoryResult, ThoughtInput, ThoughtReceipt } from '../memory-port.js';
 import type { Logger } from '../../shared/logger.js';
-import type { OutboxEntry } from './outbox.js';
+import type { InFlightMark, OutboxEntry } from './outbox.js';
 import { createMemoryChainStore } from './memory-chain-store.js';
 import { isUnrecorded } from './outbox-entry.js';
 
@@ -138,7 +138,12 @@ interface Guard {
   /** The call that went out, and whether it had returned. */
   flight?: ChainInFlight;
   returned?: boolean;
+  /** Leaves a durable mark that the call may be in flight, before a call on a chain kept in memory; rejects when it cannot (nothing is sent then). */
+  mark?: MarkInFlight;
 }
+
+/** See {@link Guard.mark}: the outbox's claim of the entry, renamed (outbox.ts). */
+export type MarkInFlight = (call: InFlightMark) => Promise<void>;
 
 /** Whether maenifold refused a chain for a reason about its session id: the chain is started again. */
 export function isLostChain(error: MemoryError): boolean {
@@ -166,9 +171,10 @@ export interface ThoughtDeliverySettings {
 
 /**
  * @param settings - see {@link ThoughtDeliverySettings}.
- * @returns a function delivering one outbox entry of kind `thought`.
+ * @returns a function delivering one outbox entry of kind `thought`; `mark`, given for an entry claimed from
+ * the outbox, records on disk that a call on a chain kept in memory may be in flight (see the module's comment).
  */
-export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry: OutboxEntry) => Promise<ThoughtOutcome> {
+export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry: OutboxEntry, mark?: MarkInFlight) => Promise<ThoughtOutcome> {
   const { memory, chains, logger, timeoutMs, now } = settings;
   const settleMs = settings.settleMs ?? 2 * timeoutMs;
   const rolloverBytes = settings.rolloverBytes ?? CHAIN_ROLLOVER_BYTES;
@@ -278,6 +284,9 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     const thoughtNumber = chain ? chain.thoughtNumber + 1 : 0;
     const thought = thoughtOf(entry, response, sessionId, thoughtNumber, continues);
     const flight: ChainInFlight = { key: entry.key, sessionId, thoughtNumber, at: now(), bytes: thoughtBytes(thought), ...(continues ? { continues } : {}) };
+    // The record in flight of a chain kept in memory dies with this process: the claim's name says the call
+    // may be in flight, so whoever gets the entry back asks maenifold before sending it again.
+    await guard.mark?.({ sessionId, at: flight.at, settledBy: flight.at + settleMs });
     await chains.update(entry.project, (record) => ({ record: { ...(record ?? {}), inFlight: flight } as ChainRecord, result: undefined }), guard.check);
     // The last moment a lost lock can stop the call.
     await guard.check();
@@ -460,14 +469,14 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     return next;
   }
 
-  return async (entry) => {
+  return async (entry, mark) => {
     const response = entry.payload['response'];
     // Entries are plain JSON on disk: one without a text response can never be delivered.
     if (typeof response !== 'string') return { kind: 'failed', error: { code: 'TOOL_ERROR', toolCode: 'INVALID_ARGUMENT', message: 'SequentialThinking failed: INVALID_ARGUMENT: the stored thought has no response of text' } };
-    if (!deliverInMemory) return inOrder(entry.project, () => deliverLocked(entry, response, { sent: false, check: async () => undefined }));
+    if (!deliverInMemory) return inOrder(entry.project, () => deliverLocked(entry, response, { sent: false, check: async () => undefined, ...(mark ? { mark } : {}) }));
     // A call on the chain kept in memory that may have landed is settled there first, even once the disk is back.
     const inMemory = await memoryChains.record(entry.project);
-    if (inMemory?.inFlight || inMemory?.unsettled?.length) return deliverInMemory(entry);
+    if (inMemory?.inFlight || inMemory?.unsettled?.length) return deliverInMemory(entry, mark);
     const name = createHash('sha256').update(entry.project).digest('hex').slice(0, 24);
     const guard: Guard = { sent: false, check: async () => undefined };
     try {
@@ -485,7 +494,7 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
       // Only before anything was sent: after, the record in flight and the mark settle it on a later attempt.
       if (guard.sent || !isDiskRefusal(error)) throw error;
       logger.warn(`summary: the state folder refuses the chain state (${errorCode(error) ?? 'error'}); delivering on a chain kept in memory, not durable`);
-      return deliverInMemory(entry);
+      return deliverInMemory(entry, mark);
     }
   };
 }

@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { createDelivery, type Delivery } from '../../../../src/main/memory/delivery/delivery.js';
@@ -6,6 +7,7 @@ import { createOutbox } from '../../../../src/main/memory/delivery/outbox.js';
 import { createChainStore, type ChainStore } from '../../../../src/main/memory/delivery/chain-store.js';
 import { locateCli } from '../../../../src/main/memory/cli/cli-locator.js';
 import { createMaenifoldClient } from '../../../../src/main/memory/cli/maenifold-client.js';
+import type { MemoryPort } from '../../../../src/main/memory/memory-port.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
 import { createDoubleRoot, type DoubleRoot } from '../../../../support/maenifold-double.js';
 import { createFakeHost, type FakeHost } from '../../../../support/fake-host.js';
@@ -76,6 +78,30 @@ describe.concurrent('createDelivery on a disk that refuses', () => {
     await r.delivery(stateDir, {}, { ...real, record: full, update: full }).submitThought(summary);
     expect(await r.thoughts()).toBe(1);
     expect(r.host.linesWith('the state folder refuses the chain state (ENOSPC)').length).toBeGreaterThan(0);
+  });
+
+  it('should not send again a summary whose sender was killed after its call on a chain kept in memory went out', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
+    const stateDir = await newFolder(onTestFinished);
+    const outboxDir = join(stateDir, 'outbox');
+    const full = (): Promise<never> => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+    const chains = { ...createChainStore(stateDir), record: full, update: full };
+    const client = createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env });
+    let landed = (): void => undefined;
+    const sent = new Promise<void>((resolve) => (landed = resolve));
+    // Killed once its call went out: the thought lands, and its sender never learns it.
+    const killed: MemoryPort = { ...client, appendThought: async (thought, options) => (await client.appendThought(thought, options), landed(), new Promise(() => undefined)) };
+    const sender = (memory: MemoryPort): Delivery =>
+      createDelivery({ memory, outbox: createOutbox(outboxDir), chains, logger: createLogger(r.host.client), timeoutMs: 5_000, settleMs: 0, spillDir: r.spillDir });
+    void sender(killed).submitThought(summary);
+    await sent;
+    // Its claim now names a process that is gone, and the chain it kept in memory is gone with it.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const claim = (await readdir(outboxDir)).find((name) => name.includes('.claim-')) as string;
+    await rename(join(outboxDir, claim), join(outboxDir, claim.replace(/\.claim-\d+-/, `.claim-${dead}-`)));
+    await sender(client).flush();
+    expect(await r.thoughts()).toBe(1);
+    expect(await readdir(outboxDir)).toEqual(['failed']);
   });
 
   it.runIf(mountable)('should deliver a summary at once when the state folder is full', async ({ onTestFinished }) => {
