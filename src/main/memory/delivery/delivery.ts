@@ -21,7 +21,7 @@ import { withDeadline } from '../../shared/deadline.js';
 import type { LockTiming } from '../../shared/file-lock.js';
 import type { MemoryError, MemoryPort, NoteInput } from '../memory-port.js';
 import { errorText, type Logger } from '../../shared/logger.js';
-import type { Claim, Outbox, OutboxEntry } from './outbox.js';
+import type { Claim, InFlightMark, Outbox, OutboxEntry } from './outbox.js';
 import { createSpill, defaultSpillDir } from './spill.js';
 import { AMBIGUOUS, createThoughtDelivery, type ThoughtOutcome } from './thought-delivery.js';
 import pLimit from 'p-limit';
@@ -205,14 +205,24 @@ export function createDelivery(parts: DeliveryParts): Delivery {
 
   async function attempt(entry: OutboxEntry, claim: Claim | null): Promise<void> {
     let outcome: ThoughtOutcome;
+    let marked: InFlightMark | null = null;
+    const mark = claim
+      ? async (call: InFlightMark): Promise<void> => {
+          await outbox.mark(claim, call);
+          marked = call;
+        }
+      : undefined;
     try {
       // An entry claimed from the outbox leaves its mark there before a call on a chain kept in memory goes out.
-      outcome = entry.kind === 'note' ? await deliverNote(entry) : await deliverThought(entry, claim ? (call) => outbox.mark(claim, call) : undefined);
+      outcome = entry.kind === 'note' ? await deliverNote(entry) : await deliverThought(entry, mark);
     } catch (error) {
       // A state file that could not be read or written in time, a lock held elsewhere: nothing was sent.
       const code = (error as { code?: unknown })?.code;
       outcome = { kind: 'failed', error: { code: 'IO_ERROR', message: `${typeof code === 'string' ? `${code}: ` : ''}${errorText(error)}` } };
     }
+    // A call on a chain kept in memory that may have landed: whoever takes the entry next asks first, as this process would.
+    const mayHaveLanded = outcome.kind === 'unknown' || (outcome.kind === 'failed' && AMBIGUOUS.has(outcome.error.code));
+    if (marked && mayHaveLanded && !entry.unrecorded) entry.unrecorded = marked;
     await settleEntry(entry, claim, outcome);
   }
 

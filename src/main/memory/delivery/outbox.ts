@@ -13,6 +13,9 @@
  * claimer.ts); so does one older than `claimTtlMs` by the time in its name,
  * or seen by this process for that long (a time ahead of this clock), never
  * by the file's mtime, which the rename keeps from when the entry was written.
+ * A claim whose name was marked with a call that may be in flight ({@link Outbox.mark}: a call on a chain
+ * kept only in the claimer's memory) goes back with that call as the entry's `unrecorded` mark, so the next
+ * sender asks maenifold whether it landed; while the disk refuses that write, it stays claimed.
  *
  * A claimed entry whose read fails (a deadline, EIO, EMFILE) is put back as
  * pending with a log line, never removed: only a delivery removes an entry.

@@ -27,7 +27,10 @@
  * steps on a store kept in memory: its thought in flight is recorded there,
  * and an ambiguous call is settled by asking maenifold before anything is
  * sent again, on that chain or, once the disk takes writes again, the
- * durable one.
+ * durable one. Before such a call goes out for an entry claimed from the
+ * outbox, the claim is renamed to say the call may be in flight (a rename
+ * needs no free space); should the process die, the entry comes back with
+ * the `unrecorded` mark. Where the rename fails, nothing is sent.
  *
  * The chain lives as long as the project: a session's note is read whole
  * (by the lookup and by session start), and maenifold's answers are capped,

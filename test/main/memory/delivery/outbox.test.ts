@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { thisClaimer } from '../../../../src/main/memory/delivery/claimer.js';
 import { createOutbox } from '../../../../src/main/memory/delivery/outbox.js';
+import { CLAIMED } from '../../../../src/main/memory/delivery/outbox-entry.js';
 import { createLogger } from '../../../../src/main/shared/logger.js';
 import { createFakeHost } from '../../../../support/fake-host.js';
 import { fixtureArgv } from '../../../../support/fixture-process.js';
@@ -46,6 +47,20 @@ describe('createOutbox', () => {
     await writeFile(join(dir, claimed), `${JSON.stringify(entry)}\n`);
     expect(await outbox.list()).toHaveLength(1);
     expect((await readdir(dir)).sort()).toEqual([name, 'failed']);
+  });
+
+  it('should give back the claim of a process that died with the call it marked as in flight', async () => {
+    const dir = join(await scratch(), 'outbox');
+    const outbox = createOutbox(dir);
+    const claim = (await outbox.claim((await outbox.add(fields))!))!;
+    const call = { sessionId: 'session-1764633600000-00042', at: 1_764_633_600_123, settledBy: 1_764_633_610_123 };
+    await outbox.mark(claim, call);
+    // An earlier version reads the marked name as a claim, and gives the entry back (without the mark).
+    expect(CLAIMED.test(basename(claim.path))).toBe(true);
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    await rename(claim.path, claim.path.replace(/\.claim-\d+-/, `.claim-${dead}-`));
+    expect(await createOutbox(dir).list()).toMatchObject([{ key: fields.key, unrecorded: call }]);
+    expect((await readdir(dir)).filter((file) => file.includes('.claim-'))).toEqual([]);
   });
 
   it('should keep a damaged entry aside with one log line', async () => {
