@@ -104,6 +104,33 @@ describe.concurrent('createDelivery on a disk that refuses', () => {
     expect(await readdir(outboxDir)).toEqual(['failed']);
   });
 
+  it('should have another sender ask first about a call on a chain kept in memory that landed and answered garbage', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
+    const stateDir = await newFolder(onTestFinished);
+    const outboxDir = join(stateDir, 'outbox');
+    const full = (): Promise<never> => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+    const chains = { ...createChainStore(stateDir), record: full, update: full };
+    let clock = Date.now();
+    const sender = (env: Record<string, string>): Delivery =>
+      createDelivery({
+        memory: createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env, ...env }),
+        outbox: createOutbox(outboxDir, () => clock),
+        chains,
+        logger: createLogger(r.host.client),
+        timeoutMs: 5_000,
+        settleMs: 0,
+        now: () => clock,
+        spillDir: r.spillDir,
+      });
+    await sender({ MAENIFOLD_DOUBLE_FAULT: 'cutoff', MAENIFOLD_DOUBLE_FAULT_TOOLS: 'SequentialThinking' }).submitThought(summary);
+    expect(await r.thoughts()).toBe(1);
+    // Another process once the backoff is over: the first one's chain kept in memory is not its own.
+    clock += 60_000;
+    await sender({}).flush();
+    expect(await r.thoughts()).toBe(1);
+    expect(await readdir(outboxDir)).toEqual(['failed']);
+  });
+
   it.runIf(mountable)('should deliver a summary at once when the state folder is full', async ({ onTestFinished }) => {
     const r = await rig(onTestFinished);
     const { stateDir } = await fullStateFolder(onTestFinished);
