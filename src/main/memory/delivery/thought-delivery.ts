@@ -350,13 +350,11 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     delete entry.unrecorded;
     if (landed.kind === 'absent') return null;
     logger.info(`summary: thought ${entry.key} of ${entry.project} had landed on chain ${landed.sessionId} after its sender lost its lock; not sent again`);
-    // The chain has moved on since: only the key is kept, the numbering stays the chain's own.
+    // Only the key is kept, the numbering stays the chain's own: the chain has moved on since, or the session
+    // the call landed in is one whose sender may have gone on numbering it (a chain kept in its memory).
     await chains.update(
       entry.project,
-      (current) => {
-        if (typeof current?.sessionId !== 'string') return { record: recorded(current, landed.sessionId, landed.thoughtNumber, entry.key, undefined), result: undefined };
-        return { record: { ...current, recentKeys: [...(current.recentKeys ?? []), entry.key].slice(-RECENT_KEYS) } as ChainRecord, result: undefined };
-      },
+      (current) => ({ record: { ...(current ?? {}), recentKeys: [...(current?.recentKeys ?? []), entry.key].slice(-RECENT_KEYS) } as ChainRecord, result: undefined }),
       guard.check,
     );
     return { kind: 'delivered' };

@@ -104,6 +104,38 @@ describe.concurrent('createDelivery on a disk that refuses', () => {
     expect(await readdir(outboxDir)).toEqual(['failed']);
   });
 
+  it('should not number a thought again after learning that a killed sender\'s call landed on its chain kept in memory', async ({ onTestFinished }) => {
+    const r = await rig(onTestFinished);
+    const stateDir = await newFolder(onTestFinished);
+    const outboxDir = join(stateDir, 'outbox');
+    const full = (): Promise<never> => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+    const chains = { ...createChainStore(stateDir), record: full, update: full };
+    const client = createMaenifoldClient(locateCli(r.double.cliPath, process.env), { ...process.env, ...r.double.env });
+    let landed = (): void => undefined;
+    const sent = new Promise<void>((resolve) => (landed = resolve));
+    let calls = 0;
+    // Its second call lands, and its sender never learns it.
+    const killed: MemoryPort = { ...client, appendThought: async (thought, options) => { const result = await client.appendThought(thought, options); if ((calls += 1) === 1) return result; landed(); return new Promise(() => undefined); } };
+    const sender = (memory: MemoryPort): Delivery =>
+      createDelivery({ memory, outbox: createOutbox(outboxDir), chains, logger: createLogger(r.host.client), timeoutMs: 5_000, settleMs: 0, spillDir: r.spillDir });
+    const first = sender(killed);
+    await first.submitThought(summary);
+    void first.submitThought({ ...summary, source: 'ses_a\u0000two' });
+    await sent;
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const claim = (await readdir(outboxDir)).find((name) => name.includes('.claim-')) as string;
+    await rename(join(outboxDir, claim), join(outboxDir, claim.replace(/\.claim-\d+-/, `.claim-${dead}-`)));
+    const next = sender(client);
+    await next.flush();
+    await next.submitThought({ ...summary, source: 'ses_a\u0000three' });
+    expect(await r.thoughts()).toBe(3);
+    const numbers: string[] = [];
+    for (const name of (await readdir(join(r.double.root, 'memory', 'thinking'), { recursive: true })).filter((file) => file.endsWith('.md'))) {
+      for (const [, number] of (await readFile(join(r.double.root, 'memory', 'thinking', name), 'utf8')).matchAll(/^## Thought (\d+)\//gm)) numbers.push(`${name} ${number}`);
+    }
+    expect(new Set(numbers).size).toBe(numbers.length);
+  });
+
   it('should have another sender ask first about a call on a chain kept in memory that landed and answered garbage', async ({ onTestFinished }) => {
     const r = await rig(onTestFinished);
     const stateDir = await newFolder(onTestFinished);
