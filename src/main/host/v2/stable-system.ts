@@ -6,6 +6,7 @@
  * session compacts (or a goal-frame tool changes its frame), when they are
  * built again. Kept for the sessions used most recently, up to a bound.
  */
+import { createRecentMap } from './recent-map.js';
 
 /** Sessions whose blocks are kept. */
 export const STABLE_SESSIONS = 500;
@@ -20,28 +21,10 @@ export interface StableSystem {
 
 /** @param limit - sessions kept. @default STABLE_SESSIONS */
 export function createStableSystem(limit = STABLE_SESSIONS): StableSystem {
-  const kept = new Map<string, readonly string[]>();
+  const kept = createRecentMap<readonly string[]>(limit);
   return {
-    get(sessionID) {
-      const blocks = kept.get(sessionID);
-      if (blocks) {
-        // Most recently used last: the first key is the one to drop.
-        kept.delete(sessionID);
-        kept.set(sessionID, blocks);
-      }
-      return blocks;
-    },
-    set(sessionID, blocks) {
-      kept.delete(sessionID);
-      kept.set(sessionID, blocks);
-      while (kept.size > limit) {
-        const oldest = kept.keys().next().value;
-        if (oldest === undefined) break;
-        kept.delete(oldest);
-      }
-    },
-    forget(sessionID) {
-      kept.delete(sessionID);
-    },
+    get: (sessionID) => kept.get(sessionID),
+    set: (sessionID, blocks) => kept.set(sessionID, blocks),
+    forget: (sessionID) => kept.delete(sessionID),
   };
 }

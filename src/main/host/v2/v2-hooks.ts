@@ -18,6 +18,8 @@ import { withDeadline } from '../../shared/deadline.js';
 import { errorText, type Logger } from '../../shared/logger.js';
 import type { CompactionHistories } from './v2-client.js';
 import type { StableSystem } from './stable-system.js';
+import { createRecentMap } from './recent-map.js';
+import { isRecord } from '../../session/message-view.js';
 import type { V2Disposable, V2Event, V2JsonSchema, V2PluginContext, V2ToolDefinition } from './opencode-v2.js';
 
 /** The 2.x name of the subagent tool (`packages/core/src/tool/plugin/subagent.ts` @03cce40). */
@@ -25,10 +27,6 @@ export const V2_SUBAGENT_TOOL = 'subagent';
 
 /** How long one registration may take before the plugin goes on without it. */
 export const REGISTRATION_DEADLINE_MS = 5_000;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
@@ -86,16 +84,10 @@ export const OWN_SESSIONS = 5_000;
  * whose hooks ran here (its compaction hook always runs before its `session.compaction.ended`).
  */
 export function createOwnSessions(limit = OWN_SESSIONS): { add(sessionID: unknown): void; has(sessionID: unknown): boolean } {
-  const own = new Set<string>();
+  const own = createRecentMap<true>(limit);
   return {
     add(sessionID) {
-      if (typeof sessionID !== 'string' || sessionID === '') return;
-      own.delete(sessionID);
-      own.add(sessionID);
-      if (own.size > limit) {
-        const oldest = own.values().next().value;
-        if (oldest !== undefined) own.delete(oldest);
-      }
+      if (typeof sessionID === 'string' && sessionID !== '') own.set(sessionID, true);
     },
     has: (sessionID) => typeof sessionID === 'string' && own.has(sessionID),
   };

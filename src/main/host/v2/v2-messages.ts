@@ -7,12 +7,9 @@
  * and anything malformed is left out rather than thrown on.
  */
 import type { V2ModelMessage } from './opencode-v2.js';
+import { isRecord } from '../../session/message-view.js';
 
 type Part = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Whether a tool result is a failure: the AI SDK's `error-text` and `error-json` outputs. */
 function failed(output: unknown): boolean {
