@@ -7,7 +7,7 @@
  */
 
 /** What an item says about the project. */
-export type ItemKind = 'decision' | 'problem' | 'next' | 'met' | 'concept' | 'file';
+export type ItemKind = 'decision' | 'reversed' | 'problem' | 'next' | 'met' | 'concept' | 'file';
 
 /**
  * Who wrote an item: the model, in its compaction summary (its closing lists
@@ -48,6 +48,8 @@ export const ITEM_KINDS: Readonly<Record<ItemKind, ItemKindSpec>> = {
   next: { noteHeading: 'In Progress', blockHeading: 'In progress and next steps', maxInNote: 10, maxInBlock: 8 },
   decision: { noteHeading: 'Decisions Made', blockHeading: 'Decisions', maxInNote: 20, maxInBlock: 14 },
   met: { noteHeading: 'Problems Met', blockHeading: 'Problems met before (settled or worked around)', maxInNote: 10, maxInBlock: 6 },
+  // A decision that no longer holds: never shown; it takes the decision it names out of the project's memory.
+  reversed: { noteHeading: 'Decisions Reversed', blockHeading: '', maxInNote: 10, maxInBlock: 0 },
   concept: { noteHeading: 'Key Concepts', blockHeading: 'Key concepts', maxInNote: 20, maxInBlock: 12 },
   file: { noteHeading: 'Working Set', blockHeading: 'Files in play', maxInNote: 50, maxInBlock: 10 },
 };
