@@ -2,12 +2,15 @@
  * The OpenCode 1.x adapter: 1.x's `server(input, options)` is already the
  * port's vocabulary (its client pages messages, prompts and logs; its hooks
  * are the port's hooks), so this adapter only names the host, builds the
- * tools with 1.x's helper and adds `dispose`.
+ * tools with 1.x's helper and adds `dispose`. 1.x names no kind of model
+ * call, so the adapter tells its calls apart (see `call-kinds.ts`) and hands
+ * each system-text call on with its kind.
  */
 import { createMaenifoldPlugin, hooksForHost, type MaenifoldPlugin, type PluginSeams } from '../../plugin/create-plugin.js';
 import type { HostClient, PluginHooks } from '../host-port.js';
 import { withDeadline } from '../../shared/deadline.js';
 import { errorText } from '../../shared/logger.js';
+import { createV1CallKinds } from './call-kinds.js';
 import { loadToolHelper } from './tool-helper.js';
 import { toV1Tools, type V1Tool } from './v1-tools.js';
 
@@ -62,6 +65,31 @@ export async function v1Tools(
 }
 
 /**
+ * The hooks with each system-text call's kind added, from the call itself and the session's compaction
+ * hook and events. Hooks without a system transform (a disabled plugin) are returned as they are.
+ *
+ * @param hooks - the port's hooks.
+ */
+export function withCallKinds(hooks: PluginHooks): PluginHooks {
+  const system = hooks['experimental.chat.system.transform'];
+  if (!system) return hooks;
+  const kinds = createV1CallKinds();
+  const { event, 'experimental.session.compacting': compacting } = hooks;
+  return {
+    ...hooks,
+    'experimental.chat.system.transform': (input, output) => system({ ...input, kind: kinds.kind(input, output?.system) }, output),
+    'experimental.session.compacting': async (input, output) => {
+      kinds.compacting(input?.sessionID);
+      await compacting?.(input, output);
+    },
+    event: async (input) => {
+      kinds.event(input);
+      await event?.(input);
+    },
+  };
+}
+
+/**
  * 1.x's `server`: starts the plugin for the project OpenCode names and returns its hooks.
  *
  * @param input - OpenCode's plugin input.
@@ -71,7 +99,7 @@ export async function v1Tools(
  */
 export async function serveV1(input: V1PluginInput, options?: unknown, env: NodeJS.ProcessEnv = process.env, seams?: PluginSeams): Promise<V1Hooks> {
   const plugin = await createMaenifoldPlugin({ client: input?.client, directory: input?.directory, worktree: input?.worktree, host: { line: 'v1', version: null } }, options, env, seams);
-  const hooks = hooksForHost(plugin);
+  const hooks = withCallKinds(hooksForHost(plugin));
   const { tool: _portTools, ...rest } = hooks;
   if (!hooks.tool) return rest;
   const folders = [...new Set([input?.directory, input?.worktree].filter((dir): dir is string => !!dir))];

@@ -4,6 +4,10 @@ import { startHarness, type Harness } from '../../../support/plugin-harness.js';
 import { filePool } from '../../../support/file-pool.js';
 import { createFakeHost } from '../../../../support/fake-host.js';
 import { scratchFolders } from '../../../support/scratch.js';
+import { createDoubleRoot } from '../../../../support/maenifold-double.js';
+import { PROJECT_MEMORY_HEADING } from '../../../../src/core/memory/project-memory.js';
+import { COMPACTION_PROMPT_START, ENVIRONMENT_LINE, TITLE_PROMPT_START } from '../../../../src/main/host/v1/call-kinds.js';
+import { resolveProject } from '../../../../src/main/shared/project.js';
 
 /** What the tests ask of a zod argument. */
 type Schema = { safeParse(value: unknown): { success: boolean } };
@@ -50,5 +54,39 @@ describe('serveV1', () => {
       await hooks.dispose?.();
     }
     expect(host.linesWith('store: built-in files under')[0]?.message).toContain('; OpenCode 1.x (server plugin API)');
+  });
+
+  it('should give a title call and a compaction call none of the plugin’s text, and a work call its Project Memory', async () => {
+    const host = createFakeHost();
+    const worktree = await scratch();
+    const root = await createDoubleRoot();
+    const project = resolveProject('', worktree);
+    const note = ['# Compaction Summary', '', '**Session**: ses_old', '**Timestamp**: 2026-11-20T10:00:00.000Z', '', '## Decisions Made', '', '- use SQLite for the cart because it ships in one file', ''].join('\n');
+    await root.seed({ [`${project.noteFolder}/${project.noteSlugPrefix}20261120-100000000-old`]: note });
+    const options = { store: 'files', stateDir: worktree, memoryScope: 'all', pool: { threads: 1, warmUp: false } };
+    const hooks = await serveV1({ client: host.client, directory: worktree, worktree }, options, { HOME: worktree, MAENIFOLD_ROOT: root.root }, { pool: pool() });
+    const transform = hooks['experimental.chat.system.transform'];
+    const call = async (sessionID: string, entry: string): Promise<string[]> => {
+      const output = { system: [entry] };
+      await transform?.({ sessionID, model: { id: 'm', providerID: 'fake' } }, output);
+      return output.system;
+    };
+    try {
+      const title = `${TITLE_PROMPT_START}\n\n<task>\nName the conversation.\n</task>`;
+      const compaction = `${COMPACTION_PROMPT_START} Keep every section.`;
+      const work = `You are a coding agent.\n${ENVIRONMENT_LINE}\n<env>\n</env>`;
+      expect(await call('ses_new', title)).toEqual([title]);
+      expect((await call('ses_new', work)).join('\n')).toContain(PROJECT_MEMORY_HEADING);
+      expect((await call('ses_new', work)).join('\n')).toContain('use SQLite for the cart');
+      expect(await call('ses_new', compaction)).toEqual([compaction]);
+      // A compaction prompt the project replaced: the compaction hook just ran for the session.
+      await hooks['experimental.session.compacting']?.({ sessionID: 'ses_new' }, { context: [] });
+      expect(await call('ses_new', 'Summarize the way this team likes.')).toEqual(['Summarize the way this team likes.']);
+      await hooks.event?.({ event: { type: 'session.compacted', properties: { sessionID: 'ses_new' } } });
+      expect((await call('ses_new', work)).join('\n')).toContain(PROJECT_MEMORY_HEADING);
+    } finally {
+      await hooks.dispose?.();
+      await root.cleanup();
+    }
   });
 });
