@@ -26,6 +26,8 @@ export interface ModelRequest {
   lastUser: string;
   /** Whether this is OpenCode asking for a compaction summary. */
   isCompaction: boolean;
+  /** Whether this is OpenCode asking for a session's title (its title agent's prompt opens the system text). */
+  isTitle: boolean;
   /** Whether a tool result is the last message. */
   afterTool: boolean;
 }
@@ -72,6 +74,7 @@ function toRequest(n: number, body: { messages?: ChatMessage[]; tools?: { functi
     lastUser,
     // OpenCode's compaction request ends with its summary template.
     isCompaction: /<conversation>/.test(lastUser) && /summary/i.test(lastUser),
+    isTitle: system.startsWith('You are a title generator.'),
     afterTool: messages.at(-1)?.role === 'tool',
   };
 }

@@ -2,7 +2,8 @@
  * The plugin inside the real OpenCode server with no maenifold CLI at all:
  * the built-in file store keeps a first session's compactions under
  * `$MAENIFOLD_ROOT/memory`, and a second session's system text carries graph
- * context built from them. Its log holds the lines the README's "Reading the
+ * context built from them, while its title and compaction requests carry
+ * none of it. Its log holds the lines the README's "Reading the
  * log" lists, in that order.
  */
 import { existsSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createProject, LEAN_POOL, OPENCODE_CACHE_DIR, REPO_ROOT, scratchDir, until } from '../../support/opencode/runtime.js';
-import { startFakeModel, type FakeModel } from '../../support/opencode/fake-model.js';
+import { startFakeModel, type FakeModel, type ModelRequest } from '../../support/opencode/fake-model.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../../support/opencode/opencode-server.js';
 import { projectApi, type ProjectApi } from '../../support/opencode/api.js';
 
@@ -99,9 +100,11 @@ describe('the file store in the real OpenCode server', () => {
     expect((server as OpenCodeServer).output()).toContain('store: built-in files under');
 
     const before = model.requests.length;
-    const second = await api.createSession();
+    // Untitled, as a user's new session is: OpenCode asks the model for its title.
+    const second = (await api.call<{ id: string }>('POST', '/session', {})).body.id;
     expect((await api.prompt(second, 'What did we decide before?')).status).toBe(200);
-    const request = model.requests.slice(before).find((entry) => !entry.isCompaction && entry.lastUser.includes('What did we decide before'));
+    const ofSecond = (entry: ModelRequest): boolean => entry.lastUser.includes('What did we decide before');
+    const request = model.requests.slice(before).find((entry) => ofSecond(entry) && !entry.isCompaction && !entry.isTitle);
     const system = request?.system ?? '';
     // The project's memory first, then the graph context of the concepts its notes link.
     expect(system).toContain('## Project Memory');
@@ -109,6 +112,17 @@ describe('the file store in the real OpenCode server', () => {
     expect(system.indexOf('## Knowledge Graph Context')).toBeGreaterThan(system.indexOf('## Project Memory'));
     expect(system).toMatch(/Context for CONCEPT: (kept-knowledge|sqlite|local-storage|compaction)/);
     expect(system).toMatch(/co-occurs in [3-9] files/);
+
+    // The session's hidden calls get none of it: its title (generated beside the first turn, sometimes
+    // after it) and its compaction would otherwise restate the earlier sessions' memory as this one's.
+    expect((await api.summarize(second)).status).toBe(200);
+    const compaction = model.requests.slice(before).find((entry) => ofSecond(entry) && entry.isCompaction);
+    const title = await until(async () => model.requests.slice(before).find((entry) => ofSecond(entry) && entry.isTitle), 20_000, 'the title request');
+    for (const [what, hidden] of [['compaction', compaction], ['title', title]] as const) {
+      expect(hidden, what).toBeDefined();
+      expect(hidden?.system, what).not.toContain('## Project Memory');
+      expect(hidden?.system, what).not.toContain('## Knowledge Graph Context');
+    }
   });
 
   it('logs the lines the README lists, in its order, to $XDG_DATA_HOME/opencode/log', async () => {
