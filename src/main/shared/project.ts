@@ -11,7 +11,8 @@
  * itself (every folder given the same name shares one memory, on purpose: worktrees of one
  * repository, a monorepo's packages). The key names the project's folder of
  * compaction notes, is the start of each note's slug, and keys its summary
- * chain; session start and task context read only what carries it.
+ * chain; session start and task context leave out what carries another
+ * project's key (sessionMemoryOwner).
  */
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
@@ -85,15 +86,50 @@ export function resolveProject(explicitName: string, worktree: string): Project 
 /** Which memory session start and task context may read. */
 export type MemoryScope = 'project' | 'all';
 
+/** A project's key as {@link resolveProject} makes it: a name slug, then a hyphen and 8 hex digits. */
+const KEY = '[a-z0-9]+(?:-[a-z0-9]+)*-[0-9a-f]{8}';
+
+/** The UTC date and the time to the millisecond a compaction note's slug holds after its project (then its session). */
+const STAMP = '\\d{8}-\\d{9}(?:-|$)';
+
+/** The slug of a compaction note (and of the note that supersedes it): the key, the stamp, the session. */
+const COMPACTION_SLUG = new RegExp(`^compaction-(${KEY})-${STAMP}`);
+
+/** The slug of a compaction note of the first releases: the project's name where the key is now. */
+const UNKEYED_COMPACTION_SLUG = new RegExp(`^compaction-[a-z0-9-]+-${STAMP}`);
+
+/** The slug of a project's memory digest. */
+const DIGEST_SLUG = new RegExp(`^memory-digest-(${KEY})$`);
+
+/** A project's folder of notes, below {@link COMPACTION_FOLDER}. */
+const KEY_FOLDER = new RegExp(`^memory://${COMPACTION_FOLDER}/(${KEY})/`);
+
+/** The first releases' dated folders, below {@link COMPACTION_FOLDER}. */
+const DATED_FOLDER = new RegExp(`^memory://${COMPACTION_FOLDER}/\\d{4}/\\d{2}/\\d{2}/`);
+
 /**
- * Whether a memory URI belongs to the project: one of its compaction notes,
- * or a thought session of its summary chain.
- *
- * @param project - the project.
- * @param uri - a `memory://` URI.
- * @param chainId - the project's summary chain, when it has one.
+ * Whose session memory a note is: a project's (`project`, by its key); the plugin's, of a project its
+ * first releases named by its name alone, which two folders of one name share (`unkeyed`); or no
+ * project's session memory (`none`): a person's notes, another tool's.
  */
-export function isProjectUri(project: Project, uri: string, chainId: string | null): boolean {
-  if (uri.startsWith(`memory://${project.noteFolder}/`)) return true;
-  return chainId !== null && (uri === chainId || uri.endsWith(`/${chainId}`));
+export type SessionMemoryOwner = { kind: 'project'; key: string } | { kind: 'unkeyed' } | { kind: 'none' };
+
+/**
+ * Whose session memory a note is, told by where the plugin files it and how it names it: a note in a
+ * project's folder (`sessions/compaction/<key>/…`), or a note whose slug is the plugin's
+ * (`compaction-<key>-<date>-<time>-<session>`, `memory-digest-<key>`) wherever it lies; the first
+ * releases' dated folders (`sessions/compaction/YYYY/MM/DD/…`) and slugs are `unkeyed`. Never by what a
+ * note says: a note of one project that names another is still its own project's. Another tool's notes
+ * beside the folders (`sessions/compaction/<slug>`) are `none`.
+ *
+ * @param uriOrSlug - a `memory://` URI, or a note's slug as RecentActivity names it.
+ */
+export function sessionMemoryOwner(uriOrSlug: string): SessionMemoryOwner {
+  const folder = KEY_FOLDER.exec(uriOrSlug)?.[1];
+  if (folder) return { kind: 'project', key: folder };
+  if (DATED_FOLDER.test(uriOrSlug)) return { kind: 'unkeyed' };
+  const slug = uriOrSlug.slice(uriOrSlug.lastIndexOf('/') + 1);
+  const key = COMPACTION_SLUG.exec(slug)?.[1] ?? DIGEST_SLUG.exec(slug)?.[1];
+  if (key) return { kind: 'project', key };
+  return UNKEYED_COMPACTION_SLUG.test(slug) ? { kind: 'unkeyed' } : { kind: 'none' };
 }

@@ -1,7 +1,7 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isProjectUri, resolveProject } from '../../../src/main/shared/project.js';
+import { resolveProject, sessionMemoryOwner } from '../../../src/main/shared/project.js';
 import { noteLocation } from '../../../src/core/memory/memory-format.js';
 import { buildCompactionNote } from '../../../src/main/compaction/compaction-note.js';
 import type { Extraction } from '../../../src/main/compaction/extraction-engine.js';
@@ -65,9 +65,27 @@ describe('resolveProject', () => {
     const { uri } = noteLocation(note.folder, note.title);
     expect(note.folder).toBe(project.noteFolder);
     expect(uri.slice(uri.lastIndexOf('/') + 1).startsWith(project.noteSlugPrefix)).toBe(true);
-    expect(isProjectUri(project, uri, null)).toBe(true);
-    const other = resolveProject('', join(await scratch(), 'my-app'));
-    expect(isProjectUri(other, uri, null)).toBe(false);
-    expect(isProjectUri(project, 'memory://thinking/sequential/2026/11/28/session-1-1', 'session-1-1')).toBe(true);
+    const owner = { kind: 'project', key: project.key };
+    expect(sessionMemoryOwner(uri)).toEqual(owner);
+    // RecentActivity names a note by its slug alone: the slug tells its project too.
+    expect(sessionMemoryOwner(uri.slice(uri.lastIndexOf('/') + 1))).toEqual(owner);
+  });
+});
+
+describe('sessionMemoryOwner', () => {
+  it("should tell a project's session memory by folder and slug, and nothing else", () => {
+    const key = 'my-app-1a2b3c4d';
+    const owner = { kind: 'project', key };
+    expect(sessionMemoryOwner(`memory://sessions/compaction/${key}/memory-digest-${key}`)).toEqual(owner);
+    expect(sessionMemoryOwner(`memory-digest-${key}`)).toEqual(owner);
+    expect(sessionMemoryOwner(`memory://sessions/compaction/${key}/anything-else`)).toEqual(owner);
+    // A key whose name has digit segments of its own still comes back whole.
+    expect(sessionMemoryOwner('compaction-build-12345678-87654321-20261128-090507042-ses4f2a')).toEqual({ kind: 'project', key: 'build-12345678-87654321' });
+    // The first releases' notes name their project by its name alone.
+    expect(sessionMemoryOwner('memory://sessions/compaction/2026/11/28/compaction-my-app-20261128-090507042-ses4f2a')).toEqual({ kind: 'unkeyed' });
+    expect(sessionMemoryOwner('compaction-my-app-20261128-090507042-ses4f2a')).toEqual({ kind: 'unkeyed' });
+    // A person's notes, another tool's beside the folders, a thinking session, a note naming a key in its title.
+    for (const uri of ['memory://projects/my-app/auth-notes', 'memory://sessions/compaction/session-compaction-20261128-0905', `memory://notes/about-${key}`, 'memory://thinking/sequential/2026/11/28/session-1-1'])
+      expect(sessionMemoryOwner(uri)).toEqual({ kind: 'none' });
   });
 });
