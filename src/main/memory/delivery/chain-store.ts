@@ -75,6 +75,8 @@ export interface ChainStore {
   update<T>(project: string, change: (record: ChainRecord | null) => { record: ChainRecord | null; result: T }, guard?: () => Promise<void>): Promise<T>;
   /** The record as it is on disk, a thought in flight included. */
   record(project: string): Promise<ChainRecord | null>;
+  /** Every project's record, by key: which thinking sessions are which project's. */
+  records(): Promise<Record<string, ChainRecord>>;
   readonly file: string;
 }
 
@@ -163,6 +165,7 @@ export function createChainStore(stateDir: string, settings: ChainStoreSettings 
   const store: ChainStore = {
     file,
     record: (project) => locked(async () => (await load())[project] ?? null),
+    records: () => locked(load),
     get: async (project) => asState(await store.record(project)),
     update: (project, change, guard) =>
       locked(async (signal) => {

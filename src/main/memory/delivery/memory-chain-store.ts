@@ -15,6 +15,7 @@ export function createMemoryChainStore(): ChainStore {
   const store: ChainStore = {
     file: '',
     record: async (project) => copy(records.get(project) ?? null),
+    records: async () => Object.assign(Object.create(null) as Record<string, ChainRecord>, copy(Object.fromEntries(records))),
     get: async (project) => asState(await store.record(project)),
     update: async (project, change, guard) => {
       const { record, result } = change(copy(records.get(project) ?? null));
