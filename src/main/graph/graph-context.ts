@@ -30,18 +30,25 @@ export const WEAK_COOCCURRENCE = 2;
  * left without one is dropped), only printable URIs, three at most. Either
  * store's answer passes through here: stored notes are data.
  *
+ * With `keepFile` (a memory scope), a file it refuses is left out and no
+ * longer counts: the co-occurrence is lowered by the files refused, so the
+ * weak-relation rule judges what the scope can reach, and a relation whose
+ * every listed file is refused (it may be known only from outside the scope)
+ * is dropped.
+ *
  * @param relations - as the store gave them.
+ * @param keepFile - the files the scope reaches; all when absent.
  */
 export function printableRelations(relations: readonly Relation[], keepFile?: (uri: string) => boolean): Relation[] {
   const kept: Relation[] = [];
   for (const relation of relations) {
     if (kept.length >= MAX_RELATIONS) break;
     const name = printableConcept(relation.name);
-    const cooccurrence = Number.isFinite(relation.cooccurrence) && relation.cooccurrence > 0 ? relation.cooccurrence : 0;
+    const counted = Number.isFinite(relation.cooccurrence) && relation.cooccurrence > 0 ? relation.cooccurrence : 0;
+    const refused = keepFile ? relation.files.filter((uri) => !keepFile(uri)).length : 0;
     const files = relation.files.filter((uri) => isPrintableUri(uri) && (!keepFile || keepFile(uri))).slice(0, 3);
-    // Within one project's scope, a relation none of whose files is the project's may be another project's.
     if (keepFile && files.length === 0) continue;
-    if (name) kept.push({ name, cooccurrence, files });
+    if (name) kept.push({ name, cooccurrence: Math.max(0, counted - refused), files });
   }
   return kept;
 }

@@ -11,9 +11,9 @@ import pLimit from 'p-limit';
 import { sessionUri } from '../../core/memory/memory-format.js';
 import { splitLines } from '../../core/text/line-breaks.js';
 import type { ProjectMemory, ProjectNoteText } from '../../core/memory/project-memory.js';
-import type { ActivityItem, MemoryPort, SearchHit } from '../memory/memory-port.js';
+import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
-import { isProjectUri, type Project } from '../shared/project.js';
+import type { Project } from '../shared/project.js';
 import { withDeadline } from '../shared/deadline.js';
 
 /** Where a project's summary chain is recorded (the delivery's chain store). */
@@ -147,22 +147,4 @@ export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, p
     return { memory: null, timedOut: true, problems };
   }
   return { memory: fitted.value.text ? fitted.value : null, timedOut, problems };
-}
-
-/**
- * What of the store's answers belongs to the project: its own notes and its summary chain, the chain's
- * earlier sessions included.
- *
- * @param project - the session's project.
- * @param chainId - its summary chain's current session, when it has one.
- * @param earlier - the chain's earlier sessions (the chain state's `earlierSessionIds`).
- */
-export function projectFilters(project: Project, chainId: string | null, earlier: readonly string[] = []): { hit(hit: SearchHit): boolean; activity(item: ActivityItem): boolean; file(uri: string): boolean } {
-  const ids = chainId === null ? [] : [chainId, ...earlier];
-  const ours = (uri: string): boolean => isProjectUri(project, uri, chainId) || ids.some((id) => isProjectUri(project, uri, id));
-  return {
-    hit: (hit) => ours(hit.path),
-    activity: (item) => (item.kind === 'sequential' ? ids.includes(item.id) : item.id.startsWith(project.noteSlugPrefix)),
-    file: ours,
-  };
 }

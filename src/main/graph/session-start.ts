@@ -6,9 +6,10 @@
  * project-memory.ts), then knowledge-graph context for the concepts its
  * notes link (BuildContext per concept, weak ones skipped).
  *
- * Only the session's own project is read: search hits, recent activity and
- * related files of other projects are left out, unless the `memoryScope`
- * option widens it to all of memory.
+ * Another project's session memory (its compaction notes, digest and summary
+ * chain) is left out of the search hits, recent activity and related files;
+ * the rest of the graph is read as the store gives it (memory-scope.ts),
+ * unless the `memoryScope` option widens it to all of memory.
  *
  * The context depends on the project and recent activity, not on the
  * session, so it is built ahead (when the plugin loads and again when it
@@ -19,7 +20,8 @@ import { performance } from 'node:perf_hooks';
 import { fetchConceptContexts, fitConceptContexts } from './graph-context.js';
 import { activityText, linksByFrequency, linksOf, rankConcepts, searchText } from './wikilink-ranking.js';
 import { isPluginConcept } from '../shared/plugin-concepts.js';
-import { projectFilters, readProjectMemory, type ChainLookup } from './project-memory.js';
+import { readProjectMemory, type ChainLookup } from './project-memory.js';
+import { projectFilters, readChainSessions, type ScopeChains } from './memory-scope.js';
 import type { Project } from '../shared/project.js';
 import { withDeadline } from '../shared/deadline.js';
 import { appendToSystem } from '../shared/system-text.js';
@@ -37,6 +39,16 @@ export const CONTEXT_TTL_MS = 5 * 60_000;
 
 /** Recent activity looked at: the last day. */
 const RECENT_SPAN_MS = 86_400_000;
+
+/** Search hits and recent files used, as the seed's hook takes them. */
+const SEARCH_HITS = 5;
+const RECENT_FILES = 10;
+
+/**
+ * How many more the store is asked for within the project scope: other projects' session memory is left
+ * out after the store ranked it, and would otherwise take the places of the project's own hits and files.
+ */
+const SCOPED_OVERFETCH = 4;
 
 /** Sessions remembered; the oldest is forgotten past this. */
 const MAX_SESSIONS = 1_000;
@@ -64,8 +76,8 @@ export interface SessionStartDeps extends HandlerDeps<(typeof SESSION_START_OPTI
   runner: TaskRunner;
   /** The session's project. */
   project: Project;
-  /** Where the project's summary chain is recorded. */
-  chains: ChainLookup;
+  /** Where the project's summary chain, and every other project's, is recorded. */
+  chains: ScopeChains;
   background: BackgroundWork;
 }
 
@@ -94,8 +106,11 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
     // One look at the chain per build: the project memory and the scope filters share it.
     const chain = withDeadline(chains.get(project.key), options.contextTimeoutMs).then((read) => (read.done ? read.value : null));
     const onceChains: ChainLookup = { get: () => chain };
+    // Which thinking sessions are other projects', read beside the store's answers.
+    const chainSessions = options.memoryScope === 'project' ? chain.then((record) => readChainSessions(chains, project, record, options.contextTimeoutMs)) : null;
+    const fetched = chainSessions ? SCOPED_OVERFETCH : 1;
     const memoryBudget = Math.min(options.sessionStartMemoryTokens, options.sessionStartTokens);
-    const [projectMemory, search, recent, chainRecord] = await Promise.all([
+    const [projectMemory, search, recent, sessions] = await Promise.all([
       memoryBudget > 0
         ? readProjectMemory(memory, runner, project, onceChains, {
             perCallTimeoutMs: options.contextTimeoutMs,
@@ -106,17 +121,18 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
             summaryMaxChars: options.summaryMaxChars,
           })
         : Promise.resolve({ memory: null, timedOut: false, problems: [] }),
-      memory.search({ query: project.name, mode: 'Hybrid', pageSize: 5 }, timing),
-      memory.recent({ limit: 10, withinMs: RECENT_SPAN_MS, includeContent: true }, timing),
-      chain,
+      memory.search({ query: project.name, mode: 'Hybrid', pageSize: SEARCH_HITS * fetched }, timing),
+      memory.recent({ limit: RECENT_FILES * fetched, withinMs: RECENT_SPAN_MS, includeContent: true }, timing),
+      chainSessions,
     ]);
     let timedOut = projectMemory.timedOut || (!search.ok && search.error.code === 'TIMEOUT') || (!recent.ok && recent.error.code === 'TIMEOUT');
     if (!search.ok) logger.warn(`session context: SearchMemories failed (${search.error.code}): ${search.error.message}`);
     if (!recent.ok) logger.warn(`session context: RecentActivity failed (${recent.error.code}): ${recent.error.message}`);
     if (projectMemory.problems.length > 0) logger.warn(`session context: project memory incomplete: ${projectMemory.problems.join(', ')}`);
-    const scoped = options.memoryScope === 'project' ? projectFilters(project, chainRecord?.sessionId ?? null, chainRecord?.earlierSessionIds) : null;
-    const hits = search.ok ? search.value.filter((hit) => !scoped || scoped.hit(hit)) : [];
-    const activity = recent.ok ? recent.value.filter((item) => !scoped || scoped.activity(item)) : [];
+    if (sessions && sessions.others === null) logger.warn('session context: chain state not read; thinking sessions outside the project\'s own chain left out');
+    const scoped = sessions ? projectFilters(project, sessions) : null;
+    const hits = search.ok ? search.value.filter((hit) => !scoped || scoped.hit(hit)).slice(0, SEARCH_HITS) : [];
+    const activity = recent.ok ? recent.value.filter((item) => !scoped || scoped.activity(item)).slice(0, RECENT_FILES) : [];
     const memoryText = projectMemory.memory?.text ?? '';
     const memoryTokens = projectMemory.memory?.tokens ?? 0;
     const memoryLine = projectMemory.memory

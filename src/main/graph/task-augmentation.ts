@@ -1,7 +1,8 @@
 /**
  * Task augmentation: a subagent's prompt gets the graph context of the
  * concepts it links, appended under a "Graph Context" heading; with the
- * `project` memory scope, only relations found in the project's own notes.
+ * `project` memory scope, relations found only in another project's session
+ * memory are left out (memory-scope.ts).
  */
 import { fetchConceptContexts, fitConceptContexts, type ConceptContext, type FittedContext } from './graph-context.js';
 import { linksOf } from './wikilink-ranking.js';
@@ -11,7 +12,7 @@ import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { Project } from '../shared/project.js';
-import { projectFilters, type ChainLookup } from './project-memory.js';
+import { projectFilters, readChainSessions, type ScopeChains } from './memory-scope.js';
 
 /** The heading of the appended block. */
 export const TASK_CONTEXT_HEADING = '## Graph Context';
@@ -29,9 +30,9 @@ export interface TaskAugmentationDeps extends HandlerDeps<(typeof TASK_AUGMENTAT
   /** The memory store: the maenifold CLI or the built-in file store. */
   memory: MemoryPort;
   runner: TaskRunner;
-  /** The session's project: with the `project` memory scope, only its notes relate concepts. */
+  /** The session's project: with the `project` memory scope, other projects' session memory relates no concept. */
   project: Project;
-  chains: ChainLookup;
+  chains: ScopeChains;
 }
 
 /**
@@ -45,7 +46,7 @@ export function createTaskAugmentation(context: TaskAugmentationDeps): ToolBefor
     let keepFile: ((uri: string) => boolean) | undefined;
     if (options.memoryScope === 'project') {
       const chain = await withDeadline(chains.get(project.key), options.contextTimeoutMs);
-      keepFile = projectFilters(project, chain.done ? (chain.value?.sessionId ?? null) : null, chain.done ? chain.value?.earlierSessionIds : undefined).file;
+      keepFile = projectFilters(project, await readChainSessions(chains, project, chain.done ? chain.value : null, options.contextTimeoutMs)).file;
     }
     const contexts = await fetchConceptContexts(memory, concepts.slice(0, wanted * 2), {
       depth: 1,

@@ -5,9 +5,8 @@ import { startHarness, type Harness } from '../../support/plugin-harness.js';
 import { filePool } from '../../support/file-pool.js';
 import { createDoubleRoot, type DoubleRoot } from '../../../support/maenifold-double.js';
 import { message } from '../../../support/fake-host.js';
-import { latestThought, projectFilters } from '../../../src/main/graph/project-memory.js';
+import { latestThought } from '../../../src/main/graph/project-memory.js';
 import { resolveProject } from '../../../src/main/shared/project.js';
-import type { ActivityItem, SearchHit } from '../../../src/main/memory/memory-port.js';
 import { PROJECT_MEMORY_HEADING } from '../../../src/core/memory/project-memory.js';
 import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { scratchFolders } from '../../support/scratch.js';
@@ -123,18 +122,6 @@ describe('project memory at session start', () => {
     // Three notes link the same concepts: strong enough for the graph, but only the wide scope sees them.
     expect(await systemFor(wide, 'ses_wide')).toContain('## Knowledge Graph Context');
     expect(await systemFor(narrow, 'ses_narrow')).toBe('You are the build agent.');
-  });
-});
-
-describe('projectFilters', () => {
-  it('should keep what the chain\'s earlier sessions hold, and nothing of another chain', () => {
-    const project = resolveProject('', '/work/shop');
-    const filters = projectFilters(project, 'session-3-1', ['session-1-1', 'session-2-1']);
-    expect(filters.file('memory://thinking/sequential/1970/01/01/session-1-1')).toBe(true);
-    expect(filters.hit({ path: 'memory://thinking/sequential/1970/01/01/session-3-1' } as SearchHit)).toBe(true);
-    expect(filters.activity({ kind: 'sequential', id: 'session-2-1' } as ActivityItem)).toBe(true);
-    expect(filters.file('memory://thinking/sequential/1970/01/01/session-9-1')).toBe(false);
-    expect(filters.activity({ kind: 'sequential', id: 'session-9-1' } as ActivityItem)).toBe(false);
   });
 });
 
