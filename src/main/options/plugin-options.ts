@@ -40,8 +40,9 @@ export interface PluginOptions {
    */
   sessionStartMemoryTokens: number;
   /**
-   * Whose memory session start and task context read: `project` (only this project's notes and
-   * summaries) or `all` (every project under the memory root). @default 'project'
+   * Whose memory session start and task context read: `project` (the whole graph but other projects'
+   * session memory: their notes, digests and summary chains) or `all` (everything under the memory
+   * root). @default 'project'
    */
   memoryScope: 'project' | 'all';
 
