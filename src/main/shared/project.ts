@@ -99,7 +99,7 @@ const COMPACTION_SLUG = new RegExp(`^compaction-(${KEY})-${STAMP}`);
 const UNKEYED_COMPACTION_SLUG = new RegExp(`^compaction-[a-z0-9-]+-${STAMP}`);
 
 /** The slug of a project's memory digest. */
-const DIGEST_SLUG = new RegExp(`^memory-digest-(${KEY})$`);
+const DIGEST_SLUG = new RegExp('^memory-digest-(' + KEY + ')$');
 
 /** A project's folder of notes, below {@link COMPACTION_FOLDER}. */
 const KEY_FOLDER = new RegExp(`^memory://${COMPACTION_FOLDER}/(${KEY})/`);
