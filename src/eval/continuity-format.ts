@@ -13,7 +13,7 @@ function roundedRates<R extends ContinuityRates>(rates: R): R {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rates)) {
     // Counts, the host and the digests stay as they are.
-    if (typeof value !== 'number' || key === 'sessions' || key === 'ok' || key === 'leaked_items') out[key] = value;
+    if (typeof value !== 'number' || key === 'sessions' || key === 'ok' || key === 'leaked_items' || key === 'injected_lines') out[key] = value;
     else out[key] = key === 'tokens_mean' ? round(value, 1) : round(value, 3);
   }
   return out as R;
@@ -38,7 +38,7 @@ function table(rows: string[][]): string {
 
 function fractions(score: ContinuityScore): string[] {
   const { counts: c } = score;
-  return [`${c.decisionHits}/${c.decisionTruth}`, `${c.problemHits}/${c.problemTruth}`, `${c.nextHits}/${c.nextTruth}`, `${c.topicHits}/${c.topicTruth}`, score.carried ? 'yes' : 'no'];
+  return [`${c.decisionHits}/${c.decisionTruth}`, `${c.problemHits}/${c.problemTruth}`, `${c.nextHits}/${c.nextTruth}`, `${c.topicHits}/${c.topicTruth}`, `${score.injected.matched}/${score.injected.lines}`, score.carried ? 'yes' : 'no'];
 }
 
 /**
@@ -50,7 +50,7 @@ function fractions(score: ContinuityScore): string[] {
  */
 export function formatContinuity(report: ContinuityReport, runs: readonly ContinuityRun[]): string {
   const sessions = table([
-    ['continuity: session', 'run', 'Q', 'ms', 'tokens', 'decisions', 'problems', 'next', 'topics', 'summary', 'leaked'],
+    ['continuity: session', 'run', 'Q', 'ms', 'tokens', 'decisions', 'problems', 'next', 'topics', 'precision', 'summary', 'leaked'],
     ...runs.map((run) => [
       run.name,
       run.ok ? 'ok' : 'FAILED',
@@ -70,6 +70,7 @@ export function formatContinuity(report: ContinuityReport, runs: readonly Contin
     ['problem recall', f2(report.problem_recall), f2(same.problem_recall)],
     ['next-step recall', f2(report.next_recall), f2(same.next_recall)],
     ['topics', f2(report.topic_rate), f2(same.topic_rate)],
+    ['injected-line precision', f2(report.injected_precision), f2(same.injected_precision)],
     ['summary carried', f2(report.summary_carried), f2(same.summary_carried)],
     ['tokens (mean)', report.tokens_mean.toFixed(1), same.tokens_mean.toFixed(1)],
   ]);
@@ -110,6 +111,7 @@ export function continuityMisses(runs: readonly ContinuityRun[]): string[] {
     list('missed problem', run.score.missed.problems);
     list('missed next step', run.score.missed.next);
     list('missed topic', run.score.missed.topics);
+    list('unmatched line', run.score.injected.unmatched);
     if (!run.score.carried && run.ok) lines.push('  summary not carried');
     list(`leaked from ${run.other}`, run.leaked.fromOther);
     list('leaked into R', run.leaked.intoUntouched);

@@ -6,6 +6,8 @@
  * Also how lines are compared across runs (for leakage) and how a delivered
  * summary is recognised.
  */
+import { ITEM_KINDS, type ItemKind } from '../core/memory/item-kinds.js';
+import { PROJECT_MEMORY_HEADING } from '../core/memory/project-memory.js';
 import { allGroupsMatch, normalizeForMatch } from './truth-match.js';
 import type { Truth, TruthItem } from './score.js';
 
@@ -21,9 +23,21 @@ export interface ContinuityCounts {
   topicHits: number;
 }
 
+/** How many of the decision, problem and next-step lines a block holds match a truth item. */
+export interface InjectedPrecision {
+  /** Those lines in the received text. */
+  lines: number;
+  /** Those that match some truth item of any of the three kinds. */
+  matched: number;
+  /** The lines that match none, as received. */
+  unmatched: string[];
+}
+
 /** One session's score of received text. */
 export interface ContinuityScore {
   counts: ContinuityCounts;
+  /** The injected lines' precision against the session's decisions, problems and next steps. */
+  injected: InjectedPrecision;
   /** Whether the received text holds the summary the compaction delivered. */
   carried: boolean;
   missed: { decisions: string[]; problems: string[]; next: string[]; topics: string[] };
@@ -60,6 +74,75 @@ export function receivedUnits(text: string): string[] {
   }
   close();
   return units;
+}
+
+/** The kinds whose lines the injected precision counts: what the block asserts the project decided, has open, and does next. */
+const INJECTED_KINDS: readonly ItemKind[] = ['decision', 'problem', 'next'];
+const BLOCK_SECTION = /^###\s+(.+?)\s*#*$/;
+
+function injectedKind(heading: string): ItemKind | null {
+  const wanted = heading.trim().toLowerCase();
+  for (const kind of INJECTED_KINDS) {
+    const title = ITEM_KINDS[kind].blockHeading.toLowerCase();
+    // A heading may carry a note after its title ("Decisions (newest first)"), never another word run on.
+    if (title && (wanted === title || (wanted.startsWith(title) && !/^[\p{L}\p{N}]/u.test(wanted.slice(title.length))))) return kind;
+  }
+  return null;
+}
+
+/**
+ * The decision, open-problem and next-step lines of the Project Memory block in a received text: each
+ * bullet under one of those block headings (ITEM_KINDS), with the indented lines that continue it, as
+ * the line-by-line recall reads it. Quoted summary text, other sections and other blocks are not items.
+ *
+ * @param text - the received text.
+ * @returns each line's kind and text (trimmed, as received).
+ */
+export function injectedLines(text: string): { kind: ItemKind; text: string }[] {
+  const lines: { kind: ItemKind; text: string }[] = [];
+  let inBlock = false;
+  let kind: ItemKind | null = null;
+  let bullet: string[] | null = null;
+  const close = (): void => {
+    if (bullet && kind) lines.push({ kind, text: bullet.join(' ') });
+    bullet = null;
+  };
+  for (const line of text.split(/\r?\n/)) {
+    if (/^##\s/.test(line)) {
+      close();
+      inBlock = line.trim() === PROJECT_MEMORY_HEADING;
+      kind = null;
+      continue;
+    }
+    const section = BLOCK_SECTION.exec(line);
+    if (section) {
+      close();
+      kind = inBlock ? injectedKind(section[1] as string) : null;
+    } else if (LIST_ITEM.test(line)) {
+      close();
+      if (kind) bullet = [line.trim()];
+    } else if (bullet && CONTINUATION.test(line)) {
+      bullet.push(line.trim());
+    } else {
+      close();
+    }
+  }
+  close();
+  return lines;
+}
+
+/**
+ * The injected lines' precision: of the decision, problem and next-step lines a received block holds,
+ * those whose text matches some truth item (all of its keyword groups in the one line), whatever the
+ * item's kind: a decision the session took that the block files as a next step still informs.
+ *
+ * @param received - the received text.
+ * @param items - the truth items any line may match.
+ */
+export function injectedPrecision(received: string, items: readonly TruthItem[]): InjectedPrecision {
+  const lines = injectedLines(received);
+  const unmatched = lines.filter((line) => !items.some((item) => allGroupsMatch(item.keywords, normalizeForMatch(line.text)))).map((line) => line.text);
+  return { lines: lines.length, matched: lines.length - unmatched.length, unmatched };
 }
 
 /** Truth items whose groups all occur in one unit, and the texts of the others. */
@@ -144,6 +227,7 @@ export function scoreContinuity(truth: Truth, received: string, probe: string): 
       topicTruth: truth.topics.length,
       topicHits: truth.topics.length - topics.length,
     },
+    injected: injectedPrecision(received, [...truth.decisions, ...truth.problems, ...truth.next]),
     carried: carriesSummary(received, probe),
     missed: { decisions: decisions.missed, problems: problems.missed, next: next.missed, topics },
   };

@@ -39,6 +39,10 @@ export interface ContinuityRates {
   problem_recall: number;
   next_recall: number;
   topic_rate: number;
+  /** Of the decision, problem and next-step lines the blocks held, the share matching a truth item of their session (`injectedPrecision`), pooled. */
+  injected_precision: number;
+  /** Those lines, over all sessions counted. */
+  injected_lines: number;
   /** Sessions whose received text holds the delivered summary, over all sessions counted. */
   summary_carried: number;
   /** Mean o200k tokens of the received text over the sessions counted. */
@@ -201,11 +205,15 @@ const mean = (values: readonly number[]): number => (values.length > 0 ? values.
 export function pooledContinuity(scores: readonly ContinuityScore[], tokens: readonly number[]): ContinuityRates {
   const total: ContinuityCounts = { decisionTruth: 0, decisionHits: 0, problemTruth: 0, problemHits: 0, nextTruth: 0, nextHits: 0, topicTruth: 0, topicHits: 0 };
   for (const { counts } of scores) for (const key of Object.keys(total) as (keyof ContinuityCounts)[]) total[key] += counts[key];
+  const lines = scores.reduce((sum, score) => sum + score.injected.lines, 0);
+  const matched = scores.reduce((sum, score) => sum + score.injected.matched, 0);
   return {
     decision_recall: rate(total.decisionHits, total.decisionTruth),
     problem_recall: rate(total.problemHits, total.problemTruth),
     next_recall: rate(total.nextHits, total.nextTruth),
     topic_rate: rate(total.topicHits, total.topicTruth),
+    injected_precision: rate(matched, lines),
+    injected_lines: lines,
     summary_carried: rate(scores.filter((score) => score.carried).length, scores.length),
     tokens_mean: mean(tokens),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { carriesSummary, clockMasked, comparableLine, extraLines, linesMissingFrom, leakage, missedContinuity, receivedUnits, scoreContinuity, summaryProbe, topicOccurs } from '../../src/eval/continuity-score.js';
+import { carriesSummary, clockMasked, comparableLine, extraLines, injectedLines, injectedPrecision, linesMissingFrom, leakage, missedContinuity, receivedUnits, scoreContinuity, summaryProbe, topicOccurs } from '../../src/eval/continuity-score.js';
 import type { Truth } from '../../src/eval/score.js';
 
 const truth: Truth = {
@@ -21,7 +21,65 @@ describe('receivedUnits', () => {
   });
 });
 
+const block = [
+  '## Project Memory',
+  'What earlier sessions of the project shop left in memory, newest first.',
+  '',
+  '### Latest compaction summary (2026-12-01 10:00 UTC)',
+  '> ## Decisions',
+  '> - Use SQLite instead of Redis',
+  '',
+  '### Open problems',
+  '- (2026-12-01) The cache lost writes',
+  '  after a restart',
+  '- (2026-12-01) "foo" is an unknown import symbol',
+  '### In progress and next steps',
+  '- Migrate the sessions table',
+  '### Decisions',
+  '- (2026-12-01) storage: use SQLite instead of Redis',
+  "- (2026-12-01) We'll rewrite the tests.",
+  '### Problems met before (settled or worked around)',
+  '- DeprecationWarning: datetime.utcnow()',
+  '',
+  '## Knowledge Graph Context',
+  '### Decisions',
+  '- ship one binary',
+].join('\n');
+
+describe('injectedLines', () => {
+  it('should take the bullets under the decision, open-problem and next-step headings of the Project Memory block, continuations joined', () => {
+    expect(injectedLines(block)).toEqual([
+      { kind: 'problem', text: '- (2026-12-01) The cache lost writes after a restart' },
+      { kind: 'problem', text: '- (2026-12-01) "foo" is an unknown import symbol' },
+      { kind: 'next', text: '- Migrate the sessions table' },
+      { kind: 'decision', text: '- (2026-12-01) storage: use SQLite instead of Redis' },
+      { kind: 'decision', text: "- (2026-12-01) We'll rewrite the tests." },
+    ]);
+  });
+
+  it('should find no lines in a text without the block', () => {
+    expect(injectedLines('### Decisions\n- use SQLite instead of Redis')).toEqual([]);
+  });
+});
+
+describe('injectedPrecision', () => {
+  it('should count a line that matches a truth item of any kind, and list the others', () => {
+    const items = [...truth.decisions, ...truth.problems, ...truth.next];
+    expect(injectedPrecision(block, items)).toEqual({ lines: 5, matched: 3, unmatched: ['- (2026-12-01) "foo" is an unknown import symbol', "- (2026-12-01) We'll rewrite the tests."] });
+  });
+
+  it('should match a line filed under another kind than its truth item', () => {
+    const asNext = '## Project Memory\n### In progress and next steps\n- use SQLite instead of Redis';
+    expect(injectedPrecision(asNext, truth.decisions)).toMatchObject({ lines: 1, matched: 1 });
+  });
+});
+
 describe('scoreContinuity', () => {
+  it('should carry the injected-line precision against the session\'s decisions, problems and next steps', () => {
+    expect(scoreContinuity(truth, block, '').injected).toMatchObject({ lines: 5, matched: 3 });
+    expect(missedContinuity(truth).injected).toEqual({ lines: 0, matched: 0, unmatched: [] });
+  });
+
   it('should not count an item whose groups are split over two lines', () => {
     const score = scoreContinuity(truth, 'We moved to SQLite.\nRedis is gone.', '');
     expect(score.counts.decisionHits).toBe(0);

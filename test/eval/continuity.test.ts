@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/core/text/tokens/tokens.js';
 import { loadCorpus } from '../../src/eval/corpus.js';
-import { lastCompactionSummary, receivedDigest, runContinuityHosts, type ContinuityReport, type ContinuityRun } from '../../src/eval/continuity.js';
+import { lastCompactionSummary, pooledContinuity, receivedDigest, runContinuityHosts, type ContinuityReport, type ContinuityRun } from '../../src/eval/continuity.js';
 import { hostDifference } from '../../src/eval/continuity-compare.js';
+import { missedContinuity, type ContinuityScore } from '../../src/eval/continuity-score.js';
 import { scratchFolders } from '../support/scratch.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/eval/continuity/', import.meta.url));
@@ -78,6 +79,17 @@ describe('runContinuityHosts', () => {
     expect(v2[0]?.received).toContain('use SQLite instead of Redis');
     expect(v2[0]?.received).toBe(runs[0]?.received);
     expect(v2[1]?.received).toBe(runs[1]?.received);
+  });
+});
+
+describe('pooledContinuity', () => {
+  it('should pool the injected-line precision over the lines of every session, not average the sessions', () => {
+    const empty = missedContinuity({ session: 's', decisions: [], files: [], problems: [], topics: [], next: [] });
+    const scored = (lines: number, matched: number): ContinuityScore => ({ ...empty, injected: { lines, matched, unmatched: [] } });
+    const pooled = pooledContinuity([scored(8, 2), scored(2, 2), scored(0, 0)], []);
+    expect(pooled.injected_precision).toBe(0.4);
+    expect(pooled.injected_lines).toBe(10);
+    expect(pooledContinuity([scored(0, 0)], []).injected_precision).toBe(0);
   });
 });
 
