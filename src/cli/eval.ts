@@ -14,6 +14,9 @@ import type { SessionScore } from '../eval/score.js';
 import { CONTINUITY_PLUGIN_OPTIONS, runContinuity } from '../eval/continuity.js';
 import { compareHosts } from '../eval/continuity-compare.js';
 import { continuityMisses, formatContinuity, formatHostComparison, roundedContinuity, sessionContextLog } from '../eval/continuity-format.js';
+import { loadSequenceCorpus } from '../eval/sequence-corpus.js';
+import { runSequence } from '../eval/sequence.js';
+import { formatSequence, roundedSequence, sequenceMisses } from '../eval/sequence-format.js';
 import { parseCliArgs, POOL_FLAGS, poolOptionsOf, progressLine, runCli, UsageError, userPath } from './run-cli.js';
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -44,6 +47,7 @@ function corpusFolder(given: string | undefined): string {
 }
 
 const USAGE = `Usage: npm run eval [-- --corpus DIR] [--json] [--verbose] [--strategy conservative|aggressive] [--continuity [--host v1|v2 | --compare-hosts]] [--threads N] [--no-warm-up]
+       npm run eval -- --sequence --corpus DIR [--json] [--verbose] [--host v1|v2]
 
 Runs the extraction the compacting hook uses (same engine, same settings,
 through the worker pool) over every session of a corpus folder and scores what
@@ -78,6 +82,14 @@ session and pooled.
                   list the sessions whose next session received different text
                   ("continuity" is 1.x's, "continuity_v2" 2.x's, "continuity_hosts"
                   the comparison in --json)
+  --sequence      instead, measure what a project's next session receives after its
+                  earlier sessions: DIR holds sessions/<name>.json and, per project,
+                  truth/<project>.next.json ({ project, earlier: [names, oldest first],
+                  later, needed: [{ text, keywords }] }); each project's sessions are
+                  compacted in order, then its next session's Project Memory block is
+                  scored line by line against "needed" (recall, and the precision of
+                  its decision, problem and next-step lines); the corpora are rebuilt
+                  by eval/sequence/rebuild.mjs (default DIR: $MAENIFOLD_SEQUENCE_CORPUS)
   --help          show this text`;
 
 const round = (value: number, places: number): number => Number(value.toFixed(places));
@@ -161,6 +173,35 @@ function missedLines(score: SessionScore): string[] {
   return lines;
 }
 
+/** The flags `--sequence` reads; `--corpus` and `--host` as the other modes read them. */
+interface SequenceArgs {
+  corpus?: string | undefined;
+  host?: string | undefined;
+  json: boolean;
+  verbose: boolean;
+  continuity: boolean;
+  'compare-hosts': boolean;
+  'no-warm-up'?: boolean | undefined;
+}
+
+/** `--sequence`: each project's sessions compacted in order, its next session scored against what it needed. */
+async function sequenceCommand(args: SequenceArgs): Promise<number> {
+  if (args.continuity || args['compare-hosts']) throw new UsageError('--sequence runs on its own: give it without --continuity or --compare-hosts');
+  const host = args.host ?? 'v1';
+  if (host !== 'v1' && host !== 'v2') throw new UsageError(`--host must be v1 or v2 (got "${host}")`);
+  const given = args.corpus === undefined ? process.env['MAENIFOLD_SEQUENCE_CORPUS'] || undefined : userPath(args.corpus);
+  if (given === undefined) throw new UsageError('--sequence needs --corpus DIR: a folder of sessions/ and truth/<project>.next.json (node eval/sequence/rebuild.mjs builds the project\'s)');
+  const projects = await loadSequenceCorpus(given);
+  const progress = progressLine();
+  const plugins = args['no-warm-up'] ? { pluginOptions: { ...CONTINUITY_PLUGIN_OPTIONS, pool: { ...CONTINUITY_PLUGIN_OPTIONS.pool, warmUp: false } } } : {};
+  const { report, runs, notes } = await runSequence(projects, { ...plugins, host, onProject: (name, index, total) => progress(`sequence [${index + 1}/${total}] ${name}`) });
+  for (const note of notes) process.stderr.write(`sequence: ${note}\n`);
+  const shown = roundedSequence(report);
+  if (args.verbose) (args.json ? process.stderr : process.stdout).write(`${sequenceMisses(runs).join('\n')}\n\n`);
+  process.stdout.write(args.json ? `${JSON.stringify({ sequence: shown })}\n` : formatSequence(shown, runs));
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const args = parseCliArgs(
     argv,
@@ -172,11 +213,13 @@ async function main(argv: string[]): Promise<number> {
       continuity: { type: 'boolean', default: false },
       host: { type: 'string' },
       'compare-hosts': { type: 'boolean', default: false },
+      sequence: { type: 'boolean', default: false },
       ...POOL_FLAGS,
     },
     USAGE,
   );
   if (!args) return 0;
+  if (args.sequence) return sequenceCommand(args);
   const strategy = args.strategy ?? DEFAULT_PLUGIN_OPTIONS.compactionStrategy;
   if (strategy !== 'conservative' && strategy !== 'aggressive') throw new UsageError(`--strategy must be conservative or aggressive (got "${strategy}")`);
   const host = args.host ?? 'v1';

@@ -14,7 +14,7 @@ import type { HostLine } from '../main/host/host-port.js';
 import { withDeadline } from '../main/shared/deadline.js';
 import { carriesSummary } from './continuity-score.js';
 import type { CapturedLog, MessageStore } from './continuity-host.js';
-import { readV2Log, startInstance, type ScenarioInstance } from './continuity-instances.js';
+import { readV2Log, startInstance, type BoundedStep, type ScenarioInstance } from './continuity-instances.js';
 
 /** A project that compacts a session. */
 export interface CompactingProject {
@@ -103,6 +103,44 @@ async function summaryLanded(root: string, probe: string): Promise<boolean> {
 }
 
 /**
+ * A {@link BoundedStep} that waits at most `stepMs` and notes a step that did not finish.
+ *
+ * @param stepMs - longest wait for one step.
+ * @param notes - where a step that timed out or threw is noted.
+ */
+export function boundedStep(stepMs: number, notes: string[]): BoundedStep {
+  return async (what, work) => {
+    const done = await withDeadline(Promise.resolve().then(work), stepMs);
+    if (!done.done) notes.push(`${what}: ${done.reason === 'timeout' ? `no answer within ${stepMs} ms` : `threw: ${String((done.error as Error)?.message ?? done.error)}`}`);
+    return done.done;
+  };
+}
+
+/**
+ * Compacts a project's session through an instance and waits until its summary is in memory and the
+ * outbox is empty, as a person would before starting the next session; notes what did not land in time.
+ *
+ * @param where - the memory root, the state folder and the longest wait.
+ * @param step - the instance (named for the notes) and the project whose session it compacts.
+ * @param notes - the scenario's notes.
+ */
+export async function compactAndSettle(where: { root: string; stateDir: string; settleMs: number }, step: { instance: string; plugin: ScenarioInstance; project: CompactingProject }, notes: string[]): Promise<void> {
+  const { instance, plugin, project } = step;
+  await plugin.compact(project);
+  const deadline = Date.now() + where.settleMs;
+  let landed = false;
+  let pending = 0;
+  while (Date.now() < deadline) {
+    landed = await summaryLanded(where.root, project.probe);
+    pending = await pendingOutbox(where.stateDir);
+    if (landed && pending === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!landed) notes.push(`${instance}: the summary was not in memory after ${where.settleMs} ms`);
+  else if (pending > 0) notes.push(`${instance}: ${pending} outbox entries still pending after ${where.settleMs} ms`);
+}
+
+/**
  * Runs the scenario.
  *
  * @param spec - see {@link ScenarioSpec}.
@@ -113,11 +151,7 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
   const logs: InstanceLog[] = [];
   const hostLogs: { instance: string; lines: CapturedLog[] }[] = [];
 
-  const bounded = async (what: string, work: () => Promise<unknown>): Promise<boolean> => {
-    const done = await withDeadline(Promise.resolve().then(work), spec.stepMs);
-    if (!done.done) notes.push(`${what}: ${done.reason === 'timeout' ? `no answer within ${spec.stepMs} ms` : `threw: ${String((done.error as Error)?.message ?? done.error)}`}`);
-    return done.done;
-  };
+  const bounded = boundedStep(spec.stepMs, notes);
 
   const line: HostLine = spec.host ?? 'v1';
   const started: ScenarioInstance[] = [];
@@ -133,21 +167,7 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
     return plugin;
   }
 
-  /** Compacts the project's session and waits until its summary is in memory and the outbox is empty. */
-  async function compact(instance: string, plugin: ScenarioInstance, project: CompactingProject): Promise<void> {
-    await plugin.compact(project);
-    const deadline = Date.now() + spec.settleMs;
-    let landed = false;
-    let pending = 0;
-    while (Date.now() < deadline) {
-      landed = await summaryLanded(spec.root, project.probe);
-      pending = await pendingOutbox(spec.stateDir);
-      if (landed && pending === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    if (!landed) notes.push(`${instance}: the summary was not in memory after ${spec.settleMs} ms`);
-    else if (pending > 0) notes.push(`${instance}: ${pending} outbox entries still pending after ${spec.settleMs} ms`);
-  }
+  const compact = (instance: string, plugin: ScenarioInstance, project: CompactingProject): Promise<void> => compactAndSettle(spec, { instance, plugin, project }, notes);
 
   const result: ScenarioResult = { pAlone: null, pNext: null, pSame: null, untouched: '', notes, logs };
   if (spec.p) {

@@ -76,6 +76,20 @@ export function receivedUnits(text: string): string[] {
   return units;
 }
 
+/**
+ * The Project Memory block of a received text: from its heading to the next `## ` heading (graph
+ * context, another plugin's block), or `''` when the text holds none.
+ *
+ * @param text - the received text.
+ */
+export function projectMemoryBlock(text: string): string {
+  const lines = text.split(/\r?\n/);
+  const start = lines.findIndex((line) => line.trim() === PROJECT_MEMORY_HEADING);
+  if (start < 0) return '';
+  const end = lines.findIndex((line, index) => index > start && /^##\s/.test(line));
+  return lines.slice(start, end < 0 ? lines.length : end).join('\n');
+}
+
 /** The kinds whose lines the injected precision counts: what the block asserts the project decided, has open, and does next. */
 const INJECTED_KINDS: readonly ItemKind[] = ['decision', 'problem', 'next'];
 const BLOCK_SECTION = /^###\s+(.+?)\s*#*$/;

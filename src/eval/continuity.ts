@@ -31,6 +31,7 @@ import type { HostLine } from '../main/host/host-port.js';
 import type { CorpusEntry } from './corpus.js';
 import { prepareScenarioProgram, type ScenarioProgram } from './continuity-program.js';
 import type { CompactingProject, InstanceLog, ScenarioResult, ScenarioSpec } from './continuity-scenario.js';
+import type { SequenceSpec } from './sequence-scenario.js';
 import { clockMasked, leakage, missedContinuity, scoreContinuity, summaryProbe, type ContinuityCounts, type ContinuityScore, type Leakage } from './continuity-score.js';
 
 /** The rates of one way of starting the next session, pooled over sessions. */
@@ -136,10 +137,16 @@ function exportParts(session: unknown): { id: string | null; messages: unknown[]
 }
 
 /**
- * @param role - `P` or `Q`: names the marker of a session without a summary, so P's and Q's differ even
- *   when both compact the one session of a corpus, and two runs of a session mark it alike.
+ * A session as a project compacts it: its messages, its id, and the summary its compaction delivers (its
+ * own last compaction summary, else a marker line).
+ *
+ * @param entry - the session's name and export.
+ * @param role - names the marker of a session without a summary (`P`, `Q`, or a sequence's), so two
+ *   projects' markers differ even when both compact the one session of a corpus, and two runs mark it alike.
+ * @param directory - the project's folder.
+ * @param fallbackID - the session's id when its export has none.
  */
-function compactingProject(entry: CorpusEntry, role: 'P' | 'Q', directory: string, fallbackID: string): CompactingProject {
+export function compactingProject(entry: Pick<CorpusEntry, 'name' | 'session'>, role: string, directory: string, fallbackID: string): CompactingProject {
   const { id, messages } = entry.session.ok ? exportParts(entry.session.value) : { id: null, messages: [] };
   const marker = createHash('sha256').update(`${role}:${entry.name}`).digest('hex').slice(0, 12);
   const summary = lastCompactionSummary(messages) ?? `Summary marker ${marker}`;
@@ -153,9 +160,18 @@ function scenarioEnv(home: string): NodeJS.ProcessEnv {
   return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_STATE_HOME: join(home, '.local', 'state'), XDG_DATA_HOME: join(home, '.local', 'share') };
 }
 
-type Outcome = { ok: true; result: ScenarioResult } | { ok: false; reason: string };
+/** How a scenario process ended: its result, or why there is none. */
+export type Outcome<R = ScenarioResult> = { ok: true; result: R } | { ok: false; reason: string };
 
-async function runScenarioProcess(program: ScenarioProgram, spec: ScenarioSpec, folder: string, timeoutMs: number): Promise<Outcome> {
+/**
+ * Runs one scenario in a process of its own, in a home of its own, killed at its deadline.
+ *
+ * @param program - how the scenario's process starts.
+ * @param spec - what it runs (a continuity scenario's or a sequence's), written to `folder/spec.json`.
+ * @param folder - the scenario's own folder.
+ * @param timeoutMs - the deadline of the whole process.
+ */
+export async function runScenarioProcess<R = ScenarioResult>(program: ScenarioProgram, spec: ScenarioSpec | SequenceSpec, folder: string, timeoutMs: number): Promise<Outcome<R>> {
   await mkdir(folder, { recursive: true });
   const home = join(folder, 'home');
   await mkdir(home, { recursive: true });
@@ -177,7 +193,7 @@ async function runScenarioProcess(program: ScenarioProgram, spec: ScenarioSpec, 
     return { ok: false, reason: detail ? `${why}: ${detail}` : why };
   }
   try {
-    return { ok: true, result: JSON.parse(await readFile(resultFile, 'utf8')) as ScenarioResult };
+    return { ok: true, result: JSON.parse(await readFile(resultFile, 'utf8')) as R };
   } catch (error) {
     return { ok: false, reason: `the scenario wrote no readable result: ${(error as Error).message}` };
   }

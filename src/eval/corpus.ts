@@ -21,7 +21,15 @@ function isStringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
-function truthItems(value: unknown, field: string, file: string): TruthItem[] {
+/**
+ * A truth file's list of items: each `{ text, keywords }` with at least one keyword group.
+ *
+ * @param value - the field's value.
+ * @param field - its name, for messages (a missing `next` is an empty list).
+ * @param file - the file's path, for messages.
+ * @throws Error naming the file and the item when the shape is wrong.
+ */
+export function truthItems(value: unknown, field: string, file: string): TruthItem[] {
   if (value === undefined && field === 'next') return [];
   if (!Array.isArray(value)) throw new Error(`${file}: "${field}" must be a list`);
   return value.map((item, index) => {
@@ -63,7 +71,14 @@ export function parseTruth(raw: string, file: string, name: string): Truth {
   };
 }
 
-async function readSession(folder: string, name: string): Promise<CorpusEntry['session']> {
+/**
+ * Reads a session export, `<folder>/<name>.json` or `.json.gz`.
+ *
+ * @param folder - the corpus's `sessions/`.
+ * @param name - the session's name.
+ * @returns the parsed export, or why it cannot be read.
+ */
+export async function readSession(folder: string, name: string): Promise<CorpusEntry['session']> {
   const plain = join(folder, `${name}.json`);
   const packed = `${plain}.gz`;
   const path = existsSync(plain) ? plain : existsSync(packed) ? packed : null;
