@@ -11,7 +11,7 @@
 // DIR/<owner>+<name> (a clone); a repository not found there is cloned from GitHub into DIR.
 // --convert FILE: the transcript converter (default ../shared/real-sessions/tools/convert.mjs beside the clone).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,9 +59,31 @@ function fake(match) {
   return prefix + (match.endsWith('@') ? `${tail.slice(0, -1)}@` : tail);
 }
 
-function redacted(text) {
+// A password written as a literal (`password=…`, `"password": "…"`, `PASSWORD: …`): every occurrence of
+// the value is replaced, wherever else the transcript repeats it (a summary, a login command).
+const PASSWORD = /(?<![A-Za-z])(?:password|passwd|pwd)["']?\s*[=:]\s*["'`]?([^\s"'`,;)\\]{6,})/gi;
+const NOT_A_PASSWORD = /^(?:process\.env|isProduction|\$\{|change-me|your[_-]|<|\*+$|string$|null$|undefined$|true$|false$|encrypted$|password$)/i;
+
+function passwords(text) {
+  const found = new Set();
+  for (const match of text.matchAll(PASSWORD)) {
+    const value = match[1];
+    if (value && !NOT_A_PASSWORD.test(value) && /[0-9]/.test(value)) found.add(value);
+  }
+  // Longest first, so a password that holds another is replaced whole.
+  return [...found].sort((a, b) => b.length - a.length);
+}
+
+function redacted(text, known) {
   let count = 0;
   let result = text;
+  for (const value of known) {
+    const fakeValue = value.replace(/[A-Za-z]/g, 'x').replace(/[0-9]/g, '0');
+    result = result.replace(new RegExp(value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'), () => {
+      count += 1;
+      return fakeValue;
+    });
+  }
   for (const pattern of CREDENTIALS) {
     result = result.replace(pattern, (match) => {
       count += 1;
@@ -73,19 +95,28 @@ function redacted(text) {
 
 const work = join(tmpdir(), `sequence-rebuild-${process.pid}`);
 mkdirSync(work, { recursive: true });
+const transcripts = new Map();
 for (const project of sources.projects) {
   const git = gitDir(project.repository);
+  for (const session of [...project.earlier, project.later]) {
+    transcripts.set(session.name, execFileSync('git', ['--git-dir', git, 'show', `${session.commit}:${session.path}`], { maxBuffer: 64 * 1024 * 1024 }).toString('utf8'));
+  }
+}
+// A password one transcript shows beside its key, another may show alone.
+const known = [...new Set([...transcripts.values()].flatMap(passwords))].sort((a, b) => b.length - a.length);
+for (const project of sources.projects) {
   const set = project.set === 'held-out' ? 'heldout' : 'dev';
   for (const folder of ['sessions', 'truth', 'later']) mkdirSync(join(out, set, folder), { recursive: true });
-  const show = ({ path, commit }) => execFileSync('git', ['--git-dir', git, 'show', `${commit}:${path}`], { maxBuffer: 64 * 1024 * 1024 }).toString('utf8');
+  const show = ({ name }) => transcripts.get(name);
   for (const session of project.earlier) {
-    const { text, count } = redacted(show(session));
+    const { text, count } = redacted(show(session), known);
     const markdown = join(work, `${session.name}.md`);
     writeFileSync(markdown, text);
     execFileSync(process.execPath, [convert, markdown, join(out, set, 'sessions', `${session.name}.json`), '--id', session.name], { stdio: 'inherit' });
     process.stdout.write(`${set}/sessions/${session.name}.json${count ? ` (${count} credentials replaced)` : ''}\n`);
   }
-  writeFileSync(join(out, set, 'later', `${project.later.name}.md`), redacted(show(project.later)).text);
+  writeFileSync(join(out, set, 'later', `${project.later.name}.md`), redacted(show(project.later), known).text);
   const truth = join(here, 'truth', `${project.project}.next.json`);
   if (existsSync(truth)) copyFileSync(truth, join(out, set, 'truth', `${project.project}.next.json`));
 }
+rmSync(work, { recursive: true, force: true });
