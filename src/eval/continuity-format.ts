@@ -14,7 +14,7 @@ function roundedRates<R extends ContinuityRates>(rates: R): R {
   for (const [key, value] of Object.entries(rates)) {
     // Counts, the host and the digests stay as they are.
     if (typeof value !== 'number' || key === 'sessions' || key === 'ok' || key === 'leaked_items' || key === 'injected_lines') out[key] = value;
-    else out[key] = key === 'tokens_mean' ? round(value, 1) : round(value, 3);
+    else out[key] = key.endsWith('tokens_mean') ? round(value, 1) : round(value, 3);
   }
   return out as R;
 }
@@ -74,7 +74,7 @@ export function formatContinuity(report: ContinuityReport, runs: readonly Contin
     ['summary carried', f2(report.summary_carried), f2(same.summary_carried)],
     ['tokens (mean)', report.tokens_mean.toFixed(1), same.tokens_mean.toFixed(1)],
   ]);
-  return [sessions, ...failures, '', pooled, '', `${report.ok}/${report.sessions} sessions ok; ${report.leaked_items} leaked lines (OpenCode ${report.host === 'v2' ? '2.x' : '1.x'} host)`, ''].join('\n');
+  return [sessions, ...failures, '', pooled, '', `${report.ok}/${report.sessions} sessions ok; Project Memory block ${report.block_tokens_mean.toFixed(1)} tokens on average; ${report.leaked_items} leaked lines (OpenCode ${report.host === 'v2' ? '2.x' : '1.x'} host)`, ''].join('\n');
 }
 
 /**

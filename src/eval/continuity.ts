@@ -32,7 +32,7 @@ import type { CorpusEntry } from './corpus.js';
 import { prepareScenarioProgram, type ScenarioProgram } from './continuity-program.js';
 import type { CompactingProject, InstanceLog, ScenarioResult, ScenarioSpec } from './continuity-scenario.js';
 import type { SequenceSpec } from './sequence-scenario.js';
-import { clockMasked, leakage, missedContinuity, scoreContinuity, summaryProbe, type ContinuityCounts, type ContinuityScore, type Leakage } from './continuity-score.js';
+import { clockMasked, leakage, missedContinuity, projectMemoryBlock, scoreContinuity, summaryProbe, type ContinuityCounts, type ContinuityScore, type Leakage } from './continuity-score.js';
 
 /** The rates of one way of starting the next session, pooled over sessions. */
 export interface ContinuityRates {
@@ -57,6 +57,8 @@ export interface ContinuityReport extends ContinuityRates {
   sessions: number;
   /** Sessions whose scenario ran to the end within its deadline. */
   ok: number;
+  /** Mean o200k tokens of the Project Memory block alone in the received text, over the sessions that ran (the graph context after it is left out). */
+  block_tokens_mean: number;
   /** Lines P received because of Q, plus lines R received from P or Q, over all sessions. */
   leaked_items: number;
   /** The same rates when the instance that compacted starts the next session (no new process); over the sessions where it could. */
@@ -79,6 +81,8 @@ export interface ContinuityRun {
   /** The headline: that text's score. */
   score: ContinuityScore;
   tokens: number | null;
+  /** Tokens of the Project Memory block of that text. */
+  blockTokens: number | null;
   /** P's next session in the instance that compacted, when it was still open. */
   same: ContinuityScore | null;
   sameTokens: number | null;
@@ -254,6 +258,7 @@ function sessionRun(plan: SessionPlan, outcome: Outcome, ms: number, untouchedBa
     digest: null,
     score: missedContinuity(entry.truth),
     tokens: null,
+    blockTokens: null,
     same: null,
     sameTokens: null,
     leaked: { fromOther: [], intoUntouched: [] },
@@ -272,6 +277,7 @@ function sessionRun(plan: SessionPlan, outcome: Outcome, ms: number, untouchedBa
     digest: receivedDigest(result.pNext),
     score: scoreContinuity(entry.truth, result.pNext, p.probe),
     tokens: countTokens(result.pNext),
+    blockTokens: countTokens(projectMemoryBlock(result.pNext)),
     same: result.pSame === null ? null : scoreContinuity(entry.truth, result.pSame, p.probe),
     sameTokens: result.pSame === null ? null : countTokens(result.pSame),
     leaked: leakage({ withOther: result.pNext, alone: result.pAlone }, { shared: result.untouched, empty: untouchedBaseline }),
@@ -296,6 +302,7 @@ function reportOf(host: HostLine, runs: readonly ContinuityRun[]): ContinuityRep
       runs.map((run) => run.score),
       runs.flatMap((run) => (run.tokens === null ? [] : [run.tokens])),
     ),
+    block_tokens_mean: mean(runs.flatMap((run) => (run.blockTokens === null ? [] : [run.blockTokens]))),
     leaked_items: runs.reduce((sum, run) => sum + run.leaked.fromOther.length + run.leaked.intoUntouched.length, 0),
     same_process: {
       sessions: sameRuns.length,

@@ -16,7 +16,7 @@ export function roundedSequence(report: SequenceReport): SequenceReport {
   const perProject = Object.fromEntries(
     Object.entries(report.per_project).map(([project, figures]) => [project, { ...figures, needed_recall: round(figures.needed_recall, 3), injected_precision: round(figures.injected_precision, 3) }]),
   );
-  return { ...report, needed_recall: round(report.needed_recall, 3), injected_precision: round(report.injected_precision, 3), tokens_mean: round(report.tokens_mean, 1), per_project: perProject };
+  return { ...report, needed_recall: round(report.needed_recall, 3), injected_precision: round(report.injected_precision, 3), tokens_mean: round(report.tokens_mean, 1), block_tokens_mean: round(report.block_tokens_mean, 1), per_project: perProject };
 }
 
 function table(rows: string[][]): string {
@@ -34,13 +34,14 @@ function table(rows: string[][]): string {
  */
 export function formatSequence(report: SequenceReport, runs: readonly SequenceRun[]): string {
   const rows = table([
-    ['sequence: project', 'run', 'sessions', 'ms', 'tokens', 'needed', 'precision'],
+    ['sequence: project', 'run', 'sessions', 'ms', 'tokens', 'block', 'needed', 'precision'],
     ...runs.map((run) => [
       run.project,
       run.ok ? 'ok' : 'FAILED',
       String(run.earlier.length),
       String(Math.round(run.ms)),
       run.tokens === null ? '-' : String(run.tokens),
+      run.blockTokens === null ? '-' : String(run.blockTokens),
       `${run.score.hits}/${run.score.total}`,
       `${run.score.injected.matched}/${run.score.injected.lines}`,
     ]),
@@ -50,7 +51,7 @@ export function formatSequence(report: SequenceReport, runs: readonly SequenceRu
     rows,
     ...failures,
     '',
-    `needed recall ${report.needed_recall.toFixed(2)}, injected-line precision ${report.injected_precision.toFixed(2)} (${report.injected_lines} lines), ${report.tokens_mean.toFixed(1)} tokens on average`,
+    `needed recall ${report.needed_recall.toFixed(2)}, injected-line precision ${report.injected_precision.toFixed(2)} (${report.injected_lines} lines), ${report.tokens_mean.toFixed(1)} tokens on average (the Project Memory block ${report.block_tokens_mean.toFixed(1)})`,
     `${report.ok}/${report.projects} projects ok, ${report.sessions} earlier sessions compacted (OpenCode ${report.host === 'v2' ? '2.x' : '1.x'} host)`,
     '',
   ].join('\n');

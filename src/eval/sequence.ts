@@ -47,6 +47,8 @@ export interface SequenceRun {
   score: SequenceScore;
   /** o200k tokens of the received text. */
   tokens: number | null;
+  /** Those of its Project Memory block alone. */
+  blockTokens: number | null;
   notes: string[];
   logs: InstanceLog[];
   ms: number;
@@ -62,6 +64,7 @@ export interface SequenceProjectReport {
   injected_precision: number;
   injected_lines: number;
   tokens: number | null;
+  block_tokens: number | null;
 }
 
 /** The `sequence` object of `npm run eval -- --sequence --json`. */
@@ -79,6 +82,8 @@ export interface SequenceReport {
   injected_lines: number;
   /** Mean o200k tokens of what the next sessions received, over the projects that ran. */
   tokens_mean: number;
+  /** The same of their Project Memory blocks alone (the graph context after a block is left out). */
+  block_tokens_mean: number;
   per_project: Record<string, SequenceProjectReport>;
 }
 
@@ -129,6 +134,8 @@ const rate = (hits: number, total: number): number => (total > 0 ? hits / total 
 export function sequenceReport(host: HostLine, runs: readonly SequenceRun[]): SequenceReport {
   const sum = (pick: (run: SequenceRun) => number): number => runs.reduce((total, run) => total + pick(run), 0);
   const tokens = runs.flatMap((run) => (run.tokens === null ? [] : [run.tokens]));
+  const blockTokens = runs.flatMap((run) => (run.blockTokens === null ? [] : [run.blockTokens]));
+  const mean = (values: readonly number[]): number => (values.length > 0 ? values.reduce((total, value) => total + value, 0) / values.length : 0);
   const lines = sum((run) => run.score.injected.lines);
   return {
     host,
@@ -138,7 +145,8 @@ export function sequenceReport(host: HostLine, runs: readonly SequenceRun[]): Se
     needed_recall: rate(sum((run) => run.score.hits), sum((run) => run.score.total)),
     injected_precision: rate(sum((run) => run.score.injected.matched), lines),
     injected_lines: lines,
-    tokens_mean: tokens.length > 0 ? tokens.reduce((total, value) => total + value, 0) / tokens.length : 0,
+    tokens_mean: mean(tokens),
+    block_tokens_mean: mean(blockTokens),
     per_project: Object.fromEntries(
       runs.map((run) => [
         run.project,
@@ -150,6 +158,7 @@ export function sequenceReport(host: HostLine, runs: readonly SequenceRun[]): Se
           injected_precision: rate(run.score.injected.matched, run.score.injected.lines),
           injected_lines: run.score.injected.lines,
           tokens: run.tokens,
+          block_tokens: run.blockTokens,
         },
       ]),
     ),
@@ -157,7 +166,7 @@ export function sequenceReport(host: HostLine, runs: readonly SequenceRun[]): Se
 }
 
 function failedRun(truth: SequenceTruth, reason: string, ms: number, extra: Partial<SequenceRun> = {}): SequenceRun {
-  return { project: truth.project, earlier: truth.earlier, later: truth.later, ok: false, failure: reason, received: null, score: scoreSequence(truth.needed, ''), tokens: null, notes: [], logs: [], ms, ...extra };
+  return { project: truth.project, earlier: truth.earlier, later: truth.later, ok: false, failure: reason, received: null, score: scoreSequence(truth.needed, ''), tokens: null, blockTokens: null, notes: [], logs: [], ms, ...extra };
 }
 
 /**
@@ -207,7 +216,7 @@ export async function runSequence(projects: readonly SequenceProject[], options:
         runs.push(failedRun(truth, 'the next session did not start', ms, { notes: outcome.result.notes, logs: outcome.result.logs }));
       } else {
         const { received } = outcome.result;
-        runs.push({ project: truth.project, earlier: truth.earlier, later: truth.later, ok: true, received, score: scoreSequence(truth.needed, received), tokens: countTokens(received), notes: outcome.result.notes, logs: outcome.result.logs, ms });
+        runs.push({ project: truth.project, earlier: truth.earlier, later: truth.later, ok: true, received, score: scoreSequence(truth.needed, received), tokens: countTokens(received), blockTokens: countTokens(projectMemoryBlock(received)), notes: outcome.result.notes, logs: outcome.result.logs, ms });
       }
     }
   } finally {

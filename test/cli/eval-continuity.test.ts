@@ -41,7 +41,7 @@ describe.concurrent('npm run eval -- --sequence', () => {
     expect(code).toBe(0);
     const { sequence } = JSON.parse(stdout) as { sequence: Record<string, unknown> };
     expect(sequence).toMatchObject({ host: 'v1', projects: 1, ok: 0, sessions: 1, needed_recall: 0, injected_precision: 0, tokens_mean: 0 });
-    expect(sequence['per_project']).toEqual({ gone: { sessions: 1, ok: false, needed_recall: 0, needed: '0/1', injected_precision: 0, injected_lines: 0, tokens: null } });
+    expect(sequence['per_project']).toEqual({ gone: { sessions: 1, ok: false, needed_recall: 0, needed: '0/1', injected_precision: 0, injected_lines: 0, tokens: null, block_tokens: null } });
   });
 
   it('should print the table and why a project failed, and refuse to run without a corpus', async () => {
@@ -63,7 +63,7 @@ describe.concurrent('npm run eval -- --continuity', () => {
     expect(Object.keys(report)).toEqual(['sessions', 'ok', 'metrics', 'baselines', 'context_tokens_mean', 'extract_ms_p50', 'continuity']);
     const continuity = report['continuity'] as Record<string, unknown>;
     expect(Object.keys(continuity).sort()).toEqual(
-      ['decision_recall', 'host', 'injected_lines', 'injected_precision', 'leaked_items', 'next_recall', 'ok', 'problem_recall', 'received', 'same_process', 'sessions', 'summary_carried', 'tokens_mean', 'topic_rate'].sort(),
+      ['block_tokens_mean', 'decision_recall', 'host', 'injected_lines', 'injected_precision', 'leaked_items', 'next_recall', 'ok', 'problem_recall', 'received', 'same_process', 'sessions', 'summary_carried', 'tokens_mean', 'topic_rate'].sort(),
     );
     expect(continuity).toMatchObject({ host: 'v1', sessions: 1, ok: 0, decision_recall: 0, injected_precision: 0, injected_lines: 0, leaked_items: 0, tokens_mean: 0, received: { vanished: null } });
   });
@@ -97,6 +97,6 @@ describe.concurrent('npm run eval -- --continuity', () => {
     expect(stdout).toMatch(/^injected-line precision\s+0\.00\s+0\.00$/m);
     expect(stdout).toContain('vanished: no sessions/vanished.json or .json.gz');
     expect(stdout).toContain('continuity vanished (failed: no sessions/vanished.json or .json.gz)\n  missed decision: use SQLite');
-    expect(stdout).toContain('0/1 sessions ok; 0 leaked lines (OpenCode 1.x host)');
+    expect(stdout).toContain('0/1 sessions ok; Project Memory block 0.0 tokens on average; 0 leaked lines (OpenCode 1.x host)');
   });
 });

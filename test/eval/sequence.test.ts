@@ -85,6 +85,7 @@ describe('sequenceReport', () => {
     received: null,
     score: { hits, total, missed: [], injected: { lines, matched, unmatched: [] } },
     tokens,
+    blockTokens: tokens === null ? null : tokens / 2,
     notes: [],
     logs: [],
     ms: 1,
@@ -92,8 +93,8 @@ describe('sequenceReport', () => {
 
   it('should pool recall over items and precision over lines, and give each project its own figures', () => {
     const report = sequenceReport('v1', [run('shop', 1, 4, 6, 3, 500), run('blog', 3, 4, 2, 1, 300), run('gone', 0, 2, 0, 0, null)]);
-    expect(report).toMatchObject({ projects: 3, ok: 2, sessions: 6, needed_recall: 0.4, injected_precision: 0.5, injected_lines: 8, tokens_mean: 400 });
-    expect(report.per_project['shop']).toEqual({ sessions: 2, ok: true, needed_recall: 0.25, needed: '1/4', injected_precision: 0.5, injected_lines: 6, tokens: 500 });
+    expect(report).toMatchObject({ projects: 3, ok: 2, sessions: 6, needed_recall: 0.4, injected_precision: 0.5, injected_lines: 8, tokens_mean: 400, block_tokens_mean: 200 });
+    expect(report.per_project['shop']).toEqual({ sessions: 2, ok: true, needed_recall: 0.25, needed: '1/4', injected_precision: 0.5, injected_lines: 6, tokens: 500, block_tokens: 250 });
     expect(report.per_project['gone']).toMatchObject({ ok: false, needed_recall: 0, injected_precision: 0, tokens: null });
   });
 });
