@@ -7,10 +7,13 @@
  * children die with it. The run ends on the program's exit, with a bounded
  * wait for the rest of its output, never on the pipes closing alone (a
  * grandchild may hold them open for ever). Under Bun (OpenCode's runtime)
- * `Bun.spawn` is used, under Node `node:child_process`.
+ * `Bun.spawn` is used (a posix_spawn: nothing of the caller's heap is copied).
+ * Under Node `node:child_process` forks, and a fork copies the page tables of
+ * the whole process — milliseconds once the plugin holds a 10 MB session — so
+ * the spawn runs on a thread of its own (spawn-thread.ts), never the caller's.
  */
-import { spawn } from 'node:child_process';
 import { Collector, killGroup, runState, type ProcessOutcome, type RunLimits } from './process-run-state.js';
+import { runOffThread } from './spawn-thread.js';
 import { errorText } from '../../shared/logger.js';
 
 export { KILL_GRACE_MS, OUTPUT_GRACE_MS, type ProcessOutcome, type RunLimits } from './process-run-state.js';
@@ -37,47 +40,6 @@ interface BunRuntime {
 
 function bunRuntime(): BunRuntime | undefined {
   return (globalThis as { Bun?: BunRuntime }).Bun;
-}
-
-function runWithNode(file: string, args: readonly string[], limits: RunLimits): Promise<ProcessOutcome> {
-  return new Promise((resolvePromise) => {
-    let child: ReturnType<typeof spawn>;
-    try {
-      // detached: the child leads its own process group, so a kill reaches anything it started.
-      child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], env: limits.env, cwd: limits.cwd, detached: true, shell: false });
-    } catch (error) {
-      resolvePromise({ kind: 'spawn-failed', message: (error as Error).message });
-      return;
-    }
-    const out = child.stdout as NonNullable<typeof child.stdout>;
-    const err = child.stderr as NonNullable<typeof child.stderr>;
-    const state = runState(
-      limits,
-      () => killGroup(child.pid, () => child.kill('SIGKILL')),
-      (outcome) => {
-        // Pipes a grandchild may still hold are closed on this side.
-        out.destroy();
-        err.destroy();
-        resolvePromise(outcome);
-      },
-    );
-    const ended = (stream: NodeJS.ReadableStream): Promise<void> =>
-      new Promise((resolve) => {
-        stream.once('end', resolve);
-        stream.once('close', resolve);
-        stream.once('error', () => resolve());
-      });
-    const outputDone = Promise.all([ended(out), ended(err)]);
-    out.on('data', (chunk: Buffer) => {
-      if (!state.stdout.push(chunk)) state.stop('output-too-large');
-    });
-    err.on('data', (chunk: Buffer) => void state.stderr.push(chunk));
-    // Without a pid the program never started; with one, 'exit' follows any error.
-    child.once('error', (error) => {
-      if (child.pid === undefined) state.failed(error.message);
-    });
-    child.once('exit', (code, signal) => state.exited({ code, signal }, outputDone));
-  });
 }
 
 async function drain(stream: ReadableStream<Uint8Array>, collector: Collector, onOverflow: () => void, stopped: Promise<void>): Promise<void> {
@@ -132,5 +94,5 @@ function runWithBun(bun: BunRuntime, file: string, args: readonly string[], limi
 export function runProcess(file: string, args: readonly string[], limits: RunLimits): Promise<ProcessOutcome> {
   if (limits.signal?.aborted) return Promise.resolve({ kind: 'timeout', stdout: '', stderr: '' });
   const bun = bunRuntime();
-  return bun ? runWithBun(bun, file, args, limits) : runWithNode(file, args, limits);
+  return bun ? runWithBun(bun, file, args, limits) : runOffThread(file, args, limits);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { runProcess } from '../../../../src/main/memory/cli/process-runner.js';
+import { sharedSpawnThread } from '../../../../src/main/memory/cli/spawn-thread.js';
 import { alive } from '../../../support/hanging-cli.js';
 
 const node = process.execPath;
@@ -11,6 +12,14 @@ describe('runProcess', () => {
       maxStdoutBytes: 1024,
     });
     expect(outcome).toMatchObject({ kind: 'exited', code: 0, stdout: '$(touch /tmp/x) "; rm -rf /', stderr: 'diag' });
+  });
+
+  it('should start programs from the spawn thread under Node, not from the calling thread', async () => {
+    const before = sharedSpawnThread().answered;
+    const outcome = await runProcess(node, ['-e', 'process.stdout.write("ok")'], { timeoutMs: 10_000, maxStdoutBytes: 64 });
+    expect(outcome).toMatchObject({ kind: 'exited', stdout: 'ok' });
+    expect(sharedSpawnThread().answered).toBe(before + 1);
+    expect(sharedSpawnThread().inline).toBe(0);
   });
 
   it('should kill a process past its deadline, with what it started, and leave nothing running', async () => {
