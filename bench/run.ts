@@ -8,6 +8,8 @@
  * compaction may take or a store figure exceeds its budget, in either runtime. Tables fit 120 columns; a
  * progress line on stderr (when it is a terminal) names the step and the time spent.
  *
+ * `--hook` measures only the whole compacting hook on 10 MB, through the 1.x and the 2.x host shape
+ * (`--runs N` plugins each, 3 by default, 1 with `--quick`).
  * `--plot DIR` measures only the hook thread's delay over time through one 10 MB extraction,
  * pooled and inline, under the runtimes asked for, and draws it into DIR/loop-delay-10mb.svg.
  */
@@ -77,6 +79,8 @@ async function main(): Promise<number> {
       json: { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
       store: { type: 'boolean', default: false },
+      hook: { type: 'boolean', default: false },
+      runs: { type: 'string' },
       runtime: { type: 'string', default: 'both' },
       plot: { type: 'string' },
       // The run under Bun for --plot: its timelines as one JSON line.
@@ -100,13 +104,14 @@ async function main(): Promise<number> {
     }
     return 0;
   }
-  const passed = [...(values.json ? ['--json'] : []), ...(values.quick ? ['--quick'] : []), ...(values.store ? ['--store'] : [])];
+  const passed = [...(values.json ? ['--json'] : []), ...(values.quick ? ['--quick'] : []), ...(values.store ? ['--store'] : []), ...(values.hook ? ['--hook'] : []), ...(values.runs ? ['--runs', values.runs] : [])];
   // Asked for Bun from Node: the whole run happens in OpenCode's Bun.
   if (runtime === 'bun' && !onBun()) {
     const bun = await benchUnderBun(passed);
     process.stdout.write(bun.stdout);
     return bun.code;
   }
+  if (values.hook) return await measureHook(runtime, passed, Number(values.runs ?? (values.quick ? 1 : 3)), values.json ?? false);
   // Progress on stderr when it is a terminal; stdout carries only the tables or the JSON object.
   const out = benchOutput(values.store ? 1 : 3 + SIZES.length * 2 + (runtime === 'both' ? 1 : 0));
   const print = (text: string): void => {
@@ -114,6 +119,36 @@ async function main(): Promise<number> {
   };
   try {
     return await measureAll(values, runtime, passed, out, print);
+  } finally {
+    out.done();
+  }
+}
+
+/**
+ * `--hook`: only the whole compacting hook on the 10 MB session, through each host shape (1.x's hooks
+ * over the fake host, 2.x's `setup` in the contract host), under the runtimes asked for.
+ */
+async function measureHook(runtime: RuntimeChoice, passed: string[], runs: number, json: boolean): Promise<number> {
+  const out = benchOutput(runtime === 'both' ? 3 : 2);
+  const session = generateSession({ seed: 7, targetBytes: 10 * 1024 ** 2 });
+  const shapes: Record<string, HookFigures> = {};
+  try {
+    for (const shape of ['v1', 'v2'] as const) {
+      out.step(`compacting hook on 10MB through the ${shape} host shape`);
+      shapes[shape] = await benchCompactingHook(session, runs, shape);
+    }
+    const report: Record<string, unknown> = { runtime: currentRuntime(), size: '10MB', runs, host_shapes: shapes };
+    if (!json) out.print(sideBySideTable(`compacting hook, 10MB, by host shape (${currentRuntime()})`, shapes));
+    if (runtime === 'both') {
+      out.step("the same under OpenCode's Bun");
+      const bun = await benchUnderBun([...passed.filter((arg) => arg !== '--json'), '--json']);
+      const bunReport = JSON.parse(bun.stdout.trim().split('\n').at(-1) ?? '{}') as { runtime?: string; host_shapes?: Record<string, HookFigures> };
+      report['bun'] = bunReport;
+      if (!json) out.print(sideBySideTable(`compacting hook, 10MB, by host shape (${bunReport.runtime ?? 'bun'})`, bunReport.host_shapes ?? {}));
+      if (bun.code !== 0) return 1;
+    }
+    if (json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    return 0;
   } finally {
     out.done();
   }
