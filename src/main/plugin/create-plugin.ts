@@ -10,6 +10,7 @@ import { resolvePluginOptions, type PluginOptions } from '../options/plugin-opti
 import { createLogger, errorText, type Logger } from '../shared/logger.js';
 import { locateCli } from '../memory/cli/cli-locator.js';
 import { createMaenifoldClient } from '../memory/cli/maenifold-client.js';
+import { prepareProcessRunner } from '../memory/cli/process-runner.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import { countingWrites } from '../memory/counting-writes.js';
 import { createFileStore, type FileStore } from '../memory/files/file-store.js';
@@ -125,8 +126,11 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       logger.info(`store: built-in files under ${files.memoryDir} (${why}); project ${project.name} (${project.key}, memory scope ${options.memoryScope}); ${hostText(input.host)}`);
     } else {
       memory = countingWrites(createMaenifoldClient(location, env));
-      if (location.found) logger.info(`store: maenifold CLI ${location.path} (from ${location.source}); project ${project.name} (${project.key}, memory scope ${options.memoryScope}); ${hostText(input.host)}`);
-      else {
+      if (location.found) {
+        logger.info(`store: maenifold CLI ${location.path} (from ${location.source}); project ${project.name} (${project.key}, memory scope ${options.memoryScope}); ${hostText(input.host)}`);
+        // The thread the CLI is started from starts now, not inside the first hook that writes.
+        prepareProcessRunner();
+      } else {
         logger.warn(
           `maenifold CLI not found (looked at ${location.tried.length} places, last ${location.tried.at(-1) ?? 'none'}) and the store option is maenifold; graph context, notes and summaries are off, compaction guidance still works. Set MAENIFOLD_CLI to its path.`,
         );

@@ -14,7 +14,7 @@
  */
 import { spawn } from 'node:child_process';
 import { Collector, killGroup, runState, type ProcessOutcome, type RunLimits } from './process-run-state.js';
-import { runOffThread } from './spawn-thread.js';
+import { runOffThread, sharedSpawnThread } from './spawn-thread.js';
 import { errorText } from '../../shared/logger.js';
 
 export { KILL_GRACE_MS, OUTPUT_GRACE_MS, type ProcessOutcome, type RunLimits } from './process-run-state.js';
@@ -146,4 +146,12 @@ export function runProcess(file: string, args: readonly string[], limits: RunLim
   if (limits.signal?.aborted) return Promise.resolve({ kind: 'timeout', stdout: '', stderr: '' });
   const bun = bunRuntime();
   return bun ? runWithBun(bun, file, args, limits) : runOffThread(file, args, limits);
+}
+
+/**
+ * Gets the runner ready before its first run: under Node, starts the spawn thread (spawn-thread.ts) now,
+ * so a hook's first write does not pay for it; under Bun, nothing is needed.
+ */
+export function prepareProcessRunner(): void {
+  if (!bunRuntime()) sharedSpawnThread().start();
 }

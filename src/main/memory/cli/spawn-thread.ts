@@ -6,8 +6,8 @@
  * spawn instead, with the same deadline, output cap and group kill
  * (`runWithNode` in process-runner.ts); the caller only posts the run and reads its outcome.
  *
- * The thread is started on the first run and keeps the process alive only
- * while a run is under way. A thread that cannot start leaves the runs to the
+ * The thread is started when the plugin finds the CLI (`start`), or else on
+ * the first run, and keeps the process alive only while a run is under way. A thread that cannot start leaves the runs to the
  * caller's thread, as before; one that stops while programs run answers them
  * as failed starts (a write is retried by the outbox), and the next run starts
  * a new thread. The caller keeps a deadline of its own past the thread's, so
@@ -33,6 +33,13 @@ export const THREAD_ANSWER_GRACE_MS = 2_000;
 export interface SpawnThread {
   /** Runs `file` as `runWithNode` would, from the thread (or the caller's thread when none can start). */
   run(file: string, args: readonly string[], limits: RunLimits): Promise<ProcessOutcome>;
+  /**
+   * Starts the thread now, before any run, so its start (tens of milliseconds of the caller's thread the
+   * first time) happens when the plugin starts rather than inside a hook. Does nothing once it runs.
+   */
+  start(): void;
+  /** Whether a thread is running. */
+  readonly running: boolean;
   /** Runs the thread answered: those that were started from it. */
   readonly answered: number;
   /** Runs left to the caller's thread because none could start. */
@@ -101,6 +108,8 @@ export function createSpawnThread(entry: { filename: URL; workerData?: unknown }
   const thread = (): Worker => {
     if (worker) return worker;
     const started = new Worker(entry.filename, { workerData: entry.workerData });
+    // Idle, it does not keep the process alive; a run refs it while it is under way.
+    started.unref();
     worker = started;
     started.on('message', (reply: SpawnReply) => {
       if (reply.type === 'ready') ready = true;
@@ -115,6 +124,17 @@ export function createSpawnThread(entry: { filename: URL; workerData?: unknown }
   };
 
   return {
+    start() {
+      if (unavailable || worker) return;
+      try {
+        thread();
+      } catch {
+        unavailable = true;
+      }
+    },
+    get running() {
+      return worker !== null;
+    },
     run(file, args, limits) {
       if (limits.signal?.aborted) return Promise.resolve({ kind: 'timeout', stdout: '', stderr: '' });
       if (unavailable) return runInline(file, args, limits);

@@ -15,6 +15,20 @@ describe('createSpawnThread', () => {
     }
   });
 
+  it('should start its thread before any run when asked', async () => {
+    const spawner = createSpawnThread();
+    try {
+      expect(spawner.running).toBe(false);
+      spawner.start();
+      expect(spawner.running).toBe(true);
+      const outcome = await spawner.run(node, ['-e', 'process.stdout.write("ok")'], { timeoutMs: 10_000, maxStdoutBytes: 64 });
+      expect(outcome).toMatchObject({ kind: 'exited', stdout: 'ok' });
+      expect(spawner.answered).toBe(1);
+    } finally {
+      await spawner.close();
+    }
+  });
+
   it('should keep the deadline, the output cap and the abort from its thread', async () => {
     const spawner = createSpawnThread();
     try {
