@@ -10,7 +10,7 @@ import { resolvePluginOptions, type PluginOptions } from '../options/plugin-opti
 import { createLogger, errorText, type Logger } from '../shared/logger.js';
 import { locateCli } from '../memory/cli/cli-locator.js';
 import { createMaenifoldClient } from '../memory/cli/maenifold-client.js';
-import { prepareProcessRunner } from '../memory/cli/process-runner.js';
+import { holdProcessRunner } from '../memory/cli/process-runner.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import { countingWrites } from '../memory/counting-writes.js';
 import { createFileStore, type FileStore } from '../memory/files/file-store.js';
@@ -118,6 +118,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const runner = createFallbackRunner(pool, (name, reason) => logger.warn(`pool could not run ${name} (${reason}); ran it inline`));
     let files: FileStore | null = null;
     let memory: MemoryPort;
+    let releaseRunner: () => Promise<void> = async () => undefined;
     if (useFiles) {
       const root = env['MAENIFOLD_ROOT'] || join(env['HOME'] || homedir(), 'maenifold');
       files = createFileStore({ root, stateDir: options.stateDir, runner, logger });
@@ -128,8 +129,8 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       memory = countingWrites(createMaenifoldClient(location, env));
       if (location.found) {
         logger.info(`store: maenifold CLI ${location.path} (from ${location.source}); project ${project.name} (${project.key}, memory scope ${options.memoryScope}); ${hostText(input.host)}`);
-        // The thread the CLI is started from starts now, not inside the first hook that writes.
-        prepareProcessRunner();
+        // The thread the CLI is started from starts now, not inside the first hook that writes; dispose lets it go.
+        releaseRunner = holdProcessRunner();
       } else {
         logger.warn(
           `maenifold CLI not found (looked at ${location.tried.length} places, last ${location.tried.at(-1) ?? 'none'}) and the store option is maenifold; graph context, notes and summaries are off, compaction guidance still works. Set MAENIFOLD_CLI to its path.`,
@@ -197,6 +198,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
           ['entries held in memory', () => delivery.close()],
           ['file store index', () => files?.close()],
           ['worker pool', () => (seams.pool ? undefined : seams.pools ? seams.pools.release(pool) : pool.destroy())],
+          ['process runner', () => releaseRunner()],
         ] as const) {
           const done = await withDeadline(Promise.resolve().then(step), SHUTDOWN_STEP_MS);
           if (!done.done) logger.warn(`shutdown: ${what} ${done.reason === 'timeout' ? `did not stop within ${SHUTDOWN_STEP_MS} ms` : `failed to stop: ${errorText(done.error)}`}`);

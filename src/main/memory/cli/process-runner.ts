@@ -14,7 +14,7 @@
  */
 import { spawn } from 'node:child_process';
 import { Collector, killGroup, runState, type ProcessOutcome, type RunLimits } from './process-run-state.js';
-import { runOffThread, sharedSpawnThread } from './spawn-thread.js';
+import { holdSpawnThread, runOffThread } from './spawn-thread.js';
 import { errorText } from '../../shared/logger.js';
 
 export { KILL_GRACE_MS, OUTPUT_GRACE_MS, type ProcessOutcome, type RunLimits } from './process-run-state.js';
@@ -149,9 +149,11 @@ export function runProcess(file: string, args: readonly string[], limits: RunLim
 }
 
 /**
- * Gets the runner ready before its first run: under Node, starts the spawn thread (spawn-thread.ts) now,
- * so a hook's first write does not pay for it; under Bun, nothing is needed.
+ * Holds the runner ready from now until the release: under Node the spawn thread (spawn-thread.ts), so a
+ * hook's first write does not pay for its start; under Bun, nothing is needed.
+ *
+ * @returns the release, awaited at the holder's dispose.
  */
-export function prepareProcessRunner(): void {
-  if (!bunRuntime()) sharedSpawnThread().start();
+export function holdProcessRunner(): () => Promise<void> {
+  return bunRuntime() ? async () => undefined : holdSpawnThread();
 }

@@ -6,8 +6,9 @@
  * spawn instead, with the same deadline, output cap and group kill
  * (`runWithNode` in process-runner.ts); the caller only posts the run and reads its outcome.
  *
- * The thread is started when the plugin finds the CLI (`start`), or else on
- * the first run, and keeps the process alive only while a run is under way. A thread that cannot start leaves the runs to the
+ * The thread lives while a plugin instance holds it (`holdSpawnThread`, from
+ * the instance's start to its dispose) and keeps the process alive only while
+ * a run is under way; without a holder, a run is started on the caller's thread. A thread that cannot start leaves the runs to the
  * caller's thread, as before; one that stops while programs run answers them
  * as failed starts (a write is retried by the outbox), and the next run starts
  * a new thread. The caller keeps a deadline of its own past the thread's, so
@@ -44,7 +45,7 @@ export interface SpawnThread {
   readonly answered: number;
   /** Runs left to the caller's thread because none could start. */
   readonly inline: number;
-  /** Stops the thread; runs under way are answered as failed starts. */
+  /** Stops the thread once the runs under way have ended. */
   close(): Promise<void>;
 }
 
@@ -75,6 +76,8 @@ export function createSpawnThread(entry: { filename: URL; workerData?: unknown }
   let answered = 0;
   let inline = 0;
   const pending = new Map<number, Pending>();
+  /** The outcomes still awaited, for `close`. */
+  const underWay = new Set<Promise<ProcessOutcome>>();
 
   const runInline = (file: string, args: readonly string[], limits: RunLimits): Promise<ProcessOutcome> => {
     inline += 1;
@@ -147,7 +150,7 @@ export function createSpawnThread(entry: { filename: URL; workerData?: unknown }
       }
       const id = nextId++;
       const { signal, ...crossing } = limits;
-      return new Promise<ProcessOutcome>((resolve) => {
+      const outcome = new Promise<ProcessOutcome>((resolve) => {
         // The deadline holds even if the thread never answers: past the thread's own deadline and graces, the caller moves on.
         const backstop = setTimeout(() => {
           target.postMessage({ type: 'abort', id } satisfies SpawnRequest);
@@ -170,6 +173,9 @@ export function createSpawnThread(entry: { filename: URL; workerData?: unknown }
         // The environment is sent whole: the thread's copy of this process's is the one of its start.
         target.postMessage({ type: 'run', id, file, args: [...args], limits: { ...crossing, env: crossing.env ?? process.env } } satisfies SpawnRequest);
       });
+      underWay.add(outcome);
+      void outcome.then(() => underWay.delete(outcome));
+      return outcome;
     },
     get answered() {
       return answered;
@@ -178,27 +184,55 @@ export function createSpawnThread(entry: { filename: URL; workerData?: unknown }
       return inline;
     },
     async close() {
+      await Promise.all([...underWay]);
       const current = worker;
+      worker = null;
+      ready = false;
       if (current) await current.terminate();
     },
   };
 }
 
 let shared: SpawnThread | null = null;
+let holders = 0;
 
-/** The process's one spawn thread, started with its first run. */
-export function sharedSpawnThread(): SpawnThread {
+/**
+ * Holds the process's one spawn thread, starting it now: the thread lives while someone holds it (each
+ * plugin instance that found the CLI, from its start to its dispose), so its start is not paid inside a
+ * hook and nothing of it is left once the last instance is gone.
+ *
+ * @returns the release; the last one stops the thread once its runs have ended.
+ */
+export function holdSpawnThread(): () => Promise<void> {
+  holders += 1;
   shared ??= createSpawnThread();
-  return shared;
+  shared.start();
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    holders -= 1;
+    if (holders > 0 || !shared) return;
+    const stopping = shared;
+    shared = null;
+    await stopping.close();
+  };
+}
+
+/** The process's spawn thread while it is held, or `null`. */
+export function sharedSpawnThread(): SpawnThread | null {
+  return holders > 0 ? shared : null;
 }
 
 /**
- * Runs a program from the shared spawn thread; see the module's comment.
+ * Runs a program from the shared spawn thread while one is held; see the module's comment. Without one
+ * (a script, not a plugin) it runs on the caller's thread: nothing would stop a thread started here.
  *
  * @param file - the program's path.
  * @param args - its arguments, one element each (no shell parsing).
  * @param limits - deadline, output cap, environment, working folder, abort signal.
  */
 export function runOffThread(file: string, args: readonly string[], limits: RunLimits): Promise<ProcessOutcome> {
-  return sharedSpawnThread().run(file, args, limits);
+  const thread = sharedSpawnThread();
+  return thread ? thread.run(file, args, limits) : runWithNode(file, args, limits);
 }

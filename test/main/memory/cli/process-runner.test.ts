@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { runProcess } from '../../../../src/main/memory/cli/process-runner.js';
-import { sharedSpawnThread } from '../../../../src/main/memory/cli/spawn-thread.js';
+import { holdSpawnThread, sharedSpawnThread } from '../../../../src/main/memory/cli/spawn-thread.js';
 import { alive } from '../../../support/hanging-cli.js';
 
 const node = process.execPath;
@@ -14,12 +14,18 @@ describe('runProcess', () => {
     expect(outcome).toMatchObject({ kind: 'exited', code: 0, stdout: '$(touch /tmp/x) "; rm -rf /', stderr: 'diag' });
   });
 
-  it('should start programs from the spawn thread under Node, not from the calling thread', async () => {
-    const before = sharedSpawnThread().answered;
-    const outcome = await runProcess(node, ['-e', 'process.stdout.write("ok")'], { timeoutMs: 10_000, maxStdoutBytes: 64 });
-    expect(outcome).toMatchObject({ kind: 'exited', stdout: 'ok' });
-    expect(sharedSpawnThread().answered).toBe(before + 1);
-    expect(sharedSpawnThread().inline).toBe(0);
+  it('should start programs from the spawn thread under Node while it is held, and stop the thread at the last release', async () => {
+    const release = holdSpawnThread();
+    const thread = sharedSpawnThread();
+    try {
+      const outcome = await runProcess(node, ['-e', 'process.stdout.write("ok")'], { timeoutMs: 10_000, maxStdoutBytes: 64 });
+      expect(outcome).toMatchObject({ kind: 'exited', stdout: 'ok' });
+      expect({ answered: thread?.answered, inline: thread?.inline }).toEqual({ answered: 1, inline: 0 });
+    } finally {
+      await release();
+    }
+    expect(thread?.running).toBe(false);
+    expect(sharedSpawnThread()).toBeNull();
   });
 
   it('should kill a process past its deadline, with what it started, and leave nothing running', async () => {
