@@ -16,6 +16,9 @@ import { createDoubleRoot } from '../support/maenifold-double.js';
 import { hookDriver, type HostShape } from './compacting-hook.bench.js';
 import { loopDelayTimeline } from './loop-delay.js';
 
+/** Functions whose self time is always printed, found or not. */
+const WATCHED = ['spawn', 'feed', 'feedBounded', 'contentKey', 'readable', 'remember', 'recentItems'];
+
 interface Stall {
   /** Epoch milliseconds the stall ended (the timer fired). */
   end: number;
@@ -69,6 +72,9 @@ async function main(): Promise<void> {
         const total = all.reduce((sum, entry) => sum + entry.ms, 0);
         console.log(`  hook thread self time ${total.toFixed(1)} ms; top:`);
         for (const entry of all.slice(0, 12)) console.log(`    ${entry.ms.toFixed(1).padStart(6)} ms  ${entry.name}`);
+        // The hook-thread costs named in the profiles before: the fork of a spawn, the content key, the kept copies.
+        const watched = WATCHED.map((name) => `${name} ${all.filter((entry) => entry.name.split(' ')[0] === name).reduce((sum, entry) => sum + entry.ms, 0).toFixed(1)}`);
+        console.log(`  watched (ms): ${watched.join(' · ')}`);
       }
     }
   } finally {
