@@ -10,6 +10,7 @@
 import type { Observation, ObservationType } from '../extraction/observations.js';
 import { fitLines } from '../text/fit-lines.js';
 import { truncateToTokens } from '../text/tokens/token-truncation.js';
+import { cutAtBoundary } from '../text/boundary-cut.js';
 import { countTokens, isWithinTokens, type TokenEncoding } from '../text/tokens/tokens.js';
 
 /** Groups in order of value; the budget cuts from the end. */
@@ -68,7 +69,7 @@ export function renderObservationLine(observation: Observation, encoding: TokenE
   const text = observation.text.trim();
   const max = SHORT_TYPES.has(observation.type) ? MAX_SHORT_ENTRY_TOKENS : MAX_ENTRY_TOKENS;
   if (isWithinTokens(text, max, encoding)) return `- ${text}`;
-  return `- ${truncateToTokens(text, max - 1, encoding).trimEnd()}${ELLIPSIS}`;
+  return `- ${cutAtBoundary(text, truncateToTokens(text, max - 1, encoding).trimEnd().length + ELLIPSIS.length)}`;
 }
 
 /** The grouped lines: a heading per non-empty group, each entry once, in the order given within a group. */

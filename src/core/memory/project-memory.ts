@@ -26,6 +26,7 @@ import { sanitizeText } from '../text/sanitize.js';
 import { LINE_BREAK, normalizeLineBreaks, splitLines } from '../text/line-breaks.js';
 import { fitLines } from '../text/fit-lines.js';
 import { truncateToTokens } from '../text/tokens/token-truncation.js';
+import { cutAtBoundary } from '../text/boundary-cut.js';
 import type { TokenEncoding } from '../text/tokens/tokens.js';
 
 /** A compaction note as read back. */
@@ -113,7 +114,7 @@ function plainItem(text: string): string {
     .replace(/\s+/g, ' ')
     .replace(/^[#>\s-]+/, '')
     .trim();
-  return plain.length > MAX_ITEM_CHARS ? `${plain.slice(0, MAX_ITEM_CHARS - 1)}…` : plain;
+  return cutAtBoundary(plain, MAX_ITEM_CHARS);
 }
 
 /**

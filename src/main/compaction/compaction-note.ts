@@ -8,6 +8,7 @@ import { projectConcept, stripTitleCharacters } from '../../core/memory/memory-f
 import type { NoteInput } from '../memory/memory-port.js';
 import { resolveProject, type Project } from '../shared/project.js';
 import { isPluginConcept } from '../shared/plugin-concepts.js';
+import { cutAtBoundary } from '../../core/text/boundary-cut.js';
 
 /** WriteMemory's note: always in a folder, always tagged. */
 export interface CompactionNote extends NoteInput {
@@ -32,7 +33,7 @@ const MAX_ITEM_CHARS = 300;
  */
 function listItem(text: string): string {
   const plain = text.replace(/\[\[|\]\]/g, '').replace(/`{2,}/g, '`').replace(/\s+/g, ' ').trim();
-  return `- ${plain.length > MAX_ITEM_CHARS ? `${plain.slice(0, MAX_ITEM_CHARS - 1)}…` : plain}`;
+  return `- ${cutAtBoundary(plain, MAX_ITEM_CHARS)}`;
 }
 
 /** Longest session id kept: OpenCode ids are about thirty characters. */

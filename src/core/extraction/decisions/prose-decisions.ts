@@ -8,6 +8,7 @@
  * from, and whether an item proposes rather than reports, in decision-source.ts.
  */
 import type { Decision } from './decisions.js';
+import { cutAtBoundary } from '../../text/boundary-cut.js';
 import type { CueMatchers } from '../../text/cues/cues.js';
 import type { ProseItem } from '../prose/prose-items.js';
 import { headingKind, labelKind, type LabelCache } from '../prose/decision-headings.js';
@@ -36,12 +37,15 @@ export const CANDIDATE_THRESHOLD = 2.5;
 const CODE_OBJECT =
   /`[^`\n]{1,120}`|[\w-]{1,80}\.[a-z]{1,6}\b|\b[a-z]{1,40}[A-Z][\w]{0,60}|\b[A-Z][a-z]{1,30}[A-Z]\w{0,60}|\b[a-z0-9]{1,40}_[\w]{1,60}|\w{1,60}\(\)|\b\d{1,4}\.\d{1,4}(?:\.\d{1,4})?\b|--[a-z][\w-]{1,60}|\/[\w-]{1,60}\/[\w./-]{0,120}/;
 
-/** A text cut at a word boundary to at most `max` characters, marked with an ellipsis when cut. */
+/** How long a decision's text may grow when its first {@link MAX_DECISION_TEXT_CHARS} characters hold only a lead-in. */
+export const MAX_DECISION_REACH_CHARS = 200;
+
+/**
+ * A decision's text cut to about `max` characters at a sentence or clause boundary (see `cutAtBoundary`):
+ * a reason or condition that opens it ("Since …, ") is never all that is kept of it.
+ */
 export function shorten(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\uD800-\uDBFF]$/, '').replace(/[\s,;:—–-]+$/, '')}…`;
+  return cutAtBoundary(text, max, { reach: Math.max(max, MAX_DECISION_REACH_CHARS) });
 }
 
 /** Items that are never decisions: questions, and offers or conditions. */

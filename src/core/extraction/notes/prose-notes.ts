@@ -6,6 +6,7 @@
  * reply with nothing in it. Problems read from machine output are not here.
  */
 import type { Observation } from '../observations.js';
+import { cutAtBoundary } from '../../text/boundary-cut.js';
 import type { CueMatchers } from '../../text/cues/cues.js';
 import type { ProseItem } from '../prose/prose-items.js';
 import { ORIGIN_WEIGHTS, reportedProblems, statedProblems, type StatedProblem } from '../problems/prose-problems.js';
@@ -74,7 +75,7 @@ export function emptyReplyNote(order: number): Observation {
 }
 
 function cap(text: string, max = MAX_NOTE_CHARS): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, '')}…`;
+  return cutAtBoundary(text, max);
 }
 
 /**

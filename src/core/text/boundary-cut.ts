@@ -1,0 +1,104 @@
+/**
+ * One way an item too long for its line is cut: at the end of a sentence,
+ * else at a clause boundary, a word boundary only as the last resort. A cut
+ * that would keep only what leads up to the point (a condition, a reason, a
+ * lead-in ending with a colon) keeps more, up to the item's reach, so that a
+ * line never ends in `…` before the claim it was kept for.
+ */
+import { capChars } from './char-cap.js';
+
+/** What marks a cut that kept less than a whole sentence. */
+export const CUT_MARK = '…';
+
+/** Options of {@link cutAtBoundary}. */
+export interface BoundaryCutOptions {
+  /**
+   * The longest text kept when every cut within `max` would end before the point: a hard cap the caller's
+   * line allows (a note's item cap, a context entry's token cap as characters). @default max
+   */
+  reach?: number;
+}
+
+/** A sentence's end: a stop and a space, or a full-width stop (CJK text has no space after it). */
+const SENTENCE_END = /[.!?](?=\s|$)|[。！？]/gu;
+/** A clause boundary: a semicolon, a dash between spaces, a comma, a colon, or their full-width forms. */
+const CLAUSE_END = /[;,](?=\s)|\s[—–-](?=\s)|[:](?=\s)|[；，、：]/gu;
+/** Abbreviations whose stop ends no sentence, read from the characters right before the stop. */
+const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|p\.ej|z\. ?B|bzw|usw)$/iu;
+/**
+ * A clause that only leads up to the point, by its opening word in the languages with cue tables: a
+ * condition, a time, a reason, a purpose, a concession ("Because the loss ignores class balance, …",
+ * "Para evitar …,", "如果…，"). Kept alone, the line says why or when but not what.
+ */
+const LEAD_CLAUSE =
+  /^(?:if|when|whenever|once|because|since|as|after|before|although|though|while|unless|until|to|in order to|so that|for|with|without|by|given|instead of|rather than|now that|si|cuando|porque|aunque|para|como|después de|antes de|mientras|wenn|weil|da|obwohl|um|nachdem|bevor|während|damit|ohne|quand|parce que|puisque|bien que|pour|après|avant de|lorsque|se|quando|embora|depois de|enquanto)(?![\p{L}])|^(?:如果|因为|由于|为了|虽然|当|既然|若|為了|因為|由於|雖然)/iu;
+/** Share of `max` a cut must keep at least, so that a first short clause does not stand for a long item. */
+const MIN_SHARE = 0.4;
+/** Characters of the claim a cut must keep past a lead-in: a verb and its object, at least. */
+const MIN_CLAIM_CHARS = 30;
+
+/** Ends of the pieces a boundary pattern finds in `text`, each just past its mark, in order. */
+function boundaryEnds(text: string, pattern: RegExp): number[] {
+  const ends: number[] = [];
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    if (match[0] === '.' && ABBREVIATION.test(text.slice(Math.max(0, match.index - 8), match.index))) continue;
+    ends.push(match.index + match[0].length);
+  }
+  return ends;
+}
+
+/**
+ * Where the claim of `text` starts: past the first clause when the text opens with a lead-in clause
+ * ("Because …, ", "如果…，"), past the last colon within `max` (what a colon announces is the point); 0 otherwise.
+ */
+function claimStart(text: string, max: number): number {
+  let start = 0;
+  if (LEAD_CLAUSE.test(text)) start = boundaryEnds(text.slice(0, max * 2), CLAUSE_END)[0] ?? text.length;
+  const head = text.slice(0, max);
+  const colon = Math.max(head.lastIndexOf(': '), head.lastIndexOf('：'));
+  if (colon !== -1) start = Math.max(start, colon + 1);
+  return start;
+}
+
+/** The latest end in `ends` within `[from, to]`, or -1. */
+function latestEnd(ends: readonly number[], from: number, to: number): number {
+  for (let index = ends.length - 1; index >= 0; index--) {
+    const end = ends[index] ?? 0;
+    if (end > to) continue;
+    return end >= from ? end : -1;
+  }
+  return -1;
+}
+
+/** A clause or word cut: the text up to `end` without the mark or space it ended on, then {@link CUT_MARK}. */
+function marked(text: string, end: number): string {
+  return `${capChars(text, end).replace(/[\s,;:，；、：—–-]+$/u, '')}${CUT_MARK}`;
+}
+
+/**
+ * `text` cut to at most `max` characters at the best boundary: the last sentence end that keeps at least
+ * two fifths of `max`, kept whole without a mark; else the last clause boundary, then the last word
+ * boundary, each marked with {@link CUT_MARK}. When `max` would keep no more than a lead-in (a reason, a
+ * condition, a colon announcing the point) and a few words of the claim after it, the cut is made the same
+ * way within `reach` instead. Surrogate pairs are never split.
+ *
+ * @param text - one item, on one line.
+ * @param max - the length the item should keep to, in UTF-16 units, the mark included.
+ * @param options - see {@link BoundaryCutOptions}.
+ * @returns `text` itself when it fits in `max` (in `reach` when the point lies past `max`).
+ */
+export function cutAtBoundary(text: string, max: number, options: BoundaryCutOptions = {}): string {
+  if (text.length <= max) return text;
+  const start = claimStart(text, max);
+  const claim = start === 0 ? 0 : start + MIN_CLAIM_CHARS;
+  const limit = claim > max - 1 ? Math.max(max, options.reach ?? max) : max;
+  if (text.length <= limit) return text;
+  const floor = Math.min(Math.max(Math.floor(limit * MIN_SHARE), claim), limit - 1);
+  const sentence = latestEnd(boundaryEnds(text, SENTENCE_END), floor, limit);
+  if (sentence !== -1) return text.slice(0, sentence);
+  const clause = latestEnd(boundaryEnds(text, CLAUSE_END), floor, limit - 1);
+  if (clause !== -1) return marked(text, clause);
+  const space = capChars(text, limit - 1).lastIndexOf(' ');
+  return marked(text, space > limit / 2 ? space : limit - 1);
+}
