@@ -35,6 +35,23 @@ const NOTICE = /^(?:resolved: )?(?:deprecated |\d+ (?:critical|high|moderate|low
 const INLINE_SCRIPT = /\((?:<string>|\[eval\]|<stdin>):\d+\)$/;
 /** A tool call the host refused or rejected: real, but about the agent's protocol more than the project. */
 const TOOL_FAILURE = /^[\w.:-]{1,60} failed: /;
+/** Source prefix of a language server's diagnostics (see `diagnosticsSource`). */
+const LSP_SOURCE = 'lsp:';
+
+/**
+ * The file whose editor diagnostics an observation reports, or null: a burst of them after one edit of a
+ * file in the middle of a change (a call written before its definition, a type before its field) is one
+ * problem of that file, not one problem per line the editor underlined.
+ */
+function diagnosedFile(observation: Observation): string | null {
+  return observation.source?.startsWith(LSP_SOURCE) === true ? observation.source : null;
+}
+
+/** A kept file's diagnostics told as one line: the best one, then how many more the editor reported. */
+function withMoreDiagnostics(text: string, more: number): string {
+  return more === 0 ? text : `${text} (and ${more} more LSP error${more === 1 ? '' : 's'} in this file)`;
+}
+
 /** Something a reader can act on: a path, a file:line, a call, an identifier, a number. */
 const SPECIFIC = /[\w-]+\.\w{1,6}(?::\d+)?|\w\(\)|\b[a-z]+[A-Z]\w*|\b\w+_\w+|\d/;
 
@@ -104,7 +121,8 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 
 /**
  * Problems and warnings ranked by {@link problemValue}, near repeats merged into the better one (its
- * frequency summed), at most {@link MAX_OPEN_PROBLEMS} open problems and {@link MAX_WARNINGS} warnings;
+ * frequency summed), the editor diagnostics of one file and type told as one (its best, with a count of
+ * the others), at most {@link MAX_OPEN_PROBLEMS} open problems and {@link MAX_WARNINGS} warnings;
  * every other observation passes through. The result keeps the input's order.
  *
  * @param observations - merged signals and notes.
@@ -120,8 +138,16 @@ export function rankProblems(observations: readonly Observation[], latestOrder: 
   const kept = new Map<number, Observation>();
   const keptWords: Array<{ index: number; words: ReadonlySet<string>; names: Set<string> }> = [];
   const counts = { problem: 0, warning: 0 };
+  /** The kept diagnostic of each file and type, and how many more of that file it stands for. */
+  const diagnosed = new Map<string, { index: number; more: number }>();
   for (const { observation, index } of candidates) {
     const type = observation.type as 'problem' | 'warning';
+    const file = diagnosedFile(observation);
+    const sameFile = file === null ? undefined : diagnosed.get(`${type}\u0000${file}`);
+    if (sameFile) {
+      sameFile.more++;
+      continue;
+    }
     const own = words(observation.text);
     const names = quotedNames(observation.text);
     const repeat = keptWords.find((other) => overlap(own, other.words) >= NEAR_REPEAT && !namesDiffer(names, other.names));
@@ -134,6 +160,11 @@ export function rankProblems(observations: readonly Observation[], latestOrder: 
     counts[type]++;
     kept.set(index, observation);
     keptWords.push({ index, words: own, names });
+    if (file !== null) diagnosed.set(`${type}\u0000${file}`, { index, more: 0 });
+  }
+  for (const { index, more } of diagnosed.values()) {
+    const survivor = kept.get(index);
+    if (survivor && more > 0) kept.set(index, { ...survivor, text: withMoreDiagnostics(survivor.text, more) });
   }
   return observations.flatMap((observation, index) => {
     if (observation.type !== 'problem' && observation.type !== 'warning') return [observation];

@@ -85,3 +85,38 @@ describe('rankProblems', () => {
     expect(rankProblems(lookups, 30)).toEqual([{ ...lookups[5], frequency: 6 }]);
   });
 });
+
+describe('rankProblems (editor diagnostics)', () => {
+  const lsp = (id: string, type: Observation['type'], text: string, order: number, file: string): Observation => ({ ...obs(id, type, text, order), source: `lsp:${file}` });
+
+  it("should tell one file's burst of editor errors as one problem, leaving room for the session's own", () => {
+    const burst = [
+      lsp('problem:lsp:a', 'problem', "Cannot find name 'loadTags'. (site/build.ts:210)", 4, 'site/build.ts'),
+      lsp('problem:lsp:b', 'problem', "Property 'tags' does not exist on type 'Page'. (site/build.ts:233)", 4, 'site/build.ts'),
+      lsp('problem:lsp:c', 'problem', "Cannot find name 'splitBlocks'. Did you mean 'splitBlock'? (site/build.ts:251)", 4, 'site/build.ts'),
+      lsp('problem:lsp:d', 'problem', "Argument of type 'string | undefined' is not assignable to parameter of type 'string'. (site/build.ts:300)", 4, 'site/build.ts'),
+    ];
+    const said = obs(`${SAID_PREFIX}cause:x`, 'problem', 'Root cause: the posts folder check used a file handle on a directory, so the list was empty', 2);
+    const ranked = rankProblems([...burst, said], 5);
+    const problems = ranked.filter((observation) => observation.type === 'problem');
+    expect(problems).toHaveLength(2);
+    expect(problems.some((observation) => observation.id === said.id)).toBe(true);
+    expect(problems.find((observation) => observation.id !== said.id)?.text).toMatch(/\(and 3 more LSP errors in this file\)$/);
+  });
+
+  it('should keep the diagnostics of different files, and settled ones apart from open ones', () => {
+    const ranked = rankProblems(
+      [
+        lsp('problem:lsp:a', 'problem', "No overload for method 'CreateSlider' takes 2 arguments (Ui/Painter.cs:63)", 3, 'Ui/Painter.cs'),
+        lsp('problem:lsp:b', 'problem', "The name 'ThemeStories' does not exist in the current context (Ui/Stories.cs:41)", 3, 'Ui/Stories.cs'),
+        lsp('resolved:problem:lsp:c', 'warning', "resolved: No overload for method 'CreateToggle' takes 2 arguments (Ui/Painter.cs:67)", 2, 'Ui/Painter.cs'),
+        lsp('resolved:problem:lsp:d', 'warning', "resolved: No overload for method 'CreateDropdown' takes 2 arguments (Ui/Painter.cs:79)", 2, 'Ui/Painter.cs'),
+      ],
+      3,
+    );
+    expect(ranked.filter((observation) => observation.type === 'problem')).toHaveLength(2);
+    const met = ranked.filter((observation) => observation.type === 'warning');
+    expect(met).toHaveLength(1);
+    expect(met[0]?.text).toMatch(/\(and 1 more LSP error in this file\)$/);
+  });
+});
