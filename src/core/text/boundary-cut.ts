@@ -34,8 +34,8 @@ const LEAD_CLAUSE =
   /^(?:if|when|whenever|once|because|since|as|after|before|although|though|while|unless|until|to|in order to|so that|for|with|without|by|given|instead of|rather than|now that|si|cuando|porque|aunque|para|como|después de|antes de|mientras|wenn|weil|da|obwohl|um|nachdem|bevor|während|damit|ohne|quand|parce que|puisque|bien que|pour|après|avant de|lorsque|se|quando|embora|depois de|enquanto)(?![\p{L}])|^(?:如果|因为|由于|为了|虽然|当|既然|若|為了|因為|由於|雖然)/iu;
 /** Share of `max` a cut must keep at least, so that a first short clause does not stand for a long item. */
 const MIN_SHARE = 0.4;
-/** Characters of the claim a cut must keep past a lead-in: a verb and its object, at least. */
-const MIN_CLAIM_CHARS = 30;
+/** Characters past a lead-in before a boundary can close its claim ("…, so X, …" is not a claim closed at "so X"). */
+const MIN_CLAIM_CHARS = 12;
 
 /** Ends of the pieces a boundary pattern finds in `text`, each just past its mark, in order. */
 function boundaryEnds(text: string, pattern: RegExp): number[] {
@@ -79,9 +79,9 @@ function marked(text: string, end: number): string {
 /**
  * `text` cut to at most `max` characters at the best boundary: the last sentence end that keeps at least
  * two fifths of `max`, kept whole without a mark; else the last clause boundary, then the last word
- * boundary, each marked with {@link CUT_MARK}. When `max` would keep no more than a lead-in (a reason, a
- * condition, a colon announcing the point) and a few words of the claim after it, the cut is made the same
- * way within `reach` instead. Surrogate pairs are never split.
+ * boundary, each marked with {@link CUT_MARK}. When the text opens with a lead-in (a reason, a condition,
+ * a colon announcing the point) and `max` would end before the clause after it closes, the cut is made the
+ * same way within `reach` instead, keeping that clause. Surrogate pairs are never split.
  *
  * @param text - one item, on one line.
  * @param max - the length the item should keep to, in UTF-16 units, the mark included.
@@ -90,14 +90,17 @@ function marked(text: string, end: number): string {
  */
 export function cutAtBoundary(text: string, max: number, options: BoundaryCutOptions = {}): string {
   if (text.length <= max) return text;
+  const sentences = boundaryEnds(text, SENTENCE_END);
+  const clauses = boundaryEnds(text, CLAUSE_END);
   const start = claimStart(text, max);
-  const claim = start === 0 ? 0 : start + MIN_CLAIM_CHARS;
+  // The claim after a lead-in runs to the next boundary past it: a cut keeps it whole, within reach if need be.
+  const claim = start === 0 ? 0 : Math.min(...[...sentences, ...clauses, text.length].filter((end) => end >= start + MIN_CLAIM_CHARS));
   const limit = claim > max - 1 ? Math.max(max, options.reach ?? max) : max;
   if (text.length <= limit) return text;
   const floor = Math.min(Math.max(Math.floor(limit * MIN_SHARE), claim), limit - 1);
-  const sentence = latestEnd(boundaryEnds(text, SENTENCE_END), floor, limit);
+  const sentence = latestEnd(sentences, floor, limit);
   if (sentence !== -1) return text.slice(0, sentence);
-  const clause = latestEnd(boundaryEnds(text, CLAUSE_END), floor, limit - 1);
+  const clause = latestEnd(clauses, floor, limit - 1);
   if (clause !== -1) return marked(text, clause);
   const space = capChars(text, limit - 1).lastIndexOf(' ');
   return marked(text, space > limit / 2 ? space : limit - 1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cuesFor } from '../../../../src/core/text/cues/cues.js';
 import { proseItems } from '../../../../src/core/extraction/prose/prose-items.js';
-import { DECISION_THRESHOLD, decisionScore, proseDecisions, VERIFICATION_PENALTY } from '../../../../src/core/extraction/decisions/prose-decisions.js';
+import { DECISION_THRESHOLD, decisionScore, proseDecisions, shorten, VERIFICATION_PENALTY } from '../../../../src/core/extraction/decisions/prose-decisions.js';
 import { isReport } from '../../../../src/core/extraction/decisions/decision-source.js';
 
 const PLAIN = { summary: false, report: false, edits: false };
@@ -306,5 +306,14 @@ describe('decisionScore of outcomes', () => {
     const cues = cuesFor('eng');
     const source = { summary: false, report: true, edits: false };
     expect(decisionScore(change!, cues, source) - decisionScore(status!, cues, source)).toBeGreaterThanOrEqual(VERIFICATION_PENALTY);
+  });
+});
+
+describe('shorten', () => {
+  it('should keep a decision whole past a reason that opens it, and end a long one on a sentence', () => {
+    const reasoned = 'Since validation loss kept falling while accuracy on the rare classes dropped, checkpoints are now picked by top-1 and macro F1.';
+    expect(shorten(reasoned, 120)).toBe(reasoned);
+    const two = 'Dropped the Perceiver branch and the rotary embeddings from the encoder. The plain transformer blocks of the baseline stay, with the same depth and width.';
+    expect(shorten(two, 120)).toBe('Dropped the Perceiver branch and the rotary embeddings from the encoder.');
   });
 });
