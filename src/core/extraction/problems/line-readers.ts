@@ -14,6 +14,7 @@ import {
 } from './output-lines.js';
 import { LOOKAHEAD_LINES, type Pending, type ReadingState } from './reading-state.js';
 import { readOpsLine } from './ops-readers.js';
+import { isCompatibilityNotice, NOTICE_KEY } from './compatibility-notices.js';
 
 export { readTestRunner } from './test-runner-readers.js';
 
@@ -217,7 +218,17 @@ export function readLooseError(line: string, state: ReadingState): boolean {
   }
   const logged = LOG_LEVEL.exec(line);
   if (logged && (logged[2] ?? '').length > 3 && !NAME_ONLY.test(logged[2] ?? '')) {
-    state.push(/^WARN/.test(logged[1] ?? '') ? 'warning' : 'problem', logged[2] ?? '');
+    const warning = /^WARN/.test(logged[1] ?? '');
+    // A runtime prints one notice as several WARNING lines (the JVM's dynamically loaded agent): the lines
+    // after the first continue it, and when one of them says it is a compatibility notice, so is the first.
+    if (warning && state.warningLine === state.lineIndex - 1) {
+      state.warningLine = state.lineIndex;
+      const first = state.problems.at(-1);
+      if (first?.type === 'warning' && isCompatibilityNotice(logged[2] ?? '')) first.key = `${NOTICE_KEY}${first.key}`;
+      return true;
+    }
+    state.push(warning ? 'warning' : 'problem', logged[2] ?? '');
+    if (warning) state.warningLine = state.lineIndex;
     return true;
   }
   if (CURL.test(line) || SHELL.test(line)) {

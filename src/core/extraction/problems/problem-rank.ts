@@ -9,6 +9,7 @@ import type { Observation } from '../observations.js';
 import { ORIGIN_WEIGHTS, type ProblemOrigin } from './prose-problems.js';
 import { PY_WARNING_KEY } from './output-lines.js';
 import { rememberedWordSets } from '../../text/remembered.js';
+import { isCompatibilityNotice, NOTICE_KEY } from './compatibility-notices.js';
 
 /** Open problems kept at most: a session has a handful of real ones. */
 export const MAX_OPEN_PROBLEMS = 8;
@@ -50,6 +51,11 @@ function diagnosedFile(observation: Observation): string | null {
 /** A kept file's diagnostics told as one line: the best one, then how many more the editor reported. */
 function withMoreDiagnostics(text: string, more: number): string {
   return more === 0 ? text : `${text} (and ${more} more LSP error${more === 1 ? '' : 's'} in this file)`;
+}
+
+/** A warning that is a compatibility notice (see compatibility-notices.ts): never a problem met. */
+function isNotice(observation: Observation): boolean {
+  return observation.id.includes(`:${NOTICE_KEY}`) || isCompatibilityNotice(observation.text);
 }
 
 /** Something a reader can act on: a path, a file:line, a call, an identifier, a number. */
@@ -122,7 +128,7 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 /**
  * Problems and warnings ranked by {@link problemValue}, near repeats merged into the better one (its
  * frequency summed), the editor diagnostics of one file and type told as one (its best, with a count of
- * the others), at most {@link MAX_OPEN_PROBLEMS} open problems and {@link MAX_WARNINGS} warnings;
+ * the others), compatibility notices left out, at most {@link MAX_OPEN_PROBLEMS} open problems and {@link MAX_WARNINGS} warnings;
  * every other observation passes through. The result keeps the input's order.
  *
  * @param observations - merged signals and notes.
@@ -131,7 +137,7 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 export function rankProblems(observations: readonly Observation[], latestOrder: number): Observation[] {
   const candidates = observations
     .map((observation, index) => ({ observation, index }))
-    .filter(({ observation }) => observation.type === 'problem' || observation.type === 'warning')
+    .filter(({ observation }) => observation.type === 'problem' || (observation.type === 'warning' && !isNotice(observation)))
     .map((entry) => ({ ...entry, value: problemValue(entry.observation, latestOrder) }))
     .sort((a, b) => b.value - a.value || b.index - a.index)
     .slice(0, MAX_CANDIDATES);

@@ -50,6 +50,7 @@ export function readOutput(output: string, options: { max?: number; strict?: boo
     const line = raw.trim().replace(LEADING_MARKS, '');
     if (state.pending && --state.pending.ttl < 0) state.flush();
     if (line.length === 0) continue;
+    state.lineIndex++;
     // Waiting for a location or a message: a matching line completes it.
     if (completePending(line, raw, state)) continue;
     if (NOISE.test(line) || (/^\s+at\s/.test(raw) && !state.traceback)) {

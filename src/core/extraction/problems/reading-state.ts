@@ -50,6 +50,10 @@ export class ReadingState {
   fallback: string | null = null;
   /** The last line that reports success. */
   success: string | null = null;
+  /** Non-empty lines read so far. */
+  lineIndex = 0;
+  /** The line of the last logged warning, to tell a warning printed over several lines from several warnings. */
+  warningLine = -2;
 
   /**
    * @param max - problems reported at most.

@@ -120,3 +120,20 @@ describe('rankProblems (editor diagnostics)', () => {
     expect(met[0]?.text).toMatch(/\(and 1 more LSP error in this file\)$/);
   });
 });
+
+describe('rankProblems (compatibility notices)', () => {
+  it('should leave deprecations, future-release and version notices out of the problems met, but not a security notice', () => {
+    const ranked = rankProblems(
+      [
+        obs('warning:dep', 'warning', "DeprecationWarning: datetime.utcnow() is deprecated and scheduled for removal (jobs/clock.py:18)", 1),
+        obs('warning:future', 'warning', 'The bundler will no longer work with plugin hooks in future releases of the runtime', 2),
+        obs('warning:version', 'warning', 'InconsistentVersionWarning: Trying to load encoder OneHotEncoder from version 1.4.0 when using version 1.5.2 (base.py:380)', 3),
+        obs('warning:notice:jvm', 'warning', 'A terminal agent was attached at run time (agent-2.1.jar)', 3),
+        obs('warning:cve', 'warning', 'deprecated left-pad@1.1.0: This version has a security vulnerability, upgrade to 1.3.0', 4),
+        obs('warning:real', 'warning', 'resolved: the upload of report.xml timed out twice before it went through', 5),
+      ],
+      5,
+    );
+    expect(ranked.map((observation) => observation.id)).toEqual(['warning:cve', 'warning:real']);
+  });
+});

@@ -203,3 +203,24 @@ describe('readOutput', () => {
     for (const problem of readOutput(`Error: ${'😀'.repeat(1_000)}`).problems) expect(problem.text).not.toMatch(lone);
   });
 });
+
+describe('readOutput (a warning over several lines)', () => {
+  it('should read a runtime notice printed as several WARNING lines as one warning, marked a notice by its continuation', () => {
+    const output = [
+      '[INFO] Running shop.orders.CheckoutServiceTest',
+      'WARNING: A terminal agent was attached at run time (/home/dev/.m2/repository/org/agentlib/agent-2.1.jar)',
+      'WARNING: Start the runtime with -Xshare:off to see where it came from',
+      'WARNING: Attaching agents at run time will be disallowed by default in a future release',
+      '[ERROR] Tests run: 4, Failures: 1, Errors: 0, Skipped: 0',
+    ].join('\n');
+    const warnings = readOutput(output).problems.filter((problem) => problem.type === 'warning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.text).toMatch(/^A terminal agent was attached/);
+    expect(warnings[0]?.key.startsWith('notice:')).toBe(true);
+  });
+
+  it('should keep two warnings apart when another line comes between them', () => {
+    const output = ['WARNING: cache folder /tmp/build is not writable', 'compiling 12 files', 'WARNING: retrying the upload of report.xml'].join('\n');
+    expect(readOutput(output).problems.filter((problem) => problem.type === 'warning')).toHaveLength(2);
+  });
+});
