@@ -85,6 +85,40 @@ const FIX_WORDS = /\b(?:fix|fixed|fixes|handle[sd]?|handling|catch(?:es)?|caught
 /** Headings of a solution, which mention the problem they solve ("Why this fixes the problem"). */
 const SOLUTION = /\b(?:fix|fixe[sd]|solve[sd]?|solution|resolved?)\b|solucion|resuel|lösung|behoben|corrig|résolu|resolv|修复|解决|修正|解決/i;
 
+/**
+ * An aside that names a problem only to set it aside: not the problem ("It is not the main issue, but …",
+ * "no es el problema"), one avoided or solved by what the message describes ("this avoids the locking
+ * problem", "避免了…问题"), a possible issue the writer then finds fine ("Potential issue: … but that's
+ * fine"). In the languages with cue sets.
+ */
+const DISMISSED = new RegExp(
+  [
+    String.raw`\b(?:not|isn't|is not|aren't|are not|wasn't|was not|never)\s+(?:really\s+)?(?:the|a|an|our)?\s*(?:top|main|real|big|major|actual|root)?\s*(?:issue|problem|concern|bottleneck)s?\b`,
+    String.raw`\b(?:no|without)\s+(?:real\s+)?(?:issue|problem)s?\b`,
+    String.raw`\b(?:avoids?|avoiding|sidesteps?|eliminates?|removes?|solves?)\s+(?:the|this|that|any|a)\s+(?:[\p{L}-]+\s+){0,2}(?:issue|problem)s?\b`,
+    String.raw`^(?:potential|possible)\s+(?:issue|problem)\b.{0,200}\b(?:fine|ok|okay|harmless|acceptable)\b`,
+    String.raw`\b(?:no es|no era|no son)\s+(?:el|un|los)\s+problema|\bsin problemas?\b|\bevita(?:r)? (?:el|este|ese) problema`,
+    String.raw`\bkein(?:e)? (?:problem|fehler)\b|\bnicht das (?:problem|hauptproblem)\b|\bpas (?:le|un) (?:vrai )?problème\b|\bsans problème\b|\bnão é (?:o|um) problema\b|\bsem problemas?\b`,
+    String.raw`不是(?:主要)?问题|没(?:有)?问题|避免了.{0,20}问题|不是根本原因|問題ありません|問題ではない`,
+  ].join('|'),
+  'iu',
+);
+
+/** Characters of an item read for a dismissal. */
+const DISMISSAL_CHARS = 240;
+
+/**
+ * Whether a text sets aside the problem it names ({@link DISMISSED}) and names no other after it: "the cache
+ * is not the problem; the real cause is the locale key" dismisses one problem to state another.
+ */
+function dismisses(text: string, cues: CueMatchers): boolean {
+  const head = text.slice(0, DISMISSAL_CHARS);
+  const match = DISMISSED.exec(head);
+  if (!match) return false;
+  const rest = head.slice(match.index + match[0].length);
+  return !cues.problem.test(rest) && !cues.problemHeading.test(rest);
+}
+
 /** A sentence reporting success, where a problem word is negated ("Build succeeds with zero errors"). */
 const SUCCESS = /\b(?:succeed|succeeds|succeeded|passes|passed|no errors?|zero errors?|0 errors?|clean)\b/i;
 
@@ -121,7 +155,7 @@ function problemLabel(label: string, cues: CueMatchers): string {
   const parts = label.split(' / ');
   for (let index = parts.length - 1; index >= 0; index--) {
     const part = parts[index] ?? '';
-    if (SOLUTION.test(part) || SUCCESS.test(part) || cues.nextHeading.test(part) || cues.planHeading.test(part)) return '';
+    if (SOLUTION.test(part) || SUCCESS.test(part) || dismisses(part, cues) || cues.nextHeading.test(part) || cues.planHeading.test(part)) return '';
     if (cues.problemHeading.test(part)) return label;
   }
   return '';
@@ -147,6 +181,7 @@ export function statedProblems(items: readonly ProseItem[], cues: CueMatchers): 
   const gaps: ProseItem[] = [];
   for (const item of items) {
     if (item.label || item.leadsList || item.text.split(' ', 3).length < 3) continue;
+    if (dismisses(item.text, cues)) continue;
     const [list, lead, section] = [read(item.listLead), read(item.lead), read(item.section)];
     const label = list.problem || lead.problem || section.problem;
     if (label !== '') {

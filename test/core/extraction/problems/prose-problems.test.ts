@@ -115,3 +115,16 @@ describe('reportedProblems', () => {
     expect(problems[0]).toMatchObject({ origin: 'user', text: 'The sidebar is broken on phones. It used to collapse, now it covers the page.' });
   });
 });
+
+describe('statedProblems (asides)', () => {
+  it('should not take a problem the message names only to set it aside', () => {
+    expect(stated('It is not the main issue, but Image::pixel still shows up in the profile.')).toEqual([]);
+    expect(stated('Potential issue: the retry loop re-reads the token each time, but that is fine for a CLI.')).toEqual([]);
+    const solved = ['Keeping one file per page:', '', '- this avoids the splitting problem entirely because each page is already one topic'].join('\n');
+    expect(stated(solved)).toEqual([]);
+    expect(stated('No es el problema principal, pero el índice de la tabla tarda en cargar.', 'spa')).toEqual([]);
+    // One set aside to state another is still a problem.
+    const [problem] = stated('The cache is not the problem; the root cause is that the key ignores the locale, so every request misses.');
+    expect(problem?.text).toContain('the key ignores the locale');
+  });
+});
