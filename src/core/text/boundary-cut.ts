@@ -48,17 +48,24 @@ function boundaryEnds(text: string, pattern: RegExp): number[] {
   return ends;
 }
 
+/** Characters a cut keeps past a colon that announces the point, at least. */
+const MIN_AFTER_COLON_CHARS = 30;
+
 /**
- * Where the claim of `text` starts: past the first clause when the text opens with a lead-in clause
- * ("Because …, ", "如果…，"), past the last colon within `max` (what a colon announces is the point); 0 otherwise.
+ * Where a cut of `text` within `max` may end at the earliest so as to keep its claim: past the clause that
+ * follows a lead-in clause ("Because …, the claim,"; "如果…，…，"), and some words past the last colon within
+ * `max` ("works like this: the point"); 0 when neither holds.
  */
-function claimStart(text: string, max: number): number {
-  let start = 0;
-  if (LEAD_CLAUSE.test(text)) start = boundaryEnds(text.slice(0, max * 2), CLAUSE_END)[0] ?? text.length;
-  const head = text.slice(0, max);
+function claimEnd(text: string, max: number, sentences: readonly number[], clauses: readonly number[]): number {
+  let end = 0;
+  if (LEAD_CLAUSE.test(text)) {
+    const lead = clauses[0] ?? text.length;
+    end = Math.min(...[...sentences, ...clauses, text.length].filter((at) => at >= lead + MIN_CLAIM_CHARS));
+  }
+  const head = text.slice(0, max - 1);
   const colon = Math.max(head.lastIndexOf(': '), head.lastIndexOf('：'));
-  if (colon !== -1) start = Math.max(start, colon + 1);
-  return start;
+  if (colon !== -1) end = Math.max(end, colon + 1 + MIN_AFTER_COLON_CHARS);
+  return end;
 }
 
 /** The latest end in `ends` within `[from, to]`, or -1. */
@@ -92,9 +99,8 @@ export function cutAtBoundary(text: string, max: number, options: BoundaryCutOpt
   if (text.length <= max) return text;
   const sentences = boundaryEnds(text, SENTENCE_END);
   const clauses = boundaryEnds(text, CLAUSE_END);
-  const start = claimStart(text, max);
-  // The claim after a lead-in runs to the next boundary past it: a cut keeps it whole, within reach if need be.
-  const claim = start === 0 ? 0 : Math.min(...[...sentences, ...clauses, text.length].filter((end) => end >= start + MIN_CLAIM_CHARS));
+  // A cut keeps the claim after a lead-in, within reach if need be.
+  const claim = claimEnd(text, max, sentences, clauses);
   const limit = claim > max - 1 ? Math.max(max, options.reach ?? max) : max;
   if (text.length <= limit) return text;
   const floor = Math.min(Math.max(Math.floor(limit * MIN_SHARE), claim), limit - 1);
