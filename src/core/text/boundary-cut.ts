@@ -32,8 +32,12 @@ const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|p\.ej|z\. ?B
  */
 const LEAD_CLAUSE =
   /^(?:if|when|whenever|once|because|since|as|after|before|although|though|while|unless|until|to|in order to|so that|for|with|without|by|given|instead of|rather than|now that|si|cuando|porque|aunque|para|como|después de|antes de|mientras|wenn|weil|da|obwohl|um|nachdem|bevor|während|damit|ohne|quand|parce que|puisque|bien que|pour|après|avant de|lorsque|se|quando|embora|depois de|enquanto)(?![\p{L}])|^(?:如果|因为|由于|为了|虽然|当|既然|若|為了|因為|由於|雖然)/iu;
-/** Share of `max` a cut must keep at least, so that a first short clause does not stand for a long item. */
-const MIN_SHARE = 0.4;
+/**
+ * Shares of `max` a sentence cut and a clause cut must keep at least: a line cut far short of its room loses
+ * the end of its claim ("…, corrupting the queues", "— hardcoded dark values") to save characters it had.
+ */
+const MIN_SENTENCE_SHARE = 0.5;
+const MIN_CLAUSE_SHARE = 0.7;
 /** Characters past a lead-in before a boundary can close its claim ("…, so X, …" is not a claim closed at "so X"). */
 const MIN_CLAIM_CHARS = 12;
 
@@ -85,8 +89,8 @@ function marked(text: string, end: number): string {
 
 /**
  * `text` cut to at most `max` characters at the best boundary: the last sentence end that keeps at least
- * two fifths of `max`, kept whole without a mark; else the last clause boundary, then the last word
- * boundary, each marked with {@link CUT_MARK}. When the text opens with a lead-in (a reason, a condition,
+ * half of `max`, kept whole without a mark; else the last clause boundary that keeps seven tenths of it,
+ * then the last word boundary, each marked with {@link CUT_MARK}. When the text opens with a lead-in (a reason, a condition,
  * a colon announcing the point) and `max` would end before the clause after it closes, the cut is made the
  * same way within `reach` instead, keeping that clause. Surrogate pairs are never split.
  *
@@ -103,10 +107,10 @@ export function cutAtBoundary(text: string, max: number, options: BoundaryCutOpt
   const claim = claimEnd(text, max, sentences, clauses);
   const limit = claim > max - 1 ? Math.max(max, options.reach ?? max) : max;
   if (text.length <= limit) return text;
-  const floor = Math.min(Math.max(Math.floor(limit * MIN_SHARE), claim), limit - 1);
-  const sentence = latestEnd(sentences, floor, limit);
+  const floor = (share: number): number => Math.min(Math.max(Math.floor(limit * share), claim), limit - 1);
+  const sentence = latestEnd(sentences, floor(MIN_SENTENCE_SHARE), limit);
   if (sentence !== -1) return text.slice(0, sentence);
-  const clause = latestEnd(clauses, floor, limit - 1);
+  const clause = latestEnd(clauses, floor(MIN_CLAUSE_SHARE), limit - 1);
   if (clause !== -1) return marked(text, clause);
   const space = capChars(text, limit - 1).lastIndexOf(' ');
   return marked(text, space > limit / 2 ? space : limit - 1);

@@ -13,7 +13,7 @@ describe('cutAtBoundary', () => {
 
   it('should cut after a full-width stop in CJK text', () => {
     const text = '改用流式读取来加载数据集。旧的一次性读取在大文件上会占满内存并且让训练进程被系统杀掉。';
-    expect(cutAtBoundary(text, 30)).toBe('改用流式读取来加载数据集。');
+    expect(cutAtBoundary(text, 24)).toBe('改用流式读取来加载数据集。');
   });
 
   it('should cut at a clause boundary, marked, when no sentence ends in time', () => {
@@ -49,5 +49,14 @@ describe('cutAtBoundary', () => {
     const cut = cutAtBoundary(text, 100, { reach: 300 });
     expect(cut.length).toBeLessThanOrEqual(100);
     expect(cut).toBe(`Moved the session reader into its own module, since the exporter and the report both need it${CUT_MARK}`);
+  });
+});
+
+describe('cutAtBoundary (room)', () => {
+  it('should not give up most of the room for an early boundary: the end of the claim is worth more', () => {
+    const text = 'Root cause: the sync wrote start and end times in milliseconds to a column that expects seconds, so every queued job landed decades ahead and the worker skipped them';
+    const cut = cutAtBoundary(text, 140);
+    expect(cut.length).toBeGreaterThan(120);
+    expect(cut).toContain('landed decades ahead');
   });
 });
