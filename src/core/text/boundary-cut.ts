@@ -32,6 +32,9 @@ const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|p\.ej|z\. ?B
  */
 const LEAD_CLAUSE =
   /^(?:if|when|whenever|once|because|since|as|after|before|although|though|while|unless|until|to|in order to|so that|for|with|without|by|given|instead of|rather than|now that|si|cuando|porque|aunque|para|como|después de|antes de|mientras|wenn|weil|da|obwohl|um|nachdem|bevor|während|damit|ohne|quand|parce que|puisque|bien que|pour|après|avant de|lorsque|se|quando|embora|depois de|enquanto)(?![\p{L}])|^(?:如果|因为|由于|为了|虽然|当|既然|若|為了|因為|由於|雖然)/iu;
+/** A connective that may open a lead-in clause ("However, since …, "; "Pero si …, "; "但是如果…，"). */
+const CONNECTIVE = /^(?:however|but|and|so|also|now|then|still|yet|thus|pero|sin embargo|entonces|aber|jedoch|mais|cependant|alors|porém|mas|então|但是|不过|所以|然后)(?![\p{L}])[,，]?\s*/iu;
+
 /**
  * Shares of `max` a sentence cut and a clause cut must keep at least: a line cut far short of its room loses
  * the end of its claim ("…, corrupting the queues", "— hardcoded dark values") to save characters it had.
@@ -62,8 +65,9 @@ const MIN_AFTER_COLON_CHARS = 30;
  */
 function claimEnd(text: string, max: number, sentences: readonly number[], clauses: readonly number[]): number {
   let end = 0;
-  if (LEAD_CLAUSE.test(text)) {
-    const lead = clauses[0] ?? text.length;
+  const connective = CONNECTIVE.exec(text)?.[0].length ?? 0;
+  if (LEAD_CLAUSE.test(text.slice(connective))) {
+    const lead = clauses.find((at) => at > connective + 1) ?? text.length;
     end = Math.min(...[...sentences, ...clauses, text.length].filter((at) => at >= lead + MIN_CLAIM_CHARS));
   }
   const head = text.slice(0, max - 1);

@@ -60,3 +60,11 @@ describe('cutAtBoundary (room)', () => {
     expect(cut).toContain('landed decades ahead');
   });
 });
+
+describe('cutAtBoundary (connectives)', () => {
+  it('should read a lead-in after a connective as one, and keep the claim after it', () => {
+    const text = 'However, since the hit durations are fixed per clip in the inspector (hitDelay = 0.4f and recoverDelay = 0.2f), the robust fix is to fire the hit from the animation event instead';
+    const cut = cutAtBoundary(text, 120, { reach: 200 });
+    expect(cut).toContain('the robust fix is to fire the hit');
+  });
+});
