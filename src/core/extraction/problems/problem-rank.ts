@@ -55,7 +55,8 @@ function withMoreDiagnostics(text: string, more: number): string {
 
 /** A warning that is a compatibility notice (see compatibility-notices.ts): never a problem met. */
 function isNotice(observation: Observation): boolean {
-  return observation.id.includes(`:${NOTICE_KEY}`) || isCompatibilityNotice(observation.text);
+  const fromLibrary = NOTICE.test(observation.text) || observation.id.includes(`:${PY_WARNING_KEY}lib:`);
+  return observation.id.includes(`:${NOTICE_KEY}`) || isCompatibilityNotice(observation.text, fromLibrary);
 }
 
 /** Something a reader can act on: a path, a file:line, a call, an identifier, a number. */

@@ -122,10 +122,11 @@ describe('rankProblems (editor diagnostics)', () => {
 });
 
 describe('rankProblems (compatibility notices)', () => {
-  it('should leave deprecations, future-release and version notices out of the problems met, but not a security notice', () => {
+  it("should leave a library's deprecations, future-release and version notices out of the problems met, but not a security notice or the project's own deprecation", () => {
     const ranked = rankProblems(
       [
-        obs('warning:dep', 'warning', "DeprecationWarning: datetime.utcnow() is deprecated and scheduled for removal (jobs/clock.py:18)", 1),
+        obs('warning:pywarning:lib:FutureWarning:amp.py:12', 'warning', "FutureWarning: amp.Scaler(args...) is deprecated. Please use amp.Scaler('cuda', args...) instead. (amp.py:12)", 1),
+        obs('warning:own', 'warning', 'warning: loadConfig is deprecated, use readSettings instead (src/app/config.ts:40)', 1),
         obs('warning:future', 'warning', 'The bundler will no longer work with plugin hooks in future releases of the runtime', 2),
         obs('warning:version', 'warning', 'InconsistentVersionWarning: Trying to load encoder OneHotEncoder from version 1.4.0 when using version 1.5.2 (base.py:380)', 3),
         obs('warning:notice:jvm', 'warning', 'A terminal agent was attached at run time (agent-2.1.jar)', 3),
@@ -134,6 +135,6 @@ describe('rankProblems (compatibility notices)', () => {
       ],
       5,
     );
-    expect(ranked.map((observation) => observation.id)).toEqual(['warning:cve', 'warning:real']);
+    expect(ranked.map((observation) => observation.id)).toEqual(['warning:own', 'warning:cve', 'warning:real']);
   });
 });
