@@ -68,7 +68,8 @@ function claimEnd(text: string, max: number, sentences: readonly number[], claus
   const connective = CONNECTIVE.exec(text)?.[0].length ?? 0;
   if (LEAD_CLAUSE.test(text.slice(connective))) {
     const lead = clauses.find((at) => at > connective + 1) ?? text.length;
-    end = Math.min(...[...sentences, ...clauses, text.length].filter((at) => at >= lead + MIN_CLAIM_CHARS));
+    end = text.length;
+    for (const at of [...sentences, ...clauses]) if (at >= lead + MIN_CLAIM_CHARS && at < end) end = at;
   }
   const head = text.slice(0, max - 1);
   const colon = Math.max(head.lastIndexOf(': '), head.lastIndexOf('：'));
@@ -105,8 +106,10 @@ function marked(text: string, end: number): string {
  */
 export function cutAtBoundary(text: string, max: number, options: BoundaryCutOptions = {}): string {
   if (text.length <= max) return text;
-  const sentences = boundaryEnds(text, SENTENCE_END);
-  const clauses = boundaryEnds(text, CLAUSE_END);
+  // No cut ends past the reach: the boundaries beyond it are never read, however long the text.
+  const scanned = capChars(text, Math.max(max, options.reach ?? max) + 1);
+  const sentences = boundaryEnds(scanned, SENTENCE_END);
+  const clauses = boundaryEnds(scanned, CLAUSE_END);
   // A cut keeps the claim after a lead-in, within reach if need be.
   const claim = claimEnd(text, max, sentences, clauses);
   const limit = claim > max - 1 ? Math.max(max, options.reach ?? max) : max;
