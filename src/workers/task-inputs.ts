@@ -39,6 +39,8 @@ export const TASK_INPUTS = {
   projectMemory: v.looseObject({
     project: v.string(),
     notes: v.array(v.looseObject({ uri: v.string(), content: v.string() })),
+    digest: v.optional(v.nullable(v.looseObject({ uri: v.string(), content: v.string() }))),
+    now: v.optional(v.number()),
     summary: v.nullable(v.looseObject({ text: v.string(), at: v.string() })),
     totalBudget: v.pipe(v.number(), v.integer(), v.minValue(0)),
     summaryBudget: v.pipe(v.number(), v.integer(), v.minValue(0)),

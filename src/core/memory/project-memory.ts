@@ -28,6 +28,7 @@ import { fitLines } from '../text/fit-lines.js';
 import { truncateToTokens } from '../text/tokens/token-truncation.js';
 import { cutAtBoundary } from '../text/boundary-cut.js';
 import type { TokenEncoding } from '../text/tokens/tokens.js';
+import { digestLists } from './digest.js';
 
 /** A compaction note as read back. */
 export interface ProjectNoteText {
@@ -57,6 +58,13 @@ export interface ProjectMemoryInput {
   project: string;
   /** Its compaction notes, any order (sorted here by their timestamps). */
   notes: ProjectNoteText[];
+  /**
+   * The project's memory digest (digest.ts), `null` when it has none yet; `notes` are then only those
+   * it has not folded, and the block shows the digest with them folded in. Absent: `notes` alone are merged.
+   */
+  digest?: ProjectNoteText | null;
+  /** When the digest's items are ranked, UTC milliseconds. @default Date.now() */
+  now?: number;
   /** The latest compaction summary, with when it was written. */
   summary: { text: string; at: string } | null;
   /** Most tokens of the whole block. */
@@ -257,7 +265,7 @@ function quotedSummary(text: string): string {
  */
 export function buildProjectMemory(input: ProjectMemoryInput): ProjectMemory {
   const notes = input.notes.map(parseCompactionNote);
-  const merged = mergeProjectNotes(notes);
+  const merged = input.digest !== undefined ? digestLists(input.digest, input.notes, input.now ?? Date.now()).merged : mergeProjectNotes(notes);
   const empty: ProjectMemory = { text: '', tokens: 0, summary: false, problems: 0, next: 0, decisions: 0, notes: notes.length };
   const summaryText = input.summary ? quotedSummary(input.summary.text) : '';
   if (!summaryText && merged.problems.length + merged.next.length + merged.decisions.length + merged.concepts.length === 0) return empty;

@@ -1,14 +1,19 @@
 /**
- * Reads a project's memory back for session start: its newest compaction
- * notes (ListMemories on the project's folder, then ReadMemory, a few at a
- * time) and the latest thought of its summary chain, each call under its own
- * deadline and all under one; the merging and the exact token fit run in the
- * pool (core/memory/project-memory.ts). Both stores answer the same calls,
- * so the block is the same whichever holds the memory.
+ * Reads a project's memory back for session start: its digest (every
+ * decision not reversed and problem not settled, however old:
+ * memory/digest/), the compaction notes the digest has not folded yet (the
+ * newest few; ListMemories on the project's folder, then ReadMemory, a few at
+ * a time) and the latest thought of its summary chain, each call under its
+ * own deadline and all under one; folding those notes into the digest,
+ * merging and the exact token fit run in the pool
+ * (core/memory/project-memory.ts). Both stores answer the same calls, so the
+ * block is the same whichever holds the memory.
  */
 import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import { sessionUri } from '../../core/memory/memory-format.js';
+import { digestNote } from '../memory/digest/digest-note.js';
+import { foldedThrough, unfoldedNotes } from '../memory/digest/digest-updater.js';
 import { splitLines } from '../../core/text/line-breaks.js';
 import type { ProjectMemory, ProjectNoteText } from '../../core/memory/project-memory.js';
 import type { MemoryPort } from '../memory/memory-port.js';
@@ -27,7 +32,7 @@ export interface ProjectMemoryLimits {
   perCallTimeoutMs: number;
   /** Every call together. */
   totalTimeoutMs: number;
-  /** Newest notes read. */
+  /** Newest notes read of those the digest has not folded. */
   maxNotes: number;
   /** Tokens of the block. */
   totalBudget: number;
@@ -43,6 +48,8 @@ export interface ProjectMemoryRead {
   timedOut: boolean;
   /** Problems met on the way, for the log. */
   problems: string[];
+  /** What was read and fitted: the digest (`null`: none yet) and the notes it had not folded. */
+  read?: { digest: ProjectNoteText | null; notes: ProjectNoteText[] };
 }
 
 /** Where a section the store appends to a chain's file starts: a thought, or the chain's conclusion. */
@@ -79,21 +86,29 @@ export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, p
   const left = (): number => Math.max(0, limits.totalTimeoutMs - (performance.now() - started));
   const callMs = (): number => Math.min(limits.perCallTimeoutMs, left());
 
-  async function notes(): Promise<ProjectNoteText[]> {
+  /** The digest and the notes it has not folded, newest first. */
+  async function notes(): Promise<{ digest: ProjectNoteText | null; notes: ProjectNoteText[] }> {
+    const none = { digest: null, notes: [] };
     const listed = await store.listNotes(project.noteFolder, { timeoutMs: callMs() });
     if (!listed.ok) {
       // No folder yet: the project never compacted.
-      if (listed.error.code === 'TOOL_ERROR' || /not found/i.test(listed.error.message)) return [];
+      if (listed.error.code === 'TOOL_ERROR' || /not found/i.test(listed.error.message)) return none;
       timedOut ||= listed.error.code === 'TIMEOUT';
       problems.push(`ListMemories ${listed.error.code}`);
-      return [];
+      return none;
     }
-    // Each slug holds its compaction's time after the project's key: the greatest are the newest.
-    const newest = listed.value
-      .filter((uri) => uri.slice(uri.lastIndexOf('/') + 1).startsWith(project.noteSlugPrefix))
-      .sort()
-      .reverse()
-      .slice(0, limits.maxNotes);
+    const digestUri = digestNote(project).uri;
+    let digest: ProjectNoteText | null = null;
+    if (listed.value.includes(digestUri)) {
+      const read = await store.readNote(digestUri, { timeoutMs: callMs() });
+      if (read.ok) digest = { uri: digestUri, content: read.value.content };
+      else {
+        // Without the digest the newest notes still say the most recent part.
+        timedOut ||= read.error.code === 'TIMEOUT';
+        problems.push(`ReadMemory of the digest ${read.error.code}`);
+      }
+    }
+    const newest = unfoldedNotes(listed.value, project, digest ? foldedThrough(digest.content) : null).slice(0, limits.maxNotes);
     const limit = pLimit(4);
     const read = await Promise.all(
       newest.map((uri) =>
@@ -110,7 +125,7 @@ export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, p
         }),
       ),
     );
-    return read.filter((note): note is ProjectNoteText => note !== null);
+    return { digest, notes: read.filter((note): note is ProjectNoteText => note !== null) };
   }
 
   async function summary(): Promise<{ text: string; at: string } | null> {
@@ -132,11 +147,13 @@ export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, p
     return text ? { text, at: chain.value?.updatedAt ?? '' } : null;
   }
 
-  const [noteTexts, latest] = await Promise.all([notes(), summary()]);
-  if (noteTexts.length === 0 && latest === null) return { memory: null, timedOut, problems };
+  const [stored, latest] = await Promise.all([notes(), summary()]);
+  if (stored.notes.length === 0 && stored.digest === null && latest === null) return { memory: null, timedOut, problems, read: stored };
   const fitted = await runner.run('projectMemory', {
     project: project.name,
-    notes: noteTexts,
+    notes: stored.notes,
+    digest: stored.digest,
+    now: Date.now(),
     summary: latest,
     totalBudget: limits.totalBudget,
     summaryBudget: limits.summaryBudget,
@@ -144,7 +161,7 @@ export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, p
   });
   if (!fitted.ok) {
     problems.push(`fitting failed (${fitted.error.code})`);
-    return { memory: null, timedOut: true, problems };
+    return { memory: null, timedOut: true, problems, read: stored };
   }
-  return { memory: fitted.value.text ? fitted.value : null, timedOut, problems };
+  return { memory: fitted.value.text ? fitted.value : null, timedOut, problems, read: stored };
 }

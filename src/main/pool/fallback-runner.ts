@@ -25,7 +25,7 @@ function inputChars(name: TaskName, input: unknown): number {
     case 'fitContext':
       return sum(value['entries'], (entry: string) => entry);
     case 'projectMemory':
-      return sum(value['notes'], (note: { content?: string }) => note.content) + String((value['summary'] as { text?: string } | null)?.text ?? '').length;
+      return sum([...(Array.isArray(value['notes']) ? value['notes'] : []), value['digest']], (note: { content?: string } | null) => note?.content) + String((value['summary'] as { text?: string } | null)?.text ?? '').length;
     case 'summaryThought':
     case 'cleanSummary':
       return typeof value['summary'] === 'string' ? value['summary'].length : 0;

@@ -1,0 +1,210 @@
+/**
+ * Folding session notes into a project's digest, oldest note first:
+ * - an item said again is confirmed: its last day, count and session move on; a model item confirmed
+ *   by an extracted restatement stays the model's, an extracted one the model restates becomes the model's;
+ * - decisions accumulate until reversed: by a `reversed` item naming them (the same normalized text, or
+ *   most of its words), or when the newest note of the session that last said one no longer says it;
+ * - problems stay until settled: by a `met` item of the same text, or when the newest note of their
+ *   session no longer lists them; a settled problem is kept as met, a pitfall;
+ * - next steps come from the newest sessions only, files from the newest note only; concepts accumulate;
+ * - a forgotten id never comes back;
+ * - each kind is bounded: past its bound the least confirmed go first (and are reported).
+ */
+import type { MemoryItem } from './item-kinds.js';
+import { digestId, digestKey, digestText, DIGEST_KINDS, type Digest, type DigestItem, type DigestKind } from './digest-format.js';
+
+/** A session note as the fold takes it. */
+export interface FoldNote {
+  uri: string;
+  session: string;
+  /** ISO time of the note; '' when it does not say. */
+  timestamp: string;
+  items: MemoryItem[];
+}
+
+/** The digest after a fold, and what its bounds dropped. */
+export interface FoldResult {
+  digest: Digest;
+  dropped: DigestItem[];
+}
+
+/** Most items kept per kind: several times what the block shows, so an item outranked for a while is not lost. */
+export const DIGEST_BOUNDS: Readonly<Record<DigestKind, number>> = { decision: 60, problem: 25, next: 10, met: 15, concept: 24, file: 12 };
+
+/** Forgotten ids kept, and the characters of each one's text kept for the reader. */
+const MAX_FORGOTTEN = 500;
+const MAX_FORGOTTEN_TEXT = 120;
+
+/** Sessions whose next steps are still current. */
+const NEXT_SESSIONS = 2;
+
+/**
+ * The exponent of the decay. 0.5 is ACT-R's base-level decay, the power law maenifold ranks its own memory
+ * with: an item confirmed a day ago weighs 0.71 of today's, a month ago 0.18, a year ago 0.05, so an old
+ * item still outranks nothing but stays, as the digest's items must.
+ */
+export const DECAY_ALPHA = 0.5;
+
+const DAY_MS = 86_400_000;
+
+/** A note's time as UTC milliseconds; -Infinity when it has none. */
+function instantOf(timestamp: string): number {
+  const at = /^\d{4}-\d{2}-\d{2}T/.test(timestamp) ? Date.parse(timestamp) : Number.NaN;
+  return Number.isNaN(at) ? Number.NEGATIVE_INFINITY : at;
+}
+
+function dayOf(timestamp: string): string {
+  const at = instantOf(timestamp);
+  return Number.isFinite(at) ? new Date(at).toISOString().slice(0, 10) : '';
+}
+
+/**
+ * An item's rank: weight × (1 + age in days since last confirmed)^-α, the weight growing with the
+ * square root of how often it was confirmed (each restatement is evidence, with diminishing returns).
+ *
+ * @param item - the item.
+ * @param now - the time ranked at, UTC milliseconds.
+ */
+export function digestScore(item: DigestItem, now: number): number {
+  const last = Date.parse(`${item.lastConfirmed}T00:00:00Z`);
+  const age = Number.isFinite(last) ? Math.max(0, (now - last) / DAY_MS) : 365;
+  return Math.sqrt(Math.max(1, item.confirmed)) * (1 + age) ** -DECAY_ALPHA;
+}
+
+/**
+ * Items in the order they are shown: by kind, the model's before the extracted ones, then by score.
+ *
+ * @param items - any order.
+ * @param now - the time ranked at.
+ */
+export function rankDigestItems(items: readonly DigestItem[], now: number): DigestItem[] {
+  const kindRank = new Map(DIGEST_KINDS.map((kind, index) => [kind, index]));
+  return items
+    .map((item) => ({ item, score: digestScore(item, now) }))
+    .sort((a, b) => (kindRank.get(a.item.kind) ?? 0) - (kindRank.get(b.item.kind) ?? 0) || Number(a.item.source !== 'model') - Number(b.item.source !== 'model') || b.score - a.score || (a.item.id < b.item.id ? -1 : 1))
+    .map(({ item }) => item);
+}
+
+function words(text: string): Set<string> {
+  return new Set(digestKey(text).split(' ').filter((word) => word.length > 1));
+}
+
+/** Whether a reversal names a decision: the same text, or most of the decision's words. */
+function names(reversal: string, decision: string): boolean {
+  if (digestKey(reversal) === digestKey(decision)) return true;
+  const [said, made] = [words(reversal), words(decision)];
+  if (made.size < 2) return false;
+  const shared = [...made].filter((word) => said.has(word)).length;
+  return shared / made.size >= 0.8 || shared / new Set([...said, ...made]).size >= 0.6;
+}
+
+/** Notes oldest first: by instant, then by URI (a note's slug carries its time). */
+function oldestFirst(notes: readonly FoldNote[]): FoldNote[] {
+  return [...notes].sort((a, b) => instantOf(a.timestamp) - instantOf(b.timestamp) || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+}
+
+function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>, note: FoldNote, sessions: string[]): void {
+  const day = dayOf(note.timestamp);
+  const session = note.session.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 100) || 'unknown';
+  const said = new Map<string, { kind: DigestKind; text: string; model: boolean }>();
+  const reversals: string[] = [];
+  for (const item of note.items) {
+    const text = digestText(item.text.replace(/^\(summary\)\s*/, ''));
+    if (!text) continue;
+    if (item.kind === 'reversed') {
+      reversals.push(text);
+      continue;
+    }
+    const id = digestId(item.kind, text);
+    const earlier = said.get(id);
+    said.set(id, { kind: item.kind, text: earlier && !(item.source === 'model' && !earlier.model) ? earlier.text : text, model: item.source === 'model' || (earlier?.model ?? false) });
+  }
+  // The newest note of a session says what of that session still holds: what it no longer says was dropped.
+  for (const [id, item] of items) {
+    if (item.session === session && !said.has(id) && item.kind !== 'met' && item.kind !== 'concept') items.delete(id);
+  }
+  for (const [id, { kind, text, model }] of said) {
+    if (forgotten.has(id)) continue;
+    const known = items.get(id);
+    if (known) {
+      if (model && known.source !== 'model') Object.assign(known, { source: 'model', text });
+      known.confirmed += 1;
+      if (day >= known.lastConfirmed) known.lastConfirmed = day;
+      known.session = session;
+    } else items.set(id, { kind, id, text, source: model ? 'model' : 'heuristic', firstSeen: day, lastConfirmed: day, confirmed: 1, session });
+  }
+  for (const reversal of reversals) for (const [id, item] of items) if (item.kind === 'decision' && names(reversal, item.text)) items.delete(id);
+  // A problem met and settled in this note is open no more (one said again later is open again).
+  for (const { kind, text } of said.values()) if (kind === 'met') items.delete(digestId('problem', text));
+  if (sessions[0] !== session) sessions.unshift(session);
+  sessions.splice(NEXT_SESSIONS);
+  const hasFiles = [...said.values()].some((item) => item.kind === 'file');
+  for (const [id, item] of items) {
+    if (item.kind === 'next' && !sessions.includes(item.session)) items.delete(id);
+    // The working set is the newest note's: files of an older note are not in play any more.
+    if (item.kind === 'file' && hasFiles && item.session !== session) items.delete(id);
+  }
+}
+
+/**
+ * Keeps each kind within {@link DIGEST_BOUNDS}: past it, the least confirmed go first, then the
+ * extracted before the model's, then the lowest score.
+ *
+ * @param items - the digest's items.
+ * @param now - the time ranked at.
+ */
+export function boundDigestItems(items: readonly DigestItem[], now: number): { kept: DigestItem[]; dropped: DigestItem[] } {
+  const kept: DigestItem[] = [];
+  const dropped: DigestItem[] = [];
+  for (const kind of DIGEST_KINDS) {
+    const ofKind = items
+      .filter((item) => item.kind === kind)
+      .sort((a, b) => b.confirmed - a.confirmed || Number(a.source !== 'model') - Number(b.source !== 'model') || digestScore(b, now) - digestScore(a, now) || (a.id < b.id ? -1 : 1));
+    kept.push(...ofKind.slice(0, DIGEST_BOUNDS[kind]));
+    dropped.push(...ofKind.slice(DIGEST_BOUNDS[kind]));
+  }
+  return { kept, dropped };
+}
+
+/**
+ * Folds notes into a digest (the digest given is not changed).
+ *
+ * @param digest - the digest as read.
+ * @param notes - notes newer than the digest's last folded note, any order.
+ * @param now - the time ranked at, UTC milliseconds.
+ */
+export function foldDigest(digest: Digest, notes: readonly FoldNote[], now: number): FoldResult {
+  const items = new Map(digest.items.map((item) => [item.id, { ...item }]));
+  const forgotten = new Set(digest.forgotten.map((item) => item.id));
+  const sessions = [...digest.sessions];
+  let folded = digest.folded;
+  for (const note of oldestFirst(notes)) {
+    foldOne(items, forgotten, note, sessions);
+    if (!folded || instantOf(note.timestamp) > instantOf(folded.timestamp) || (note.timestamp === folded.timestamp && note.uri > folded.uri)) {
+      if (/^\d{4}-\d{2}-\d{2}T/.test(note.timestamp)) folded = { timestamp: note.timestamp, uri: note.uri };
+    }
+  }
+  const { kept, dropped } = boundDigestItems([...items.values()], now);
+  return { digest: { ...digest, items: rankDigestItems(kept, now), forgotten: [...digest.forgotten], folded, sessions }, dropped };
+}
+
+/** What {@link forgetDigestItem} did. */
+export type ForgetResult = { ok: true; digest: Digest; forgotten: DigestItem[] } | { ok: false; reason: string };
+
+/**
+ * Records items as forgotten: by id, or every item whose normalized text is the one given. The ids are
+ * kept, so no later fold brings them back.
+ *
+ * @param digest - the digest as read.
+ * @param idOrText - an item's id (`d1a2b3c4d`) or its text.
+ */
+export function forgetDigestItem(digest: Digest, idOrText: string): ForgetResult {
+  const wanted = idOrText.trim();
+  const key = digestKey(wanted);
+  const matches = /^[a-z][0-9a-f]{8}$/.test(wanted) ? digest.items.filter((item) => item.id === wanted) : key ? digest.items.filter((item) => digestKey(item.text) === key) : [];
+  if (matches.length === 0) return { ok: false, reason: `no item ${/^[a-z][0-9a-f]{8}$/.test(wanted) ? `with id ${wanted}` : `"${digestText(wanted).slice(0, 80)}"`} in the project's memory` };
+  const ids = new Set(matches.map((item) => item.id));
+  // The oldest forgotten ids go past the bound: an item that old is unlikely to be restated word for word.
+  const forgotten = [...digest.forgotten.filter((item) => !ids.has(item.id)), ...matches.map((item) => ({ id: item.id, text: item.text.slice(0, MAX_FORGOTTEN_TEXT) }))].slice(-MAX_FORGOTTEN);
+  return { ok: true, digest: { ...digest, items: digest.items.filter((item) => !ids.has(item.id)), forgotten }, forgotten: matches };
+}
