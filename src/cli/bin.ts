@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
  * `opencode-maenifold`, the package's command: `report` shows what a
- * compaction keeps from a session export, `synth` writes a synthetic one.
+ * compaction keeps from a session export, `synth` writes a synthetic one,
+ * `memory` shows what a project's next session receives and `forget` drops
+ * an item of it for good.
  * It runs from any folder (relative paths are read from the working
  * directory), prints only the requested output on stdout, and every failure
  * is one line on stderr with a non-zero exit code.
@@ -11,6 +13,8 @@ import { report } from './report.js';
 import { synthCommand, synthUsage } from './synth-command.js';
 import { parseCliCommand, POOL_FLAGS, poolOptionsOf, runCli, UsageError } from './run-cli.js';
 import { resolve } from 'node:path';
+import { forgetItem, formatMemoryReport, readMemoryReport } from './memory-command.js';
+import type { StoreRequest } from './memory-store.js';
 
 const NAME = 'opencode-maenifold';
 
@@ -20,6 +24,8 @@ Commands:
   report FILE   show what a compaction keeps from a session export
                 (\`opencode export <id> > FILE\`); --help for its options
   synth         write a synthetic session export; --help for its options
+  memory        show what the next session of a project receives; --help for its options
+  forget ITEM   drop an item (its id or its text) from a project's memory for good
 
   --version     print the package's version
   --help        show this text`;
@@ -42,6 +48,66 @@ token count, and per-stage timings.
   --no-warm-up  start extracting without warming the workers up first: less work in all,
                 and the timings show a cold worker's first extraction
   --help        show this text`;
+
+const STORE_FLAGS_USAGE = `  --project DIR   a folder of the project (default: the working directory); the project is
+                  its git worktree's, as OpenCode names it, or the MAENIFOLD_PROJECT variable's
+  --store KIND    files or maenifold (default: MAENIFOLD_STORE, else the maenifold CLI when found)
+  --state-dir DIR the plugin's state folder (default: MAENIFOLD_STATE_DIR, else the plugin's)
+  --help          show this text
+
+The memory root is $MAENIFOLD_ROOT (~/maenifold) and the CLI $MAENIFOLD_CLI, as for the plugin.`;
+
+const MEMORY_USAGE = `Usage: ${NAME} memory [--project DIR] [--json]
+
+Prints the Project Memory block the next session of the project receives (read
+as session start reads it), then every item of the project's memory digest with
+its id, kind, source (the model's summary or the extraction), the day it was
+first seen and last confirmed.
+
+  --json          one JSON object: { project, block, tokens, items }
+${STORE_FLAGS_USAGE}`;
+
+const FORGET_USAGE = `Usage: ${NAME} forget <id|text> [--project DIR]
+
+Drops an item from the project's memory digest for good: later compactions
+that say it again do not bring it back. Give its id (\`${NAME} memory\` lists
+them) or its text.
+
+${STORE_FLAGS_USAGE}`;
+
+const STORE_FLAGS = {
+  project: { type: 'string' },
+  store: { type: 'string' },
+  'state-dir': { type: 'string' },
+} as const;
+
+function storeRequest(values: { project?: string | undefined; store?: string | undefined; 'state-dir'?: string | undefined }): StoreRequest {
+  const store = values.store;
+  if (store !== undefined && store !== 'files' && store !== 'maenifold') throw new UsageError(`--store must be files or maenifold (got "${store}")`);
+  return {
+    dir: resolve(values.project ?? process.cwd()),
+    env: process.env,
+    ...(store ? { store } : {}),
+    ...(values['state-dir'] !== undefined ? { stateDir: resolve(values['state-dir']) } : {}),
+  };
+}
+
+async function memoryCommand(argv: string[]): Promise<number> {
+  const parsed = parseCliCommand(argv, { json: { type: 'boolean', default: false }, ...STORE_FLAGS }, MEMORY_USAGE, 0);
+  if (!parsed) return 0;
+  const report = await readMemoryReport(storeRequest(parsed.values));
+  process.stdout.write(parsed.values.json ? `${JSON.stringify(report)}\n` : formatMemoryReport(report));
+  return 0;
+}
+
+async function forgetCommand(argv: string[]): Promise<number> {
+  const parsed = parseCliCommand(argv, STORE_FLAGS, FORGET_USAGE, 1);
+  if (!parsed) return 0;
+  const [item] = parsed.positionals;
+  if (item === undefined || item.trim() === '') throw new UsageError('forget needs an item: its id (as `memory` lists them) or its text');
+  process.stdout.write(await forgetItem(item, storeRequest(parsed.values)));
+  return 0;
+}
 
 /** The version in the package's own package.json, two folders up from both `src/cli` and `dist/src/cli`. */
 function packageVersion(): string {
@@ -94,6 +160,10 @@ async function main(argv: string[]): Promise<number> {
       return await reportCommand(rest);
     case 'synth':
       return await synthCommand(rest, { usage: synthUsage(`${NAME} synth`), base: process.cwd() });
+    case 'memory':
+      return await memoryCommand(rest);
+    case 'forget':
+      return await forgetCommand(rest);
     case '--version':
       process.stdout.write(`${packageVersion()}\n`);
       return 0;
@@ -103,9 +173,9 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     case undefined:
-      throw new UsageError('a command is needed: report or synth');
+      throw new UsageError('a command is needed: report, synth, memory or forget');
     default:
-      throw new UsageError(`unknown command "${command}": report or synth`);
+      throw new UsageError(`unknown command "${command}": report, synth, memory or forget`);
   }
 }
 

@@ -66,7 +66,7 @@ const FORGOTTEN_HEADING = 'Forgotten';
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ITEM_LINE = /^- \[([a-z][0-9a-f]{8})\] (model|heuristic) first (\d{4}-\d{2}-\d{2}|-) last (\d{4}-\d{2}-\d{2}|-) x(\d{1,7}) session ([A-Za-z0-9_-]{1,100}) \| (.+)$/;
 const FORGOTTEN_LINE = /^- \[([a-z][0-9a-f]{8})\](?: \| (.*))?$/;
-const FIELD = /^\*\*(Project key|Folded through|Recent sessions)\*\*:[ \t]*(.*)$/;
+const FIELD = /^\*\*(Project|Project key|Folded through|Recent sessions)\*\*:[ \t]*(.*)$/;
 const SESSION = /^[A-Za-z0-9_-]{1,100}$/;
 
 /**
@@ -191,7 +191,9 @@ export function parseDigest(content: string, concept: string, key: string): Dige
       const field = FIELD.exec(line);
       if (!field) continue;
       const value = (field[2] as string).trim();
-      if (field[1] === 'Project key' && /^[a-z0-9-]{1,80}$/.test(value)) digest.key = value;
+      const link = /^\[\[([^\[\]\n]{1,100})\]\]$/.exec(value);
+      if (field[1] === 'Project' && link) digest.concept = link[1] as string;
+      else if (field[1] === 'Project key' && /^[a-z0-9-]{1,80}$/.test(value)) digest.key = value;
       else if (field[1] === 'Folded through') {
         const [timestamp, uri] = value.split(/\s+/);
         if (timestamp && uri?.startsWith('memory://') && /^\d{4}-\d{2}-\d{2}T/.test(timestamp)) digest.folded = { timestamp: timestamp.slice(0, 40), uri: uri.slice(0, 1000) };

@@ -89,6 +89,8 @@ export interface CompactionDeps extends HandlerDeps<(typeof COMPACTION_OPTIONS)[
   workingSet: WorkingSetTracker;
   /** The window each session's last compaction read. */
   windows: WindowMemory;
+  /** Asks for a pass of the project's memory digest once a note is handed to delivery. */
+  refreshDigest?: () => void;
 }
 
 /**
@@ -119,6 +121,7 @@ export function createCompaction(context: CompactionDeps): Compacting {
     if (!memory.available) return;
     // Through the outbox: a note that cannot be written now is retried later, never dropped.
     await delivery.submitNote(project.key, buildCompactionNote(project, sessionID, extraction, new Date()));
+    context.refreshDigest?.();
   }
 
   /**

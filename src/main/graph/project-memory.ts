@@ -42,6 +42,27 @@ export interface ProjectMemoryLimits {
   summaryMaxChars: number;
 }
 
+/** Notes of the project read back at most, of those the digest has not folded. */
+export const MAX_UNFOLDED_NOTES = 8;
+
+/**
+ * The limits session start reads the project memory with, from the plugin's options: the `memory`
+ * command reads with the same.
+ *
+ * @param options - the options session start reads.
+ */
+export function sessionMemoryLimits(options: { sessionStartTokens: number; sessionStartMemoryTokens: number; contextTimeoutMs: number; contextTotalTimeoutMs: number; summaryMaxChars: number }): ProjectMemoryLimits {
+  const budget = Math.min(options.sessionStartMemoryTokens, options.sessionStartTokens);
+  return {
+    perCallTimeoutMs: options.contextTimeoutMs,
+    totalTimeoutMs: options.contextTotalTimeoutMs,
+    maxNotes: MAX_UNFOLDED_NOTES,
+    totalBudget: budget,
+    summaryBudget: Math.floor(budget / 2),
+    summaryMaxChars: options.summaryMaxChars,
+  };
+}
+
 /** The block, or why there is none, and whether time ran out somewhere. */
 export interface ProjectMemoryRead {
   memory: ProjectMemory | null;

@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { fetchConceptContexts, fitConceptContexts } from './graph-context.js';
 import { activityText, linksByFrequency, linksOf, rankConcepts, searchText } from './wikilink-ranking.js';
 import { isPluginConcept } from '../shared/plugin-concepts.js';
-import { readProjectMemory, type ChainLookup } from './project-memory.js';
+import { readProjectMemory, sessionMemoryLimits, type ChainLookup } from './project-memory.js';
 import { projectFilters, readChainSessions, type ScopeChains } from './memory-scope.js';
 import type { Project } from '../shared/project.js';
 import { withDeadline } from '../shared/deadline.js';
@@ -81,9 +81,6 @@ export interface SessionStartDeps extends HandlerDeps<(typeof SESSION_START_OPTI
   background: BackgroundWork;
 }
 
-/** Notes of the project read back at most. */
-const MAX_PROJECT_NOTES = 8;
-
 
 /**
  * @param context - the parts of the plugin it uses.
@@ -112,14 +109,7 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
     const memoryBudget = Math.min(options.sessionStartMemoryTokens, options.sessionStartTokens);
     const [projectMemory, search, recent, sessions] = await Promise.all([
       memoryBudget > 0
-        ? readProjectMemory(memory, runner, project, onceChains, {
-            perCallTimeoutMs: options.contextTimeoutMs,
-            totalTimeoutMs: options.contextTotalTimeoutMs,
-            maxNotes: MAX_PROJECT_NOTES,
-            totalBudget: memoryBudget,
-            summaryBudget: Math.floor(memoryBudget / 2),
-            summaryMaxChars: options.summaryMaxChars,
-          })
+        ? readProjectMemory(memory, runner, project, onceChains, sessionMemoryLimits(options))
         : Promise.resolve({ memory: null, timedOut: false, problems: [] }),
       memory.search({ query: project.name, mode: 'Hybrid', pageSize: SEARCH_HITS * fetched }, timing),
       memory.recent({ limit: RECENT_FILES * fetched, withinMs: RECENT_SPAN_MS, includeContent: true }, timing),

@@ -42,6 +42,8 @@ import { withDeadline } from '../shared/deadline.js';
 import { composeHooks, type MaenifoldHooks } from './compose-hooks.js';
 import { createWorkingSetHooks } from '../working-set/working-set-hooks.js';
 import { createWindowForgetting } from '../compaction/window-forgetting.js';
+import { createDigestUpdater } from '../memory/digest/digest-updater.js';
+import { digestRefresher } from '../memory/digest/digest-refresh.js';
 
 /** How the workers' priority is told in the log. */
 function priorityText(priority: PriorityOutcome | null): string {
@@ -148,6 +150,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       logger,
       timeoutMs: options.persistTimeoutMs,
     });
+    const refreshDigest = digestRefresher(createDigestUpdater({ memory, project, stateDir: options.stateDir, logger, timeoutMs: options.persistTimeoutMs }), background, logger);
     // Each handler gets the parts it declares and the options it reads, nothing more.
     const host = input.client;
     const workingSet = createWorkingSetTracker(worktree);
@@ -156,10 +159,10 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const sessionStart = createSessionStart({ options: optionSlice(options, SESSION_START_OPTIONS), logger, memory, runner, project, chains, background });
     const rulesInjection = createRulesInjection({ options: optionSlice(options, RULES_INJECTION_OPTIONS), logger, workingSet, rules: createRuleSet(ruleFolders(env, worktree), logger) });
     const taskAugmentation = createTaskAugmentation({ options: optionSlice(options, TASK_AUGMENTATION_OPTIONS), logger, memory, runner, project, chains });
-    const summaries = createSummaryPersistence({ options: optionSlice(options, SUMMARY_PERSISTENCE_OPTIONS), logger, memory, runner, summaries: compacted, project, background, delivery });
+    const summaries = createSummaryPersistence({ options: optionSlice(options, SUMMARY_PERSISTENCE_OPTIONS), logger, memory, runner, summaries: compacted, project, background, delivery, refreshDigest });
     const confession = createConfessionReport({ options: optionSlice(options, CONFESSION_REPORT_OPTIONS), logger, host });
     const frames = options.frames ? createFrames({ options: optionSlice(options, FRAMES_OPTIONS), logger, runner, host, background, workingSet, summaries: compacted }, worktree) : null;
-    const compaction = createCompaction({ options: optionSlice(options, COMPACTION_OPTIONS), logger, memory, runner, engine, host, project, background, delivery, workingSet, windows });
+    const compaction = createCompaction({ options: optionSlice(options, COMPACTION_OPTIONS), logger, memory, runner, engine, host, project, background, delivery, workingSet, windows, refreshDigest });
     // Whatever an earlier run could not deliver.
     if (memory.available) background.run('outbox', () => delivery.flush());
     void pool.ready.then((ready) => {

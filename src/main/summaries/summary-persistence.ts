@@ -34,6 +34,8 @@ export interface SummaryPersistenceDeps extends HandlerDeps<(typeof SUMMARY_PERS
   background: BackgroundWork;
   /** Writes to maenifold through the durable outbox. */
   delivery: Delivery;
+  /** Asks for a pass of the project's memory digest once a summary's note is handed to delivery. */
+  refreshDigest?: () => void;
 }
 
 /**
@@ -63,6 +65,7 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
     const response = built.value;
     // The same summary of the same session is one thought, however often the event arrives.
     await delivery.submitThought({ project: project.key, response, source: `${sessionID}\u0000${summary}` });
+    context.refreshDigest?.();
   }
 
   return async ({ event }) => {
