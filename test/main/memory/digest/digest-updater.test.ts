@@ -1,0 +1,137 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDigestUpdater, type DigestUpdater } from '../../../../src/main/memory/digest/digest-updater.js';
+import { digestNote } from '../../../../src/main/memory/digest/digest-note.js';
+import { createFileStore, type FileStore } from '../../../../src/main/memory/files/file-store.js';
+import type { MemoryPort } from '../../../../src/main/memory/memory-port.js';
+import { createInlineRunner } from '../../../../src/main/pool/inline-runner.js';
+import { createLogger } from '../../../../src/main/shared/logger.js';
+import { resolveProject } from '../../../../src/main/shared/project.js';
+import { parseDigest } from '../../../../src/core/memory/digest.js';
+import { createFakeHost } from '../../../../support/fake-host.js';
+import { scratchFolders } from '../../../support/scratch.js';
+
+const scratch = scratchFolders('digest-updater');
+const project = resolveProject('shop', '');
+const stores: FileStore[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+
+async function openStore(root: string, stateDir: string): Promise<FileStore> {
+  const store = createFileStore({ root, stateDir, runner: await createInlineRunner(), logger: createLogger(undefined), index: { freshForMs: 0, persistDelayMs: 0, watch: false } });
+  stores.push(store);
+  return store;
+}
+
+/** A compaction note of `session` on 2026-11-`day`, in the shape the compacting hook writes. */
+async function writeNote(store: MemoryPort, session: string, day: number, lists: { decisions?: string[]; problems?: string[] }): Promise<void> {
+  const stamp = `202611${String(day).padStart(2, '0')} 100000000`;
+  const content = [
+    '# Compaction Summary',
+    '',
+    `**Session**: ${session}`,
+    `**Project**: ${project.concept}`,
+    `**Timestamp**: 2026-11-${String(day).padStart(2, '0')}T10:00:00.000Z`,
+    '',
+    '## Key Concepts',
+    '',
+    '- [[cart]]',
+    '',
+    '## Decisions Made',
+    '',
+    ...(lists.decisions ?? []).map((text) => `- ${text}`),
+    '',
+    ...(lists.problems ? ['## Open Problems', '', ...lists.problems.map((text) => `- ${text}`), ''] : []),
+  ].join('\n');
+  const written = await store.writeNote({ title: `Compaction ${project.key.replace(/-/g, ' ')} ${stamp} ${session}`, content, folder: project.noteFolder }, { timeoutMs: 5_000 });
+  expect(written.ok).toBe(true);
+}
+
+async function digestOf(store: MemoryPort): Promise<ReturnType<typeof parseDigest>> {
+  const read = await store.readNote(digestNote(project).uri, { timeoutMs: 5_000 });
+  if (!read.ok) throw new Error(read.error.message);
+  return parseDigest(read.value.content, '', '');
+}
+
+function updater(memory: MemoryPort, stateDir: string, logger = createLogger(undefined)): DigestUpdater {
+  return createDigestUpdater({ memory, project, stateDir, logger, timeoutMs: 5_000, now: () => Date.parse('2026-11-30T00:00:00Z') });
+}
+
+describe('createDigestUpdater', () => {
+  it('should fold every note the store lists into one digest note, and leave it unwritten when nothing is new', async () => {
+    const base = await scratch();
+    const store = await openStore(join(base, 'root'), join(base, 'state'));
+    await writeNote(store, 's1', 1, { decisions: ['use SQLite for the cart'], problems: ['the cart test fails'] });
+    await writeNote(store, 's2', 2, { decisions: ['ship the checkout page first'] });
+    const first = await updater(store, join(base, 'state')).update();
+    expect(first).toMatchObject({ kind: 'updated', folded: 2, items: 4, dropped: [], more: false });
+    const digest = await digestOf(store);
+    expect(digest.items.map((item) => item.text).sort()).toEqual(['cart', 'ship the checkout page first', 'the cart test fails', 'use SQLite for the cart']);
+    expect(digest.folded?.uri).toContain('-20261102-');
+    expect(await updater(store, join(base, 'state')).update()).toEqual({ kind: 'unchanged' });
+  });
+
+  it('should lose nothing when two updaters on one state folder and one store run at once, a forget among them', async () => {
+    const base = await scratch();
+    const [root, stateDir] = [join(base, 'root'), join(base, 'state')];
+    const store = await openStore(root, stateDir);
+    await writeNote(store, 's1', 1, { decisions: ['use Redis for the rate limiter', 'deploy on Fly'] });
+    expect((await updater(store, stateDir).update()).kind).toBe('updated');
+    await writeNote(store, 's2', 2, { decisions: ['write the docs in English'] });
+    // The second process reads the digest, then stalls before it writes: a forget made meanwhile must survive.
+    const slow = await openStore(root, stateDir);
+    let stalled: () => void = () => undefined;
+    const stall = new Promise<void>((resolve) => (stalled = resolve));
+    const slowStore: MemoryPort = {
+      ...slow,
+      listNotes: (folder, options) => slow.listNotes(folder, options),
+      readNote: async (uri, options) => {
+        const read = await slow.readNote(uri, options);
+        if (uri === digestNote(project).uri) {
+          stalled();
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+        return read;
+      },
+    };
+    const updating = updater(slowStore, stateDir).update();
+    await stall;
+    const forgetting = updater(store, stateDir).forget('use Redis for the rate limiter');
+    const [updated, forgot] = await Promise.all([updating, forgetting]);
+    expect(updated.kind).toBe('updated');
+    expect(forgot).toMatchObject({ kind: 'forgotten', items: [{ text: 'use Redis for the rate limiter' }] });
+    const digest = await digestOf(store);
+    expect(digest.items.filter((item) => item.kind === 'decision').map((item) => item.text).sort()).toEqual(['deploy on Fly', 'write the docs in English']);
+    expect(digest.forgotten.map((item) => item.text)).toEqual(['use Redis for the rate limiter']);
+  });
+
+  it('should leave the digest as it was when the store refuses the write, and say why without throwing', async () => {
+    const base = await scratch();
+    const store = await openStore(join(base, 'root'), join(base, 'state'));
+    await writeNote(store, 's1', 1, { decisions: ['use SQLite for the cart'] });
+    await updater(store, join(base, 'state')).update();
+    const before = await digestOf(store);
+    await writeNote(store, 's2', 2, { decisions: ['ship the checkout page first'] });
+    const refusing: MemoryPort = { ...store, listNotes: (folder, options) => store.listNotes(folder, options), readNote: (uri, options) => store.readNote(uri, options), writeNote: async () => ({ ok: false, error: { code: 'IO_ERROR', message: 'ENOSPC: no space left on device' } }) };
+    expect(await updater(refusing, join(base, 'state')).update()).toEqual({ kind: 'failed', reason: 'WriteMemory IO_ERROR' });
+    expect(await updater(refusing, join(base, 'state')).forget('use SQLite for the cart')).toEqual({ kind: 'failed', reason: 'WriteMemory IO_ERROR' });
+    expect(await digestOf(store)).toEqual(before);
+    // A digest that cannot be read is never written over.
+    const unreadable: MemoryPort = { ...store, listNotes: (folder, options) => store.listNotes(folder, options), readNote: async () => ({ ok: false, error: { code: 'TIMEOUT', message: 'slow' } }), writeNote: (note, options) => store.writeNote(note, options) };
+    expect(await updater(unreadable, join(base, 'state')).update()).toEqual({ kind: 'failed', reason: 'ReadMemory of the digest TIMEOUT' });
+    expect(await digestOf(store)).toEqual(before);
+  });
+
+  it('should log a line naming what the bounds dropped', async () => {
+    const base = await scratch();
+    const store = await openStore(join(base, 'root'), join(base, 'state'));
+    await writeNote(store, 's1', 1, { problems: Array.from({ length: 27 }, (_, index) => `problem number ${index} of the build`) });
+    const host = createFakeHost();
+    const logger = createLogger(host.client);
+    const outcome = await updater(store, join(base, 'state'), logger).update();
+    expect(outcome.kind === 'updated' && outcome.dropped).toHaveLength(2);
+    await logger.flush();
+    expect(host.logs.map((line) => line.message).find((message) => message.startsWith('memory digest: 2 items past the bounds dropped'))).toContain('(project shop-');
+  });
+});
