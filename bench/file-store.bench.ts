@@ -24,15 +24,17 @@ import { buildCompactionNote } from '../src/main/compaction/compaction-note.js';
 import type { Extraction } from '../src/main/compaction/extraction-engine.js';
 import type { FileStore } from '../src/main/memory/files/file-store.js';
 import { memoryFilePath, sessionUri } from '../src/core/memory/memory-format.js';
+import { createDigestUpdater } from '../src/main/memory/digest/digest-updater.js';
 
 /** Session start's limits. */
 const PROJECT_MEMORY_LIMITS: ProjectMemoryLimits = { perCallTimeoutMs: 5_000, totalTimeoutMs: 10_000, maxNotes: 8, totalBudget: 2_500, summaryBudget: 1_250, summaryMaxChars: 32_000 };
 
 /**
- * One project's memory in the folder: 40 compaction notes of 10 sessions and a summary chain of 10
- * thoughts, as the plugin writes them.
+ * One project's memory in the folder: 40 compaction notes of 10 sessions, the first 36 folded into its
+ * digest as the plugin folds them after each compaction, and a summary chain of 10 thoughts, as the
+ * plugin writes them.
  */
-async function projectNotes(store: FileStore): Promise<{ project: Project; chains: ChainLookup; remove(): Promise<void> }> {
+async function projectNotes(store: FileStore, stateDir: string): Promise<{ project: Project; chains: ChainLookup; remove(): Promise<void> }> {
   const project = resolveProject('', join(tmpdir(), 'bench-shop'));
   const lines = (kind: string, count: number): string[] => Array.from({ length: count }, (_, i) => `${kind} ${i}: the cart service keeps its sessions in SQLite, checked by cart.test.ts line ${i}`);
   for (let i = 0; i < 40; i++) {
@@ -46,6 +48,10 @@ async function projectNotes(store: FileStore): Promise<{ project: Project; chain
     const note = buildCompactionNote(project, `ses_bench${i % 10}`, extraction, new Date(Date.UTC(2026, 10, 1, 0, i)));
     const written = await store.writeNote(note, { timeoutMs: 10_000 });
     if (!written.ok) throw new Error(written.error.message);
+    if (i === 35) {
+      const digest = await createDigestUpdater({ memory: store, project, stateDir, logger: createLogger(undefined), timeoutMs: 10_000 }).update();
+      if (digest.kind !== 'updated') throw new Error(`the digest was not written: ${JSON.stringify(digest)}`);
+    }
   }
   let sessionId: string | undefined;
   for (let n = 0; n < 10; n++) {
@@ -83,7 +89,7 @@ export interface StoreFigures {
   refresh_one_changed_walk_p50_ms: number;
   build_context_p50_ms: number;
   search_p50_ms: number;
-  /** Reading one project's memory back for session start (8 newest of 40 notes and its summary chain), fitted in the pool. */
+  /** Reading one project's memory back for session start (its digest, the 4 of 40 notes it has not folded and its summary chain), fitted in the pool. */
   project_memory_p50_ms: number;
   /** The longest the hook thread was held during those reads. */
   project_memory_stall_max_ms: number;
@@ -119,7 +125,7 @@ export async function benchFileStore(runner: TaskRunner, quick: boolean): Promis
       if (snapshot.entries.size !== count) throw new Error(`indexed ${snapshot.entries.size} of ${count} files`);
     }
     const ready = store as NonNullable<typeof store>;
-    const notes = await projectNotes(ready);
+    const notes = await projectNotes(ready, stateDirs[0] as string);
     cleanups.push(notes.remove);
     const { project, chains } = notes;
     const readMemory = async (): Promise<void> => {
