@@ -17,6 +17,7 @@ import { continuityMisses, formatContinuity, formatHostComparison, roundedContin
 import { loadSequenceCorpus } from '../eval/sequence-corpus.js';
 import { runSequence } from '../eval/sequence.js';
 import { formatSequence, roundedSequence, sequenceMisses } from '../eval/sequence-format.js';
+import { formatLongMemory, runLongMemory } from '../eval/long-memory.js';
 import { parseCliArgs, POOL_FLAGS, poolOptionsOf, progressLine, runCli, UsageError, userPath } from './run-cli.js';
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -48,6 +49,7 @@ function corpusFolder(given: string | undefined): string {
 
 const USAGE = `Usage: npm run eval [-- --corpus DIR] [--json] [--verbose] [--strategy conservative|aggressive] [--continuity [--host v1|v2 | --compare-hosts]] [--threads N] [--no-warm-up]
        npm run eval -- --sequence --corpus DIR [--json] [--verbose] [--host v1|v2]
+       npm run eval -- --long [--json] [--verbose] [--host v1|v2]
 
 Runs the extraction the compacting hook uses (same engine, same settings,
 through the worker pool) over every session of a corpus folder and scores what
@@ -90,6 +92,10 @@ session and pooled.
                   scored line by line against "needed" (recall, and the precision of
                   its decision, problem and next-step lines); the corpora are rebuilt
                   by eval/sequence/rebuild.mjs (default DIR: $MAENIFOLD_SEQUENCE_CORPUS)
+  --long          instead: a generated project of 60 sessions with decisions made,
+                  reversed and forgotten at known points, run through the plugin's
+                  default export (--host too); scores whether session 60's block holds
+                  every decision still standing and none that is not (a "long" object in --json)
   --help          show this text`;
 
 const round = (value: number, places: number): number => Number(value.toFixed(places));
@@ -214,12 +220,21 @@ async function main(argv: string[]): Promise<number> {
       host: { type: 'string' },
       'compare-hosts': { type: 'boolean', default: false },
       sequence: { type: 'boolean', default: false },
+      long: { type: 'boolean', default: false },
       ...POOL_FLAGS,
     },
     USAGE,
   );
   if (!args) return 0;
   if (args.sequence) return sequenceCommand(args);
+  if (args.long) {
+    const line = args.host ?? 'v1';
+    if (line !== 'v1' && line !== 'v2') throw new UsageError(`--host must be v1 or v2 (got "${line}")`);
+    const long = await runLongMemory({ host: line, onSession: (index, total) => progressLine()(`long [${index}/${total}]`) });
+    if (args.verbose) (args.json ? process.stderr : process.stdout).write(`${long.block}\n\n`);
+    process.stdout.write(args.json ? `${JSON.stringify({ long: long.report })}\n` : formatLongMemory(long.report));
+    return 0;
+  }
   const strategy = args.strategy ?? DEFAULT_PLUGIN_OPTIONS.compactionStrategy;
   if (strategy !== 'conservative' && strategy !== 'aggressive') throw new UsageError(`--strategy must be conservative or aggressive (got "${strategy}")`);
   const host = args.host ?? 'v1';
