@@ -98,6 +98,15 @@ function names(reversal: string, decision: string): boolean {
   return shared / made.size >= 0.8 || shared / new Set([...said, ...made]).size >= 0.6;
 }
 
+/** Whether one text restates another: the same words, or most of the shorter's words (three at least) in the longer. */
+function restates(a: string, b: string): boolean {
+  const [one, other] = [words(a), words(b)];
+  const [small, large] = one.size <= other.size ? [one, other] : [other, one];
+  if (digestKey(a) === digestKey(b)) return true;
+  if (small.size < 3) return false;
+  return [...small].filter((word) => large.has(word)).length / small.size >= 0.8;
+}
+
 /** Notes oldest first: by instant, then by URI (a note's slug carries its time). */
 function oldestFirst(notes: readonly FoldNote[]): FoldNote[] {
   return [...notes].sort((a, b) => instantOf(a.timestamp) - instantOf(b.timestamp) || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
@@ -106,7 +115,8 @@ function oldestFirst(notes: readonly FoldNote[]): FoldNote[] {
 function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>, note: FoldNote, sessions: string[]): void {
   const day = dayOf(note.timestamp);
   const session = note.session.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 100) || 'unknown';
-  const said = new Map<string, { kind: DigestKind; text: string; model: boolean }>();
+  // Each item said, under the id of the item it confirms: its own, or a model item an extraction restates (and the other way round).
+  const said = new Map<string, { kind: DigestKind; text: string; model: boolean; own: string }>();
   const reversals: string[] = [];
   for (const item of note.items) {
     const text = digestText(item.text.replace(/^\(summary\)\s*/, ''));
@@ -115,23 +125,33 @@ function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>,
       reversals.push(text);
       continue;
     }
-    const id = digestId(item.kind, text);
+    const model = item.source === 'model';
+    const own = digestId(item.kind, text);
+    const restated = items.has(own) ? undefined : [...items.values()].find((known) => known.kind === item.kind && (known.source === 'model') !== model && restates(known.text, text));
+    const id = restated?.id ?? own;
     const earlier = said.get(id);
-    said.set(id, { kind: item.kind, text: earlier && !(item.source === 'model' && !earlier.model) ? earlier.text : text, model: item.source === 'model' || (earlier?.model ?? false) });
+    said.set(id, { kind: item.kind, text: earlier && !(model && !earlier.model) ? earlier.text : text, model: model || (earlier?.model ?? false), own: earlier?.own ?? own });
   }
   // The newest note of a session says what of that session still holds: what it no longer says was dropped.
   for (const [id, item] of items) {
     if (item.session === session && !said.has(id) && item.kind !== 'met' && item.kind !== 'concept') items.delete(id);
   }
-  for (const [id, { kind, text, model }] of said) {
-    if (forgotten.has(id)) continue;
+  for (const [id, { kind, text, model, own }] of said) {
+    if (forgotten.has(id) || forgotten.has(own)) continue;
     const known = items.get(id);
-    if (known) {
-      if (model && known.source !== 'model') Object.assign(known, { source: 'model', text });
-      known.confirmed += 1;
-      if (day >= known.lastConfirmed) known.lastConfirmed = day;
-      known.session = session;
-    } else items.set(id, { kind, id, text, source: model ? 'model' : 'heuristic', firstSeen: day, lastConfirmed: day, confirmed: 1, session });
+    if (!known) {
+      items.set(id, { kind, id, text, source: model ? 'model' : 'heuristic', firstSeen: day, lastConfirmed: day, confirmed: 1, session });
+      continue;
+    }
+    known.confirmed += 1;
+    if (day >= known.lastConfirmed) known.lastConfirmed = day;
+    known.session = session;
+    if (model && known.source !== 'model') {
+      // The model's words replace the extraction's, and the id follows the text (ids are read back from it).
+      const upgraded = { ...known, source: 'model' as const, text, id: digestId(kind, text) };
+      items.delete(id);
+      if (!forgotten.has(upgraded.id)) items.set(upgraded.id, upgraded);
+    }
   }
   for (const reversal of reversals) for (const [id, item] of items) if (item.kind === 'decision' && names(reversal, item.text)) items.delete(id);
   // A problem met and settled in this note is open no more (one said again later is open again).

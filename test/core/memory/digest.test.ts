@@ -59,6 +59,10 @@ describe('foldDigest', () => {
     // And the other way round: an extracted item the model restates becomes the model's, in its words.
     const upgraded = fold(note('s1', 1, 'decision:architecture: use sqlite for the cart sessions'), note('s2', 2, 'model:decision:Use SQLite for the cart sessions'));
     expect(upgraded.items[0]).toMatchObject({ source: 'model', text: 'Use SQLite for the cart sessions', confirmed: 2 });
+    expect(upgraded.items[0]?.id).toBe(digestId('decision', 'Use SQLite for the cart sessions'));
+    // An extraction that restates the model's item in other words confirms it, within its session too.
+    const reworded = fold(note('s1', 1, 'model:decision:use SQLite for the cart sessions'), note('s1', 2, 'decision:implementation: we keep using SQLite for the cart sessions'));
+    expect(reworded.items).toEqual([expect.objectContaining({ source: 'model', text: 'use SQLite for the cart sessions', confirmed: 2, lastConfirmed: '2026-11-02' })]);
   });
 
   it('should take a decision out when a reversal names it by its text or most of its words, or the newest note of its session drops it', () => {
