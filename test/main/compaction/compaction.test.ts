@@ -50,7 +50,8 @@ async function compact(h: Harness, sessionID: string, context: string[] = ['exis
 
 async function noteFiles(h: Harness): Promise<string[]> {
   const calls = await h.double.calls();
-  return calls.filter((call) => call.tool === 'WriteMemory').map((call) => (call.payload as { content: string }).content);
+  // The project's memory digest is written after each note: not a compaction note.
+  return calls.filter((call) => call.tool === 'WriteMemory' && !String((call.payload as { title?: unknown }).title).startsWith('Memory digest')).map((call) => (call.payload as { content: string }).content);
 }
 
 describe('compaction', () => {
