@@ -84,14 +84,15 @@ describe('the file store in the real OpenCode server', () => {
     const files = await until(
       async () => {
         const listed = await memoryFiles();
-        const notes = listed.filter((name) => name.startsWith('sessions/compaction/'));
+        // The project's memory digest sits beside its notes.
+        const notes = listed.filter((name) => name.startsWith('sessions/compaction/') && name.includes('/compaction-'));
         const chains = listed.filter((name) => name.startsWith('thinking/sequential/'));
         return notes.length >= 3 && chains.length >= 1 ? listed : undefined;
       },
       30_000,
       'three compaction notes and a summary chain on disk',
     );
-    const note = await readFile(join(root, 'memory', files.find((name) => name.startsWith('sessions/compaction/')) ?? ''), 'utf8');
+    const note = await readFile(join(root, 'memory', files.find((name) => name.startsWith('sessions/compaction/') && name.includes('/compaction-')) ?? ''), 'utf8');
     expect(note).toMatch(/^---\ntitle: Compaction kept knowledge [0-9a-f]{8} \d{8} \d{9} /);
     expect(note).toContain('type: memory');
     expect(note).toContain('[[sqlite]]');

@@ -128,7 +128,8 @@ describe('the plugin in the real OpenCode server', () => {
     expect(preserved).toContain('[[redis]]');
     expect(countTokens(preserved)).toBeLessThanOrEqual(500);
 
-    const write = await until(async () => (await callsOf('WriteMemory'))[writesBefore], 20_000, 'WriteMemory');
+    // The first compaction note written since: a memory digest's pass may write between.
+    const write = await until(async () => (await callsOf('WriteMemory')).slice(writesBefore).find((call) => (call.payload as { tags?: string[] }).tags?.[0] === 'compaction'), 20_000, 'WriteMemory');
     const payload = write.payload as { folder: string; content: string; tags: string[] };
     expect(payload.tags.slice(0, 3)).toEqual(['compaction', 'session', 'acme-shop']);
     expect(payload.tags[3]).toMatch(/^acme-shop-[0-9a-f]{8}$/);
