@@ -87,6 +87,7 @@ function storeRequest(values: { project?: string | undefined; store?: string | u
   return {
     dir: resolve(values.project ?? process.cwd()),
     env: process.env,
+    onIssue: (line) => void process.stderr.write(`${NAME}: ${line}\n`),
     ...(store ? { store } : {}),
     ...(values['state-dir'] !== undefined ? { stateDir: resolve(values['state-dir']) } : {}),
   };

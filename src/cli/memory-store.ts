@@ -30,6 +30,8 @@ export interface StoreRequest {
   /** `--state-dir`: overrides `MAENIFOLD_STATE_DIR`. */
   stateDir?: string;
   env: NodeJS.ProcessEnv;
+  /** Told each option value the plugin would log as wrong. */
+  onIssue?: (line: string) => void;
 }
 
 /** An opened store. */
@@ -58,13 +60,13 @@ export function worktreeOf(dir: string): string {
 
 /**
  * @param request - see {@link StoreRequest}.
- * @throws Error with a one-line message when an option is wrong or the maenifold CLI was asked for and is missing.
+ * @throws Error with a one-line message when the maenifold CLI was asked for and is missing.
  */
 export function openStore(request: StoreRequest): OpenedStore {
   const env: NodeJS.ProcessEnv = { ...request.env, ...(request.store ? { MAENIFOLD_STORE: request.store } : {}), ...(request.stateDir ? { MAENIFOLD_STATE_DIR: resolve(request.stateDir) } : {}) };
+  // A bad value is replaced by its default, as the plugin replaces it: the command reads what the plugin would.
   const { options, issues } = resolvePluginOptions({}, env);
-  const [issue] = issues;
-  if (issue) throw new Error(describeOptionIssue(issue));
+  for (const issue of issues) request.onIssue?.(describeOptionIssue(issue));
   const logger = createLogger(undefined);
   const runner = lazyInlineRunner();
   const worktree = worktreeOf(request.dir);

@@ -13,7 +13,8 @@ import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import { sessionUri } from '../../core/memory/memory-format.js';
 import { digestNote } from '../memory/digest/digest-note.js';
-import { foldedThrough, unfoldedNotes } from '../memory/digest/digest-updater.js';
+import { unfoldedNotes } from '../memory/digest/digest-updater.js';
+import { digestFoldedThrough } from '../../core/memory/digest-format.js';
 import { splitLines } from '../../core/text/line-breaks.js';
 import type { ProjectMemory, ProjectNoteText } from '../../core/memory/project-memory.js';
 import type { MemoryPort } from '../memory/memory-port.js';
@@ -129,7 +130,7 @@ export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, p
         problems.push(`ReadMemory of the digest ${read.error.code}`);
       }
     }
-    const newest = unfoldedNotes(listed.value, project, digest ? foldedThrough(digest.content) : null).slice(0, limits.maxNotes);
+    const newest = unfoldedNotes(listed.value, project, digest ? digestFoldedThrough(digest.content) : null).slice(0, limits.maxNotes);
     const limit = pLimit(4);
     const read = await Promise.all(
       newest.map((uri) =>

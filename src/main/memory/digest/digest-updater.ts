@@ -20,7 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { digestFoldedThrough, foldDigest, foldNoteOf, forgetDigestItem, formatDigest, parseDigest, type Digest, type DigestItem } from '../../../core/memory/digest.js';
+import { foldDigest, foldNoteOf, forgetDigestItem, formatDigest, parseDigest, type Digest, type DigestItem } from '../../../core/memory/digest.js';
 import type { ProjectNoteText } from '../../../core/memory/project-memory.js';
 import { assertHeld, withFileLock, type LockTiming } from '../../shared/file-lock.js';
 import { errorText, type Logger } from '../../shared/logger.js';
@@ -78,15 +78,6 @@ export function unfoldedNotes(listed: readonly string[], project: Project, folde
     .filter((uri) => uri.slice(uri.lastIndexOf('/') + 1).startsWith(project.noteSlugPrefix) && (folded === null || uri > folded.uri))
     .sort()
     .reverse();
-}
-
-/**
- * The newest note a digest's text says it folded, read from its head only.
- *
- * @param content - the digest as read.
- */
-export function foldedThrough(content: string): { timestamp: string; uri: string } | null {
-  return digestFoldedThrough(content);
 }
 
 /**
