@@ -3,7 +3,9 @@
  * - an item said again is confirmed: its last day, count and session move on; a model item confirmed
  *   by an extracted restatement stays the model's, an extracted one the model restates becomes the model's;
  * - decisions accumulate until reversed: by a `reversed` item naming them (the same normalized text, or
- *   most of its words), or when the newest note of the session that last said one no longer says it;
+ *   most of its words), or when the newest note of the session that last said one no longer says it
+ *   (a note with no item of the model's says nothing of the model's items: the compaction note before
+ *   the summary arrives);
  * - problems stay until settled: by a `met` item of the same text, or when the newest note of their
  *   session no longer lists them; a settled problem is kept as met, a pitfall;
  * - next steps come from the newest sessions only, files from the newest note only; concepts accumulate;
@@ -133,8 +135,10 @@ function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>,
     said.set(id, { kind: item.kind, text: earlier && !(model && !earlier.model) ? earlier.text : text, model: model || (earlier?.model ?? false), own: earlier?.own ?? own });
   }
   // The newest note of a session says what of that session still holds: what it no longer says was dropped.
+  // Per source: a compaction note, written before the summary, says nothing of the model's items.
+  const sources = new Set(note.items.map((item) => item.source));
   for (const [id, item] of items) {
-    if (item.session === session && !said.has(id) && item.kind !== 'met' && item.kind !== 'concept') items.delete(id);
+    if (item.session === session && sources.has(item.source) && !said.has(id) && item.kind !== 'met' && item.kind !== 'concept') items.delete(id);
   }
   for (const [id, { kind, text, model, own }] of said) {
     if (forgotten.has(id) || forgotten.has(own)) continue;

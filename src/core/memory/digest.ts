@@ -54,6 +54,27 @@ export function foldNoteOf(note: ProjectNoteText): FoldNote {
   return parsed;
 }
 
+/** An item as the block renders it: with the time it was last confirmed. */
+export type DigestBlockItem = MemoryItem & { at: string };
+
+/**
+ * The digest's items by kind, ranked (the model's first, then by decay) and cut to what the block shows,
+ * each with the start of the day it was last confirmed, the shape the block renders items from.
+ *
+ * @param digest - the digest with the unfolded notes folded in.
+ */
+export function digestBlockItems(digest: Digest): Record<ItemKind, DigestBlockItem[]> {
+  const byKind = Object.fromEntries(Object.keys(ITEM_KINDS).map((kind) => [kind, [] as DigestBlockItem[]])) as Record<ItemKind, DigestBlockItem[]>;
+  const open = new Set(digest.items.filter((item) => item.kind === 'problem').map((item) => item.text.toLowerCase()));
+  for (const item of digest.items) {
+    const list = byKind[item.kind];
+    // A problem met before and open again is shown once, as open.
+    if (list.length >= ITEM_KINDS[item.kind].maxInBlock || (item.kind === 'met' && open.has(item.text.toLowerCase()))) continue;
+    list.push({ kind: item.kind, text: item.text, source: item.source, at: item.lastConfirmed ? `${item.lastConfirmed}T00:00:00.000Z` : '' });
+  }
+  return byKind;
+}
+
 function dated(item: DigestItem): string {
   return item.lastConfirmed ? `- (${item.lastConfirmed}) ${item.text}` : `- ${item.text}`;
 }

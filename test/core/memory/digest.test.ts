@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DIGEST_BOUNDS,
+  digestBlockItems,
   digestId,
   digestLists,
   digestScore,
@@ -72,6 +73,9 @@ describe('foldDigest', () => {
       note('s1', 4, 'decision:deploy on Fly'),
     );
     expect(texts(digest, 'decision').sort()).toEqual(['deploy on Fly', 'write the docs in English']);
+    // A note of the session with none of the model's items (its next compaction, before the summary) keeps the model's.
+    const modelKept = fold(note('s1', 1, 'model:decision:keep the API on Express', 'decision:deploy on Fly'), note('s1', 2, 'decision:deploy on Fly'));
+    expect(texts(modelKept, 'decision').sort()).toEqual(['deploy on Fly', 'keep the API on Express']);
     // A reversal about something else takes nothing.
     expect(texts(fold(note('s1', 1, 'decision:use Redis for the rate limiter'), note('s2', 2, 'reversed:the old logging format')), 'decision')).toEqual(['use Redis for the rate limiter']);
   });
@@ -175,5 +179,18 @@ describe('digestLists', () => {
     const block = buildProjectMemory({ project: 'shop', notes: [newer], digest: { uri: 'memory://d', content: formatDigest(digest) }, now: NOW, summary: null, totalBudget: 2_000, summaryBudget: 1_000, encoding: 'o200k_base' });
     expect(block.text).toContain('deploy on Fly');
     expect(block.text).not.toContain('use SQLite');
+  });
+});
+
+describe('digestBlockItems', () => {
+  it('should give each kind its ranked items, cut to what the block shows, dated by the day last confirmed, a met problem open again once', () => {
+    const decisions = Array.from({ length: 20 }, (_, index) => `decision:decide point number ${index} of the plan`);
+    const digest = fold(note('s1', 1, 'met:the cart test fails', ...decisions), note('s2', 3, 'model:decision:keep the prices in cents', 'problem:the cart test fails'));
+    const items = digestBlockItems(digest);
+    expect(items.decision).toHaveLength(14);
+    expect(items.decision[0]).toEqual({ kind: 'decision', text: 'keep the prices in cents', source: 'model', at: '2026-11-03T00:00:00.000Z' });
+    expect(items.problem.map((item) => item.text)).toEqual(['the cart test fails']);
+    expect(items.met).toEqual([]);
+    expect(items.reversed).toEqual([]);
   });
 });
