@@ -43,6 +43,9 @@ export interface ProjectMemoryLimits {
   summaryMaxChars: number;
 }
 
+/** Newest notes read beside the digest, before it says which it has not folded. */
+const EARLY_NOTES = 2;
+
 /** Notes of the project read back at most, of those the digest has not folded. */
 export const MAX_UNFOLDED_NOTES = 8;
 
@@ -119,34 +122,27 @@ export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, p
       problems.push(`ListMemories ${listed.error.code}`);
       return none;
     }
-    const digestUri = digestNote(project).uri;
-    let digest: ProjectNoteText | null = null;
-    if (listed.value.includes(digestUri)) {
-      const read = await store.readNote(digestUri, { timeoutMs: callMs() });
-      if (read.ok) digest = { uri: digestUri, content: read.value.content };
-      else {
-        // Without the digest the newest notes still say the most recent part.
-        timedOut ||= read.error.code === 'TIMEOUT';
-        problems.push(`ReadMemory of the digest ${read.error.code}`);
-      }
-    }
-    const newest = unfoldedNotes(listed.value, project, digest ? digestFoldedThrough(digest.content) : null).slice(0, limits.maxNotes);
     const limit = pLimit(4);
-    const read = await Promise.all(
-      newest.map((uri) =>
-        limit(async () => {
-          if (left() <= 0) {
-            timedOut = true;
-            return null;
-          }
-          const note = await store.readNote(uri, { timeoutMs: callMs() });
-          if (note.ok) return { uri, content: note.value.content };
-          timedOut ||= note.error.code === 'TIMEOUT';
-          problems.push(`ReadMemory ${note.error.code}`);
+    const readOne = (uri: string): Promise<ProjectNoteText | null> =>
+      limit(async () => {
+        if (left() <= 0) {
+          timedOut = true;
           return null;
-        }),
-      ),
-    );
+        }
+        const note = await store.readNote(uri, { timeoutMs: callMs() });
+        if (note.ok) return { uri, content: note.value.content };
+        timedOut ||= note.error.code === 'TIMEOUT';
+        problems.push(`ReadMemory ${uri === digestUri ? 'of the digest ' : ''}${note.error.code}`);
+        return null;
+      });
+    const digestUri = digestNote(project).uri;
+    const newestFirst = unfoldedNotes(listed.value, project, null);
+    // The digest is usually at most a note or two behind: those are read beside it, in one round.
+    const early = new Map(newestFirst.slice(0, EARLY_NOTES).map((uri) => [uri, readOne(uri)]));
+    // Without the digest the newest notes still say the most recent part.
+    const digest = listed.value.includes(digestUri) ? await readOne(digestUri) : null;
+    const newest = unfoldedNotes(newestFirst, project, digest ? digestFoldedThrough(digest.content) : null).slice(0, limits.maxNotes);
+    const read = await Promise.all(newest.map((uri) => early.get(uri) ?? readOne(uri)));
     return { digest, notes: read.filter((note): note is ProjectNoteText => note !== null) };
   }
 

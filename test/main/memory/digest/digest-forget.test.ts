@@ -8,6 +8,11 @@ import { createDoubleRoot } from '../../../../support/maenifold-double.js';
 import { message } from '../../../../support/fake-host.js';
 import { forgetItem, readMemoryReport } from '../../../../src/cli/memory-command.js';
 import { PROJECT_MEMORY_HEADING } from '../../../../src/core/memory/project-memory.js';
+import { parseDigest } from '../../../../src/core/memory/digest.js';
+import { digestNote } from '../../../../src/main/memory/digest/digest-note.js';
+import { memoryFilePath } from '../../../../src/core/memory/memory-format.js';
+import { resolveProject } from '../../../../src/main/shared/project.js';
+import { readFile } from 'node:fs/promises';
 
 const pool = filePool();
 const scratch = scratchFolders('digest-forget');
@@ -61,6 +66,11 @@ describe('forgetItem', () => {
       const request = { dir: shop, store, stateDir, env: { ...process.env, ...root.env, HOME: stateDir } };
 
       await compact(await start(), 'ses_first');
+      // The compaction's background work folded its note into the project's digest, in the store.
+      const digestFile = memoryFilePath(join(root.root, 'memory'), digestNote(resolveProject('', shop)).uri);
+      const digest = parseDigest(await readFile(digestFile, 'utf8'), '', '');
+      expect(digest.folded?.uri).toContain('/compaction-');
+      expect(digest.items.some((item) => item.text.includes(WRONG))).toBe(true);
       // What the command shows is what the next session receives.
       const shown = await readMemoryReport(request);
       const next = await blockFor(await start(), 'ses_look');
