@@ -150,7 +150,8 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       logger,
       timeoutMs: options.persistTimeoutMs,
     });
-    const refreshDigest = digestRefresher(createDigestUpdater({ memory, project, stateDir: options.stateDir, logger, timeoutMs: options.persistTimeoutMs }), background, logger);
+    const digest = digestRefresher(createDigestUpdater({ memory, project, stateDir: options.stateDir, logger, timeoutMs: options.persistTimeoutMs }), background, logger);
+    const refreshDigest = (): void => digest.refresh();
     // Each handler gets the parts it declares and the options it reads, nothing more.
     const host = input.client;
     const workingSet = createWorkingSetTracker(worktree);
@@ -198,6 +199,8 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
           logger.warn(`shutdown: stopped waiting for background work after ${options.persistTimeoutMs} ms; still running: ${background.pendingLabels().join(', ') || 'none'}`);
         }
         for (const [what, step] of [
+          // A digest pass still running stops at its store call and lets its lock go: the next start folds what it did not.
+          ['memory digest', () => digest.close()],
           ['entries held in memory', () => delivery.close()],
           ['file store index', () => files?.close()],
           ['worker pool', () => (seams.pool ? undefined : seams.pools ? seams.pools.release(pool) : pool.destroy())],

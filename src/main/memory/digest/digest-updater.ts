@@ -46,6 +46,11 @@ export interface DigestUpdater {
   update(): Promise<DigestUpdate>;
   /** Folds as {@link update} does, then records the item (an id, or its text) as forgotten. */
   forget(idOrText: string): Promise<DigestForget>;
+  /**
+   * At shutdown: stops the store call in flight and every later one, so a pass ends at once (the digest
+   * stays as it was; the next start folds what this one did not) and no process starts after it.
+   */
+  close(): void;
 }
 
 /** What {@link createDigestUpdater} is built from. */
@@ -89,9 +94,12 @@ export function createDigestUpdater(parts: DigestUpdaterParts): DigestUpdater {
   const note = digestNote(project);
   const name = createHash('sha256').update(project.key).digest('hex').slice(0, 24);
   const lock = join(parts.stateDir, 'locks', `digest-${name}.lock`);
-  const call = { timeoutMs };
+  const stopped = new AbortController();
+  const call = { timeoutMs, signal: stopped.signal };
+  const closed = (): boolean => stopped.signal.aborted;
 
   async function reading(): Promise<Reading> {
+    if (closed()) return { ok: false, reason: 'shutting down' };
     const listed = await memory.listNotes(project.noteFolder, call);
     if (!listed.ok) {
       // No folder yet: the project never compacted.
@@ -101,6 +109,7 @@ export function createDigestUpdater(parts: DigestUpdaterParts): DigestUpdater {
     let digest = parseDigest('', project.concept, project.key);
     const exists = listed.value.includes(note.uri);
     if (exists) {
+      if (closed()) return { ok: false, reason: 'shutting down' };
       const read = await memory.readNote(note.uri, call);
       // A digest that cannot be read now is not written over: its items would be lost.
       if (!read.ok) return { ok: false, reason: `ReadMemory of the digest ${read.error.code}` };
@@ -109,6 +118,7 @@ export function createDigestUpdater(parts: DigestUpdaterParts): DigestUpdater {
     const pending = unfoldedNotes(listed.value, project, digest.folded).reverse();
     const notes: ProjectNoteText[] = [];
     for (const uri of pending.slice(0, MAX_NOTES_PER_PASS)) {
+      if (closed()) return { ok: false, reason: 'shutting down' };
       const read = await memory.readNote(uri, call);
       // Oldest first, and none skipped: a note that cannot be read now ends the pass before it.
       if (!read.ok) break;
@@ -119,6 +129,7 @@ export function createDigestUpdater(parts: DigestUpdaterParts): DigestUpdater {
 
   async function write(digest: Digest, signal: AbortSignal): Promise<string | null> {
     await assertHeld(signal);
+    if (closed()) return 'shutting down';
     const written = await memory.writeNote({ title: note.title, content: formatDigest(digest), folder: note.folder, tags: ['memory-digest', project.concept, project.key] }, call);
     return written.ok ? null : `WriteMemory ${written.error.code}${written.error.toolCode ? ` ${written.error.toolCode}` : ''}`;
   }
@@ -152,7 +163,9 @@ export function createDigestUpdater(parts: DigestUpdaterParts): DigestUpdater {
   }
 
   return {
+    close: () => stopped.abort(),
     async update() {
+      if (closed()) return { kind: 'failed', reason: 'shutting down' };
       try {
         let outcome: DigestUpdate = { kind: 'unchanged' };
         // A project with a backlog (an upgrade, a long outage) catches up a few passes at a time.

@@ -134,4 +134,28 @@ describe('createDigestUpdater', () => {
     await logger.flush();
     expect(host.logs.map((line) => line.message).find((message) => message.startsWith('memory digest: 2 items past the bounds dropped'))).toContain('(project shop-');
   });
+
+  it('should stop the store call in flight at close, let its lock go, and start none after', async () => {
+    const base = await scratch();
+    const store = await openStore(join(base, 'root'), join(base, 'state'));
+    const calls: string[] = [];
+    // A store that answers only when the call is stopped, as the CLI adapter does with its signal.
+    const hanging: MemoryPort = {
+      ...store,
+      listNotes: (folder, options) => {
+        calls.push('list');
+        return new Promise((resolve) => options.signal?.addEventListener('abort', () => resolve({ ok: false, error: { code: 'TIMEOUT', message: 'stopped' } })));
+      },
+    };
+    const digest = updater(hanging, join(base, 'state'));
+    const updating = digest.update();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    digest.close();
+    expect(await updating).toEqual({ kind: 'failed', reason: 'ListMemories TIMEOUT' });
+    expect(await digest.update()).toEqual({ kind: 'failed', reason: 'shutting down' });
+    expect(calls).toEqual(['list']);
+    // The lock is free: another updater of the folder goes ahead at once.
+    await writeNote(store, 's1', 1, { decisions: ['use SQLite for the cart'] });
+    expect((await updater(store, join(base, 'state')).update()).kind).toBe('updated');
+  });
 });
