@@ -23,12 +23,14 @@
  */
 import { redactSecrets } from '../text/secrets.js';
 import { sanitizeText } from '../text/sanitize.js';
-import { LINE_BREAK, normalizeLineBreaks, splitLines } from '../text/line-breaks.js';
+import { normalizeLineBreaks, splitLines } from '../text/line-breaks.js';
 import { fitLines } from '../text/fit-lines.js';
 import { truncateToTokens } from '../text/tokens/token-truncation.js';
-import { cutAtBoundary } from '../text/boundary-cut.js';
 import type { TokenEncoding } from '../text/tokens/tokens.js';
-import { digestLists } from './digest.js';
+import { ITEM_KINDS, KIND_ORDER, type ItemKind, type ItemSource, type MemoryItem } from './item-kinds.js';
+import { parseSessionNote, plainItem, type ParsedSessionNote } from './session-note.js';
+import { parseSummaryLists } from './summary-lists.js';
+import { digestBlockItems, digestLists } from './digest.js';
 
 /** A compaction note as read back. */
 export interface ProjectNoteText {
@@ -37,7 +39,7 @@ export interface ProjectNoteText {
   content: string;
 }
 
-/** The lists of one compaction note. */
+/** The lists of one compaction note, by kind, without their sources: {@link parseSessionNote} gives them. */
 export interface ParsedCompactionNote {
   uri: string;
   session: string;
@@ -90,70 +92,19 @@ export interface ProjectMemory {
 /** The heading of the block. */
 export const PROJECT_MEMORY_HEADING = '## Project Memory';
 
-/** Headings of the note's lists, as compaction-note.ts writes them. */
-export const NOTE_SECTIONS = {
-  concepts: 'Key Concepts',
-  decisions: 'Decisions Made',
-  problems: 'Open Problems',
-  next: 'In Progress',
-  met: 'Problems Met',
-  files: 'Working Set',
-} as const;
-
-const MAX_ITEMS = { problems: 10, next: 8, decisions: 14, met: 6, concepts: 12, files: 10 } as const;
-/** Sessions whose next steps are still current. */
-const NEXT_SESSIONS = 2;
-/** Longest item line, in characters. */
-const MAX_ITEM_CHARS = 280;
 /** Most tokens one item line may take. */
 const MAX_ITEM_TOKENS = 90;
-/** Longest note read, in characters: a note the plugin writes is a few kilobytes. */
-const MAX_NOTE_CHARS = 64 * 1024;
-
-const FIELD = /^\*\*(Session|Timestamp)\*\*:\s*(.*)$/;
-const PLACEHOLDER = /^_.*_$/;
-
-/** One stored line as plain text on one line: no controls, no link brackets, no markup that opens a block. */
-function plainItem(text: string): string {
-  // Breaks become spaces before sanitizing, which would drop VT, FF and NEL as controls and join the words around them.
-  const plain = sanitizeText(text.replace(LINE_BREAK, ' '))
-    .replace(/\[\[|\]\]/g, '')
-    .replace(/`{3,}|~{3,}/g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/^[#>\s-]+/, '')
-    .trim();
-  return cutAtBoundary(plain, MAX_ITEM_CHARS);
-}
 
 /**
- * Reads a compaction note's lists from its headings; lines under an unknown heading are ignored.
+ * A compaction note's lists by kind, whoever wrote each item.
  *
+ * @deprecated read notes with {@link parseSessionNote}, which keeps each item's source.
  * @param note - the note as read back.
  */
 export function parseCompactionNote(note: ProjectNoteText): ParsedCompactionNote {
-  const parsed: ParsedCompactionNote = { uri: note.uri, session: '', timestamp: '', concepts: [], decisions: [], problems: [], next: [], met: [], files: [] };
-  const sectionOf = new Map<string, keyof typeof NOTE_SECTIONS>(Object.entries(NOTE_SECTIONS).map(([key, heading]) => [heading.toLowerCase(), key as keyof typeof NOTE_SECTIONS]));
-  let current: keyof typeof NOTE_SECTIONS | null = null;
-  for (const raw of splitLines(note.content.slice(0, MAX_NOTE_CHARS))) {
-    const line = raw.trim();
-    const heading = /^##\s+(.+?)\s*#*$/.exec(line);
-    if (heading && !line.startsWith('###')) {
-      current = sectionOf.get((heading[1] as string).toLowerCase()) ?? null;
-      continue;
-    }
-    const field = FIELD.exec(line);
-    if (field) {
-      if (field[1] === 'Session') parsed.session = (field[2] as string).trim().slice(0, 100);
-      else parsed.timestamp = (field[2] as string).trim().slice(0, 40);
-      continue;
-    }
-    if (current === null || !/^[-*]\s+/.test(line)) continue;
-    const item = line.replace(/^[-*]\s+/, '');
-    if (PLACEHOLDER.test(item)) continue;
-    const text = plainItem(item);
-    if (text) parsed[current].push(text);
-  }
-  return parsed;
+  const { uri, session, timestamp, items } = parseSessionNote(note);
+  const of = (kind: ItemKind): string[] => items.filter((item) => item.kind === kind).map((item) => item.text);
+  return { uri, session, timestamp, concepts: of('concept'), decisions: of('decision'), problems: of('problem'), next: of('next'), met: of('met'), files: of('file') };
 }
 
 /** What makes two items the same: letters and digits, lowercased, without a category prefix. */
@@ -184,7 +135,7 @@ function instantOf(timestamp: string): number {
 }
 
 /** Notes newest first: by the instant of their timestamp, then by URI (a note's slug carries its UTC time). */
-function newestFirst(notes: readonly ParsedCompactionNote[]): ParsedCompactionNote[] {
+function newestFirst(notes: readonly ParsedSessionNote[]): ParsedSessionNote[] {
   return [...notes].sort((a, b) => {
     const [atA, atB] = [instantOf(a.timestamp), instantOf(b.timestamp)];
     if (atA !== atB) return atA < atB ? 1 : -1;
@@ -192,7 +143,7 @@ function newestFirst(notes: readonly ParsedCompactionNote[]): ParsedCompactionNo
   });
 }
 
-/** The merged lists of a project's notes, newest first, each item once. */
+/** The merged lists of a project's notes as lines, newest first, each item once (the digest's view of them). */
 export interface MergedNotes {
   problems: string[];
   met: string[];
@@ -202,48 +153,112 @@ export interface MergedNotes {
   files: string[];
 }
 
+/** An item as the block shows it: with the time of the newest note that said it. */
+export interface BlockItem extends MemoryItem {
+  /** The note's timestamp; '' when it had none. */
+  at: string;
+}
+
+/** The merged items of a project's notes by kind, each kind model items first, each item once. */
+export type MergedItems = Record<ItemKind, BlockItem[]>;
+
+const SOURCES: readonly ItemSource[] = ['model', 'heuristic'];
+
+/** The words of an item, for telling whether one says what another does. */
+function wordsOf(key: string): Set<string> {
+  return new Set(key.split(' ').filter((word) => word.length > 1));
+}
+
 /**
- * Merges notes by the rules in this module's header.
+ * Whether an extracted item restates an item the model wrote: the same text, or most of the shorter's
+ * words in the longer.
+ */
+function restates(key: string, words: Set<string>, model: ReadonlyArray<{ key: string; words: Set<string> }>): boolean {
+  return model.some((other) => {
+    if (other.key === key) return true;
+    const [small, large] = words.size <= other.words.size ? [words, other.words] : [other.words, words];
+    if (small.size < 3) return false;
+    let shared = 0;
+    for (const word of small) if (large.has(word)) shared += 1;
+    return shared / small.size >= 0.8;
+  });
+}
+
+/** Whether a reversal names the decision: the same text, or the decision's text within it. */
+function reverses(reversal: string, decision: string): boolean {
+  return reversal === decision || (decision.length >= 12 && reversal.includes(decision));
+}
+
+/**
+ * Merges notes by the rules in this module's header, per item source: for each source, the newest note of
+ * a session that carries items of that source stands for the session.
  *
  * @param notes - parsed notes, any order.
  */
-export function mergeProjectNotes(notes: readonly ParsedCompactionNote[]): MergedNotes {
+export function mergeProjectNotes(notes: readonly ParsedSessionNote[]): MergedItems {
   const ordered = newestFirst(notes);
-  const newestOfSession = new Map<string, ParsedCompactionNote>();
-  for (const note of ordered) if (!newestOfSession.has(note.session || note.uri)) newestOfSession.set(note.session || note.uri, note);
-  const latest = [...newestOfSession.values()];
-  const collect = (sources: readonly ParsedCompactionNote[], pick: (note: ParsedCompactionNote) => readonly string[], max: number, withDate: boolean): string[] => {
+  const sessionOf = (note: ParsedSessionNote): string => note.session || note.uri;
+  // Per source: each session's newest note carrying items of it, sessions newest first.
+  const latest = new Map<ItemSource, ParsedSessionNote[]>();
+  const dropped = new Set<string>();
+  for (const source of SOURCES) {
+    const newest = new Map<string, ParsedSessionNote>();
+    for (const note of ordered) if (note.items.some((item) => item.source === source) && !newest.has(sessionOf(note))) newest.set(sessionOf(note), note);
+    latest.set(source, [...newest.values()]);
+    // A decision the newest note of its session (for the decision's source) dropped was reversed there.
+    for (const note of ordered) {
+      const head = newest.get(sessionOf(note));
+      if (!head || head === note) continue;
+      const kept = new Set(head.items.filter((item) => item.kind === 'decision' && item.source === source).map((item) => itemKey(item.text)));
+      for (const item of note.items) if (item.kind === 'decision' && item.source === source && !kept.has(itemKey(item.text))) dropped.add(`${source}\u0000${itemKey(item.text)}`);
+    }
+  }
+  // Reversals and settlements count against what older notes said: a decision made again later stands.
+  const reversedBefore = new Map<ParsedSessionNote, string[]>();
+  const settledAfter = new Map<ParsedSessionNote, Set<string>>();
+  const reversals: string[] = [];
+  const settled = new Set<string>();
+  for (const note of ordered) {
+    settledAfter.set(note, new Set(settled));
+    for (const item of note.items) if (item.kind === 'reversed') reversals.push(itemKey(item.text));
+    reversedBefore.set(note, [...reversals]);
+    for (const item of note.items) if (item.kind === 'met') settled.add(itemKey(item.text));
+  }
+  const openKeys = new Set<string>();
+  for (const source of SOURCES) for (const note of latest.get(source) ?? []) for (const item of note.items) if (item.kind === 'problem') openKeys.add(itemKey(item.text));
+
+  const keeps = (note: ParsedSessionNote, item: MemoryItem): boolean => {
+    const key = itemKey(item.text);
+    if (item.kind === 'decision') return !dropped.has(`${item.source}\u0000${key}`) && !(reversedBefore.get(note) ?? []).some((reversal) => reverses(reversal, key));
+    if (item.kind === 'problem') return !(settledAfter.get(note)?.has(key) ?? false);
+    if (item.kind === 'met') return !openKeys.has(key);
+    return true;
+  };
+  const merged = {} as MergedItems;
+  for (const kind of KIND_ORDER) {
+    const spec = ITEM_KINDS[kind];
+    const items: BlockItem[] = [];
+    const model: Array<{ key: string; words: Set<string> }> = [];
     const seen = new Set<string>();
-    const items: string[] = [];
-    for (const note of sources) {
-      for (const item of pick(note)) {
-        const key = itemKey(item);
-        if (!key || seen.has(key)) continue;
-        seen.add(key);
-        items.push(withDate ? dated(item, note.timestamp) : item);
-        if (items.length >= max) return items;
+    for (const source of SOURCES) {
+      const from = spec.memory.kind === 'accumulates' ? ordered : (latest.get(source) ?? []).slice(0, spec.memory.sessions);
+      for (const note of from) {
+        for (const item of note.items) {
+          if (items.length >= spec.maxInBlock) break;
+          if (item.kind !== kind || item.source !== source || !keeps(note, item)) continue;
+          const key = itemKey(item.text);
+          const words = wordsOf(key);
+          // Model items first; an extracted one only for what the model left out.
+          if (!key || seen.has(key) || (source === 'heuristic' && restates(key, words, model))) continue;
+          seen.add(key);
+          if (source === 'model') model.push({ key, words });
+          items.push({ ...item, at: note.timestamp });
+        }
       }
     }
-    return items;
-  };
-  // A decision the newest note of its session dropped was reversed there.
-  const dropped = new Set<string>();
-  for (const note of ordered) {
-    const newest = newestOfSession.get(note.session || note.uri);
-    if (!newest || newest === note) continue;
-    const kept = new Set(newest.decisions.map(itemKey));
-    for (const decision of note.decisions) if (!kept.has(itemKey(decision))) dropped.add(itemKey(decision));
+    merged[kind] = items;
   }
-  const problems = collect(latest, (note) => note.problems, MAX_ITEMS.problems, true);
-  const open = new Set(latest.flatMap((note) => note.problems.map(itemKey)));
-  return {
-    problems,
-    met: collect(latest, (note) => note.met.filter((item) => !open.has(itemKey(item))), MAX_ITEMS.met, true),
-    next: collect(latest.slice(0, NEXT_SESSIONS), (note) => note.next, MAX_ITEMS.next, false),
-    decisions: collect(ordered, (note) => note.decisions.filter((decision) => !dropped.has(itemKey(decision))), MAX_ITEMS.decisions, true),
-    concepts: collect(ordered, (note) => note.concepts, MAX_ITEMS.concepts, false),
-    files: collect(latest.slice(0, 1), (note) => note.files, MAX_ITEMS.files, false),
-  };
+  return merged;
 }
 
 /** The summary as quoted lines: its own headings and fences cannot open anything in the block. */
@@ -257,22 +272,28 @@ function quotedSummary(text: string): string {
     .trim();
 }
 
+/** What {@link renderProjectMemory} renders: the merged items, the summary and the budgets. */
+export interface ProjectMemoryRender extends Omit<ProjectMemoryInput, 'notes'> {
+  items: MergedItems;
+  /** How many notes the items were merged from, for the report. */
+  notes: number;
+}
+
 /**
- * The block a new session of the project receives: fitted in whole lines to `totalBudget`, the summary
- * first within its own share, then open problems, work in progress, decisions, concepts and files.
+ * The block from merged items: fitted in whole lines to `totalBudget`, the summary first within its own
+ * share (only its prose: what became items is shown as items), then each kind in the table's order.
  *
- * @param input - see {@link ProjectMemoryInput}.
+ * @param input - see {@link ProjectMemoryRender}.
  */
-export function buildProjectMemory(input: ProjectMemoryInput): ProjectMemory {
-  const notes = input.notes.map(parseCompactionNote);
-  const merged = input.digest !== undefined ? digestLists(input.digest, input.notes, input.now ?? Date.now()).merged : mergeProjectNotes(notes);
-  const empty: ProjectMemory = { text: '', tokens: 0, summary: false, problems: 0, next: 0, decisions: 0, notes: notes.length };
-  const summaryText = input.summary ? quotedSummary(input.summary.text) : '';
-  if (!summaryText && merged.problems.length + merged.next.length + merged.decisions.length + merged.concepts.length === 0) return empty;
+export function renderProjectMemory(input: ProjectMemoryRender): ProjectMemory {
+  const merged = input.items;
+  const empty: ProjectMemory = { text: '', tokens: 0, summary: false, problems: 0, next: 0, decisions: 0, notes: input.notes };
+  const summaryText = input.summary ? quotedSummary(parseSummaryLists(input.summary.text).prose) : '';
+  if (!summaryText && merged.problem.length + merged.next.length + merged.decision.length + merged.concept.length === 0) return empty;
 
   const redact = (line: string): string => redactSecrets(line).text;
   const item = (line: string): string => truncateToTokens(redact(line), MAX_ITEM_TOKENS, input.encoding);
-  type Line = { text: string; kind: 'summary' | 'problems' | 'next' | 'decisions' | 'other' };
+  type Line = { text: string; kind: ItemKind | 'summary' };
   const lines: Line[] = [];
   if (summaryText) {
     // The time comes from a state file: shown only when it is one.
@@ -282,15 +303,20 @@ export function buildProjectMemory(input: ProjectMemoryInput): ProjectMemory {
     const cut = truncateToTokens(summaryText, share, input.encoding);
     if (cut) lines.push({ text: `\n### Latest compaction summary${when}\n${cut}${cut.length < summaryText.length ? '\n> …' : ''}`, kind: 'summary' });
   }
-  const section = (title: string, items: readonly string[], kind: Line['kind']): void => {
-    items.forEach((text, index) => lines.push({ text: index === 0 ? `\n### ${title}\n${item(text)}` : item(text), kind }));
-  };
-  section('Open problems', merged.problems, 'problems');
-  section('In progress and next steps', merged.next.map((text) => `- ${text}`), 'next');
-  section('Decisions', merged.decisions, 'decisions');
-  section('Problems met before (settled or worked around)', merged.met, 'other');
-  if (merged.concepts.length > 0) lines.push({ text: `\nKey concepts: ${merged.concepts.join(', ')}`, kind: 'other' });
-  if (merged.files.length > 0) lines.push({ text: `Files in play: ${merged.files.join(', ')}`, kind: 'other' });
+  let inline = 0;
+  for (const kind of KIND_ORDER) {
+    const spec = ITEM_KINDS[kind];
+    const items = merged[kind];
+    if (!spec.blockHeading || items.length === 0) continue;
+    if (spec.shown === 'inline') {
+      lines.push({ text: `${inline++ === 0 ? '\n' : ''}${spec.blockHeading}: ${items.map((entry) => entry.text).join(', ')}`, kind });
+      continue;
+    }
+    items.forEach((entry, index) => {
+      const text = item(spec.dated ? dated(entry.text, entry.at) : `- ${entry.text}`);
+      lines.push({ text: index === 0 ? `\n### ${spec.blockHeading}\n${text}` : text, kind });
+    });
+  }
 
   const header = `${PROJECT_MEMORY_HEADING}\nWhat earlier sessions of the project ${plainItem(input.project) || 'project'} left in memory, newest first.`;
   const fitted = fitLines(
@@ -301,5 +327,17 @@ export function buildProjectMemory(input: ProjectMemoryInput): ProjectMemory {
   if (fitted.kept === 0) return empty;
   const kept = lines.slice(0, fitted.kept);
   const count = (kind: Line['kind']): number => kept.filter((line) => line.kind === kind).length;
-  return { text: fitted.text, tokens: fitted.tokens, summary: count('summary') > 0, problems: count('problems'), next: count('next'), decisions: count('decisions'), notes: notes.length };
+  return { text: fitted.text, tokens: fitted.tokens, summary: count('summary') > 0, problems: count('problem'), next: count('next'), decisions: count('decision'), notes: input.notes };
+}
+
+/**
+ * The block a new session of the project receives, from its notes: read back, merged and rendered.
+ *
+ * @param input - see {@link ProjectMemoryInput}.
+ */
+export function buildProjectMemory(input: ProjectMemoryInput): ProjectMemory {
+  const { notes, digest, now, ...rest } = input;
+  const parsed = notes.map(parseSessionNote);
+  const items = digest !== undefined ? digestBlockItems(digestLists(digest, notes, now ?? Date.now()).digest) : mergeProjectNotes(parsed);
+  return renderProjectMemory({ ...rest, items, notes: parsed.length });
 }

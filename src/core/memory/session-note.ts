@@ -136,7 +136,7 @@ export function plainItem(text: string): string {
     .replace(/\s+/g, ' ')
     .replace(/^[#>\s-]+/, '')
     .trim();
-  return plain.length > MAX_READ_ITEM_CHARS ? `${plain.slice(0, MAX_READ_ITEM_CHARS - 1)}…` : plain;
+  return cutAtBoundary(plain, MAX_READ_ITEM_CHARS);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildProjectMemory, mergeProjectNotes, parseCompactionNote, PROJECT_MEMORY_HEADING } from '../../../src/core/memory/project-memory.js';
+import { buildProjectMemory, mergeProjectNotes, parseCompactionNote, PROJECT_MEMORY_HEADING, type BlockItem } from '../../../src/core/memory/project-memory.js';
+import { parseSessionNote } from '../../../src/core/memory/session-note.js';
 import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 
 /** A note in the shape the compacting hook writes. */
@@ -36,6 +37,9 @@ function note(session: string, timestamp: string, lists: { decisions?: string[];
   };
 }
 
+/** Merged items as text, each with the day of the note that last said it. */
+const texts = (items: readonly BlockItem[]): string[] => items.map((item) => (item.at ? `${item.at.slice(0, 10)} ${item.text}` : item.text));
+
 const INPUT = { project: 'shop', totalBudget: 2_500, summaryBudget: 1_200, encoding: 'o200k_base' as const };
 
 describe('parseCompactionNote', () => {
@@ -58,27 +62,27 @@ describe('mergeProjectNotes', () => {
   it("should take problems and next steps from each session's newest note only, and drop decisions that note no longer carries", () => {
     const older = note('ses_a', '2026-11-20T10:00:00.000Z', { decisions: ['use Redis for sessions', 'keep the REST API'], problems: ['login returns 500'], next: ['fix login'] });
     const newer = note('ses_a', '2026-11-21T10:00:00.000Z', { decisions: ['keep the REST API', 'use SQLite for sessions'], problems: ['cart total is off by one'], next: ['add a cart test'] });
-    const merged = mergeProjectNotes([older, newer].map(parseCompactionNote));
-    expect(merged.problems).toEqual(['- (2026-11-21) cart total is off by one']);
-    expect(merged.next).toEqual(['add a cart test']);
-    expect(merged.decisions).toEqual(['- (2026-11-21) keep the REST API', '- (2026-11-21) use SQLite for sessions']);
+    const merged = mergeProjectNotes([older, newer].map(parseSessionNote));
+    expect(texts(merged.problem)).toEqual(['2026-11-21 cart total is off by one']);
+    expect(merged.next.map((item) => item.text)).toEqual(['add a cart test']);
+    expect(texts(merged.decision)).toEqual(['2026-11-21 keep the REST API', '2026-11-21 use SQLite for sessions']);
   });
 
   it('should order notes by the instant of their timestamps, whatever offset another writer gave them', () => {
     // 01:00 at UTC-11 is 12:00 UTC: two hours after the other note, though its text sorts first.
     const earlier = note('ses_a', '2026-12-01T10:00:00.000Z', { problems: ['login returns 500'], next: ['fix login'] });
     const later = note('ses_a', '2026-12-01T01:00:00.000-11:00', { problems: ['cart total is off by one'], next: ['add a cart test'] });
-    const merged = mergeProjectNotes([earlier, later].map(parseCompactionNote));
-    expect(merged.problems).toEqual(['- (2026-12-01) cart total is off by one']);
-    expect(merged.next).toEqual(['add a cart test']);
+    const merged = mergeProjectNotes([earlier, later].map(parseSessionNote));
+    expect(merged.problem.map((item) => item.text)).toEqual(['cart total is off by one']);
+    expect(merged.next.map((item) => item.text)).toEqual(['add a cart test']);
   });
 
   it("should keep other sessions' decisions and problems, each once, newest first", () => {
     const first = note('ses_a', '2026-11-20T10:00:00.000Z', { decisions: ['decision: use pnpm workspaces'], problems: ['flaky e2e on CI'] });
     const second = note('ses_b', '2026-11-22T10:00:00.000Z', { decisions: ['decision: use pnpm workspaces', 'drop the legacy importer'], problems: ['Flaky e2e on CI!'] });
-    const merged = mergeProjectNotes([first, second].map(parseCompactionNote));
-    expect(merged.decisions).toEqual(['- (2026-11-22) decision: use pnpm workspaces', '- (2026-11-22) drop the legacy importer']);
-    expect(merged.problems).toEqual(['- (2026-11-22) Flaky e2e on CI!']);
+    const merged = mergeProjectNotes([first, second].map(parseSessionNote));
+    expect(texts(merged.decision)).toEqual(['2026-11-22 decision: use pnpm workspaces', '2026-11-22 drop the legacy importer']);
+    expect(texts(merged.problem)).toEqual(['2026-11-22 Flaky e2e on CI!']);
   });
 });
 
