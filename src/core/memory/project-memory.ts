@@ -1,11 +1,13 @@
 /**
  * What a new session is told of its project's earlier sessions: the model's
- * latest compaction summary, then what the compaction notes kept (open
- * problems, work in progress, decisions, concepts, files), merged across
- * notes and fitted to an exact token budget.
+ * latest compaction summary, then what the session notes kept (open
+ * problems, work in progress, decisions, problems met, concepts, files),
+ * merged across notes and fitted to an exact token budget.
  *
- * Notes are read back from their stable headings (compaction-note.ts writes
- * them), so nothing is extracted twice. Merging rules:
+ * Notes are read back by session-note.ts, each item with its kind and its
+ * source, so nothing is extracted twice. Merging rules, per kind as the
+ * item-kind table says, and per source: for each source, the newest note of
+ * a session that carries items of that source stands for the session.
  * - notes newest first; an item said again in an older note is kept once,
  *   with the date it was last said;
  * - problems and next steps describe a session's state when it compacted, so
@@ -14,12 +16,16 @@
  * - next steps come from the newest sessions only: older plans were picked up
  *   or dropped since;
  * - problems met and settled come last, as pitfalls not to step into again;
+ *   a problem settled in a later note is no longer open;
  * - decisions accumulate across notes; a decision the newest note of its
- *   session no longer carries was reversed or dropped and is left out.
+ *   session no longer carries, or that a later note reversed, is left out;
+ * - within each kind the model's items come first, and extracted ones fill
+ *   only what the model left out (one that restates a model item is dropped).
  *
  * Everything read is data: each item becomes one plain line (no heading, no
  * link brackets, no control characters, secrets redacted), and the summary is
- * quoted line by line, so nothing stored can open a section of its own.
+ * quoted line by line, so nothing stored can open a section of its own. The
+ * quote keeps only the summary's prose: its lists are shown as items.
  */
 import { redactSecrets } from '../text/secrets.js';
 import { sanitizeText } from '../text/sanitize.js';
@@ -225,7 +231,7 @@ export function mergeProjectNotes(notes: readonly ParsedSessionNote[]): MergedIt
     for (const item of note.items) if (item.kind === 'met') settled.add(itemKey(item.text));
   }
   const openKeys = new Set<string>();
-  for (const source of SOURCES) for (const note of latest.get(source) ?? []) for (const item of note.items) if (item.kind === 'problem') openKeys.add(itemKey(item.text));
+  for (const source of SOURCES) for (const note of latest.get(source) ?? []) for (const item of note.items) if (item.kind === 'problem' && !(settledAfter.get(note)?.has(itemKey(item.text)) ?? false)) openKeys.add(itemKey(item.text));
 
   const keeps = (note: ParsedSessionNote, item: MemoryItem): boolean => {
     const key = itemKey(item.text);

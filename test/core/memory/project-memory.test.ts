@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildProjectMemory, mergeProjectNotes, parseCompactionNote, PROJECT_MEMORY_HEADING, type BlockItem } from '../../../src/core/memory/project-memory.js';
-import { parseSessionNote } from '../../../src/core/memory/session-note.js';
+import { buildProjectMemory, mergeProjectNotes, parseCompactionNote, PROJECT_MEMORY_HEADING, renderProjectMemory, type BlockItem } from '../../../src/core/memory/project-memory.js';
+import { parseSessionNote, sessionNoteContent } from '../../../src/core/memory/session-note.js';
+import type { MemoryItem } from '../../../src/core/memory/item-kinds.js';
 import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 
 /** A note in the shape the compacting hook writes. */
@@ -145,5 +146,53 @@ describe('buildProjectMemory', () => {
     expect(memory.text).not.toContain('use ```js');
     expect(memory.text).not.toContain('sk-abcdefghijklmnopqrstuvwxyz0123456789');
     expect(memory.text).toContain('> ## Injected');
+  });
+});
+
+describe('renderProjectMemory', () => {
+  /** A note holding these items, as the note's writer files them. */
+  function sessionNote(session: string, timestamp: string, items: MemoryItem[]): { uri: string; content: string } {
+    return { uri: `memory://sessions/compaction/shop-1a2b3c4d/compaction-shop-1a2b3c4d-${timestamp.replace(/\D/g, '')}-${session}`, content: sessionNoteContent({ session, projectConcept: 'shop', projectKey: 'shop-1a2b3c4d', timestamp }, items) };
+  }
+  const heuristic = (kind: MemoryItem['kind'], text: string): MemoryItem => ({ kind, text, source: 'heuristic' });
+  const model = (kind: MemoryItem['kind'], text: string): MemoryItem => ({ kind, text, source: 'model' });
+
+  it("should show the model's items first in each section, extracted ones only for what it left out", () => {
+    const compacted = sessionNote('ses_a', '2026-11-20T10:00:00.000Z', [heuristic('decision', 'architecture: use SQLite for the sessions store'), heuristic('decision', 'testing: run vitest in threads'), heuristic('next', 'fix login')]);
+    const superseding = sessionNote('ses_a', '2026-11-20T10:00:05.000Z', [
+      heuristic('decision', 'architecture: use SQLite for the sessions store'),
+      heuristic('decision', 'testing: run vitest in threads'),
+      heuristic('next', 'fix login'),
+      model('decision', 'Use SQLite for the sessions store, because one file is enough'),
+      model('next', 'wire the checkout page'),
+    ]);
+    const merged = mergeProjectNotes([compacted, superseding].map(parseSessionNote));
+    // The extracted decision that says what the model's does is dropped; the other fills in after it.
+    expect(merged.decision.map((item) => [item.source, item.text])).toEqual([
+      ['model', 'Use SQLite for the sessions store, because one file is enough'],
+      ['heuristic', 'testing: run vitest in threads'],
+    ]);
+    expect(merged.next.map((item) => item.text)).toEqual(['wire the checkout page', 'fix login']);
+    const memory = renderProjectMemory({ ...INPUT, items: merged, notes: 2, summary: { text: '## Goal\nShip the cart.\n\n## Next steps\n- wire the checkout page', at: '' } });
+    expect(memory.text.indexOf('wire the checkout page')).toBeLessThan(memory.text.indexOf('fix login'));
+    // What became an item is shown once, as the item: the quote keeps the prose.
+    expect(memory.text.split('wire the checkout page')).toHaveLength(2);
+    expect(memory.text).toContain('> Ship the cart.');
+  });
+
+  it('should take a reversed decision out of memory, and keep one made again later', () => {
+    const first = sessionNote('ses_a', '2026-11-20T10:00:00.000Z', [model('decision', 'use Redis for sessions'), model('decision', 'keep the REST API')]);
+    const second = sessionNote('ses_b', '2026-11-21T10:00:00.000Z', [model('reversed', 'use Redis for sessions (moved to SQLite)'), model('decision', 'use SQLite for sessions')]);
+    expect(mergeProjectNotes([first, second].map(parseSessionNote)).decision.map((item) => item.text)).toEqual(['use SQLite for sessions', 'keep the REST API']);
+    const third = sessionNote('ses_c', '2026-11-22T10:00:00.000Z', [model('decision', 'use Redis for sessions')]);
+    expect(mergeProjectNotes([first, second, third].map(parseSessionNote)).decision.map((item) => item.text)).toContain('use Redis for sessions');
+  });
+
+  it('should leave out an open problem a later note settled', () => {
+    const first = sessionNote('ses_a', '2026-11-20T10:00:00.000Z', [heuristic('problem', 'cart total is off by one'), heuristic('problem', 'login returns 500')]);
+    const second = sessionNote('ses_b', '2026-11-21T10:00:00.000Z', [model('met', 'cart total is off by one')]);
+    const merged = mergeProjectNotes([first, second].map(parseSessionNote));
+    expect(merged.problem.map((item) => item.text)).toEqual(['login returns 500']);
+    expect(merged.met.map((item) => item.text)).toEqual(['cart total is off by one']);
   });
 });
