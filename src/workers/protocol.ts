@@ -31,6 +31,8 @@ import type { PriorityOutcome } from './thread-priority.js';
 import type { ProjectMemory, ProjectMemoryInput } from '../core/memory/project-memory.js';
 export type { ProjectMemory, ProjectMemoryInput } from '../core/memory/project-memory.js';
 export type { PriorityOutcome } from './thread-priority.js';
+import type { MemoryItem } from '../core/memory/item-kinds.js';
+export type { MemoryItem } from '../core/memory/item-kinds.js';
 import type {
   IndexFilesInput,
   IndexFilesOutput,
@@ -60,6 +62,7 @@ export interface TaskSignatures {
   summaryThought: { input: SummaryThoughtInput; output: string };
   cleanSummary: { input: CleanSummaryInput; output: string };
   projectMemory: { input: ProjectMemoryInput; output: ProjectMemory };
+  summaryLists: { input: SummaryListsInput; output: MemoryItem[] };
 }
 
 /** Input of `warmUp`: passes over the warm-up conversation. */
@@ -78,6 +81,11 @@ export interface CleanSummaryInput {
   summary: string;
   /** Cap on the result's characters. */
   maxChars: number;
+}
+
+/** Input of `summaryLists`: a compaction summary, read as the model's items. */
+export interface SummaryListsInput {
+  summary: string;
 }
 
 /** Input of `summaryThought`: a compaction summary and where it goes. */

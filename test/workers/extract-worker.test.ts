@@ -33,12 +33,18 @@ describe('runTask', () => {
     expect(text.length).toBeLessThanOrEqual(40);
     expect(runTask({ name: 'cleanSummary', input: { summary: 'x', maxChars: 0 } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
   });
+
+  it("should read a summary's lists as the model's items, and refuse a summary that is no text", () => {
+    const result = runTask({ name: 'summaryLists', input: { summary: '## Goal\nShip it.\n## Next steps\n- wire the checkout page' } });
+    expect(result).toEqual({ ok: true, value: [{ kind: 'next', text: 'wire the checkout page', source: 'model' }] });
+    expect(runTask({ name: 'summaryLists', input: { summary: 42 } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
 });
 
 describe('TASKS', () => {
   it('should hold every task of the protocol once', () => {
     expect(Object.keys(TASKS).sort()).toEqual([
-      'analyzeUnits', 'cleanSummary', 'finalizeExtraction', 'fitContext', 'indexMemoryFiles', 'loadMemoryIndex', 'projectMemory', 'saveMemoryIndex', 'scanMemoryFolder', 'searchMemoryIndex', 'summaryThought', 'warmUp',
+      'analyzeUnits', 'cleanSummary', 'finalizeExtraction', 'fitContext', 'indexMemoryFiles', 'loadMemoryIndex', 'projectMemory', 'saveMemoryIndex', 'scanMemoryFolder', 'searchMemoryIndex', 'summaryLists', 'summaryThought', 'warmUp',
     ]);
   });
 });
