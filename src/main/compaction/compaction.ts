@@ -1,6 +1,8 @@
 /**
  * Compaction: before OpenCode asks the model
- * for a summary, push tagging guidelines and a preservation context —
+ * for a summary, push tagging guidelines, the request to close the summary
+ * with short fixed lists (decisions, reversed decisions, open and settled
+ * problems, next steps), and a preservation context —
  * concepts, key decisions, working-set files, fitted to an exact token
  * budget — into `output.context`, in place; then write a compaction note to
  * maenifold in the background.
@@ -14,7 +16,7 @@ import { withDeadline, type DeadlineResult } from '../shared/deadline.js';
 import { readSessionMessages } from '../session/session-reader.js';
 import type { MessageView } from '../session/message-view.js';
 import { createWindowScan } from './conversation-window.js';
-import { TAGGING_GUIDELINES } from './tagging-guidelines.js';
+import { COMPACTION_GUIDELINES, TAGGING_GUIDELINES } from './tagging-guidelines.js';
 import { buildCompactionNote } from './compaction-note.js';
 import type { Project } from '../shared/project.js';
 import type { Extraction } from './extraction-engine.js';
@@ -31,6 +33,7 @@ import type { Joining, WindowMemory } from './window-memory.js';
 import type { PluginOptions } from '../options/plugin-options.js';
 import type { ExtractionSettings } from './extraction-settings.js';
 import { AGGRESSIVE_STRATEGY, CONSERVATIVE_STRATEGY } from '../../core/context/compaction-strategy.js';
+import { CLOSING_LISTS_TOKENS } from '../../core/context/closing-lists.js';
 
 /** Heading of the working-context block. */
 export const WORKING_CONTEXT_HEADING = '## Working context\nFiles this session was working on; keep their paths in the summary.';
@@ -38,7 +41,18 @@ export const WORKING_CONTEXT_HEADING = '## Working context\nFiles this session w
 export const WORKING_CONTEXT_SHARE = 0.4;
 
 /**
- * The settings the hook extracts with: the compaction budget less what the working context took, the
+ * Whether the compaction asks the model for its closing lists: their request comes out of the budget,
+ * so a budget too small to leave the preservation context as much again goes without it.
+ *
+ * @param compactionTokens - the budget of what a compaction adds.
+ */
+export function asksClosingLists(compactionTokens: number): boolean {
+  return compactionTokens >= 2 * CLOSING_LISTS_TOKENS;
+}
+
+/**
+ * The settings the hook extracts with: the compaction budget less what the working context and the
+ * closing lists' request took, the
  * configured strategy, and no files when the working context already lists them. `npm run eval` uses
  * the same, so what it measures is what the hook injects.
  *
@@ -51,7 +65,7 @@ export function compactionExtractionSettings(
 ): Partial<ExtractionSettings> {
   const strategy = options.compactionStrategy === 'aggressive' ? AGGRESSIVE_STRATEGY : CONSERVATIVE_STRATEGY;
   return {
-    contextTokenBudget: options.compactionTokens - (workingTokens ?? 0),
+    contextTokenBudget: options.compactionTokens - (workingTokens ?? 0) - (asksClosingLists(options.compactionTokens) ? CLOSING_LISTS_TOKENS : 0),
     strategy: { ...strategy },
     ...(workingTokens !== null ? { maxFiles: 0 } : {}),
   };
@@ -170,7 +184,8 @@ export function createCompaction(context: CompactionDeps): Compacting {
     const sessionID = input?.sessionID;
     try {
       if (!options.compaction || typeof sessionID !== 'string' || !Array.isArray(output?.context)) return;
-      output.context.push(TAGGING_GUIDELINES);
+      // The model's closing lists become the session's items when the summary arrives (summary-persistence.ts).
+      output.context.push(asksClosingLists(options.compactionTokens) ? COMPACTION_GUIDELINES : TAGGING_GUIDELINES);
       const deadline = options.compactionDeadlineMs;
       // The working context needs only the paths the tools touched: a worker fits it while the pages come.
       const recent = options.workingSetPaths > 0 ? workingSet.recent(sessionID, options.workingSetPaths) : [];

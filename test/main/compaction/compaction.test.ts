@@ -7,7 +7,9 @@ import { startHarness as startPlugin, type Harness } from '../../support/plugin-
 import { filePool } from '../../support/file-pool.js';
 import type { WorkerPool } from '../../../src/main/pool/worker-pool.js';
 import { cursorHeaders, message } from '../../../support/fake-host.js';
-import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
+import { COMPACTION_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
+import { CLOSING_LISTS_REQUEST } from '../../../src/core/context/closing-lists.js';
+import { asksClosingLists } from '../../../src/main/compaction/compaction.js';
 import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
 import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { generateSession } from '../../../src/synth/session-generator.js';
@@ -63,12 +65,13 @@ describe('compaction', () => {
     expect(output.context).toBe(context);
     expect(output.prompt).toBeUndefined();
     expect(context[0]).toBe('existing');
-    expect(context[1]).toBe(TAGGING_GUIDELINES);
+    expect(context[1]).toBe(COMPACTION_GUIDELINES);
     const preserved = context[2] as string;
     expect(preserved).toContain(PRESERVATION_HEADING);
     expect(preserved).toContain('[[redis]]');
     expect(preserved).not.toContain('not-a-concept');
-    expect(countTokens(preserved)).toBeLessThanOrEqual(500);
+    // The closing lists' request comes out of the same budget: what the compaction adds stays within it.
+    expect(countTokens(preserved) + countTokens(CLOSING_LISTS_REQUEST)).toBeLessThanOrEqual(500);
 
     await harness.plugin.background.idle();
     const [write] = (await harness.double.calls()).filter((call) => call.tool === 'WriteMemory');
@@ -93,6 +96,15 @@ describe('compaction', () => {
     const output = await compact(harness, 'ses_big', []);
     expect(output.context).toHaveLength(2);
     expect(countTokens(output.context[1] as string)).toBeLessThanOrEqual(60);
+  });
+
+  it("should ask for the closing lists within the token budget, and leave them out of a budget too small for both", async () => {
+    harness = await startFiles({ compactionTokens: 300 });
+    harness.host.setMessages('ses_big', generateSession({ seed: 4, targetBytes: 16 * 1024 }).messages);
+    const output = await compact(harness, 'ses_big', []);
+    expect(output.context[0]).toContain(CLOSING_LISTS_REQUEST);
+    expect(countTokens(CLOSING_LISTS_REQUEST) + countTokens(output.context[1] as string)).toBeLessThanOrEqual(300);
+    expect(asksClosingLists(200)).toBe(false);
   });
 
   it('should carry what the aggressive strategy dropped into the context as one summary line', async () => {
@@ -395,7 +407,7 @@ describe('compaction', () => {
     harness = await startHarness();
     harness.host.setMessages('ses_short', [message('m1', 'user', 'hi [[x]]')]);
     const output = await compact(harness, 'ses_short', []);
-    expect(output.context).toEqual([TAGGING_GUIDELINES]);
+    expect(output.context).toEqual([COMPACTION_GUIDELINES]);
     await harness.plugin.background.idle();
     expect(await noteFiles(harness)).toEqual([]);
   });
@@ -440,7 +452,7 @@ describe('compaction', () => {
     });
     const output = await compact(harness, 'ses_slow', []);
     answer();
-    expect(output.context).toEqual([TAGGING_GUIDELINES]);
+    expect(output.context).toEqual([COMPACTION_GUIDELINES]);
     await harness.plugin.logger.flush();
     expect(harness.host.linesWith('could not read session ses_slow (timeout)')).toHaveLength(1);
   });
@@ -482,7 +494,7 @@ describe('compaction', () => {
     });
     try {
       const output = await compact(harness, 'ses_huge', []);
-      expect(output.context).toEqual([TAGGING_GUIDELINES]);
+      expect(output.context).toEqual([COMPACTION_GUIDELINES]);
     } finally {
       clock.mockRestore();
     }
@@ -499,11 +511,11 @@ describe('compaction', () => {
     harness = await startFiles();
     harness.host.setMessages('ses_junk', [null, 42, { info: null, parts: 'x' }, { parts: [{ type: 'text', text: 7 }] }]);
     const output = await compact(harness, 'ses_junk', []);
-    expect(output.context).toEqual([TAGGING_GUIDELINES]);
+    expect(output.context).toEqual([COMPACTION_GUIDELINES]);
 
     const missing = { context: [] as string[] };
     await expect(harness.plugin.hooks['experimental.session.compacting']?.({ sessionID: 'missing' }, missing)).resolves.toBeUndefined();
-    expect(missing.context).toEqual([TAGGING_GUIDELINES]);
+    expect(missing.context).toEqual([COMPACTION_GUIDELINES]);
     await expect(harness.plugin.hooks['experimental.session.compacting']?.(null as never, null as never)).resolves.toBeUndefined();
     await harness.plugin.logger.flush();
     expect(harness.host.linesWith('session missing returned no messages (session missing not found)').map((line) => line.level)).toEqual(['warn']);

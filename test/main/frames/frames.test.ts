@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
+import { COMPACTION_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { hungFile } from '../../support/hung-file.js';
 import { startHarness as startPlugin, type Harness } from '../../support/plugin-harness.js';
 import { filePool } from '../../support/file-pool.js';
@@ -62,7 +62,7 @@ describe('createFrames', () => {
     try {
       h.host.setMessages('ses_root', childWork);
       const output = await compacting(h, 'ses_root');
-      expect(output.context[0]).toBe(TAGGING_GUIDELINES);
+      expect(output.context[0]).toBe(COMPACTION_GUIDELINES);
       expect(output.prompt).toBeUndefined();
       expect(await call(h, 'flame_push', { goal: 'Add a [[redis]] cache' }, 'ses_root')).toContain('flame_push failed');
       expect(await system(h, 'ses_root')).toBe('You are a coding agent.');

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
 import { ADVERSARIAL_CASES, ordinarySession, workerExhaustingSession } from '../../support/adversarial-corpus.js';
-import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
+import { COMPACTION_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
 import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 
@@ -57,7 +57,7 @@ async function compactRaced(harness: Harness, sessionID: string, hangMs: number)
 
 /** What every compaction must leave in `output.context`: the guidelines, then one clean, budgeted preservation context. */
 function expectSafeContext(context: readonly string[]): void {
-  expect(context[0]).toBe(TAGGING_GUIDELINES);
+  expect(context[0]).toBe(COMPACTION_GUIDELINES);
   expect(context).toHaveLength(2);
   const preserved = context[1] ?? '';
   expect(preserved).toContain(PRESERVATION_HEADING);

@@ -9,7 +9,7 @@ import { createDelivery } from '../../../src/main/memory/delivery/delivery.js';
 import { createOutbox } from '../../../src/main/memory/delivery/outbox.js';
 import { createChainStore } from '../../../src/main/memory/delivery/chain-store.js';
 import { createLogger } from '../../../src/main/shared/logger.js';
-import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
+import { COMPACTION_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { createDoubleRoot, doubleCliPath } from '../../../support/maenifold-double.js';
 import { message } from '../../../support/fake-host.js';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
@@ -85,7 +85,7 @@ describe('a host that misbehaves', () => {
     });
     const output = { context: [] as string[] };
     await harness.plugin.hooks['experimental.session.compacting']?.({ sessionID: 'ses_reject' }, output);
-    expect(output.context).toEqual([TAGGING_GUIDELINES]);
+    expect(output.context).toEqual([COMPACTION_GUIDELINES]);
     await harness.plugin.logger.flush();
     expect(harness.host.linesWith('could not read session ses_reject (failed)')).toHaveLength(1);
   });

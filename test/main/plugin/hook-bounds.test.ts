@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
+import { COMPACTION_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { frameFileFor } from '../../../src/main/frames/frame-store.js';
 import { hungFile } from '../../support/hung-file.js';
 import { startHarness as startPlugin, type Harness } from '../../support/plugin-harness.js';
@@ -57,7 +57,7 @@ describe('createMaenifoldPlugin', () => {
       expect.stringMatching(/^hook experimental\.session\.compacting: frames did not finish within the hook's \d+ ms; its changes were dropped$/),
     ]);
     expect(output.context).toBe(context);
-    expect(output).toEqual({ context: [TAGGING_GUIDELINES] });
+    expect(output).toEqual({ context: [COMPACTION_GUIDELINES] });
   });
 
   it('should stop waiting for background work that never ends when it is disposed, naming it in one line', async () => {

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../support/plugin-harness.js';
 import { HOSTILE_CASES } from '../../support/hostile-corpus.js';
-import { TAGGING_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
+import { COMPACTION_GUIDELINES } from '../../../src/main/compaction/tagging-guidelines.js';
 import { countTokens } from '../../../src/core/text/tokens/tokens.js';
 import { PRESERVATION_HEADING } from '../../../src/core/context/preservation-context.js';
 
@@ -44,7 +44,7 @@ describe('the compacting hook on hostile input', () => {
       ]);
       clearTimeout(timer);
       expect(outcome).toBe('returned');
-      expect(output.context[0]).toBe(TAGGING_GUIDELINES);
+      expect(output.context[0]).toBe(COMPACTION_GUIDELINES);
       expect(output.context).toHaveLength(2);
       const preserved = output.context[1] ?? '';
       expect(preserved).toContain(PRESERVATION_HEADING);
