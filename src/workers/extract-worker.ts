@@ -10,12 +10,13 @@ import { toTaskError } from '../core/task-error.js';
 import { buildSummaryThought, cleanSummaryText } from '../core/memory/summary-thought.js';
 import { buildProjectMemory, type ProjectMemory, type ProjectMemoryInput } from '../core/memory/project-memory.js';
 import { parseSummaryLists } from '../core/memory/summary-lists.js';
+import { parseSessionNote } from '../core/memory/session-note.js';
 import { inputProblem, TASK_INPUTS, type TaskInputSchema } from './task-inputs.js';
 import * as memoryFolder from './tasks/memory-folder.js';
 import { runWarmUp } from './tasks/warm-up.js';
 import { workerData } from 'node:worker_threads';
 import { lowerThreadPriority } from './thread-priority.js';
-import type { MemoryItem, SummaryListsInput, CleanSummaryInput, WarmUpInput, WarmUpOutput, IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, SummaryThoughtInput, TaskName, TaskSignatures } from './protocol.js';
+import type { SummaryListsInput, SummaryListsOutput, CleanSummaryInput, WarmUpInput, WarmUpOutput, IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, SummaryThoughtInput, TaskName, TaskSignatures } from './protocol.js';
 
 /**
  * A task that first checks its input against its schema: a wrong shape is refused as data, naming the
@@ -73,8 +74,11 @@ export const cleanSummary = guarded<CleanSummaryInput, string>(TASK_INPUTS.clean
 /** Task `projectMemory`: the project's earlier compactions merged and fitted for a new session. */
 export const projectMemory = guarded<ProjectMemoryInput, ProjectMemory>(TASK_INPUTS.projectMemory, buildProjectMemory);
 
-/** Task `summaryLists`: a compaction summary's lists and template sections as the model's items. */
-export const summaryLists = guarded<SummaryListsInput, MemoryItem[]>(TASK_INPUTS.summaryLists, (input) => parseSummaryLists(input.summary).items);
+/** Task `summaryLists`: a compaction summary's lists and template sections as the model's items, and the session's note read back. */
+export const summaryLists = guarded<SummaryListsInput, SummaryListsOutput>(TASK_INPUTS.summaryLists, (input) => ({
+  items: parseSummaryLists(input.summary).items,
+  note: input.note ? parseSessionNote(input.note) : null,
+}));
 
 /** The pool asks its workers to run below the host's priority (`workerData.niceness`); elsewhere nothing changes. */
 const requestedNiceness = isObject(workerData) && typeof workerData['niceness'] === 'number' ? workerData['niceness'] : 0;

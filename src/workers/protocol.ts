@@ -32,6 +32,8 @@ import type { ProjectMemory, ProjectMemoryInput } from '../core/memory/project-m
 export type { ProjectMemory, ProjectMemoryInput } from '../core/memory/project-memory.js';
 export type { PriorityOutcome } from './thread-priority.js';
 import type { MemoryItem } from '../core/memory/item-kinds.js';
+import type { ParsedSessionNote } from '../core/memory/session-note.js';
+export type { ParsedSessionNote } from '../core/memory/session-note.js';
 export type { MemoryItem } from '../core/memory/item-kinds.js';
 import type {
   IndexFilesInput,
@@ -62,7 +64,7 @@ export interface TaskSignatures {
   summaryThought: { input: SummaryThoughtInput; output: string };
   cleanSummary: { input: CleanSummaryInput; output: string };
   projectMemory: { input: ProjectMemoryInput; output: ProjectMemory };
-  summaryLists: { input: SummaryListsInput; output: MemoryItem[] };
+  summaryLists: { input: SummaryListsInput; output: SummaryListsOutput };
 }
 
 /** Input of `warmUp`: passes over the warm-up conversation. */
@@ -83,9 +85,16 @@ export interface CleanSummaryInput {
   maxChars: number;
 }
 
-/** Input of `summaryLists`: a compaction summary, read as the model's items. */
+/** Input of `summaryLists`: a compaction summary, read as the model's items, and the session's newest note when it was read back. */
 export interface SummaryListsInput {
   summary: string;
+  note: { uri: string; content: string } | null;
+}
+
+/** What `summaryLists` gives: the model's items, and the note read back (`null` when none was given). */
+export interface SummaryListsOutput {
+  items: MemoryItem[];
+  note: ParsedSessionNote | null;
 }
 
 /** Input of `summaryThought`: a compaction summary and where it goes. */

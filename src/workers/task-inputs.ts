@@ -35,7 +35,7 @@ export const TASK_INPUTS = {
   saveMemoryIndex: v.looseObject({ file: nonEmpty, memoryDir: nonEmpty, entries: list }),
   searchMemoryIndex: v.looseObject({ entries: list, query: v.string(), pageSize: v.pipe(v.number(), v.integer()) }),
   summaryThought: v.looseObject({ project: v.string(), sessionID: v.string(), summary: v.string(), maxChars: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
-  summaryLists: v.looseObject({ summary: v.string() }),
+  summaryLists: v.looseObject({ summary: v.string(), note: v.nullable(v.looseObject({ uri: v.string(), content: v.string() })) }),
   cleanSummary: v.looseObject({ summary: v.string(), maxChars: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   projectMemory: v.looseObject({
     project: v.string(),

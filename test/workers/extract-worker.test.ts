@@ -35,9 +35,13 @@ describe('runTask', () => {
   });
 
   it("should read a summary's lists as the model's items, and refuse a summary that is no text", () => {
-    const result = runTask({ name: 'summaryLists', input: { summary: '## Goal\nShip it.\n## Next steps\n- wire the checkout page' } });
-    expect(result).toEqual({ ok: true, value: [{ kind: 'next', text: 'wire the checkout page', source: 'model' }] });
-    expect(runTask({ name: 'summaryLists', input: { summary: 42 } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    const note = { uri: 'memory://sessions/compaction/shop/compaction-shop-1', content: '**Session**: ses_a\n## In Progress\n- fix login\n' };
+    const result = runTask({ name: 'summaryLists', input: { summary: '## Goal\nShip it.\n## Next steps\n- wire the checkout page', note } });
+    expect(result).toEqual({
+      ok: true,
+      value: { items: [{ kind: 'next', text: 'wire the checkout page', source: 'model' }], note: { uri: note.uri, session: 'ses_a', timestamp: '', items: [{ kind: 'next', text: 'fix login', source: 'heuristic' }] } },
+    });
+    expect(runTask({ name: 'summaryLists', input: { summary: 42, note: null } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
   });
 });
 

@@ -17,7 +17,8 @@ import { readSessionMessages } from '../session/session-reader.js';
 import type { MessageView } from '../session/message-view.js';
 import { createWindowScan } from './conversation-window.js';
 import { COMPACTION_GUIDELINES, TAGGING_GUIDELINES } from './tagging-guidelines.js';
-import { buildCompactionNote } from './compaction-note.js';
+import { buildSessionNote, extractedItems } from './compaction-note.js';
+import type { SessionItems } from './session-items.js';
 import type { Project } from '../shared/project.js';
 import type { Extraction } from './extraction-engine.js';
 import { errorText } from '../shared/logger.js';
@@ -105,13 +106,15 @@ export interface CompactionDeps extends HandlerDeps<(typeof COMPACTION_OPTIONS)[
   windows: WindowMemory;
   /** Asks for a pass of the project's memory digest once a note is handed to delivery. */
   refreshDigest?: () => void;
+  /** Each session's latest extracted items, for the note that supersedes its compaction note. */
+  sessionItems: SessionItems;
 }
 
 /**
  * @param context - the parts of the plugin it uses.
  */
 export function createCompaction(context: CompactionDeps): Compacting {
-  const { options, memory, engine, host, project, background, delivery, workingSet, windows, runner, logger } = forHook(context, 'compacting');
+  const { options, memory, engine, host, project, background, delivery, workingSet, windows, sessionItems, runner, logger } = forHook(context, 'compacting');
 
   /** The working-context block: the session's most recent paths, sorted, within its share of the budget, so rules that match them still apply after the compaction. */
   async function workingBlock(paths: readonly string[], deadlineMs: number): Promise<{ text: string; tokens: number } | null> {
@@ -133,8 +136,12 @@ export function createCompaction(context: CompactionDeps): Compacting {
 
   async function writeNote(sessionID: string, extraction: Extraction): Promise<void> {
     if (!memory.available) return;
+    const at = new Date();
+    const items = extractedItems(project.name, extraction);
+    // Held for the note that supersedes this one when the summary arrives.
+    sessionItems.remember(sessionID, { items, at });
     // Through the outbox: a note that cannot be written now is retried later, never dropped.
-    await delivery.submitNote(project.key, buildCompactionNote(project, sessionID, extraction, new Date()));
+    await delivery.submitNote(project.key, buildSessionNote(project, sessionID, items, at));
     context.refreshDigest?.();
   }
 

@@ -30,6 +30,7 @@ import { createTaskAugmentation, TASK_AUGMENTATION_OPTIONS } from '../graph/task
 import { COMPACTION_OPTIONS, createCompaction } from '../compaction/compaction.js';
 import { createSummaryPersistence, SUMMARY_PERSISTENCE_OPTIONS } from '../summaries/summary-persistence.js';
 import { createCompactedSummaries } from '../summaries/compacted-summary.js';
+import { createSessionItems } from '../compaction/session-items.js';
 import { CONFESSION_REPORT_OPTIONS, createConfessionReport } from '../summaries/confession-report.js';
 import { optionSlice } from '../shared/handler-deps.js';
 import type { HostIdentity, HostPort } from '../host/host-port.js';
@@ -156,14 +157,15 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const host = input.client;
     const workingSet = createWorkingSetTracker(worktree);
     const windows = createWindowMemory();
+    const sessionItems = createSessionItems();
     const compacted = createCompactedSummaries(host);
     const sessionStart = createSessionStart({ options: optionSlice(options, SESSION_START_OPTIONS), logger, memory, runner, project, chains, background });
     const rulesInjection = createRulesInjection({ options: optionSlice(options, RULES_INJECTION_OPTIONS), logger, workingSet, rules: createRuleSet(ruleFolders(env, worktree), logger) });
     const taskAugmentation = createTaskAugmentation({ options: optionSlice(options, TASK_AUGMENTATION_OPTIONS), logger, memory, runner, project, chains });
-    const summaries = createSummaryPersistence({ options: optionSlice(options, SUMMARY_PERSISTENCE_OPTIONS), logger, memory, runner, summaries: compacted, project, background, delivery, refreshDigest });
+    const summaries = createSummaryPersistence({ options: optionSlice(options, SUMMARY_PERSISTENCE_OPTIONS), logger, memory, runner, summaries: compacted, project, background, delivery, refreshDigest, sessionItems });
     const confession = createConfessionReport({ options: optionSlice(options, CONFESSION_REPORT_OPTIONS), logger, host });
     const frames = options.frames ? createFrames({ options: optionSlice(options, FRAMES_OPTIONS), logger, runner, host, background, workingSet, summaries: compacted }, worktree) : null;
-    const compaction = createCompaction({ options: optionSlice(options, COMPACTION_OPTIONS), logger, memory, runner, engine, host, project, background, delivery, workingSet, windows, refreshDigest });
+    const compaction = createCompaction({ options: optionSlice(options, COMPACTION_OPTIONS), logger, memory, runner, engine, host, project, background, delivery, workingSet, windows, refreshDigest, sessionItems });
     // Whatever an earlier run could not deliver.
     if (memory.available) background.run('outbox', () => delivery.flush());
     void pool.ready.then((ready) => {

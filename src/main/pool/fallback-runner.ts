@@ -28,8 +28,9 @@ function inputChars(name: TaskName, input: unknown): number {
       return sum([...(Array.isArray(value['notes']) ? value['notes'] : []), value['digest']], (note: { content?: string } | null) => note?.content) + String((value['summary'] as { text?: string } | null)?.text ?? '').length;
     case 'summaryThought':
     case 'cleanSummary':
-    case 'summaryLists':
       return typeof value['summary'] === 'string' ? value['summary'].length : 0;
+    case 'summaryLists':
+      return String(value['summary'] ?? '').length + String((value['note'] as { content?: string } | null)?.content ?? '').length;
     default:
       return 0;
   }

@@ -6,8 +6,17 @@
  * The summary goes in as plain markdown, never inside a code fence (maenifold
  * ignores links in code, and a thought without links is refused). Delivery —
  * the chain, its durability and its retries — is the outbox's (delivery.ts).
+ *
+ * Then the summary is read in the pool as the model's items (its closing
+ * lists and the host template's sections, summary-lists.ts), and when it gave
+ * any, a note superseding the session's compaction note is handed to delivery:
+ * same session, a newer time, the session's latest extracted items (held since
+ * its compaction note was written, or read back from its newest note after a
+ * restart) and the model's items, which session start shows first.
  */
 export { buildSummaryThought, MAX_SUMMARY_PAYLOAD_CHARS } from '../../core/memory/summary-thought.js';
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { TaskRunner } from '../pool/task-runner.js';
 import { errorText } from '../shared/logger.js';
 import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
@@ -16,11 +25,20 @@ import type { BackgroundWork } from '../shared/background-work.js';
 import type { CompactedSummaries } from './compacted-summary.js';
 import type { Delivery } from '../memory/delivery/delivery.js';
 import type { Project } from '../shared/project.js';
+import type { SessionItems } from '../compaction/session-items.js';
+import { buildSessionNote } from '../compaction/compaction-note.js';
+import { withDeadline } from '../shared/deadline.js';
+import type { MemoryItem } from '../../core/memory/item-kinds.js';
+
+/** Newest notes read back, at most, to find a session's own after a restart. */
+const NOTES_READ_BACK = 3;
+/** Summaries remembered as already read into a note, so an event that arrives again writes none. */
+const SUPERSEDED_SUMMARIES = 64;
 
 type EventHook = (input: { event: { type: string; properties?: Record<string, unknown> } }) => Promise<void>;
 
 /** The options summary persistence reads. */
-export const SUMMARY_PERSISTENCE_OPTIONS = ['summaries', 'summaryMaxChars'] as const;
+export const SUMMARY_PERSISTENCE_OPTIONS = ['summaries', 'summaryMaxChars', 'persistTimeoutMs'] as const;
 
 /** What the handler uses of the plugin's shared parts. */
 export interface SummaryPersistenceDeps extends HandlerDeps<(typeof SUMMARY_PERSISTENCE_OPTIONS)[number]> {
@@ -36,13 +54,72 @@ export interface SummaryPersistenceDeps extends HandlerDeps<(typeof SUMMARY_PERS
   delivery: Delivery;
   /** Asks for a pass of the project's memory digest once a summary's note is handed to delivery. */
   refreshDigest?: () => void;
+  /** Each session's latest extracted items, kept by the compacting hook. */
+  sessionItems: SessionItems;
 }
 
 /**
  * @param context - the parts of the plugin it uses.
  */
 export function createSummaryPersistence(context: SummaryPersistenceDeps): EventHook {
-  const { options, memory, runner, summaries, project, background, delivery, logger } = forHook(context, 'summary');
+  const { options, memory, runner, summaries, project, background, delivery, sessionItems, logger } = forHook(context, 'summary');
+  const superseded = new LRUCache<string, true>({ max: SUPERSEDED_SUMMARIES });
+
+  /** The session's newest note, read back from the store, when its items are no longer held; `null` when none is found in time. */
+  async function newestNote(sessionID: string, deadline: number): Promise<{ uri: string; content: string } | null> {
+    const left = (): number => Math.max(1, deadline - Date.now());
+    const listed = await memory.listNotes(project.noteFolder, { timeoutMs: left() });
+    if (!listed.ok) return null;
+    // The slug ends with the session's id as the note's title gives it; the greatest slugs are the newest.
+    const suffix = `-${sessionID.replace(/[^A-Za-z0-9]/g, '').slice(0, 40).toLowerCase()}`;
+    const own = listed.value
+      .filter((uri) => {
+        const slug = uri.slice(uri.lastIndexOf('/') + 1);
+        return slug.startsWith(project.noteSlugPrefix) && slug.endsWith(suffix);
+      })
+      .sort()
+      .reverse()
+      .slice(0, NOTES_READ_BACK);
+    for (const uri of own) {
+      const note = await memory.readNote(uri, { timeoutMs: left() });
+      if (note.ok) return { uri, content: note.value.content };
+    }
+    return null;
+  }
+
+  /** Hands delivery the note that supersedes the session's compaction note, when the summary gave items. */
+  async function supersede(sessionID: string, summary: string): Promise<void> {
+    const key = `${sessionID}\u0000${createHash('sha256').update(summary).digest('hex')}`;
+    if (superseded.has(key)) return;
+    const deadline = Date.now() + options.persistTimeoutMs;
+    const left = (): number => Math.max(1, deadline - Date.now());
+    const held = sessionItems.latest(sessionID);
+    const stored = held ? null : await withDeadline(newestNote(sessionID, deadline), left());
+    const note = stored?.done ? stored.value : null;
+    const read = await withDeadline(runner.run('summaryLists', { summary, note }), left());
+    if (!read.done || !read.value.ok) {
+      logger.warn(`summary: session ${sessionID}: the summary's lists could not be read (${read.done && !read.value.ok ? read.value.error.code : read.done ? '' : read.reason})`);
+      return;
+    }
+    const { items, note: parsed } = read.value.value;
+    if (items.length === 0) {
+      logger.debug(`summary: session ${sessionID}: the summary gave no items; its compaction note stands`);
+      return;
+    }
+    // The note read back may itself be a superseding one: only its extracted items are the session's own.
+    const own = parsed && parsed.session === sessionID.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 100) ? parsed : null;
+    const extracted: readonly MemoryItem[] = held?.items ?? own?.items.filter((item) => item.source === 'heuristic') ?? [];
+    const before = held?.at.getTime() ?? Date.parse(own?.timestamp ?? '');
+    // Newer than the note it supersedes, whatever the clocks: session start takes a session's newest note.
+    const at = new Date(Math.max(Date.now(), Number.isFinite(before) ? before + 1 : 0));
+    const written = await withDeadline(delivery.submitNote(project.key, buildSessionNote(project, sessionID, [...items, ...extracted], at)), left());
+    if (!written.done) {
+      logger.warn(`summary: session ${sessionID}: the note with the summary's items was not handed to delivery (${written.reason})`);
+      return;
+    }
+    superseded.set(key, true);
+    logger.info(`summary: session ${sessionID}: ${items.length} items from the summary, ${extracted.length} extracted${held ? '' : own ? ' (read back)' : ' (none found)'}`);
+  }
 
   async function persist(sessionID: string, given: unknown): Promise<void> {
     const read = await summaries.latest(sessionID, given);
@@ -60,11 +137,12 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
     const built = await runner.run('summaryThought', { project: project.name, sessionID, summary, maxChars: options.summaryMaxChars });
     if (!built.ok) {
       logger.warn(`summary: session ${sessionID}: the summary could not be prepared (${built.error.code}): ${built.error.message}`);
-      return;
+    } else {
+      const response = built.value;
+      // The same summary of the same session is one thought, however often the event arrives.
+      await delivery.submitThought({ project: project.key, response, source: `${sessionID}\u0000${summary}` });
     }
-    const response = built.value;
-    // The same summary of the same session is one thought, however often the event arrives.
-    await delivery.submitThought({ project: project.key, response, source: `${sessionID}\u0000${summary}` });
+    await supersede(sessionID, summary);
     context.refreshDigest?.();
   }
 

@@ -136,7 +136,7 @@ describe('createSummaryPersistence', () => {
     const logger = createLogger(host.client);
     // Nothing past the message list is reached: the store, runner and delivery are never called.
     const unused = {} as never;
-    const context: SummaryPersistenceDeps = { options: resolvePluginOptions({}, {}).options, logger, memory: { available: true } as never, runner: unused, summaries: createCompactedSummaries(host.client), project: resolveProject('acme', ''), background, delivery: unused };
+    const context: SummaryPersistenceDeps = { options: resolvePluginOptions({}, {}).options, logger, memory: { available: true } as never, runner: unused, summaries: createCompactedSummaries(host.client), project: resolveProject('acme', ''), background, delivery: unused, sessionItems: unused };
     await createSummaryPersistence(context)({ event: { type: 'session.compacted', properties: { sessionID: 'ses_1' } } });
     let idle = false;
     void background.idle().then(() => (idle = true));
