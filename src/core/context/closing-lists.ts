@@ -10,10 +10,10 @@ import { CLOSING_LIST_ORDER, ITEM_KINDS } from '../memory/item-kinds.js';
 /** The request, worded from the table. */
 export const CLOSING_LISTS_REQUEST = [
   '## Close the summary with these lists',
-  'End the summary with these lists, in this order, each under its own `## ` heading: one short line per item, starting with `- `; `- none` when empty. Only what this conversation itself decided, found or left; no plans among the decisions.',
+  "End with these `## ` lists, in order, one short `- ` line per item, `- none` if empty; only this conversation's own, no plans as decisions:",
   ...CLOSING_LIST_ORDER.flatMap((kind) => {
     const list = ITEM_KINDS[kind].closingList;
-    return list ? [`## ${list.heading} (${list.hint})`] : [];
+    return list ? [list.hint ? `## ${list.heading} (${list.hint})` : `## ${list.heading}`] : [];
   }),
 ].join('\n');
 
@@ -21,4 +21,4 @@ export const CLOSING_LISTS_REQUEST = [
  * Tokens of {@link CLOSING_LISTS_REQUEST} in o200k_base, counted by its test: the preservation context's
  * budget gives them up, so the whole pushed text stays within the configured budget.
  */
-export const CLOSING_LISTS_TOKENS = 114;
+export const CLOSING_LISTS_TOKENS = 82;

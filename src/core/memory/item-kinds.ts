@@ -60,7 +60,7 @@ export interface ItemKindSpec {
    * The list the compaction model is asked to close its summary with (its heading and what goes in it),
    * read back from the summary as the model's items of this kind; absent: not asked for.
    */
-  closingList?: { heading: string; hint: string };
+  closingList?: { heading: string; hint?: string };
 }
 
 const ALL_SESSIONS = Number.MAX_SAFE_INTEGER;
@@ -78,7 +78,7 @@ export const ITEM_KINDS: Readonly<Record<ItemKind, ItemKindSpec>> = {
     memory: { kind: 'newest-sessions', sessions: ALL_SESSIONS },
     dated: true,
     shown: 'list',
-    closingList: { heading: 'Open problems', hint: 'what is still broken or unknown' },
+    closingList: { heading: 'Open problems' },
   },
   next: {
     noteHeading: 'In Progress',
@@ -89,7 +89,7 @@ export const ITEM_KINDS: Readonly<Record<ItemKind, ItemKindSpec>> = {
     memory: { kind: 'newest-sessions', sessions: 2 },
     dated: false,
     shown: 'list',
-    closingList: { heading: 'Next steps', hint: 'what to do next' },
+    closingList: { heading: 'Next steps' },
   },
   decision: {
     noteHeading: 'Decisions Made',
@@ -121,7 +121,7 @@ export const ITEM_KINDS: Readonly<Record<ItemKind, ItemKindSpec>> = {
     memory: { kind: 'accumulates' },
     dated: false,
     shown: 'list',
-    closingList: { heading: 'Reversed decisions', hint: 'the earlier decision, as it was said' },
+    closingList: { heading: 'Reversed decisions', hint: 'the earlier decision as it was said' },
   },
   concept: {
     noteHeading: 'Key Concepts',

@@ -26,7 +26,7 @@ import type { CompactedSummaries } from './compacted-summary.js';
 import type { Delivery } from '../memory/delivery/delivery.js';
 import type { Project } from '../shared/project.js';
 import type { SessionItems } from '../compaction/session-items.js';
-import { buildSessionNote } from '../compaction/compaction-note.js';
+import { buildSessionNote, type CompactionNote } from '../compaction/compaction-note.js';
 import { withDeadline } from '../shared/deadline.js';
 import type { MemoryItem } from '../../core/memory/item-kinds.js';
 
@@ -87,11 +87,13 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
     return null;
   }
 
-  /** Hands delivery the note that supersedes the session's compaction note, when the summary gave items. */
-  async function supersede(sessionID: string, summary: string): Promise<void> {
+  /**
+   * The note that supersedes the session's compaction note, when the summary gave items; `null` when it gave
+   * none, or was read before (the event may arrive twice), or could not be read in time.
+   */
+  async function supersedingNote(sessionID: string, summary: string, deadline: number): Promise<{ note: CompactionNote; key: string } | null> {
     const key = `${sessionID}\u0000${createHash('sha256').update(summary).digest('hex')}`;
-    if (superseded.has(key)) return;
-    const deadline = Date.now() + options.persistTimeoutMs;
+    if (superseded.has(key)) return null;
     const left = (): number => Math.max(1, deadline - Date.now());
     const held = sessionItems.latest(sessionID);
     const stored = held ? null : await withDeadline(newestNote(sessionID, deadline), left());
@@ -99,12 +101,12 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
     const read = await withDeadline(runner.run('summaryLists', { summary, note }), left());
     if (!read.done || !read.value.ok) {
       logger.warn(`summary: session ${sessionID}: the summary's lists could not be read (${read.done && !read.value.ok ? read.value.error.code : read.done ? '' : read.reason})`);
-      return;
+      return null;
     }
     const { items, note: parsed } = read.value.value;
     if (items.length === 0) {
       logger.debug(`summary: session ${sessionID}: the summary gave no items; its compaction note stands`);
-      return;
+      return null;
     }
     // The note read back may itself be a superseding one: only its extracted items are the session's own.
     const own = parsed && parsed.session === sessionID.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 100) ? parsed : null;
@@ -112,13 +114,8 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
     const before = held?.at.getTime() ?? Date.parse(own?.timestamp ?? '');
     // Newer than the note it supersedes, whatever the clocks: session start takes a session's newest note.
     const at = new Date(Math.max(Date.now(), Number.isFinite(before) ? before + 1 : 0));
-    const written = await withDeadline(delivery.submitNote(project.key, buildSessionNote(project, sessionID, [...items, ...extracted], at)), left());
-    if (!written.done) {
-      logger.warn(`summary: session ${sessionID}: the note with the summary's items was not handed to delivery (${written.reason})`);
-      return;
-    }
-    superseded.set(key, true);
     logger.info(`summary: session ${sessionID}: ${items.length} items from the summary, ${extracted.length} extracted${held ? '' : own ? ' (read back)' : ' (none found)'}`);
+    return { note: buildSessionNote(project, sessionID, [...items, ...extracted], at), key };
   }
 
   async function persist(sessionID: string, given: unknown): Promise<void> {
@@ -133,16 +130,26 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
       return;
     }
     const summary = read.text;
-    // Sanitizing and redacting up to 50,000 characters is text work: it runs in the pool.
-    const built = await runner.run('summaryThought', { project: project.name, sessionID, summary, maxChars: options.summaryMaxChars });
-    if (!built.ok) {
-      logger.warn(`summary: session ${sessionID}: the summary could not be prepared (${built.error.code}): ${built.error.message}`);
-    } else {
-      const response = built.value;
-      // The same summary of the same session is one thought, however often the event arrives.
-      await delivery.submitThought({ project: project.key, response, source: `${sessionID}\u0000${summary}` });
+    const deadline = Date.now() + options.persistTimeoutMs;
+    // Sanitizing and redacting up to 50,000 characters is text work: it runs in the pool, as the reading of its lists.
+    const [built, superseding] = await Promise.all([
+      runner.run('summaryThought', { project: project.name, sessionID, summary, maxChars: options.summaryMaxChars }),
+      supersedingNote(sessionID, summary, deadline),
+    ]);
+    // Both are handed to delivery at once, the thought first: whoever sees the thought delivered finds the note queued.
+    const handed: Promise<void>[] = [];
+    if (!built.ok) logger.warn(`summary: session ${sessionID}: the summary could not be prepared (${built.error.code}): ${built.error.message}`);
+    // The same summary of the same session is one thought, however often the event arrives.
+    else handed.push(delivery.submitThought({ project: project.key, response: built.value, source: `${sessionID}\u0000${summary}` }));
+    if (superseding) {
+      superseded.set(superseding.key, true);
+      handed.push(
+        withDeadline(delivery.submitNote(project.key, superseding.note), Math.max(1, deadline - Date.now())).then((written) => {
+          if (!written.done) logger.warn(`summary: session ${sessionID}: the note with the summary's items was not handed to delivery (${written.reason})`);
+        }),
+      );
     }
-    await supersede(sessionID, summary);
+    await Promise.all(handed);
     context.refreshDigest?.();
   }
 
