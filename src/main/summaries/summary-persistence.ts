@@ -110,7 +110,8 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
     }
     // The note read back may itself be a superseding one: only its extracted items are the session's own.
     const own = parsed && parsed.session === sessionID.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 100) ? parsed : null;
-    const extracted: readonly MemoryItem[] = held?.items ?? own?.items.filter((item) => item.source === 'heuristic') ?? [];
+    // Its topics stay the compaction note's: linked again here, every topic would count each session twice in the graph.
+    const extracted: readonly MemoryItem[] = (held?.items ?? own?.items.filter((item) => item.source === 'heuristic') ?? []).filter((item) => item.kind !== 'concept');
     const before = held?.at.getTime() ?? Date.parse(own?.timestamp ?? '');
     // Newer than the note it supersedes, whatever the clocks: session start takes a session's newest note.
     const at = new Date(Math.max(Date.now(), Number.isFinite(before) ? before + 1 : 0));
