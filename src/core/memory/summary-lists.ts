@@ -40,19 +40,35 @@ const MAX_LABEL_CHARS = 60;
 const HEADING_ALIASES: ReadonlyArray<[ItemKind, readonly string[]]> = [
   ['decision', ['key decisions', 'decisions made', 'decisions taken', 'technical decisions', 'design decisions']],
   ['reversed', ['decisions reversed', 'reverted decisions', 'dropped decisions', 'abandoned approaches']],
-  ['problem', ['blocked', 'blockers', 'open issues', 'known issues', 'unresolved issues', 'remaining issues', 'open questions', 'problems']],
+  ['problem', ['blocked', 'blockers', 'open issues', 'known issues', 'unresolved issues', 'remaining issues', 'pending issues', 'open questions', 'problems']],
   ['met', ['problems settled', 'resolved problems', 'resolved issues', 'solved problems', 'problems solved', 'fixed issues']],
-  ['next', ['in progress', 'next step', 'remaining work', 'remaining', 'still to do', 'to do', 'todo', 'pending', 'work left', 'what is left', 'left to do']],
+  ['next', ['in progress', 'still in progress', 'active', 'next step', 'next move', 'next moves', 'remaining work', 'remaining', 'still to do', 'to do', 'todo', 'pending', 'work left', 'what is left', 'left to do']],
   ['file', ['relevant files', 'relevant files / directories', 'relevant files and directories', 'files', 'key files', 'files modified', 'files changed', 'files touched', 'working set']],
 ];
 
-const KIND_OF_HEADING: ReadonlyMap<string, ItemKind> = new Map([
+const KNOWN_HEADINGS: ReadonlyMap<string, ItemKind> = new Map([
   ...KIND_ORDER.flatMap((kind): Array<[string, ItemKind]> => {
     const list = ITEM_KINDS[kind].closingList;
     return list ? [[headingKey(list.heading), kind]] : [];
   }),
   ...HEADING_ALIASES.flatMap(([kind, names]) => names.map((name): [string, ItemKind] => [headingKey(name), kind])),
 ]);
+
+/**
+ * The kind a heading names: its whole text, or its first words (`In Progress / What to do next`,
+ * `Next steps for phase 10`), longest first; `undefined` for a heading of prose.
+ */
+function kindOfHeading(text: string): ItemKind | undefined {
+  const key = headingKey(text);
+  const exact = KNOWN_HEADINGS.get(key);
+  if (exact) return exact;
+  const words = key.split(' ');
+  for (let length = Math.min(words.length - 1, 4); length >= 1; length--) {
+    const kind = KNOWN_HEADINGS.get(words.slice(0, length).join(' '));
+    if (kind) return kind;
+  }
+  return undefined;
+}
 
 /** A heading's identity: lower case, letters, digits and single spaces; no numbering, marks or trailing colon. */
 function headingKey(text: string): string {
@@ -74,7 +90,7 @@ function headingOf(line: string): { level: number; text: string } | null {
   // A label is a level below any heading: `**Remaining:**` under `## Accomplished` opens a part of it.
   // A bold line without a colon is a label only when it names a kind: `**Use SQLite**` among decisions is one.
   const bold = /^\*\*([^*]+?)(:?)\*\*(:?)$/.exec(line) ?? /^__([^_]+?)(:?)__(:?)$/.exec(line);
-  if (bold && (bold[2] || bold[3] || KIND_OF_HEADING.has(headingKey(bold[1] as string)))) return { level: 7, text: bold[1] as string };
+  if (bold && (bold[2] || bold[3] || kindOfHeading(bold[1] as string))) return { level: 7, text: bold[1] as string };
   const colon = /^([\p{L}][\p{L}\p{N} /&'-]*):$/u.exec(line);
   if (colon) return { level: 7, text: colon[1] as string };
   return null;
@@ -85,7 +101,7 @@ const CHECKBOX = /^\[([ xX✓✔-])\]\s*/;
 /** Marks a model puts before an item to say it is done or not. */
 const DONE_MARK = /^(?:✅|✔️?|☑️?|✓)\s*/u;
 const OPEN_MARK = /^(?:🔲|⬜|☐|❌|⏳|🚧|🔄|⚠️?|❗)\s*/u;
-const NOTHING = /^(?:none|n\/a|nothing|nothing yet|none yet|none so far|no open problems|no reversed decisions|no settled problems|no next steps|no decisions|—|–|-)\.?$/i;
+const NOTHING = /^\(?(?:none|n\/a|nothing|nothing yet|none yet|none so far|no open problems|no reversed decisions|no settled problems|no next steps|no decisions|—|–|-)\.?\)?\.?$/i;
 
 /** One item's text as one plain line, or '' for nothing worth keeping. */
 function itemText(raw: string): string {
@@ -106,6 +122,14 @@ function pathOf(raw: string): string {
   const candidate = quoted ?? raw.replace(/\*\*/g, '').trim().split(/\s+/)[0] ?? '';
   const path = candidate.replace(/[,;:]+$/, '');
   return /[/\\.]/.test(path) && !/^https?:/i.test(path) ? itemText(path) : '';
+}
+
+/**
+ * Whether a section's lines stay in the prose: those of no kind, and the files, of which only the paths
+ * become items (what the summary says of each file is prose).
+ */
+function inProse(section: { kind: ItemKind | null }): boolean {
+  return section.kind === null || section.kind === 'file';
 }
 
 /**
@@ -135,18 +159,18 @@ export function parseSummaryLists(summary: string): SummaryLists {
     const current = sub ?? section;
     if (fence) {
       if (closesFence(raw, fence)) fence = null;
-      if (current.kind === null) prose.push(raw);
+      if (inProse(current)) prose.push(raw);
       continue;
     }
     const opening = openingFence(raw);
     if (opening) {
       fence = opening;
-      if (current.kind === null) prose.push(raw);
+      if (inProse(current)) prose.push(raw);
       continue;
     }
     const heading = BULLET.test(line) ? null : headingOf(line);
     if (heading) {
-      const kind = KIND_OF_HEADING.get(headingKey(heading.text)) ?? null;
+      const kind = kindOfHeading(heading.text) ?? null;
       if (heading.level <= section.level || section.level === 0) {
         // A section of its own: a known kind, or prose.
         section = { kind, level: heading.level };
@@ -155,13 +179,11 @@ export function parseSummaryLists(summary: string): SummaryLists {
         // Part of the section: a known kind of its own, or the section's kind (`### Backend` under the files).
         sub = { kind: kind ?? section.kind, level: heading.level };
       }
-      if ((sub ?? section).kind === null) prose.push(raw);
+      if (inProse(sub ?? section)) prose.push(raw);
       continue;
     }
-    if (current.kind === null) {
-      prose.push(raw);
-      continue;
-    }
+    if (inProse(current)) prose.push(raw);
+    if (current.kind === null) continue;
     if (!line) continue;
     let text = line.replace(BULLET, '');
     const box = CHECKBOX.exec(text);

@@ -79,11 +79,13 @@ describe('parseSummaryLists', () => {
     expect(prose).toContain('Move the shop sessions from Redis to SQLite.');
     expect(prose).toContain('## Discoveries');
     expect(prose).not.toContain('cart total is off by one');
+    // What the summary says of each file is prose: only the paths became items.
+    expect(prose).toContain('`src/session/store.ts` — the new store');
     expect(prose).not.toContain('## Next steps');
   });
 
   it("should read 2.x's template: in progress and next steps, blockers, key decisions, files", () => {
-    const { items, prose } = parseSummaryLists(V2_SUMMARY);
+    const { items, prose } = parseSummaryLists(`${V2_SUMMARY}\n### In Progress / what to do next\n- (none)`);
     expect(of(items, 'next')).toEqual(['payment form validation', 'add the receipt email']);
     expect(of(items, 'problem')).toEqual(['the sandbox rejects test cards']);
     expect(of(items, 'decision')).toEqual(['Stripe Elements: keeps card data off our servers']);
