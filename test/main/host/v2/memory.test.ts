@@ -8,7 +8,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROJECT_MEMORY_HEADING } from '../../../../src/core/memory/project-memory.js';
 import { PRESERVATION_HEADING } from '../../../../src/core/context/preservation-context.js';
 import type { Compaction, LocationHost } from '../../../../support/opencode-v2/location-host.js';
@@ -86,6 +86,14 @@ describe('default export, setup: compaction and project memory', () => {
     expect(block).toContain(newest);
     expect(block).toContain(DECISION);
     expect(call.baseChanged).toBe(false);
+    expect(violations(scenario().service)).toEqual([]);
+  });
+
+  it('should read the 2.x template’s next steps into a note of the model’s items, and show them in the next session’s block', async () => {
+    // The summary's `## Next Steps` supersede the compaction note of its session, marked as the model's.
+    await vi.waitFor(async () => expect(await memoryFilesWith(scenario().double, '- (summary) fix cartTotal() rounding')).not.toEqual([]), { timeout: 10_000 });
+    const block = blockWith((await shop.modelCall('ses_m1', 'primary')).added, PROJECT_MEMORY_HEADING) ?? '';
+    expect(block.slice(block.indexOf('### In progress and next steps'))).toMatch(/^### In progress and next steps\n- fix cartTotal\(\) rounding$/m);
     expect(violations(scenario().service)).toEqual([]);
   });
 
