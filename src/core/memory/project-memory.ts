@@ -278,6 +278,16 @@ function quotedSummary(text: string): string {
     .trim();
 }
 
+/**
+ * The part of the summary the quote keeps: its prose, when its lists are shown as items; the whole summary
+ * when none of them is (its items never reached a note), so nothing it says is lost.
+ */
+function summaryProse(text: string, merged: MergedItems): string {
+  const lists = parseSummaryLists(text);
+  const shown = new Set(KIND_ORDER.flatMap((kind) => merged[kind].filter((item) => item.source === 'model').map((item) => itemKey(item.text))));
+  return lists.items.some((item) => shown.has(itemKey(item.text))) ? lists.prose : text;
+}
+
 /** What {@link renderProjectMemory} renders: the merged items, the summary and the budgets. */
 export interface ProjectMemoryRender extends Omit<ProjectMemoryInput, 'notes'> {
   items: MergedItems;
@@ -294,7 +304,7 @@ export interface ProjectMemoryRender extends Omit<ProjectMemoryInput, 'notes'> {
 export function renderProjectMemory(input: ProjectMemoryRender): ProjectMemory {
   const merged = input.items;
   const empty: ProjectMemory = { text: '', tokens: 0, summary: false, problems: 0, next: 0, decisions: 0, notes: input.notes };
-  const summaryText = input.summary ? quotedSummary(parseSummaryLists(input.summary.text).prose) : '';
+  const summaryText = input.summary ? quotedSummary(summaryProse(input.summary.text, merged)) : '';
   if (!summaryText && merged.problem.length + merged.next.length + merged.decision.length + merged.concept.length === 0) return empty;
 
   const redact = (line: string): string => redactSecrets(line).text;

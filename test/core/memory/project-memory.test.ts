@@ -180,6 +180,12 @@ describe('renderProjectMemory', () => {
     expect(memory.text).toContain('> Ship the cart.');
   });
 
+  it("should quote a summary's lists whole when none of their items reached a note", () => {
+    const merged = mergeProjectNotes([parseSessionNote(sessionNote('ses_a', '2026-11-20T10:00:00.000Z', [heuristic('next', 'fix login')]))]);
+    const memory = renderProjectMemory({ ...INPUT, items: merged, notes: 1, summary: { text: '## Goal\nShip the cart.\n\n## Next steps\n- wire the checkout page', at: '' } });
+    expect(memory.text).toContain('> - wire the checkout page');
+  });
+
   it('should take a reversed decision out of memory, and keep one made again later', () => {
     const first = sessionNote('ses_a', '2026-11-20T10:00:00.000Z', [model('decision', 'use Redis for sessions'), model('decision', 'keep the REST API')]);
     const second = sessionNote('ses_b', '2026-11-21T10:00:00.000Z', [model('reversed', 'use Redis for sessions (moved to SQLite)'), model('decision', 'use SQLite for sessions')]);
