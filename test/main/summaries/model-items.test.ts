@@ -60,7 +60,8 @@ describe('model items', () => {
     };
     const notes = async (): Promise<string[]> => {
       const folder = join(root.root, 'memory', PROJECT.noteFolder);
-      const files = (await readdir(folder)).filter((file) => file.endsWith('.md')).sort();
+      // The project's memory digest sits beside its notes: only the session notes count.
+      const files = (await readdir(folder)).filter((file) => file.endsWith('.md') && file.startsWith(PROJECT.noteSlugPrefix)).sort();
       return Promise.all(files.map((file) => readFile(join(folder, file), 'utf8')));
     };
 
