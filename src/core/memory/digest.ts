@@ -4,8 +4,8 @@
  * shows (the block's own merge rules, applied over every note ever folded
  * instead of the newest few).
  */
-import { splitLines } from '../text/line-breaks.js';
-import { ITEM_KINDS, MODEL_MARK, type ItemKind, type MemoryItem } from './item-kinds.js';
+import { parseSessionNote } from './session-note.js';
+import { ITEM_KINDS, type ItemKind, type MemoryItem } from './item-kinds.js';
 import { parseDigest, type Digest, type DigestItem } from './digest-format.js';
 import { foldDigest, type FoldNote } from './digest-fold.js';
 import type { MergedNotes, ProjectNoteText } from './project-memory.js';
@@ -13,45 +13,13 @@ import type { MergedNotes, ProjectNoteText } from './project-memory.js';
 export * from './digest-format.js';
 export * from './digest-fold.js';
 
-/** Longest note read, in characters: a note the plugin writes is a few kilobytes. */
-const MAX_NOTE_CHARS = 64 * 1024;
-const FIELD = /^\*\*(Session|Timestamp)\*\*:\s*(.*)$/;
-const PLACEHOLDER = /^_.*_$/;
-
 /**
- * A session note's items with their sources, read from the headings of the kinds' table: an item marked
- * `(summary)` is the model's, any other was extracted. Lines under an unknown heading are ignored.
+ * A session note as the fold takes it: the note's own reader, so the digest and the block read a note alike.
  *
  * @param note - the note as read back.
  */
 export function foldNoteOf(note: ProjectNoteText): FoldNote {
-  const kindOf = new Map<string, ItemKind>(Object.entries(ITEM_KINDS).map(([kind, spec]) => [spec.noteHeading.toLowerCase(), kind as ItemKind]));
-  const parsed: FoldNote = { uri: note.uri, session: '', timestamp: '', items: [] };
-  let kind: ItemKind | null = null;
-  for (const raw of splitLines(typeof note.content === 'string' ? note.content.slice(0, MAX_NOTE_CHARS) : '')) {
-    const line = raw.trim();
-    const heading = /^##\s+(.+?)\s*#*$/.exec(line);
-    if (heading && !line.startsWith('###')) {
-      kind = kindOf.get((heading[1] as string).toLowerCase()) ?? null;
-      continue;
-    }
-    const field = FIELD.exec(line);
-    if (field) {
-      if (field[1] === 'Session') parsed.session = (field[2] as string).trim().slice(0, 100);
-      else parsed.timestamp = (field[2] as string).trim().slice(0, 40);
-      continue;
-    }
-    if (kind === null || !/^[-*]\s+/.test(line)) continue;
-    let text = line.replace(/^[-*]\s+/, '');
-    if (PLACEHOLDER.test(text)) continue;
-    const model = text.startsWith(`${MODEL_MARK} `);
-    if (model) text = text.slice(MODEL_MARK.length + 1);
-    // A concept is listed as its link.
-    if (kind === 'concept') text = text.replace(/^\[\[(.*)\]\]$/, '$1');
-    const item: MemoryItem = { kind, text, source: model ? 'model' : 'heuristic' };
-    parsed.items.push(item);
-  }
-  return parsed;
+  return parseSessionNote({ uri: note.uri, content: typeof note.content === 'string' ? note.content : '' });
 }
 
 /** An item as the block renders it: with the time it was last confirmed. */
