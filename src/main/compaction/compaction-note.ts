@@ -46,7 +46,8 @@ function noteName(owner: Project, sessionID: string, now: Date): { title: string
 export function extractedItems(project: string, extraction: Extraction): MemoryItem[] {
   const item = (kind: ItemKind, text: string): MemoryItem => ({ kind, text, source: 'heuristic' });
   const concepts = extraction.concepts.map((concept) => concept.name).filter((name) => name && !isPluginConcept(name, project)).slice(0, ITEM_KINDS.concept.maxInNote);
-  const observations = extraction.observations ?? [];
+  // What the compaction prompt kept first, then what its budget had no room for: the note is not that prompt.
+  const observations = [...(extraction.observations ?? []), ...(extraction.unbudgeted ?? [])];
   // What was in progress: the engine's next steps, then observations of the same kind it did not list.
   const listed = new Set((extraction.next ?? []).map((text) => text.trim().toLowerCase()));
   const nextObserved = observations.filter((observation) => observation.type === 'next' && !listed.has(observation.text.trim().toLowerCase())).map((observation) => observation.text);

@@ -125,6 +125,11 @@ export interface FinalizeOutput {
   observations: Observation[];
   /** How many observations the budget dropped, and its summary line in aggressive mode. */
   observationsRemoved: number;
+  /**
+   * Problems, warnings and next steps the context's budget left out, in their order of value: the compaction
+   * note has room for them although the compaction prompt had none.
+   */
+  unbudgeted?: Observation[];
   /** What is in progress: the user's latest requests and the next steps stated since, whether or not the context had room. */
   next: string[];
   context: PreservationContext;

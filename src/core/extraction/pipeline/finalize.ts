@@ -136,6 +136,22 @@ function toObservations(
   });
 }
 
+/** Most of each noted type the note may take beyond the budget's: the note lists at most ten of a kind. */
+const MAX_UNBUDGETED_PER_TYPE = 10;
+
+/** The problems, warnings and next steps the budget dropped, in their order, a few of each type. */
+function leftOut(all: readonly Observation[], kept: readonly Observation[]): Observation[] {
+  const keptIds = new Set(kept.map((observation) => observation.id));
+  const taken = new Map<Observation['type'], number>();
+  return all.filter((observation) => {
+    if (keptIds.has(observation.id) || !['problem', 'warning', 'next'].includes(observation.type)) return false;
+    const count = taken.get(observation.type) ?? 0;
+    if (count >= MAX_UNBUDGETED_PER_TYPE) return false;
+    taken.set(observation.type, count + 1);
+    return true;
+  });
+}
+
 /** A boundary section redacted, and its prose blocks once parsed. */
 interface ReadSection {
   text: string;
@@ -197,6 +213,7 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
     files: files.map((touch) => touch.path),
     observations: budgeted.observations,
     observationsRemoved: budgeted.removed,
+    unbudgeted: leftOut(observations, budgeted.observations),
     next: live.filter((note) => note.type === 'next').map((note) => note.text),
     context: { ...context, budget: settings.contextTokenBudget },
     sections,
