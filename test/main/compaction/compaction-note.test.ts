@@ -103,6 +103,20 @@ describe('buildCompactionNote', () => {
     expect([...note.content.matchAll(/\[\[([^\]]+)\]\]/g)].map((match) => match[1])).toEqual(['redis']);
   });
 
+  it("should list the problems the compaction prompt's budget left out after the ones it kept", () => {
+    const budgeted = {
+      ...extraction,
+      observations: [{ id: 'p1', type: 'problem', text: 'the cache test times out on CI', order: 4, frequency: 1 }],
+      unbudgeted: [
+        { id: 'p2', type: 'problem', text: 'eviction drops entries still in use', order: 6, frequency: 1 },
+        { id: 'w2', type: 'warning', text: 'worked around: the Redis port clashed with the dev proxy', order: 7, frequency: 1 },
+      ],
+    } as unknown as Extraction;
+    const note = buildCompactionNote('My App', 'ses_1', budgeted, new Date(2026, 0, 27));
+    expect(note.content).toContain('## Open Problems\n\n- the cache test times out on CI\n- eviction drops entries still in use\n');
+    expect(note.content).toContain('## Problems Met\n\n- worked around: the Redis port clashed with the dev proxy\n');
+  });
+
   it('should print no empty section for problems or work in progress', () => {
     const note = buildCompactionNote('My App', 'ses_1', extraction, new Date(2026, 0, 27));
     expect(note.content).not.toContain('## Open Problems');
