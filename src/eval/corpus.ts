@@ -42,6 +42,23 @@ export function truthItems(value: unknown, field: string, file: string): TruthIt
 }
 
 /**
+ * A truth file's fields: its JSON read as an object (`null` reads as no fields).
+ *
+ * @param raw - the file's text.
+ * @param file - its path, for the message.
+ * @throws Error naming the file when it is not JSON.
+ */
+export function jsonFields(raw: string, file: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error(`${file} is not JSON`);
+  }
+  return (parsed ?? {}) as Record<string, unknown>;
+}
+
+/**
  * Reads a truth file's content.
  *
  * @param raw - the file's text.
@@ -50,13 +67,7 @@ export function truthItems(value: unknown, field: string, file: string): TruthIt
  * @throws Error naming the file and the field when the shape is wrong.
  */
 export function parseTruth(raw: string, file: string, name: string): Truth {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new Error(`${file} is not JSON`);
-  }
-  const value = (parsed ?? {}) as Record<string, unknown>;
+  const value = jsonFields(raw, file);
   const files = value['files'];
   const topics = value['topics'];
   if (!isStringList(files)) throw new Error(`${file}: "files" must be a list of strings`);

@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readSession, truthItems, type CorpusEntry } from './corpus.js';
+import { jsonFields, readSession, truthItems, type CorpusEntry } from './corpus.js';
 import type { TruthItem } from './score.js';
 
 /** The truth of one project's sequence. */
@@ -38,13 +38,7 @@ export const NEXT_TRUTH_SUFFIX = '.next.json';
  * @throws Error naming the file and the field when the shape is wrong.
  */
 export function parseNextTruth(raw: string, file: string): SequenceTruth {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new Error(`${file} is not JSON`);
-  }
-  const value = (parsed ?? {}) as Record<string, unknown>;
+  const value = jsonFields(raw, file);
   const { project, earlier, later } = value;
   if (typeof project !== 'string' || project.length === 0) throw new Error(`${file}: "project" must be a name`);
   if (!Array.isArray(earlier) || earlier.length === 0 || !earlier.every((name) => typeof name === 'string' && name.length > 0)) {

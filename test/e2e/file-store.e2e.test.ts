@@ -87,12 +87,16 @@ describe('the file store in the real OpenCode server', () => {
         // The project's memory digest sits beside its notes.
         const notes = listed.filter((name) => name.startsWith('sessions/compaction/') && name.includes('/compaction-'));
         const chains = listed.filter((name) => name.startsWith('thinking/sequential/'));
-        return notes.length >= 3 && chains.length >= 1 ? listed : undefined;
+        // The note a summary's items supersede a compaction note with links no topic: only the compaction notes
+        // make the relation strong.
+        const linking = await Promise.all(notes.map(async (name) => (await readFile(join(root, 'memory', name), 'utf8').catch(() => '')).includes('[[sqlite]]')));
+        return linking.filter(Boolean).length >= 3 && chains.length >= 1 ? listed : undefined;
       },
       30_000,
       'three compaction notes and a summary chain on disk',
     );
-    const note = await readFile(join(root, 'memory', files.find((name) => name.startsWith('sessions/compaction/') && name.includes('/compaction-')) ?? ''), 'utf8');
+    const compactionNotes = await Promise.all(files.filter((name) => name.startsWith('sessions/compaction/') && name.includes('/compaction-')).map((name) => readFile(join(root, 'memory', name), 'utf8')));
+    const note = compactionNotes.find((text) => text.includes('[[sqlite]]')) ?? '';
     expect(note).toMatch(/^---\ntitle: Compaction kept knowledge [0-9a-f]{8} \d{8} \d{9} /);
     expect(note).toContain('type: memory');
     expect(note).toContain('[[sqlite]]');

@@ -100,12 +100,12 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
     const note = stored?.done ? stored.value : null;
     const read = await withDeadline(runner.run('summaryLists', { summary, note }), left());
     if (!read.done || !read.value.ok) {
-      logger.warn(`summary: session ${sessionID}: the summary's lists could not be read (${read.done && !read.value.ok ? read.value.error.code : read.done ? '' : read.reason})`);
+      logger.warn(`summary items: session ${sessionID}: the summary's lists could not be read (${read.done && !read.value.ok ? read.value.error.code : read.done ? '' : read.reason})`);
       return null;
     }
     const { items, note: parsed } = read.value.value;
     if (items.length === 0) {
-      logger.debug(`summary: session ${sessionID}: the summary gave no items; its compaction note stands`);
+      logger.debug(`summary items: session ${sessionID}: the summary gave no items; its compaction note stands`);
       return null;
     }
     // The note read back may itself be a superseding one: only its extracted items are the session's own.
@@ -115,7 +115,7 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
     const before = held?.at.getTime() ?? Date.parse(own?.timestamp ?? '');
     // Newer than the note it supersedes, whatever the clocks: session start takes a session's newest note.
     const at = new Date(Math.max(Date.now(), Number.isFinite(before) ? before + 1 : 0));
-    logger.info(`summary: session ${sessionID}: ${items.length} items from the summary, ${extracted.length} extracted${held ? '' : own ? ' (read back)' : ' (none found)'}`);
+    logger.info(`summary items: session ${sessionID}: ${items.length} items from the summary, ${extracted.length} extracted${held ? '' : own ? ' (read back)' : ' (none found)'}`);
     return { note: buildSessionNote(project, sessionID, [...items, ...extracted], at), key };
   }
 
