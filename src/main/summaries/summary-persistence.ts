@@ -151,7 +151,8 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
       );
     }
     await Promise.all(handed);
-    context.refreshDigest?.();
+    // The digest folds the project's notes, not the chain's thoughts: with no note handed, a pass has nothing new to fold.
+    if (superseding) context.refreshDigest?.();
   }
 
   return async ({ event }) => {
