@@ -36,7 +36,7 @@ import type { TokenEncoding } from '../text/tokens/tokens.js';
 import { ITEM_KINDS, KIND_ORDER, type ItemKind, type ItemSource, type MemoryItem } from './item-kinds.js';
 import { parseSessionNote, plainItem, type ParsedSessionNote } from './session-note.js';
 import { parseSummaryLists } from './summary-lists.js';
-import { digestBlockItems, digestLists } from './digest.js';
+import { digestBlockItems, digestKey, digestLists } from './digest.js';
 
 /** A compaction note as read back. */
 export interface ProjectNoteText {
@@ -113,14 +113,9 @@ export function parseCompactionNote(note: ProjectNoteText): ParsedCompactionNote
   return { uri, session, timestamp, concepts: of('concept'), decisions: of('decision'), problems: of('problem'), next: of('next'), met: of('met'), files: of('file') };
 }
 
-/** What makes two items the same: letters and digits, lowercased, without a category prefix. */
+/** What makes two items the same in the block: the digest's key, on its first 120 characters. */
 function itemKey(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/^[a-z ]{2,24}:\s*/, '')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
-    .slice(0, 120);
+  return digestKey(text).slice(0, 120);
 }
 
 /** The UTC day of a note's timestamp, whatever offset it was written with. */

@@ -141,7 +141,9 @@ export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, p
     const early = new Map(newestFirst.slice(0, EARLY_NOTES).map((uri) => [uri, readOne(uri)]));
     // Without the digest the newest notes still say the most recent part.
     const digest = listed.value.includes(digestUri) ? await readOne(digestUri) : null;
-    const newest = unfoldedNotes(newestFirst, project, digest ? digestFoldedThrough(digest.content) : null).slice(0, limits.maxNotes);
+    const folded = digest ? digestFoldedThrough(digest.content) : null;
+    // Already the project's notes, newest first: only what the digest has not folded is left to drop.
+    const newest = newestFirst.filter((uri) => folded === null || uri > folded.uri).slice(0, limits.maxNotes);
     const read = await Promise.all(newest.map((uri) => early.get(uri) ?? readOne(uri)));
     return { digest, notes: read.filter((note): note is ProjectNoteText => note !== null) };
   }
