@@ -4,7 +4,7 @@
  * calling thread waits: milliseconds on the hook thread once the plugin holds
  * a 10 MB session. One long-lived worker thread (spawn-worker.ts) does every
  * spawn instead, with the same deadline, output cap and group kill
- * (`runWithNode` in process-runner.ts); the caller only posts the run and reads its outcome.
+ * (`runWithNode` in node-spawn.ts); the caller only posts the run and reads its outcome.
  *
  * The thread lives while a plugin instance holds it (`holdSpawnThread`, from
  * the instance's start to its dispose) and keeps the process alive only while
@@ -15,7 +15,7 @@
  * a thread that never answers does not hold it.
  */
 import { Worker } from 'node:worker_threads';
-import { runWithNode } from './process-runner.js';
+import { runWithNode } from './node-spawn.js';
 import { KILL_GRACE_MS, OUTPUT_GRACE_MS, type ProcessOutcome, type RunLimits } from './process-run-state.js';
 
 /** A run's limits as they cross to the thread: everything but the abort signal, which crosses as a message. */

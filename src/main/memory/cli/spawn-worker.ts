@@ -4,7 +4,7 @@
  * kill, and its outcome goes back; an abort from the caller stops the run.
  */
 import { parentPort } from 'node:worker_threads';
-import { runWithNode } from './process-runner.js';
+import { runWithNode } from './node-spawn.js';
 import type { SpawnReply, SpawnRequest } from './spawn-thread.js';
 
 const port = parentPort;
