@@ -10,10 +10,14 @@
  *   session no longer lists them; a settled problem is kept as met, a pitfall;
  * - next steps come from the newest sessions only, files from the newest note only; concepts accumulate;
  * - a forgotten id never comes back;
+ * - each note is folded once, whatever order notes reach the store in: one older than a note already
+ *   folded (another process's, or one the outbox delivered late) adds and confirms what it says, but
+ *   takes nothing from what newer notes said (see {@link foldOne});
  * - each kind is bounded: past its bound the least confirmed go first (and are reported).
  */
 import type { MemoryItem } from './item-kinds.js';
 import { digestId, digestKey, digestText, DIGEST_KINDS, type Digest, type DigestItem, type DigestKind } from './digest-format.js';
+import { isFolded, lateness, noteMark, withFoldedMarks } from './digest-marks.js';
 
 /** A session note as the fold takes it. */
 export interface FoldNote {
@@ -114,9 +118,26 @@ function oldestFirst(notes: readonly FoldNote[]): FoldNote[] {
   return [...notes].sort((a, b) => instantOf(a.timestamp) - instantOf(b.timestamp) || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
 }
 
-function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>, note: FoldNote, sessions: string[]): void {
+/** How a note stands to those folded before it. */
+interface NoteAge {
+  /** Older than a note already folded: its session is not the newest, its files not the working set. */
+  late: boolean;
+  /** Its own session has a newer note folded, which said what of the session still holds. */
+  superseded: boolean;
+}
+
+/**
+ * Folds one note. A late note (see {@link NoteAge}) is folded as the older word it is: it adds and
+ * confirms items but moves no item's session and no recent session; a reversal or a settling it makes
+ * reaches only items not confirmed after its day; and a superseded one drops nothing of its session, adds
+ * none of its next steps, and adds an item only where the newer note of its session said nothing of that
+ * source (what that note left out, it dropped).
+ */
+function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>, note: FoldNote, sessions: string[], age: NoteAge): void {
   const day = dayOf(note.timestamp);
   const session = note.session.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 100) || 'unknown';
+  const spoken = new Set([...items.values()].filter((item) => item.session === session).map((item) => item.source));
+  const older = (item: DigestItem): boolean => !age.late || !day || item.lastConfirmed <= day;
   // Each item said, under the id of the item it confirms: its own, or a model item an extraction restates (and the other way round).
   const said = new Map<string, { kind: DigestKind; text: string; model: boolean; own: string }>();
   const reversals: string[] = [];
@@ -128,6 +149,8 @@ function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>,
       continue;
     }
     const model = item.source === 'model';
+    // The working set is the newest note's, and next steps the newest of a session's.
+    if (age.late && (item.kind === 'file' || (age.superseded && item.kind === 'next'))) continue;
     const own = digestId(item.kind, text);
     const restated = items.has(own) ? undefined : [...items.values()].find((known) => known.kind === item.kind && (known.source === 'model') !== model && restates(known.text, text));
     const id = restated?.id ?? own;
@@ -137,19 +160,24 @@ function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>,
   // The newest note of a session says what of that session still holds: what it no longer says was dropped.
   // Per source: a compaction note, written before the summary, says nothing of the model's items.
   const sources = new Set(note.items.map((item) => item.source));
-  for (const [id, item] of items) {
-    if (item.session === session && sources.has(item.source) && !said.has(id) && item.kind !== 'met' && item.kind !== 'concept') items.delete(id);
+  if (!age.superseded) {
+    for (const [id, item] of items) {
+      if (item.session === session && sources.has(item.source) && !said.has(id) && item.kind !== 'met' && item.kind !== 'concept') items.delete(id);
+    }
   }
   for (const [id, { kind, text, model, own }] of said) {
     if (forgotten.has(id) || forgotten.has(own)) continue;
     const known = items.get(id);
+    if (!known && age.superseded && spoken.has(model ? 'model' : 'heuristic') && kind !== 'concept' && kind !== 'met') continue;
     if (!known) {
       items.set(id, { kind, id, text, source: model ? 'model' : 'heuristic', firstSeen: day, lastConfirmed: day, confirmed: 1, session });
       continue;
     }
     known.confirmed += 1;
     if (day >= known.lastConfirmed) known.lastConfirmed = day;
-    known.session = session;
+    // A late note may be the first to have said it.
+    if (day && (!known.firstSeen || day < known.firstSeen)) known.firstSeen = day;
+    if (!age.late) known.session = session;
     if (model && known.source !== 'model') {
       // The model's words replace the extraction's, and the id follows the text (ids are read back from it).
       const upgraded = { ...known, source: 'model' as const, text, id: digestId(kind, text) };
@@ -157,10 +185,13 @@ function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>,
       if (!forgotten.has(upgraded.id)) items.set(upgraded.id, upgraded);
     }
   }
-  for (const reversal of reversals) for (const [id, item] of items) if (item.kind === 'decision' && names(reversal, item.text)) items.delete(id);
+  for (const reversal of reversals) for (const [id, item] of items) if (item.kind === 'decision' && names(reversal, item.text) && older(item)) items.delete(id);
   // A problem met and settled in this note is open no more (one said again later is open again).
-  for (const { kind, text } of said.values()) if (kind === 'met') items.delete(digestId('problem', text));
-  if (sessions[0] !== session) sessions.unshift(session);
+  for (const { kind, text } of said.values()) {
+    const problem = kind === 'met' ? items.get(digestId('problem', text)) : undefined;
+    if (problem && older(problem)) items.delete(problem.id);
+  }
+  if (!age.late && sessions[0] !== session) sessions.unshift(session);
   sessions.splice(NEXT_SESSIONS);
   const hasFiles = [...said.values()].some((item) => item.kind === 'file');
   for (const [id, item] of items) {
@@ -194,7 +225,7 @@ export function boundDigestItems(items: readonly DigestItem[], now: number): { k
  * Folds notes into a digest (the digest given is not changed).
  *
  * @param digest - the digest as read.
- * @param notes - notes newer than the digest's last folded note, any order.
+ * @param notes - notes the digest has not folded, any order: one it has folded is left out.
  * @param now - the time ranked at, UTC milliseconds.
  */
 export function foldDigest(digest: Digest, notes: readonly FoldNote[], now: number): FoldResult {
@@ -202,14 +233,18 @@ export function foldDigest(digest: Digest, notes: readonly FoldNote[], now: numb
   const forgotten = new Set(digest.forgotten.map((item) => item.id));
   const sessions = [...digest.sessions];
   let folded = digest.folded;
+  let marks = digest.foldedMarks;
   for (const note of oldestFirst(notes)) {
-    foldOne(items, forgotten, note, sessions);
+    const mark = noteMark(note.uri, digest.key);
+    if (isFolded(marks, mark)) continue;
+    foldOne(items, forgotten, note, sessions, lateness(marks, mark));
+    marks = withFoldedMarks(marks, [mark]);
     if (!folded || instantOf(note.timestamp) > instantOf(folded.timestamp) || (note.timestamp === folded.timestamp && note.uri > folded.uri)) {
       if (/^\d{4}-\d{2}-\d{2}T/.test(note.timestamp)) folded = { timestamp: note.timestamp, uri: note.uri };
     }
   }
   const { kept, dropped } = boundDigestItems([...items.values()], now);
-  return { digest: { ...digest, items: rankDigestItems(kept, now), forgotten: [...digest.forgotten], folded, sessions }, dropped };
+  return { digest: { ...digest, items: rankDigestItems(kept, now), forgotten: [...digest.forgotten], folded, foldedMarks: marks, sessions }, dropped };
 }
 
 /** What {@link forgetDigestItem} did. */

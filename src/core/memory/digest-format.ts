@@ -4,7 +4,9 @@
  * of the newest sessions, the problems met before, the concepts and the
  * newest files, each with a short stable id, who wrote it, when it was first
  * seen and last confirmed, and how often; then the ids the user made the
- * project forget, and the newest note folded in.
+ * project forget, the newest note folded in, and the marks of every note
+ * folded (digest-marks.ts), so a note that arrives late is folded once all
+ * the same.
  *
  * Fields are read only above the first `## ` heading and items only as
  * `- [id] …` lines under a known heading, and an item's text is written as
@@ -15,6 +17,7 @@
 import { LINE_BREAK, splitLines } from '../text/line-breaks.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { ITEM_KINDS, type ItemKind, type ItemSource, type MemoryItem } from './item-kinds.js';
+import { MARK, noteMark, type FoldedMarks } from './digest-marks.js';
 
 /** The kinds a digest keeps: a reversed decision is applied, never kept. */
 export type DigestKind = Exclude<ItemKind, 'reversed'>;
@@ -52,6 +55,8 @@ export interface Digest {
   forgotten: ForgottenItem[];
   /** The newest note folded in; `null` before the first. */
   folded: { timestamp: string; uri: string } | null;
+  /** Every note folded, by mark: what a pass and session start take as not to fold again. */
+  foldedMarks: FoldedMarks;
   /** The newest sessions folded, newest first: their next steps are still current. */
   sessions: string[];
 }
@@ -63,10 +68,12 @@ export const MAX_DIGEST_CHARS = 256 * 1024;
 
 const LETTER: Readonly<Record<DigestKind, string>> = { decision: 'd', problem: 'p', next: 'n', met: 'm', concept: 'c', file: 'f' };
 const FORGOTTEN_HEADING = 'Forgotten';
+const FOLDED_HEADING = 'Folded Notes';
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ITEM_LINE = /^- \[([a-z][0-9a-f]{8})\] (model|heuristic) first (\d{4}-\d{2}-\d{2}|-) last (\d{4}-\d{2}-\d{2}|-) x(\d{1,7}) session ([A-Za-z0-9_-]{1,100}) \| (.+)$/;
 const FORGOTTEN_LINE = /^- \[([a-z][0-9a-f]{8})\](?: \| (.*))?$/;
-const FIELD = /^\*\*(Project|Project key|Folded through|Recent sessions)\*\*:[ \t]*(.*)$/;
+const FIELD = /^\*\*(Project|Project key|Folded through|Folded floor|Recent sessions)\*\*:[ \t]*(.*)$/;
+const FOLDED_LINE = /^- (\S+)$/;
 const SESSION = /^[A-Za-z0-9_-]{1,100}$/;
 
 /**
@@ -127,7 +134,7 @@ export function digestId(kind: DigestKind, text: string): string {
 
 /** A digest with nothing in it yet. */
 export function emptyDigest(concept: string, key: string): Digest {
-  return { concept, key, items: [], forgotten: [], folded: null, sessions: [] };
+  return { concept, key, items: [], forgotten: [], folded: null, foldedMarks: { floor: '', marks: [] }, sessions: [] };
 }
 
 function itemLine(item: DigestItem): string {
@@ -152,6 +159,7 @@ export function formatDigest(digest: Digest): string {
     `**Project**: [[${concept}]]`,
     `**Project key**: ${digestText(digest.key).replace(/\s+/g, '-')}`,
     `**Folded through**: ${folded}`,
+    ...(MARK.test(digest.foldedMarks.floor) ? [`**Folded floor**: ${digest.foldedMarks.floor}`] : []),
     `**Recent sessions**: ${digest.sessions.filter((session) => SESSION.test(session)).join(' ') || '-'}`,
     '',
     'What the sessions of this project decided and left open, kept until reversed, settled or forgotten. Written by opencode-maenifold at each compaction; `opencode-maenifold forget <id>` drops an item for good.',
@@ -161,6 +169,9 @@ export function formatDigest(digest: Digest): string {
     if (items.length > 0) lines.push('', `## ${ITEM_KINDS[kind].noteHeading}`, '', ...items.map(itemLine));
   }
   if (digest.forgotten.length > 0) lines.push('', `## ${FORGOTTEN_HEADING}`, '', ...digest.forgotten.map((item) => `- [${item.id}]${item.text ? ` | ${digestText(item.text)}` : ''}`));
+  // Last, so the items a person reads come first.
+  const marks = digest.foldedMarks.marks.filter((mark) => MARK.test(mark));
+  if (marks.length > 0) lines.push('', `## ${FOLDED_HEADING}`, '', ...marks.map((mark) => `- ${mark}`));
   return `${lines.join('\n')}\n`;
 }
 
@@ -174,10 +185,12 @@ export function formatDigest(digest: Digest): string {
  */
 export function parseDigest(content: string, concept: string, key: string): Digest {
   const digest = emptyDigest(concept, key);
-  const kindOf = new Map<string, DigestKind | 'forgotten'>(DIGEST_KINDS.map((kind) => [ITEM_KINDS[kind].noteHeading.toLowerCase(), kind]));
+  const kindOf = new Map<string, DigestKind | 'forgotten' | 'folded'>(DIGEST_KINDS.map((kind) => [ITEM_KINDS[kind].noteHeading.toLowerCase(), kind]));
   kindOf.set(FORGOTTEN_HEADING.toLowerCase(), 'forgotten');
+  kindOf.set(FOLDED_HEADING.toLowerCase(), 'folded');
   const seen = new Set<string>();
-  let section: DigestKind | 'forgotten' | null = null;
+  const marks = new Set<string>();
+  let section: DigestKind | 'forgotten' | 'folded' | null = null;
   let header = true;
   for (const raw of splitLines(typeof content === 'string' ? content.slice(0, MAX_DIGEST_CHARS) : '')) {
     const line = raw.trim();
@@ -197,7 +210,13 @@ export function parseDigest(content: string, concept: string, key: string): Dige
       else if (field[1] === 'Folded through') {
         const [timestamp, uri] = value.split(/\s+/);
         if (timestamp && uri?.startsWith('memory://') && /^\d{4}-\d{2}-\d{2}T/.test(timestamp)) digest.folded = { timestamp: timestamp.slice(0, 40), uri: uri.slice(0, 1000) };
-      } else if (field[1] === 'Recent sessions') digest.sessions = value.split(/\s+/).filter((session) => SESSION.test(session)).slice(0, 8);
+      } else if (field[1] === 'Folded floor' && MARK.test(value)) digest.foldedMarks.floor = value;
+      else if (field[1] === 'Recent sessions') digest.sessions = value.split(/\s+/).filter((session) => SESSION.test(session)).slice(0, 8);
+      continue;
+    }
+    if (section === 'folded') {
+      const mark = FOLDED_LINE.exec(line)?.[1];
+      if (mark && MARK.test(mark)) marks.add(mark);
       continue;
     }
     if (section === 'forgotten') {
@@ -215,17 +234,22 @@ export function parseDigest(content: string, concept: string, key: string): Dige
     seen.add(ownId);
     digest.items.push({ kind: section, id: ownId, text: plain, source, firstSeen: first === '-' ? '' : first, lastConfirmed: last === '-' ? '' : last, confirmed: Math.max(1, Number(times)), session });
   }
+  digest.foldedMarks.marks = [...marks].filter((mark) => mark > digest.foldedMarks.floor).sort();
+  // A digest of the first format recorded only its newest note, all before it folded.
+  if (digest.folded && digest.foldedMarks.floor === '' && digest.foldedMarks.marks.length === 0) digest.foldedMarks.floor = noteMark(digest.folded.uri, digest.key);
   return digest;
 }
 
 /**
- * The newest note a digest folded, read from its first lines only: what the hook thread needs to know
- * which notes are newer, without parsing the whole digest.
+ * Which notes a digest folded, read from its fields and its last section only: what the hook thread needs
+ * to know which notes to fold on the way, without parsing the whole digest.
  *
  * @param content - the digest's body.
  */
-export function digestFoldedThrough(content: string): { timestamp: string; uri: string } | null {
-  const head = typeof content === 'string' ? content.slice(0, 4096) : '';
+export function digestFoldedMarks(content: string): FoldedMarks {
+  const text = typeof content === 'string' ? content.slice(0, MAX_DIGEST_CHARS) : '';
+  const head = text.slice(0, 4096);
   const end = head.search(/\n##\s/);
-  return parseDigest(end < 0 ? head : head.slice(0, end), '', '').folded;
+  const section = text.lastIndexOf(`\n## ${FOLDED_HEADING}\n`);
+  return parseDigest(`${end < 0 ? head : head.slice(0, end)}\n${section < 0 ? '' : text.slice(section)}`, '', '').foldedMarks;
 }

@@ -12,6 +12,7 @@ import type { MergedNotes, ProjectNoteText } from './project-memory.js';
 
 export * from './digest-format.js';
 export * from './digest-fold.js';
+export * from './digest-marks.js';
 
 /**
  * A session note as the fold takes it: the note's own reader, so the digest and the block read a note alike.

@@ -14,7 +14,8 @@ import pLimit from 'p-limit';
 import { sessionUri } from '../../core/memory/memory-format.js';
 import { digestNote } from '../memory/digest/digest-note.js';
 import { unfoldedNotes } from '../memory/digest/digest-updater.js';
-import { digestFoldedThrough } from '../../core/memory/digest-format.js';
+import { digestFoldedMarks } from '../../core/memory/digest-format.js';
+import { isFolded, noteMark } from '../../core/memory/digest-marks.js';
 import { splitLines } from '../../core/text/line-breaks.js';
 import type { ProjectMemory, ProjectNoteText } from '../../core/memory/project-memory.js';
 import type { MemoryPort } from '../memory/memory-port.js';
@@ -141,9 +142,9 @@ export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, p
     const early = new Map(newestFirst.slice(0, EARLY_NOTES).map((uri) => [uri, readOne(uri)]));
     // Without the digest the newest notes still say the most recent part.
     const digest = listed.value.includes(digestUri) ? await readOne(digestUri) : null;
-    const folded = digest ? digestFoldedThrough(digest.content) : null;
+    const folded = digest ? digestFoldedMarks(digest.content) : null;
     // Already the project's notes, newest first: only what the digest has not folded is left to drop.
-    const newest = newestFirst.filter((uri) => folded === null || uri > folded.uri).slice(0, limits.maxNotes);
+    const newest = newestFirst.filter((uri) => folded === null || !isFolded(folded, noteMark(uri, project.key))).slice(0, limits.maxNotes);
     const read = await Promise.all(newest.map((uri) => early.get(uri) ?? readOne(uri)));
     return { digest, notes: read.filter((note): note is ProjectNoteText => note !== null) };
   }

@@ -1,8 +1,9 @@
 /**
  * Keeps a project's digest (core/memory/digest.ts) up to date in the store:
  * under a lock per project in the state folder, it reads the digest, lists
- * the project's folder, reads the notes newer than the digest's last folded
- * note (oldest first, a bounded number per pass), folds them in and writes
+ * the project's folder, reads the notes the digest has no mark of (oldest
+ * first, a bounded number per pass; a note that arrived after newer ones
+ * were folded among them), folds them in and writes
  * the digest back with WriteMemory (same title, same note). The fold is
  * driven by what the store lists, not by what this process wrote: a note
  * still in the outbox, or written by another process, is folded on a later
@@ -20,7 +21,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { foldDigest, foldNoteOf, forgetDigestItem, formatDigest, parseDigest, type Digest, type DigestItem } from '../../../core/memory/digest.js';
+import { foldDigest, foldNoteOf, forgetDigestItem, formatDigest, isFolded, noteMark, parseDigest, type Digest, type DigestItem, type FoldedMarks } from '../../../core/memory/digest.js';
 import type { ProjectNoteText } from '../../../core/memory/project-memory.js';
 import { assertHeld, withFileLock, type LockTiming } from '../../shared/file-lock.js';
 import { errorText, type Logger } from '../../shared/logger.js';
@@ -71,16 +72,16 @@ type Reading = { ok: true; digest: Digest; exists: boolean; notes: ProjectNoteTe
 
 /**
  * The notes of a project a digest has not folded, newest first: what the listing holds of the project's
- * notes past the digest's last folded note.
+ * notes the digest has no mark of, older ones that arrived late among them.
  *
  * @param listed - the URIs of the project's folder.
  * @param project - the project.
- * @param folded - the digest's last folded note, `null` for none.
+ * @param folded - the digest's record of folded notes, `null` for none.
  */
-export function unfoldedNotes(listed: readonly string[], project: Project, folded: { uri: string } | null): string[] {
+export function unfoldedNotes(listed: readonly string[], project: Project, folded: FoldedMarks | null): string[] {
   // Each slug holds its compaction's time after the project's key: the greatest are the newest.
   return listed
-    .filter((uri) => uri.slice(uri.lastIndexOf('/') + 1).startsWith(project.noteSlugPrefix) && (folded === null || uri > folded.uri))
+    .filter((uri) => uri.slice(uri.lastIndexOf('/') + 1).startsWith(project.noteSlugPrefix) && (folded === null || !isFolded(folded, noteMark(uri, project.key))))
     .sort()
     .reverse();
 }
@@ -115,7 +116,7 @@ export function createDigestUpdater(parts: DigestUpdaterParts): DigestUpdater {
       if (!read.ok) return { ok: false, reason: `ReadMemory of the digest ${read.error.code}` };
       digest = parseDigest(read.value.content, project.concept, project.key);
     }
-    const pending = unfoldedNotes(listed.value, project, digest.folded).reverse();
+    const pending = unfoldedNotes(listed.value, project, digest.foldedMarks).reverse();
     const notes: ProjectNoteText[] = [];
     for (const uri of pending.slice(0, MAX_NOTES_PER_PASS)) {
       if (closed()) return { ok: false, reason: 'shutting down' };
