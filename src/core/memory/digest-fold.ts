@@ -41,6 +41,9 @@ export const DIGEST_BOUNDS: Readonly<Record<DigestKind, number>> = { decision: 6
 const MAX_FORGOTTEN = 500;
 const MAX_FORGOTTEN_TEXT = 120;
 
+/** Reversals kept, newest first, for the notes that arrive after them. */
+const MAX_REVERSALS = 60;
+
 /** Sessions whose next steps are still current. */
 const NEXT_SESSIONS = 2;
 
@@ -133,7 +136,7 @@ interface NoteAge {
  * none of its next steps, and adds an item only where the newer note of its session said nothing of that
  * source (what that note left out, it dropped).
  */
-function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>, note: FoldNote, sessions: string[], age: NoteAge): void {
+function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>, note: FoldNote, sessions: string[], reversed: { day: string; text: string }[], age: NoteAge): void {
   const day = dayOf(note.timestamp);
   const session = note.session.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 100) || 'unknown';
   const spoken = new Set([...items.values()].filter((item) => item.session === session).map((item) => item.source));
@@ -169,6 +172,8 @@ function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>,
     if (forgotten.has(id) || forgotten.has(own)) continue;
     const known = items.get(id);
     if (!known && age.superseded && spoken.has(model ? 'model' : 'heuristic') && kind !== 'concept' && kind !== 'met') continue;
+    // A decision a newer note reversed stays reversed when an older note says it.
+    if (!known && age.late && kind === 'decision' && reversed.some((reversal) => (!day || reversal.day >= day) && names(reversal.text, text))) continue;
     if (!known) {
       items.set(id, { kind, id, text, source: model ? 'model' : 'heuristic', firstSeen: day, lastConfirmed: day, confirmed: 1, session });
       continue;
@@ -186,6 +191,8 @@ function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>,
     }
   }
   for (const reversal of reversals) for (const [id, item] of items) if (item.kind === 'decision' && names(reversal, item.text) && older(item)) items.delete(id);
+  reversed.push(...reversals.map((text) => ({ day, text })));
+  reversed.splice(0, Math.max(0, reversed.length - MAX_REVERSALS));
   // A problem met and settled in this note is open no more (one said again later is open again).
   for (const { kind, text } of said.values()) {
     const problem = kind === 'met' ? items.get(digestId('problem', text)) : undefined;
@@ -234,17 +241,18 @@ export function foldDigest(digest: Digest, notes: readonly FoldNote[], now: numb
   const sessions = [...digest.sessions];
   let folded = digest.folded;
   let marks = digest.foldedMarks;
+  const reversed = [...digest.reversals];
   for (const note of oldestFirst(notes)) {
     const mark = noteMark(note.uri, digest.key);
     if (isFolded(marks, mark)) continue;
-    foldOne(items, forgotten, note, sessions, lateness(marks, mark));
+    foldOne(items, forgotten, note, sessions, reversed, lateness(marks, mark));
     marks = withFoldedMarks(marks, [mark]);
     if (!folded || instantOf(note.timestamp) > instantOf(folded.timestamp) || (note.timestamp === folded.timestamp && note.uri > folded.uri)) {
       if (/^\d{4}-\d{2}-\d{2}T/.test(note.timestamp)) folded = { timestamp: note.timestamp, uri: note.uri };
     }
   }
   const { kept, dropped } = boundDigestItems([...items.values()], now);
-  return { digest: { ...digest, items: rankDigestItems(kept, now), forgotten: [...digest.forgotten], folded, foldedMarks: marks, sessions }, dropped };
+  return { digest: { ...digest, items: rankDigestItems(kept, now), forgotten: [...digest.forgotten], folded, foldedMarks: marks, reversals: reversed, sessions }, dropped };
 }
 
 /** What {@link forgetDigestItem} did. */

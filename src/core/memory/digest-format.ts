@@ -57,6 +57,8 @@ export interface Digest {
   folded: { timestamp: string; uri: string } | null;
   /** Every note folded, by mark: what a pass and session start take as not to fold again. */
   foldedMarks: FoldedMarks;
+  /** The reversals folded, newest last, with their note's day: a note older than one keeps a decision it reversed out. */
+  reversals: { day: string; text: string }[];
   /** The newest sessions folded, newest first: their next steps are still current. */
   sessions: string[];
 }
@@ -69,6 +71,8 @@ export const MAX_DIGEST_CHARS = 256 * 1024;
 const LETTER: Readonly<Record<DigestKind, string>> = { decision: 'd', problem: 'p', next: 'n', met: 'm', concept: 'c', file: 'f' };
 const FORGOTTEN_HEADING = 'Forgotten';
 const FOLDED_HEADING = 'Folded Notes';
+const REVERSALS_HEADING = ITEM_KINDS.reversed.noteHeading;
+const REVERSAL_LINE = /^- (\d{4}-\d{2}-\d{2}|-) \| (.+)$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ITEM_LINE = /^- \[([a-z][0-9a-f]{8})\] (model|heuristic) first (\d{4}-\d{2}-\d{2}|-) last (\d{4}-\d{2}-\d{2}|-) x(\d{1,7}) session ([A-Za-z0-9_-]{1,100}) \| (.+)$/;
 const FORGOTTEN_LINE = /^- \[([a-z][0-9a-f]{8})\](?: \| (.*))?$/;
@@ -134,7 +138,7 @@ export function digestId(kind: DigestKind, text: string): string {
 
 /** A digest with nothing in it yet. */
 export function emptyDigest(concept: string, key: string): Digest {
-  return { concept, key, items: [], forgotten: [], folded: null, foldedMarks: { floor: '', marks: [] }, sessions: [] };
+  return { concept, key, items: [], forgotten: [], folded: null, foldedMarks: { floor: '', marks: [] }, reversals: [], sessions: [] };
 }
 
 function itemLine(item: DigestItem): string {
@@ -169,6 +173,8 @@ export function formatDigest(digest: Digest): string {
     if (items.length > 0) lines.push('', `## ${ITEM_KINDS[kind].noteHeading}`, '', ...items.map(itemLine));
   }
   if (digest.forgotten.length > 0) lines.push('', `## ${FORGOTTEN_HEADING}`, '', ...digest.forgotten.map((item) => `- [${item.id}]${item.text ? ` | ${digestText(item.text)}` : ''}`));
+  const reversals = digest.reversals.filter((reversal) => digestText(reversal.text));
+  if (reversals.length > 0) lines.push('', `## ${REVERSALS_HEADING}`, '', ...reversals.map((reversal) => `- ${DAY.test(reversal.day) ? reversal.day : '-'} | ${digestText(reversal.text)}`));
   // Last, so the items a person reads come first.
   const marks = digest.foldedMarks.marks.filter((mark) => MARK.test(mark));
   if (marks.length > 0) lines.push('', `## ${FOLDED_HEADING}`, '', ...marks.map((mark) => `- ${mark}`));
@@ -185,12 +191,13 @@ export function formatDigest(digest: Digest): string {
  */
 export function parseDigest(content: string, concept: string, key: string): Digest {
   const digest = emptyDigest(concept, key);
-  const kindOf = new Map<string, DigestKind | 'forgotten' | 'folded'>(DIGEST_KINDS.map((kind) => [ITEM_KINDS[kind].noteHeading.toLowerCase(), kind]));
+  const kindOf = new Map<string, DigestKind | 'forgotten' | 'folded' | 'reversals'>(DIGEST_KINDS.map((kind) => [ITEM_KINDS[kind].noteHeading.toLowerCase(), kind]));
   kindOf.set(FORGOTTEN_HEADING.toLowerCase(), 'forgotten');
   kindOf.set(FOLDED_HEADING.toLowerCase(), 'folded');
+  kindOf.set(REVERSALS_HEADING.toLowerCase(), 'reversals');
   const seen = new Set<string>();
   const marks = new Set<string>();
-  let section: DigestKind | 'forgotten' | 'folded' | null = null;
+  let section: DigestKind | 'forgotten' | 'folded' | 'reversals' | null = null;
   let header = true;
   for (const raw of splitLines(typeof content === 'string' ? content.slice(0, MAX_DIGEST_CHARS) : '')) {
     const line = raw.trim();
@@ -217,6 +224,12 @@ export function parseDigest(content: string, concept: string, key: string): Dige
     if (section === 'folded') {
       const mark = FOLDED_LINE.exec(line)?.[1];
       if (mark && MARK.test(mark)) marks.add(mark);
+      continue;
+    }
+    if (section === 'reversals') {
+      const reversal = REVERSAL_LINE.exec(line);
+      const text = reversal ? digestText(reversal[2] as string) : '';
+      if (reversal && text) digest.reversals.push({ day: reversal[1] === '-' ? '' : (reversal[1] as string), text });
       continue;
     }
     if (section === 'forgotten') {

@@ -105,6 +105,47 @@ describe('foldDigest', () => {
     expect(forgetDigestItem(later, 'd00000000')).toEqual({ ok: false, reason: 'no item with id d00000000 in the project\'s memory' });
   });
 
+  it('should fold a note older than one already folded on the next pass, once, as the older word it is', () => {
+    const older = note('s1', 3, 'decision:keep the prices in integer cents', 'problem:the refund test is flaky', 'file:src/cart.ts', 'next:write the refund test');
+    const newer = note('s2', 6, 'decision:ship the checkout page first', 'file:src/checkout.ts', 'next:wire the payment form');
+    const first = foldDigest(emptyDigest('shop', 'shop-1a2b3c4d'), [newer], NOW).digest;
+    // The older note reaches the store after the newer one was folded: the next pass folds it all the same.
+    const late = foldDigest(first, [older, newer], NOW).digest;
+    expect(texts(late, 'decision').sort()).toEqual(['keep the prices in integer cents', 'ship the checkout page first']);
+    expect(texts(late, 'problem')).toEqual(['the refund test is flaky']);
+    // Its working set is not the newest, and the newest session stays the newest.
+    expect(texts(late, 'file')).toEqual(['src/checkout.ts']);
+    expect(late.sessions[0]).toBe('s2');
+    expect(late.folded?.uri).toBe(newer.uri);
+    // Folded again, nothing is counted twice; read back, the digest knows both notes.
+    const again = foldDigest(parseDigest(formatDigest(late), '', ''), [older, newer], NOW).digest;
+    expect(again.items).toEqual(late.items);
+    expect(again.foldedMarks.marks).toEqual(['20261103-100000000-s1', '20261106-100000000-s2']);
+  });
+
+  it('should fold notes arriving in any order to what the same notes give in order', () => {
+    const notes = [
+      note('s1', 1, 'decision:use SQLite for the cart sessions', 'decision:deploy on Fly', 'problem:the cart test fails'),
+      // The newest note of s1 no longer says one decision, nor the problem.
+      note('s1', 2, 'decision:use SQLite for the cart sessions'),
+      note('s2', 4, 'reversed:use SQLite for the cart sessions', 'decision:move the cart sessions to Postgres'),
+    ];
+    const inOrder = fold(...notes);
+    let shuffled = emptyDigest('shop', 'shop-1a2b3c4d');
+    for (const one of [notes[2], notes[0], notes[1]] as FoldNote[]) shuffled = foldDigest(shuffled, [one], NOW).digest;
+    const view = (digest: Digest): string[] => digest.items.map((item) => `${item.kind} ${item.text} x${item.confirmed}`).sort();
+    expect(view(shuffled)).toEqual(view(inOrder));
+    expect(texts(shuffled, 'decision')).toEqual(['move the cart sessions to Postgres']);
+  });
+
+  it('should read a digest that recorded only its newest note as having folded every note up to it', () => {
+    const newer = note('s2', 6, 'decision:ship the checkout page first');
+    const written = formatDigest(fold(newer)).replace(/\n## Folded Notes[\s\S]*$/, '\n');
+    const read = parseDigest(written, '', '');
+    expect(read.foldedMarks).toEqual({ floor: '20261106-100000000-s2', marks: [] });
+    expect(foldDigest(read, [note('s1', 3, 'decision:keep the prices in integer cents'), newer], NOW).digest.items).toEqual(read.items);
+  });
+
   it('should bound each kind, dropping the least confirmed first, and report what it dropped', () => {
     const many = Array.from({ length: DIGEST_BOUNDS.decision + 3 }, (_, index) => `decision:decide point number ${index} of the plan`);
     const first = note('s1', 1, ...many);
