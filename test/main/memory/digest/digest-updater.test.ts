@@ -10,13 +10,27 @@ import { resolveProject } from '../../../../src/main/shared/project.js';
 import { parseDigest } from '../../../../src/core/memory/digest.js';
 import { createFakeHost } from '../../../../support/fake-host.js';
 import { scratchFolders } from '../../../support/scratch.js';
+import { createDoubleRoot } from '../../../../support/maenifold-double.js';
+import { createMaenifoldClient } from '../../../../src/main/memory/cli/maenifold-client.js';
+import { locateCli } from '../../../../src/main/memory/cli/cli-locator.js';
 
 const scratch = scratchFolders('digest-updater');
 const project = resolveProject('shop', '');
 const stores: FileStore[] = [];
+const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const store of stores.splice(0)) await store.close();
+  for (const cleanup of cleanups.splice(0)) await cleanup();
 });
+
+/** Two processes' clients of one store: the built-in files under one root, or the maenifold double's CLI. */
+async function twoClients(kind: 'files' | 'maenifold', base: string): Promise<[MemoryPort, MemoryPort]> {
+  if (kind === 'files') return [await openStore(join(base, 'root'), join(base, 'state')), await openStore(join(base, 'root'), join(base, 'state'))];
+  const double = await createDoubleRoot();
+  cleanups.push(() => double.cleanup());
+  const env = { ...process.env, ...double.env };
+  return [createMaenifoldClient(locateCli(double.cliPath, env), env), createMaenifoldClient(locateCli(double.cliPath, env), env)];
+}
 
 async function openStore(root: string, stateDir: string): Promise<FileStore> {
   const store = createFileStore({ root, stateDir, runner: await createInlineRunner(), logger: createLogger(undefined), index: { freshForMs: 0, persistDelayMs: 0, watch: false } });
@@ -71,6 +85,25 @@ describe('createDigestUpdater', () => {
     expect(digest.folded?.uri).toContain('-20261102-');
     expect(await updater(store, join(base, 'state')).update()).toEqual({ kind: 'unchanged' });
   });
+
+  for (const kind of ['files', 'maenifold'] as const) {
+    it(`should fold a note that reaches the store after a newer one was folded, once, whichever process passes (${kind} store)`, async () => {
+      const base = await scratch();
+      const stateDir = join(base, 'state');
+      const [one, other] = await twoClients(kind, base);
+      await writeNote(one, 's2', 6, { decisions: ['ship the checkout page first'] });
+      expect(await updater(one, stateDir).update()).toMatchObject({ kind: 'updated', folded: 1 });
+      // Another process's note, older than the one folded: delivered from its outbox only now.
+      await writeNote(other, 's1', 3, { decisions: ['keep the prices in integer cents'], problems: ['the refund test is flaky'] });
+      const passes = await Promise.all([updater(one, stateDir).update(), updater(other, stateDir).update()]);
+      expect(passes.map((pass) => (pass.kind === 'updated' ? pass.folded : 0)).sort()).toEqual([0, 1]);
+      const digest = await digestOf(one);
+      expect(digest.items.filter((item) => item.kind !== 'concept').map((item) => `${item.text} x${item.confirmed}`).sort()).toEqual(['keep the prices in integer cents x1', 'ship the checkout page first x1', 'the refund test is flaky x1']);
+      expect(digest.folded?.uri).toContain('-20261106-');
+      // A pass run again folds nothing twice.
+      expect(await updater(other, stateDir).update()).toEqual({ kind: 'unchanged' });
+    });
+  }
 
   it('should lose nothing when two updaters on one state folder and one store run at once, a forget among them', async () => {
     const base = await scratch();
