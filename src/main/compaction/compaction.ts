@@ -104,7 +104,7 @@ export interface CompactionDeps extends HandlerDeps<(typeof COMPACTION_OPTIONS)[
   workingSet: WorkingSetTracker;
   /** The window each session's last compaction read. */
   windows: WindowMemory;
-  /** Asks for a pass of the project's memory digest once a note is handed to delivery. */
+  /** Asks for a pass of the project's memory digest once a note is handed to delivery (it waits for the summary). */
   refreshDigest?: () => void;
   /** Each session's latest extracted items, for the note that supersedes its compaction note. */
   sessionItems: SessionItems;

@@ -152,7 +152,9 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       timeoutMs: options.persistTimeoutMs,
     });
     const digest = digestRefresher(createDigestUpdater({ memory, project, stateDir: options.stateDir, logger, timeoutMs: options.persistTimeoutMs }), background, logger);
-    const refreshDigest = (): void => digest.refresh();
+    // The compaction's pass waits for its summary, which starts it: one pass per compaction.
+    const deferDigest = (): void => digest.defer();
+    const refreshDigest = (noteHanded: boolean): void => (noteHanded ? digest.refresh() : digest.flush());
     // Each handler gets the parts it declares and the options it reads, nothing more.
     const host = input.client;
     const workingSet = createWorkingSetTracker(worktree);
@@ -165,7 +167,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const summaries = createSummaryPersistence({ options: optionSlice(options, SUMMARY_PERSISTENCE_OPTIONS), logger, memory, runner, summaries: compacted, project, background, delivery, refreshDigest, sessionItems });
     const confession = createConfessionReport({ options: optionSlice(options, CONFESSION_REPORT_OPTIONS), logger, host });
     const frames = options.frames ? createFrames({ options: optionSlice(options, FRAMES_OPTIONS), logger, runner, host, background, workingSet, summaries: compacted }, worktree) : null;
-    const compaction = createCompaction({ options: optionSlice(options, COMPACTION_OPTIONS), logger, memory, runner, engine, host, project, background, delivery, workingSet, windows, refreshDigest, sessionItems });
+    const compaction = createCompaction({ options: optionSlice(options, COMPACTION_OPTIONS), logger, memory, runner, engine, host, project, background, delivery, workingSet, windows, refreshDigest: deferDigest, sessionItems });
     // Whatever an earlier run could not deliver.
     if (memory.available) background.run('outbox', () => delivery.flush());
     void pool.ready.then((ready) => {
@@ -196,6 +198,8 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       async dispose() {
         // A background job may wait on a host or disk that never answers: shutdown stops waiting for it.
         // What was not delivered by then stays in the outbox for the next start.
+        // A digest pass waiting for a summary goes now, its notes written: shutdown waits for it as for the rest.
+        digest.flush();
         const idle = await withDeadline(background.idle(), options.persistTimeoutMs);
         if (!idle.done) {
           logger.warn(`shutdown: stopped waiting for background work after ${options.persistTimeoutMs} ms; still running: ${background.pendingLabels().join(', ') || 'none'}`);

@@ -52,8 +52,11 @@ export interface SummaryPersistenceDeps extends HandlerDeps<(typeof SUMMARY_PERS
   background: BackgroundWork;
   /** Writes to maenifold through the durable outbox. */
   delivery: Delivery;
-  /** Asks for a pass of the project's memory digest once a summary's note is handed to delivery. */
-  refreshDigest?: () => void;
+  /**
+   * Told when a summary is done with: `true` when its note was handed to delivery (a pass now, covering
+   * the compaction's), `false` when it handed none (the compaction's pass, waiting for it, goes now).
+   */
+  refreshDigest?: (noteHanded: boolean) => void;
   /** Each session's latest extracted items, kept by the compacting hook. */
   sessionItems: SessionItems;
 }
@@ -119,16 +122,17 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
     return { note: buildSessionNote(project, sessionID, [...items, ...extracted], at), key };
   }
 
-  async function persist(sessionID: string, given: unknown): Promise<void> {
+  /** @returns whether a note was handed to delivery. */
+  async function persist(sessionID: string, given: unknown): Promise<boolean> {
     const read = await summaries.latest(sessionID, given);
     if (read.kind === 'failed') {
       // A host that never answers must not keep this work (and shutdown) waiting: the read has a deadline.
       logger.warn(`summary: session ${sessionID}: the host's message list ${read.why}; this summary is not persisted`);
-      return;
+      return false;
     }
     if (read.kind === 'none') {
       logger.info(`summary: session ${sessionID} has no compaction summary to persist`);
-      return;
+      return false;
     }
     const summary = read.text;
     const deadline = Date.now() + options.persistTimeoutMs;
@@ -152,7 +156,7 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
     }
     await Promise.all(handed);
     // The digest folds the project's notes, not the chain's thoughts: with no note handed, a pass has nothing new to fold.
-    if (superseding) context.refreshDigest?.();
+    return superseding !== null;
   }
 
   return async ({ event }) => {
@@ -160,7 +164,16 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
       if (!options.summaries || !memory.available || event?.type !== 'session.compacted') return;
       const sessionID = event.properties?.['sessionID'];
       if (typeof sessionID !== 'string') return;
-      background.run('summary', () => persist(sessionID, event.properties?.['summary']));
+      background.run('summary', () =>
+        persist(sessionID, event.properties?.['summary']).then(
+          (handed) => context.refreshDigest?.(handed),
+          // Whatever failed here, the compaction's pass does not wait for this summary any longer.
+          (error: unknown) => {
+            context.refreshDigest?.(false);
+            throw error;
+          },
+        ),
+      );
     } catch (error) {
       logger.error(`summary: event handler failed: ${errorText(error)}`);
     }

@@ -1,25 +1,48 @@
 /**
- * Starting a digest update as background work after a note is handed to
- * delivery. Calls while one runs are coalesced into one more pass after it:
- * the pass folds whatever the store lists by then, so a burst of notes costs
- * two passes, not one per note.
+ * Starting digest updates as background work, one pass per compaction. A
+ * compaction hands its note to delivery before the model writes the summary,
+ * and the summary then hands the note that supersedes it: a pass after each
+ * would spawn the store's CLI twice as often (list, read the digest, read the
+ * notes, write) to fold what one pass folds. So the compaction's request
+ * waits for the summary ({@link DigestRefresher.defer}), the summary's starts
+ * the pass ({@link DigestRefresher.refresh}), and a request made while a
+ * pass is pending or running is one more pass after it, covering them all:
+ * the pass folds whatever the store lists by then.
  */
 import type { BackgroundWork } from '../../shared/background-work.js';
 import type { Logger } from '../../shared/logger.js';
 import type { DigestUpdater } from './digest-updater.js';
 
 /**
+ * How long a compaction's pass waits for the summary that follows it: longer than a model takes to write
+ * one. Without a summary (summaries off, a host that never says), the pass starts then.
+ */
+export const DEFERRED_PASS_MS = 60_000;
+
+/** A project's digest passes. */
+export interface DigestRefresher {
+  /** After a compaction's note: a pass once the summary is in, at the latest after the wait. */
+  defer(): void;
+  /** A pass now, covering a deferred one; one more after the pass running, if any. */
+  refresh(): void;
+  /** A deferred pass, if any, now: when the summary handed no note, and at shutdown before its wait for background work. */
+  flush(): void;
+  /** For shutdown: no pass starts after it, and the one running stops at its store call (it resolves once that pass has let its lock go). */
+  close(): Promise<void>;
+}
+
+/**
  * @param updater - the project's digest updater.
  * @param background - where the work is tracked (shutdown waits for it).
  * @param logger - told when a pass fails.
- * @returns `refresh`, which asks for a pass, and `close`, for shutdown: no pass starts after it, and the one
- *   running stops at its store call (it resolves once that pass has let its lock go).
+ * @param waitMs - see {@link DEFERRED_PASS_MS}.
  */
-export function digestRefresher(updater: DigestUpdater, background: BackgroundWork, logger: Logger): { refresh(): void; close(): Promise<void> } {
+export function digestRefresher(updater: DigestUpdater, background: BackgroundWork, logger: Logger, waitMs = DEFERRED_PASS_MS): DigestRefresher {
   let closed = false;
   let current: Promise<void> = Promise.resolve();
   let running = false;
   let again = false;
+  let deferred: ReturnType<typeof setTimeout> | null = null;
   const run = async (): Promise<void> => {
     running = true;
     try {
@@ -33,17 +56,33 @@ export function digestRefresher(updater: DigestUpdater, background: BackgroundWo
       running = false;
     }
   };
+  const cancel = (): void => {
+    if (deferred) clearTimeout(deferred);
+    deferred = null;
+  };
+  const refresh = (): void => {
+    if (closed) return;
+    cancel();
+    if (running) {
+      again = true;
+      return;
+    }
+    background.run('memory digest', () => (current = run()));
+  };
   return {
-    refresh() {
-      if (closed) return;
-      if (running) {
-        again = true;
-        return;
-      }
-      background.run('memory digest', () => (current = run()));
+    defer() {
+      if (closed || deferred) return;
+      deferred = setTimeout(refresh, waitMs);
+      // A wait never keeps the process alive: shutdown flushes it, and the next start folds what it missed.
+      deferred.unref?.();
+    },
+    refresh,
+    flush() {
+      if (deferred) refresh();
     },
     async close() {
       closed = true;
+      cancel();
       updater.close();
       await current.catch(() => undefined);
     },
