@@ -105,7 +105,7 @@ export interface CompactionDeps extends HandlerDeps<(typeof COMPACTION_OPTIONS)[
   /** The window each session's last compaction read. */
   windows: WindowMemory;
   /** Asks for a pass of the project's memory digest once a note is handed to delivery (it waits for the summary). */
-  refreshDigest?: () => void;
+  refreshDigest?: (sessionID: string) => void;
   /** Each session's latest extracted items, for the note that supersedes its compaction note. */
   sessionItems: SessionItems;
 }
@@ -142,7 +142,7 @@ export function createCompaction(context: CompactionDeps): Compacting {
     sessionItems.remember(sessionID, { items, at });
     // Through the outbox: a note that cannot be written now is retried later, never dropped.
     await delivery.submitNote(project.key, buildSessionNote(project, sessionID, items, at));
-    context.refreshDigest?.();
+    context.refreshDigest?.(sessionID);
   }
 
   /**

@@ -153,8 +153,8 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     });
     const digest = digestRefresher(createDigestUpdater({ memory, project, stateDir: options.stateDir, logger, timeoutMs: options.persistTimeoutMs }), background, logger);
     // The compaction's pass waits for its summary, which starts it: one pass per compaction.
-    const deferDigest = (): void => digest.defer();
-    const refreshDigest = (noteHanded: boolean): void => (noteHanded ? digest.refresh() : digest.flush());
+    const deferDigest = (sessionID: string): void => digest.defer(sessionID);
+    const refreshDigest = (sessionID: string, noteHanded: boolean): void => digest.summarized(sessionID, noteHanded);
     // Each handler gets the parts it declares and the options it reads, nothing more.
     const host = input.client;
     const workingSet = createWorkingSetTracker(worktree);

@@ -56,7 +56,7 @@ export interface SummaryPersistenceDeps extends HandlerDeps<(typeof SUMMARY_PERS
    * Told when a summary is done with: `true` when its note was handed to delivery (a pass now, covering
    * the compaction's), `false` when it handed none (the compaction's pass, waiting for it, goes now).
    */
-  refreshDigest?: (noteHanded: boolean) => void;
+  refreshDigest?: (sessionID: string, noteHanded: boolean) => void;
   /** Each session's latest extracted items, kept by the compacting hook. */
   sessionItems: SessionItems;
 }
@@ -166,10 +166,10 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
       if (typeof sessionID !== 'string') return;
       background.run('summary', () =>
         persist(sessionID, event.properties?.['summary']).then(
-          (handed) => context.refreshDigest?.(handed),
+          (handed) => context.refreshDigest?.(sessionID, handed),
           // Whatever failed here, the compaction's pass does not wait for this summary any longer.
           (error: unknown) => {
-            context.refreshDigest?.(false);
+            context.refreshDigest?.(sessionID, false);
             throw error;
           },
         ),

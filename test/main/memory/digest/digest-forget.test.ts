@@ -40,6 +40,8 @@ function conversation(sessionID: string): unknown[] {
 async function compact(harness: Harness, sessionID: string): Promise<void> {
   harness.host.setMessages(sessionID, conversation(sessionID));
   await harness.plugin.hooks['experimental.session.compacting']?.({ sessionID }, { context: [] as string[] });
+  // The host says the compaction is over: its digest pass, which waited for that, folds the note.
+  await harness.plugin.hooks.event?.({ event: { type: 'session.compacted', properties: { sessionID } } });
   await harness.plugin.background.idle();
 }
 
