@@ -155,7 +155,7 @@ export function createSummaryPersistence(context: SummaryPersistenceDeps): Event
       );
     }
     await Promise.all(handed);
-    // The digest folds the project's notes, not the chain's thoughts: with no note handed, a pass has nothing new to fold.
+    // The digest folds the project's notes, not the chain's thoughts: with no note handed, only a compaction's pass waiting for this summary goes.
     return superseding !== null;
   }
 

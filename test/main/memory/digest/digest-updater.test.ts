@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDigestUpdater, type DigestUpdater } from '../../../../src/main/memory/digest/digest-updater.js';
+import { createDigestUpdater, unfoldedNotes, type DigestUpdater } from '../../../../src/main/memory/digest/digest-updater.js';
 import { digestNote } from '../../../../src/main/memory/digest/digest-note.js';
 import { createFileStore, type FileStore } from '../../../../src/main/memory/files/file-store.js';
 import type { MemoryPort } from '../../../../src/main/memory/memory-port.js';
@@ -190,5 +190,15 @@ describe('createDigestUpdater', () => {
     // The lock is free: another updater of the folder goes ahead at once.
     await writeNote(store, 's1', 1, { decisions: ['use SQLite for the cart'] });
     expect((await updater(store, join(base, 'state')).update()).kind).toBe('updated');
+  });
+});
+
+describe('unfoldedNotes', () => {
+  it("should list, newest first, the project's notes the digest has no mark of, an older one that came late among them", () => {
+    const uri = (stamp: string, session: string): string => `memory://${project.noteFolder}/${project.noteSlugPrefix}${stamp}-${session}`;
+    const listed = [uri('20261101-100000000', 's0'), uri('20261103-100000000', 's1'), uri('20261106-100000000', 's2'), uri('20261107-100000000', 's3'), digestNote(project).uri];
+    const folded = { floor: '20261101-100000000-s0', marks: ['20261106-100000000-s2'] };
+    expect(unfoldedNotes(listed, project, folded)).toEqual([uri('20261107-100000000', 's3'), uri('20261103-100000000', 's1')]);
+    expect(unfoldedNotes(listed, project, null)).toHaveLength(4);
   });
 });
