@@ -258,11 +258,12 @@ export function parseDigest(content: string, concept: string, key: string): Dige
  * to know which notes to fold on the way, without parsing the whole digest.
  *
  * @param content - the digest's body.
+ * @param key - the project's key, used when the digest has none (its marks are the slugs after it).
  */
-export function digestFoldedMarks(content: string): FoldedMarks {
+export function digestFoldedMarks(content: string, key: string): FoldedMarks {
   const text = typeof content === 'string' ? content.slice(0, MAX_DIGEST_CHARS) : '';
   const head = text.slice(0, 4096);
   const end = head.search(/\n##\s/);
   const section = text.lastIndexOf(`\n## ${FOLDED_HEADING}\n`);
-  return parseDigest(`${end < 0 ? head : head.slice(0, end)}\n${section < 0 ? '' : text.slice(section)}`, '', '').foldedMarks;
+  return parseDigest(`${end < 0 ? head : head.slice(0, end)}\n${section < 0 ? '' : text.slice(section)}`, '', key).foldedMarks;
 }

@@ -142,7 +142,7 @@ export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, p
     const early = new Map(newestFirst.slice(0, EARLY_NOTES).map((uri) => [uri, readOne(uri)]));
     // Without the digest the newest notes still say the most recent part.
     const digest = listed.value.includes(digestUri) ? await readOne(digestUri) : null;
-    const folded = digest ? digestFoldedMarks(digest.content) : null;
+    const folded = digest ? digestFoldedMarks(digest.content, project.key) : null;
     // Already the project's notes, newest first: only what the digest has not folded is left to drop.
     const newest = newestFirst.filter((uri) => folded === null || !isFolded(folded, noteMark(uri, project.key))).slice(0, limits.maxNotes);
     const read = await Promise.all(newest.map((uri) => early.get(uri) ?? readOne(uri)));
