@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DIGEST_BOUNDS,
   digestBlockItems,
+  digestFoldedMarks,
   digestId,
   digestLists,
   digestScore,
@@ -233,5 +234,18 @@ describe('digestBlockItems', () => {
     expect(items.problem.map((item) => item.text)).toEqual(['the cart test fails']);
     expect(items.met).toEqual([]);
     expect(items.reversed).toEqual([]);
+  });
+});
+
+describe('digestFoldedMarks', () => {
+  it("should read the marks of a digest's folded notes from its fields and last section alone, as the whole digest reads them", () => {
+    const notes = Array.from({ length: 30 }, (_, index) => note(`s${index}`, 1 + (index % 28), `decision:decision number ${index} of the shop`, `problem:problem number ${index} of the shop`));
+    const written = formatDigest(fold(...notes));
+    expect(written.length).toBeGreaterThan(4096);
+    const marks = digestFoldedMarks(written, 'shop-1a2b3c4d');
+    expect(marks).toEqual(parseDigest(written, '', '').foldedMarks);
+    expect(marks.marks).toHaveLength(30);
+    // Without its key field, the marks are still the slugs after the project's key.
+    expect(digestFoldedMarks(written.replace(/^\*\*Project key\*\*.*\n/m, '').replace(/\n## Folded Notes[\s\S]*$/, '\n'), 'shop-1a2b3c4d').floor).toBe(marks.marks.at(-1));
   });
 });
