@@ -13,6 +13,9 @@ import {
   formatDigest,
   parseDigest,
   rankDigestItems,
+  MAX_FOLDED_MARKS,
+  isFolded,
+  withFoldedMarks,
   type Digest,
   type DigestItem,
   type FoldNote,
@@ -247,5 +250,20 @@ describe('digestFoldedMarks', () => {
     expect(marks.marks).toHaveLength(30);
     // Without its key field, the marks are still the slugs after the project's key.
     expect(digestFoldedMarks(written.replace(/^\*\*Project key\*\*.*\n/m, '').replace(/\n## Folded Notes[\s\S]*$/, '\n'), 'shop-1a2b3c4d').floor).toBe(marks.marks.at(-1));
+  });
+});
+
+describe('withFoldedMarks', () => {
+  it('should keep the newest marks past the bound and raise the floor to the oldest it let go', () => {
+    const mark = (index: number): string => `202611${String(1 + Math.floor(index / 100)).padStart(2, '0')}-${String(index % 100).padStart(9, '0')}-s${index}`;
+    const all = Array.from({ length: MAX_FOLDED_MARKS + 3 }, (_, index) => mark(index));
+    const folded = withFoldedMarks({ floor: '', marks: [] }, [...all].reverse());
+    expect(folded.marks).toEqual(all.slice(3));
+    expect(folded.floor).toBe(mark(2));
+    expect(all.every((one) => isFolded(folded, one))).toBe(true);
+    // A note older than the floor counts as folded; a new one does not, until added.
+    expect(isFolded(folded, '20261031-100000000-s9')).toBe(true);
+    expect(isFolded(folded, '20261231-100000000-s9')).toBe(false);
+    expect(withFoldedMarks(folded, ['20261231-100000000-s9']).marks.at(-1)).toBe('20261231-100000000-s9');
   });
 });
