@@ -8,7 +8,7 @@ import { parseSessionNote } from './session-note.js';
 import { ITEM_KINDS, type ItemKind, type MemoryItem } from './item-kinds.js';
 import { parseDigest, type Digest, type DigestItem } from './digest-format.js';
 import { foldDigest, type FoldNote } from './digest-fold.js';
-import type { MergedNotes, ProjectNoteText } from './project-memory.js';
+import type { MergedNotes, ProjectNoteText } from './session-note.js';
 
 export * from './digest-format.js';
 export * from './digest-fold.js';

@@ -34,16 +34,12 @@ import { fitLines } from '../text/fit-lines.js';
 import { truncateToTokens } from '../text/tokens/token-truncation.js';
 import type { TokenEncoding } from '../text/tokens/tokens.js';
 import { ITEM_KINDS, KIND_ORDER, type ItemKind, type ItemSource, type MemoryItem } from './item-kinds.js';
-import { parseSessionNote, plainItem, type ParsedSessionNote } from './session-note.js';
+import { parseSessionNote, plainItem, type MergedNotes, type ParsedSessionNote, type ProjectNoteText } from './session-note.js';
+
+export type { MergedNotes, ProjectNoteText } from './session-note.js';
 import { parseSummaryLists } from './summary-lists.js';
 import { digestBlockItems, digestKey, digestLists } from './digest.js';
 
-/** A compaction note as read back. */
-export interface ProjectNoteText {
-  uri: string;
-  /** The note's body (frontmatter removed or not: both parse). */
-  content: string;
-}
 
 /** The lists of one compaction note, by kind, without their sources: {@link parseSessionNote} gives them. */
 export interface ParsedCompactionNote {
@@ -144,15 +140,6 @@ function newestFirst(notes: readonly ParsedSessionNote[]): ParsedSessionNote[] {
   });
 }
 
-/** The merged lists of a project's notes as lines, newest first, each item once (the digest's view of them). */
-export interface MergedNotes {
-  problems: string[];
-  met: string[];
-  next: string[];
-  decisions: string[];
-  concepts: string[];
-  files: string[];
-}
 
 /** An item as the block shows it: with the time of the newest note that said it. */
 export interface BlockItem extends MemoryItem {

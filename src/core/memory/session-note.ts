@@ -171,3 +171,20 @@ export function parseSessionNote(note: { uri: string; content: string }): Parsed
   }
   return parsed;
 }
+
+/** A compaction note as read back. */
+export interface ProjectNoteText {
+  uri: string;
+  /** The note's body (frontmatter removed or not: both parse). */
+  content: string;
+}
+
+/** The merged lists of a project's notes as lines, newest first, each item once (the digest's view of them). */
+export interface MergedNotes {
+  problems: string[];
+  met: string[];
+  next: string[];
+  decisions: string[];
+  concepts: string[];
+  files: string[];
+}
