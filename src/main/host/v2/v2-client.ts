@@ -12,6 +12,7 @@ import { NEXT_CURSOR_HEADER } from '../../session/session-reader.js';
 import { HOST_READ_DEADLINE_MS, type HostClient, type SdkResult } from '../host-client.js';
 import type { LogClient } from '../../shared/logger.js';
 import { storedMessages } from './v2-messages.js';
+import { warmFetch } from './fetch-warm-up.js';
 import type { V2App, V2MessagePage, V2Session } from './opencode-v2.js';
 
 /** Messages read after `wait` to find the answer: the answer is the newest, a few may follow. */
@@ -75,6 +76,8 @@ export function createV2Client(parts: V2ClientParts): HostClient {
   const converted = new WeakMap<readonly unknown[], unknown[]>();
   // Histories the service could not be read for: the rest of that compaction reads the history alone.
   const unread = new WeakSet<readonly unknown[]>();
+  // The service is read with `get`: its first call's cost is paid now, not by the first compaction's first page.
+  if (app?.server?.url) void warmFetch(get);
 
   async function httpPage(sessionID: string, query: Record<string, string>): Promise<{ data?: unknown[]; next?: string; error?: string }> {
     const server = app?.server;

@@ -95,6 +95,20 @@ describe('createV2Client', () => {
     const refused = createV2Client({ session: noPrompt, app: { server: { url, password: 'wrong' } }, log: createFileLog('/dev/null'), histories: new Map() });
     expect((await refused.session.messages({ path: { id: 'ses_a' }, query: { limit: 5 } })).error).toMatch(/401/);
   });
+  it('should run its fetch once on a data URL while the plugin loads, before any read, and not without a service', async () => {
+    const asked: string[] = [];
+    const recording = ((input: string | URL | Request, init?: RequestInit) => {
+      asked.push(String(input));
+      return fetch(input, init);
+    }) as typeof fetch;
+    createV2Client({ session: noPrompt, app: { server: { url, password: 'secret' } }, log: createFileLog('/dev/null'), histories: new Map(), fetch: recording });
+    createV2Client({ session: noPrompt, log: createFileLog('/dev/null'), histories: new Map(), fetch: recording });
+    // Not within the caller's turn: the setup that creates the client goes on first.
+    expect(asked).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asked).toEqual(['data:text/plain,']);
+  });
 });
 
 describe('answerOf', () => {
