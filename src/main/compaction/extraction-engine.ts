@@ -181,6 +181,12 @@ export function createExtractionEngine(
 
     slicer.resume();
     const ordered = placed.filter((entry): entry is PlacedAnalysis => entry !== undefined);
+    // Each of the final pass's lists is a walk over the window's analyses, thousands of items at 10 MB:
+    // the thread is handed back between them once a slice is spent.
+    const recent = async <T extends { order?: number }>(pick: (analysis: UnitAnalysis) => readonly T[], max: number): Promise<T[]> => {
+      if (slicer.due) await slicer.yield();
+      return recentItems(ordered, pick, max);
+    };
     const assembled = assembleBoundarySections(ordered.map((entry) => entry.analysis), settings.maxSectionChars);
     const finalSettings: FinalizeSettings = {
       encoding: settings.encoding,
@@ -193,14 +199,16 @@ export function createExtractionEngine(
     const finalInput = {
       sections: assembled.sections,
       sectionKind: assembled.kind,
-      decisions: recentItems(ordered, (analysis) => analysis.decisions, settings.decisionWindow),
-      files: recentItems(ordered, (analysis) => analysis.files, settings.fileWindow),
-      signals: recentItems(ordered, (analysis) => analysis.signals, settings.signalWindow),
-      notes: recentItems(ordered, (analysis) => analysis.notes, settings.signalWindow),
-      terms: recentItems(ordered, (analysis) => analysis.terms, settings.fileWindow),
+      decisions: await recent((analysis) => analysis.decisions, settings.decisionWindow),
+      files: await recent((analysis) => analysis.files, settings.fileWindow),
+      signals: await recent((analysis) => analysis.signals, settings.signalWindow),
+      notes: await recent((analysis) => analysis.notes, settings.signalWindow),
+      terms: await recent((analysis) => analysis.terms, settings.fileWindow),
       latestOrder: ordered.at(-1)?.order ?? 0,
       settings: finalSettings,
     };
+    // The copy of that input to a worker is one more step of its own.
+    if (slicer.due) await slicer.yield();
     slicer.pause();
     const final = await runner.run('finalizeExtraction', finalInput, { signal: controls.signal });
     if (!final.ok) return final;

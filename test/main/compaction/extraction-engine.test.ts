@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { performance } from 'node:perf_hooks';
 import { createExtractionEngine } from '../../../src/main/compaction/extraction-engine.js';
 import { createAnalysisCache } from '../../../src/main/compaction/analysis-cache.js';
 import { createInlineRunner } from '../../../src/main/pool/inline-runner.js';
@@ -197,6 +198,37 @@ describe('createExtractionEngine', () => {
     release();
     expect(calls).toBeGreaterThan(1);
     expect(outcome).toMatchObject({ ok: false, error: { code: 'WORKER_CRASHED' } });
+  });
+
+  it('should hand the thread back between the per-message results and the final pass once a slice is spent', async () => {
+    // Whether a turn of the event loop came between the last batch's result and the final pass's start.
+    let turned = false;
+    const turns: boolean[] = [];
+    const watched: TaskRunner = {
+      ...pool,
+      run: ((task, input, controls) => {
+        if (task === 'finalizeExtraction') turns.push(turned);
+        const running = pool.run(task, input, controls);
+        if (task !== 'analyzeUnits') return running;
+        return running.then((result) => {
+          turned = false;
+          setImmediate(() => {
+            turned = true;
+          });
+          return result;
+        });
+      }) as TaskRunner['run'],
+    };
+    // Every slice is spent as soon as it starts.
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 10));
+    try {
+      const result = await createExtractionEngine(watched).extract(conversation);
+      expect(result.ok).toBe(true);
+    } finally {
+      clock.mockRestore();
+    }
+    expect(turns).toEqual([true]);
   });
 
   it('should report an aborted extraction as an error value', async () => {
