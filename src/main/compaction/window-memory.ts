@@ -21,7 +21,8 @@
  */
 import { LRUCache } from 'lru-cache';
 import { createTimeSlicer, yieldToHost } from '../../core/text/time-slicer.js';
-import type { MessageView } from '../session/message-view.js';
+import { keptCopies, type MessageView } from '../session/message-view.js';
+import { MESSAGE_FLOOR_CHARS } from './conversation-window.js';
 
 /** Characters (text and bounded tool output) kept over all sessions: a few windows. */
 export const WINDOW_MEMORY_CHARS = 8 * 1024 * 1024;
@@ -69,6 +70,24 @@ interface Remembered {
   chars: number;
 }
 
+/** Messages copied in one clone at most: a group is one step of the host's thread. */
+export const KEPT_GROUP_MESSAGES = 64;
+
+/** Characters (text and bounded tool output) copied in one clone at most, about. */
+export const KEPT_GROUP_CHARS = 64 * 1024;
+
+/** Where the group of messages copied together that begins at `start` ends: one message at the least. */
+function keptGroupEnd(window: readonly MessageView[], start: number): number {
+  let chars = 0;
+  let end = start;
+  while (end < window.length && end - start < KEPT_GROUP_MESSAGES) {
+    chars += Math.max(MESSAGE_FLOOR_CHARS, (window[end] as MessageView).weight);
+    end += 1;
+    if (chars >= KEPT_GROUP_CHARS) break;
+  }
+  return end;
+}
+
 /** A new, empty memory bounded by {@link WINDOW_MEMORY_CHARS} and {@link WINDOW_MEMORY_SESSIONS}. */
 export function createWindowMemory(maxChars = WINDOW_MEMORY_CHARS): WindowMemory {
   const sessions = new LRUCache<string, Remembered>({ max: WINDOW_MEMORY_SESSIONS, maxSize: maxChars, sizeCalculation: (entry) => Math.max(1, entry.chars) });
@@ -112,15 +131,18 @@ export function createWindowMemory(maxChars = WINDOW_MEMORY_CHARS): WindowMemory
       let chars = 0;
       // The host's thread is handed back between slices: a window of 10 MB sessions holds hundreds of messages.
       const slicer = createTimeSlicer();
-      for (const [index, message] of window.entries()) {
+      for (let start = 0; start < window.length; ) {
         if (slicer.due) await slicer.yield();
         // A message kept before is its own kept copy: a window kept again is not copied again. Its key
         // comes along, hashed now if it was not yet, off the hook: the next compaction compares and
-        // extracts with it.
-        const kept = message.readable();
-        messages.push(kept);
-        if (kept.id !== null && !positions.has(kept.id)) positions.set(kept.id, index);
-        chars += kept.size;
+        // extracts with it. Copied a bounded group at a time, in one clone (see `keptCopies`).
+        const end = keptGroupEnd(window, start);
+        for (const kept of keptCopies(window.slice(start, end))) {
+          if (kept.id !== null && !positions.has(kept.id)) positions.set(kept.id, messages.length);
+          messages.push(kept);
+          chars += kept.size;
+        }
+        start = end;
       }
       if (keeping.get(sessionID) !== token) return;
       keeping.delete(sessionID);

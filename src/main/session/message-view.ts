@@ -155,24 +155,57 @@ export class MessageView {
    * The view reduced to what extraction reads of it — the same key, weight, unit and summary flag —
    * without its tools' input bodies, the middles of their output, or text extraction skips, and sharing
    * no string with the host's message. A session's window is kept in this form between compactions
-   * (window-memory.ts). A kept copy is its own kept copy.
+   * (window-memory.ts). A kept copy is its own kept copy. {@link keptCopies} makes many at once.
    */
   readable(): MessageView {
-    if (this.#kept) return this;
-    const key = this.key;
-    const bounded = (value: string | undefined): string | undefined => (value === undefined ? undefined : boundOutput(value));
+    return MessageView.keptCopies([this])[0] as MessageView;
+  }
+
+  /** @internal Use {@link keptCopies}. */
+  static keptCopies(views: readonly MessageView[]): MessageView[] {
+    const fresh = views.filter((view) => !view.#kept);
     // Copied: a cut of a longer string (the head of a 5 MB output) shares the whole string's characters in
-    // both V8 and JavaScriptCore, so a kept cut would keep it alive.
-    const copy = structuredClone({
+    // both V8 and JavaScriptCore, so a kept cut would keep it alive. One clone for them all: a clone's
+    // fixed cost, paid per message, was most of the copy of a window of short messages.
+    const copies = fresh.length === 0 ? [] : structuredClone(fresh.map((view) => view.#extractedParts()));
+    let next = 0;
+    return views.map((view) => (view.#kept ? view : view.#keptView(copies[next++] as ExtractedParts)));
+  }
+
+  /** What extraction reads of its parts, not yet copied. */
+  #extractedParts(): ExtractedParts {
+    const bounded = (value: string | undefined): string | undefined => (value === undefined ? undefined : boundOutput(value));
+    return {
       texts: this.texts.filter((part) => part.conversation).map((part) => part.text),
       tools: this.tools.map((tool) => ({ ...tool, input: pathArguments(tool.input), output: bounded(tool.output), error: bounded(tool.error) })),
-    });
+    };
+  }
+
+  /** The kept copy made of `copy`, this view's extracted parts as copied. */
+  #keptView(copy: ExtractedParts): MessageView {
+    const key = this.key;
     let size = MESSAGE_METADATA_CHARS;
     for (const text of copy.texts) size += text.length;
     for (const tool of copy.tools) size += stateChars(tool.input, tool.output, tool.error);
     const texts = copy.texts.map((text) => ({ text, conversation: true }));
     return new MessageView({ id: this.id, role: this.role, summary: this.summary, texts, reasoned: this.reasoned, tools: copy.tools, model: this.model, size }, { key });
   }
+}
+
+/** The parts of a message extraction reads, as a kept copy holds them. */
+interface ExtractedParts {
+  texts: string[];
+  tools: ToolCallRead[];
+}
+
+/**
+ * The kept copy of each of `views` (see {@link MessageView.readable}), in order: each the same as its own
+ * `readable()`, a kept copy itself, the others copied in one go.
+ *
+ * @param views - messages as read; a bounded slice of a window (a slice of the host's thread copies them).
+ */
+export function keptCopies(views: readonly MessageView[]): MessageView[] {
+  return MessageView.keptCopies(views);
 }
 
 function contentKey(view: MessageView): string | null {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fixtureArgv } from '../../../support/fixture-process.js';
-import { MESSAGE_METADATA_CHARS, readMessage, type MessageView } from '../../../src/main/session/message-view.js';
+import { keptCopies, MESSAGE_METADATA_CHARS, readMessage, type MessageView } from '../../../src/main/session/message-view.js';
 import { toUnit } from '../../../src/main/session/message-unit.js';
 import { TOOL_OUTPUT_HEAD_CHARS, TOOL_OUTPUT_TAIL_CHARS } from '../../../src/main/session/message-bounds.js';
 import { generateSession } from '../../../src/synth/session-generator.js';
@@ -155,5 +155,24 @@ describe('MessageView.readable', () => {
     // Twenty outputs of about 4 MB: kept as cuts of them, they would hold 80 MB.
     const heldMb = Number(execFileSync(process.execPath, ['--expose-gc', ...fixtureArgv(fixture)], { encoding: 'utf8', timeout: 60_000 }).trim());
     expect(heldMb).toBeLessThan(16);
+  });
+});
+
+describe('keptCopies', () => {
+  it("should make of each message the copy its own readable() makes, in order, and keep a kept copy as it is", () => {
+    const generated = generateSession({ seed: 12, targetBytes: 128 * 1024 }).messages.map(view);
+    // A window kept again holds kept copies among the messages read since.
+    const mixed = generated.map((message, index) => (index % 5 === 0 ? message.readable() : message));
+    const copies = keptCopies(mixed);
+    expect(copies).toHaveLength(mixed.length);
+    for (const [index, copy] of copies.entries()) {
+      const original = mixed[index] as MessageView;
+      expect(copy).toEqual(original.readable());
+      expect(copy.key).toBe(original.key);
+      expect(copy.readable()).toBe(copy);
+      if (index % 5 === 0) expect(copy).toBe(original);
+      else expect(copy).not.toBe(original);
+    }
+    expect(keptCopies([])).toEqual([]);
   });
 });
