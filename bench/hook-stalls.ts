@@ -17,7 +17,7 @@ import { hookDriver, type HostShape } from './compacting-hook.bench.js';
 import { loopDelayTimeline } from './loop-delay.js';
 
 /** Functions whose self time is always printed, found or not. */
-const WATCHED = ['spawn', 'feed', 'feedBounded', 'contentKey', 'readable', 'remember', 'recentItems'];
+const WATCHED = ['spawn', 'feed', 'feedBounded', 'contentKey', 'readable', 'keptCopies', 'remember', 'recentItems'];
 
 interface Stall {
   /** Epoch milliseconds the stall ended (the timer fired). */
