@@ -11,6 +11,7 @@ import { buildSummaryThought, cleanSummaryText } from '../core/memory/summary-th
 import { buildProjectMemory, type ProjectMemory, type ProjectMemoryInput } from '../core/memory/project-memory.js';
 import { parseSummaryLists } from '../core/memory/summary-lists.js';
 import { parseSessionNote } from '../core/memory/session-note.js';
+import { runDigestPass, type DigestPassInput, type DigestPassOutput } from '../core/memory/digest-pass.js';
 import { inputProblem, TASK_INPUTS, type TaskInputSchema } from './task-inputs.js';
 import * as memoryFolder from './tasks/memory-folder.js';
 import { runWarmUp } from './tasks/warm-up.js';
@@ -80,6 +81,9 @@ export const summaryLists = guarded<SummaryListsInput, SummaryListsOutput>(TASK_
   note: input.note ? parseSessionNote(input.note) : null,
 }));
 
+/** Task `digestPass`: a project's digest with the notes it had not folded, and an item forgotten. */
+export const digestPass = guarded<DigestPassInput, DigestPassOutput>(TASK_INPUTS.digestPass, runDigestPass);
+
 /** The pool asks its workers to run below the host's priority (`workerData.niceness`); elsewhere nothing changes. */
 const requestedNiceness = isObject(workerData) && typeof workerData['niceness'] === 'number' ? workerData['niceness'] : 0;
 /** Done when the worker starts, before its warm-up, which is reported with it. */
@@ -106,6 +110,7 @@ export const TASKS: { readonly [N in TaskName]: (input: unknown) => TaskResult<T
   cleanSummary,
   projectMemory,
   summaryLists,
+  digestPass,
 };
 
 function isTaskName(name: unknown): name is TaskName {

@@ -35,6 +35,8 @@ import type { MemoryItem } from '../core/memory/item-kinds.js';
 import type { ParsedSessionNote } from '../core/memory/session-note.js';
 export type { ParsedSessionNote } from '../core/memory/session-note.js';
 export type { MemoryItem } from '../core/memory/item-kinds.js';
+import type { DigestPassInput, DigestPassOutput } from '../core/memory/digest-pass.js';
+export type { DigestPassInput, DigestPassOutput } from '../core/memory/digest-pass.js';
 import type {
   IndexFilesInput,
   IndexFilesOutput,
@@ -65,6 +67,7 @@ export interface TaskSignatures {
   cleanSummary: { input: CleanSummaryInput; output: string };
   projectMemory: { input: ProjectMemoryInput; output: ProjectMemory };
   summaryLists: { input: SummaryListsInput; output: SummaryListsOutput };
+  digestPass: { input: DigestPassInput; output: DigestPassOutput };
 }
 
 /** Input of `warmUp`: passes over the warm-up conversation. */

@@ -47,6 +47,14 @@ export const TASK_INPUTS = {
     summaryBudget: v.pipe(v.number(), v.integer(), v.minValue(0)),
     encoding: v.picklist(['o200k_base', 'cl100k_base']),
   }),
+  digestPass: v.looseObject({
+    digest: v.string(),
+    concept: v.string(),
+    key: v.string(),
+    notes: v.array(v.looseObject({ uri: v.string(), content: v.string() })),
+    now: v.number(),
+    forget: v.optional(v.string()),
+  }),
   warmUp: v.looseObject({ rounds: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000)) }),
 } as const;
 

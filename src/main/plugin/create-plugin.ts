@@ -151,7 +151,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       logger,
       timeoutMs: options.persistTimeoutMs,
     });
-    const digest = digestRefresher(createDigestUpdater({ memory, project, stateDir: options.stateDir, logger, timeoutMs: options.persistTimeoutMs }), background, logger);
+    const digest = digestRefresher(createDigestUpdater({ memory, project, stateDir: options.stateDir, logger, timeoutMs: options.persistTimeoutMs, runner }), background, logger);
     // The compaction's pass waits for its summary, which starts it: one pass per compaction.
     const deferDigest = (sessionID: string): void => digest.defer(sessionID);
     const refreshDigest = (sessionID: string, noteHanded: boolean): void => digest.summarized(sessionID, noteHanded);

@@ -15,13 +15,17 @@
  * throws. A digest that cannot be read is never written over, and a write
  * the store refuses leaves the digest as it was.
  *
- * The fold runs on the calling thread: the notes are the plugin's own (a
- * few kilobytes each, read at most 64 KB) and a pass reads a bounded number,
- * so a pass is a few milliseconds of work, off any hook's path.
+ * The fold (parse the digest, read each note, merge, rank, format) runs in
+ * the pool when the plugin gives one: a few milliseconds once warm, but ten
+ * and more on its first run, and the pass runs on the host's thread between
+ * its hooks. A command without a pool folds on its own thread.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { foldDigest, foldNoteOf, forgetDigestItem, formatDigest, isFolded, noteMark, parseDigest, type Digest, type DigestItem, type FoldedMarks } from '../../../core/memory/digest.js';
+import { digestFoldedMarks, isFolded, noteMark, type DigestItem, type FoldedMarks } from '../../../core/memory/digest.js';
+import { runDigestPass, type DigestPassInput, type DigestPassOutput } from '../../../core/memory/digest-pass.js';
+import type { TaskResult } from '../../../core/task-error.js';
+import type { TaskRunner } from '../../pool/task-runner.js';
 import type { ProjectNoteText } from '../../../core/memory/project-memory.js';
 import { assertHeld, withFileLock, type LockTiming } from '../../shared/file-lock.js';
 import { errorText, type Logger } from '../../shared/logger.js';
@@ -65,10 +69,12 @@ export interface DigestUpdaterParts {
   timeoutMs: number;
   lockTiming?: LockTiming;
   now?: () => number;
+  /** Where the fold runs (task `digestPass`); without one, on the calling thread. */
+  runner?: TaskRunner;
 }
 
 /** The digest as the store holds it, the notes it has not folded, and whether more wait. */
-type Reading = { ok: true; digest: Digest; exists: boolean; notes: ProjectNoteText[]; more: boolean } | { ok: false; reason: string };
+type Reading = { ok: true; digest: string; notes: ProjectNoteText[]; more: boolean } | { ok: false; reason: string };
 
 /**
  * The notes of a project a digest has not folded, newest first: what the listing holds of the project's
@@ -104,19 +110,18 @@ export function createDigestUpdater(parts: DigestUpdaterParts): DigestUpdater {
     const listed = await memory.listNotes(project.noteFolder, call);
     if (!listed.ok) {
       // No folder yet: the project never compacted.
-      if (listed.error.code === 'TOOL_ERROR' || /not found/i.test(listed.error.message)) return { ok: true, digest: parseDigest('', project.concept, project.key), exists: false, notes: [], more: false };
+      if (listed.error.code === 'TOOL_ERROR' || /not found/i.test(listed.error.message)) return { ok: true, digest: '', notes: [], more: false };
       return { ok: false, reason: `ListMemories ${listed.error.code}` };
     }
-    let digest = parseDigest('', project.concept, project.key);
-    const exists = listed.value.includes(note.uri);
-    if (exists) {
+    let digest = '';
+    if (listed.value.includes(note.uri)) {
       if (closed()) return { ok: false, reason: 'shutting down' };
       const read = await memory.readNote(note.uri, call);
       // A digest that cannot be read now is not written over: its items would be lost.
       if (!read.ok) return { ok: false, reason: `ReadMemory of the digest ${read.error.code}` };
-      digest = parseDigest(read.value.content, project.concept, project.key);
+      digest = read.value.content;
     }
-    const pending = unfoldedNotes(listed.value, project, digest.foldedMarks).reverse();
+    const pending = unfoldedNotes(listed.value, project, digest ? digestFoldedMarks(digest, project.key) : null).reverse();
     const notes: ProjectNoteText[] = [];
     for (const uri of pending.slice(0, MAX_NOTES_PER_PASS)) {
       if (closed()) return { ok: false, reason: 'shutting down' };
@@ -125,13 +130,13 @@ export function createDigestUpdater(parts: DigestUpdaterParts): DigestUpdater {
       if (!read.ok) break;
       notes.push({ uri, content: read.value.content });
     }
-    return { ok: true, digest, exists, notes, more: notes.length < pending.length };
+    return { ok: true, digest, notes, more: notes.length < pending.length };
   }
 
-  async function write(digest: Digest, signal: AbortSignal): Promise<string | null> {
+  async function write(content: string, signal: AbortSignal): Promise<string | null> {
     await assertHeld(signal);
     if (closed()) return 'shutting down';
-    const written = await memory.writeNote({ title: note.title, content: formatDigest(digest), folder: note.folder, tags: ['memory-digest', project.concept, project.key] }, call);
+    const written = await memory.writeNote({ title: note.title, content, folder: note.folder, tags: ['memory-digest', project.concept, project.key] }, call);
     return written.ok ? null : `WriteMemory ${written.error.code}${written.error.toolCode ? ` ${written.error.toolCode}` : ''}`;
   }
 
@@ -142,22 +147,32 @@ export function createDigestUpdater(parts: DigestUpdaterParts): DigestUpdater {
       .join(', ');
   }
 
-  /** One pass under the lock; `then` changes the folded digest before it is written. */
-  async function pass<R>(then: (folded: Digest) => { digest: Digest | null; result: R }): Promise<{ ok: true; folded: number; dropped: DigestItem[]; more: boolean; items: number; result: R } | { ok: false; reason: string }> {
+  function fold(input: DigestPassInput): Promise<TaskResult<DigestPassOutput>> {
+    if (parts.runner) return parts.runner.run('digestPass', input, { signal: stopped.signal });
+    try {
+      return Promise.resolve({ ok: true, value: runDigestPass(input) });
+    } catch (error) {
+      return Promise.resolve({ ok: false, error: { code: 'TASK_FAILED', message: errorText(error) } });
+    }
+  }
+
+  /** One pass under the lock: the notes not yet folded, then the item to `forget`, if any. */
+  async function pass(forget?: string): Promise<{ ok: true; folded: number; more: boolean; output: DigestPassOutput } | { ok: false; reason: string }> {
     return withFileLock(
       lock,
       async (signal) => {
         const read = await reading();
         if (!read.ok) return read;
-        const { digest: folded, dropped } = foldDigest(read.digest, read.notes.map(foldNoteOf), now());
-        const changed = then(folded);
+        if (closed()) return { ok: false as const, reason: 'shutting down' };
+        const folded = await fold({ digest: read.digest, concept: project.concept, key: project.key, notes: read.notes, now: now(), ...(forget !== undefined ? { forget } : {}) });
+        if (!folded.ok) return { ok: false as const, reason: `fold ${folded.error.code}: ${folded.error.message}` };
+        const output = folded.value;
         // Nothing new and nothing changed: the digest stays as it is, unwritten.
-        if (changed.digest === null && read.notes.length === 0) return { ok: true as const, folded: 0, dropped: [], more: false, items: folded.items.length, result: changed.result };
-        const next = changed.digest ?? folded;
-        const refused = await write(next, signal);
+        if (output.text === null) return { ok: true as const, folded: 0, more: false, output };
+        const refused = await write(output.text, signal);
         if (refused) return { ok: false as const, reason: refused };
-        if (dropped.length > 0) logger.info(`memory digest: ${dropped.length} items past the bounds dropped, least confirmed first: ${describe(dropped)}${dropped.length > 3 ? ', …' : ''} (project ${project.key})`);
-        return { ok: true as const, folded: read.notes.length, dropped, more: read.more, items: next.items.length, result: changed.result };
+        if (output.dropped.length > 0) logger.info(`memory digest: ${output.dropped.length} items past the bounds dropped, least confirmed first: ${describe(output.dropped)}${output.dropped.length > 3 ? ', …' : ''} (project ${project.key})`);
+        return { ok: true as const, folded: read.notes.length, more: read.more, output };
       },
       parts.lockTiming,
     );
@@ -171,11 +186,11 @@ export function createDigestUpdater(parts: DigestUpdaterParts): DigestUpdater {
         let outcome: DigestUpdate = { kind: 'unchanged' };
         // A project with a backlog (an upgrade, a long outage) catches up a few passes at a time.
         for (let round = 0; round < 5; round += 1) {
-          const done = await pass(() => ({ digest: null, result: null }));
+          const done = await pass();
           if (!done.ok) return { kind: 'failed', reason: done.reason };
           if (done.folded === 0) break;
-          const dropped: DigestItem[] = outcome.kind === 'updated' ? [...outcome.dropped, ...done.dropped] : done.dropped;
-          outcome = { kind: 'updated', folded: (outcome.kind === 'updated' ? outcome.folded : 0) + done.folded, items: done.items, dropped, more: done.more };
+          const dropped: DigestItem[] = outcome.kind === 'updated' ? [...outcome.dropped, ...done.output.dropped] : done.output.dropped;
+          outcome = { kind: 'updated', folded: (outcome.kind === 'updated' ? outcome.folded : 0) + done.folded, items: done.output.items, dropped, more: done.more };
           if (!done.more) break;
         }
         if (outcome.kind === 'updated') logger.debug(`memory digest: ${outcome.folded} notes folded, ${outcome.items} items (project ${project.key})`);
@@ -186,17 +201,11 @@ export function createDigestUpdater(parts: DigestUpdaterParts): DigestUpdater {
     },
     async forget(idOrText) {
       try {
-        let unknown = '';
-        const done = await pass<DigestItem[]>((folded) => {
-          const forgot = forgetDigestItem(folded, idOrText);
-          if (forgot.ok) return { digest: forgot.digest, result: forgot.forgotten };
-          unknown = forgot.reason;
-          return { digest: null, result: [] };
-        });
+        const done = await pass(idOrText);
         if (!done.ok) return { kind: 'failed', reason: done.reason };
-        if (done.result.length === 0) return { kind: 'unknown', reason: unknown || 'no such item' };
-        logger.info(`memory digest: forgot ${describe(done.result)} (project ${project.key})`);
-        return { kind: 'forgotten', items: done.result };
+        if (done.output.forgotten.length === 0) return { kind: 'unknown', reason: done.output.unknown || 'no such item' };
+        logger.info(`memory digest: forgot ${describe(done.output.forgotten)} (project ${project.key})`);
+        return { kind: 'forgotten', items: done.output.forgotten };
       } catch (error) {
         return { kind: 'failed', reason: errorText(error) };
       }

@@ -10,11 +10,14 @@ import { resolveProject } from '../../../../src/main/shared/project.js';
 import { parseDigest } from '../../../../src/core/memory/digest.js';
 import { createFakeHost } from '../../../../support/fake-host.js';
 import { scratchFolders } from '../../../support/scratch.js';
+import { filePool } from '../../../support/file-pool.js';
+import type { TaskRunner } from '../../../../src/main/pool/task-runner.js';
 import { createDoubleRoot } from '../../../../support/maenifold-double.js';
 import { createMaenifoldClient } from '../../../../src/main/memory/cli/maenifold-client.js';
 import { locateCli } from '../../../../src/main/memory/cli/cli-locator.js';
 
 const scratch = scratchFolders('digest-updater');
+const pool = filePool();
 const project = resolveProject('shop', '');
 const stores: FileStore[] = [];
 const cleanups: (() => Promise<void>)[] = [];
@@ -84,6 +87,32 @@ describe('createDigestUpdater', () => {
     expect(digest.items.map((item) => item.text).sort()).toEqual(['cart', 'ship the checkout page first', 'the cart test fails', 'use SQLite for the cart']);
     expect(digest.folded?.uri).toContain('-20261102-');
     expect(await updater(store, join(base, 'state')).update()).toEqual({ kind: 'unchanged' });
+  });
+
+  it('should fold in the pool it is given, into the digest its own thread would write', async () => {
+    const base = await scratch();
+    const pooled = await openStore(join(base, 'pooled'), join(base, 'state-pooled'));
+    const alone = await openStore(join(base, 'alone'), join(base, 'state-alone'));
+    for (const store of [pooled, alone]) {
+      await writeNote(store, 's1', 1, { decisions: ['use SQLite for the cart'], problems: ['the cart test fails'] });
+      await writeNote(store, 's2', 2, { decisions: ['ship the checkout page first'] });
+    }
+    const tasks: string[] = [];
+    const runner: TaskRunner = {
+      run: (name, input, controls) => {
+        tasks.push(name);
+        return pool().run(name, input, controls);
+      },
+    };
+    const now = (): number => Date.parse('2026-11-30T00:00:00Z');
+    const inPool = createDigestUpdater({ memory: pooled, project, stateDir: join(base, 'state-pooled'), logger: createLogger(undefined), timeoutMs: 5_000, now, runner });
+    expect(await inPool.update()).toMatchObject({ kind: 'updated', folded: 2, items: 4 });
+    expect(await updater(alone, join(base, 'state-alone')).update()).toMatchObject({ kind: 'updated', folded: 2, items: 4 });
+    expect(tasks).toEqual(['digestPass']);
+    expect(await digestOf(pooled)).toEqual(await digestOf(alone));
+    expect(await inPool.forget('ship the checkout page first')).toMatchObject({ kind: 'forgotten', items: [{ text: 'ship the checkout page first' }] });
+    expect(tasks).toEqual(['digestPass', 'digestPass']);
+    expect((await digestOf(pooled)).items.map((item) => item.text)).not.toContain('ship the checkout page first');
   });
 
   for (const kind of ['files', 'maenifold'] as const) {
