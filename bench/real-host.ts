@@ -10,6 +10,11 @@
  * first compaction of one more session warms the host up; it is reported (`first`) and left out.
  * Then each session gets `--grow` more of user messages and is compacted again, measured the same
  * way (`again_…`): the compaction a long session meets most often.
+ *
+ * First, `--first-prompts` rounds (default 3; 0 skips them) of the first prompt of a new server whose
+ * project already has memory, with the plugin and without in alternation (real-host-first-prompt.ts):
+ * `first_prompt_added_ms` is the median with less the median without. Target: ≤ 300 ms. `--rounds 0`
+ * measures only those.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -23,9 +28,12 @@ import { importableSession } from './real-host-session.js';
 import { generatedProse, proseInPieces } from '../src/synth/session-prose.js';
 import { MODEL } from '../support/opencode/api.js';
 import { measureCompaction, median, probe, round1, type RoundFigures } from './real-host-probe.js';
+import { measureFirstPrompt, seedProjectMemory, type FirstPromptFigures } from './real-host-first-prompt.js';
 
-/** The stall the issue allows the plugin to add. */
+/** The stall the plugin may add. */
 const TARGET_MS = 10;
+/** The time the plugin may add to the first prompt of a new server. */
+const FIRST_PROMPT_TARGET_MS = 300;
 /** Idle probing after the server is ready: the plugin's pool starts, and the idle worst is recorded. */
 const SETTLE_MS = 3_000;
 /** Characters of one message added before the second compaction. */
@@ -93,15 +101,55 @@ async function addMessages(base: string, query: string, sessionID: string, texts
   }
 }
 
-async function measureVariant(variant: Variant, setup: { scratch: string; binary: string; template: string; modelUrl: string }, sessions: readonly { bytes: number; seed: number }[], growBytes: number, intervalMs: number, tailMs: number, log: (text: string) => void): Promise<VariantFigures> {
-  const { scratch, binary, template, modelUrl } = setup;
-  // Folders of one length: the generated session's content depends on its project path.
-  const dir = await createProject(join(scratch, variant === 'with' ? 'plugged' : 'vanilla'), 'project', template, { pluginOptions: { store: 'files' }, modelUrl });
+/** A project with the packed plugin (the built-in file store), or the same project without it. */
+async function variantProject(variant: Variant, root: string, template: string, modelUrl: string): Promise<string> {
+  const dir = await createProject(root, 'project', template, { pluginOptions: { store: 'files' }, modelUrl });
   if (variant === 'without') {
     const config = JSON.parse(await readFile(join(dir, 'opencode.json'), 'utf8')) as Record<string, unknown>;
     delete config['plugin'];
     await writeFile(join(dir, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`);
   }
+  return dir;
+}
+
+/** What the first prompts of new servers gave, per variant: one unmeasured start each, then the rounds. */
+interface FirstPrompts {
+  with: FirstPromptFigures[];
+  without: FirstPromptFigures[];
+}
+
+/**
+ * The first prompt of a new server, with the plugin and without, in alternation. Each variant's folders
+ * (OpenCode's database, the plugin's state) are kept from round to round, as a user's are between two
+ * starts; a first start of each, whose one-time work (the database's creation) is no start's but the
+ * first's, is left out.
+ */
+async function measureFirstPrompts(setup: { scratch: string; binary: string; template: string; modelUrl: string }, rounds: number, log: (text: string) => void): Promise<FirstPrompts> {
+  const { scratch, binary, template, modelUrl } = setup;
+  const variants = await Promise.all(
+    (['without', 'with'] as const).map(async (variant) => {
+      const dir = await variantProject(variant, join(scratch, `first-${variant}`), template, modelUrl);
+      const memoryRoot = join(scratch, `first-memory-${variant}`);
+      await seedProjectMemory(join(memoryRoot, 'memory'), dir);
+      const env = await isolatedEnv(join(scratch, `first-host-${variant}`), { MAENIFOLD_ROOT: memoryRoot, XDG_CACHE_HOME: OPENCODE_CACHE_DIR });
+      return { variant, dir, env };
+    }),
+  );
+  const figures: FirstPrompts = { with: [], without: [] };
+  for (let round = 0; round <= rounds; round++) {
+    for (const { variant, dir, env } of variants) {
+      log(`${variant}: first prompt of a new server${round === 0 ? ' (first start, left out)' : `, round ${round}`} …`);
+      const measured = await measureFirstPrompt(binary, dir, env);
+      if (round > 0) figures[variant].push(measured);
+    }
+  }
+  return figures;
+}
+
+async function measureVariant(variant: Variant, setup: { scratch: string; binary: string; template: string; modelUrl: string }, sessions: readonly { bytes: number; seed: number }[], growBytes: number, intervalMs: number, tailMs: number, log: (text: string) => void): Promise<VariantFigures> {
+  const { scratch, binary, template, modelUrl } = setup;
+  // Folders of one length: the generated session's content depends on its project path.
+  const dir = await variantProject(variant, join(scratch, variant === 'with' ? 'plugged' : 'vanilla'), template, modelUrl);
   const env = await isolatedEnv(join(scratch, `host-${variant}`), { MAENIFOLD_ROOT: join(scratch, `memory-${variant}`), XDG_CACHE_HOME: OPENCODE_CACHE_DIR });
   const ids: string[] = [];
   for (const { bytes, seed } of sessions) {
@@ -146,6 +194,28 @@ async function measureVariant(variant: Variant, setup: { scratch: string; binary
   }
 }
 
+/** The first prompts' figures of the report: each variant's median, and what the plugin added. */
+function firstPromptReport(first: FirstPrompts): Record<string, number> {
+  const total = (figures: readonly FirstPromptFigures[]): number => round1(median(figures.map((entry) => entry.total_ms)));
+  const prompt = (figures: readonly FirstPromptFigures[]): number => round1(median(figures.map((entry) => entry.prompt_ms)));
+  return {
+    first_prompt_added_ms: round1(total(first.with) - total(first.without)),
+    first_prompt_ms_with: total(first.with),
+    first_prompt_ms_without: total(first.without),
+    first_prompt_request_ms_with: prompt(first.with),
+    first_prompt_request_ms_without: prompt(first.without),
+    first_prompt_target_ms: FIRST_PROMPT_TARGET_MS,
+  };
+}
+
+function printFirstPrompts(first: FirstPrompts): void {
+  const rows = (variant: 'with' | 'without') => first[variant].map((entry, index) => ({ plugin: variant, round: index + 1, total_ms: entry.total_ms, prompt_ms: entry.prompt_ms, status: entry.status }));
+  console.table([...rows('without'), ...rows('with')]);
+  for (const entry of first.with) if (entry.plugin_log) console.log(`plugin: ${entry.plugin_log}`);
+  const figures = firstPromptReport(first);
+  console.log(`first_prompt_added_ms: ${figures['first_prompt_added_ms']} (${figures['first_prompt_ms_with']} ms with the plugin, ${figures['first_prompt_ms_without']} ms without; target ≤ ${FIRST_PROMPT_TARGET_MS} ms)`);
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -155,6 +225,7 @@ async function main(): Promise<number> {
       'interval-ms': { type: 'string', default: '5' },
       'tail-ms': { type: 'string', default: '1000' },
       grow: { type: 'string', default: '100KB' },
+      'first-prompts': { type: 'string', default: '3' },
     },
   });
   const bytes = parseSize(values.size);
@@ -162,7 +233,10 @@ async function main(): Promise<number> {
   const intervalMs = Number(values['interval-ms']);
   const tailMs = Number(values['tail-ms']);
   const growBytes = parseSize(values.grow);
-  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 10) throw new Error(`--rounds must be an integer from 1 to 10, got ${values.rounds}`);
+  const firstPrompts = Number(values['first-prompts']);
+  if (!Number.isInteger(rounds) || rounds < 0 || rounds > 10) throw new Error(`--rounds must be an integer from 0 to 10, got ${values.rounds}`);
+  if (!Number.isInteger(firstPrompts) || firstPrompts < 0 || firstPrompts > 10) throw new Error(`--first-prompts must be an integer from 0 to 10, got ${values['first-prompts']}`);
+  if (rounds === 0 && firstPrompts === 0) throw new Error('--rounds 0 with --first-prompts 0 measures nothing');
   if (!Number.isFinite(intervalMs) || intervalMs < 0 || intervalMs > 1_000) throw new Error(`--interval-ms must be 0 to 1000, got ${values['interval-ms']}`);
   if (!Number.isFinite(tailMs) || tailMs < 0 || tailMs > 60_000) throw new Error(`--tail-ms must be 0 to 60000, got ${values['tail-ms']}`);
   const log = (text: string): void => void process.stderr.write(`${text}\n`);
@@ -177,6 +251,14 @@ async function main(): Promise<number> {
   // rounds are the compactions after it.
   const sessions = Array.from({ length: rounds + 1 }, (_, index) => ({ bytes, seed: index === 0 ? rounds + 1 : index }));
   const setup = { scratch, binary, template, modelUrl: model.url };
+  const first = firstPrompts > 0 ? await measureFirstPrompts(setup, firstPrompts, log) : null;
+  const firstFigures = first ? firstPromptReport(first) : {};
+  if (rounds === 0) {
+    const failed = first !== null && [...first.with, ...first.without].some((entry) => entry.status !== 200);
+    if (values.json) process.stdout.write(`${JSON.stringify({ opencode: await openCodeVersion(), ...firstFigures, first_prompts: first })}\n`);
+    else if (first) printFirstPrompts(first);
+    return failed ? 1 : 0;
+  }
   const without = await measureVariant('without', setup, sessions, growBytes, intervalMs, tailMs, log);
   const withPlugin = await measureVariant('with', setup, sessions, growBytes, intervalMs, tailMs, log);
   const worst = (figures: VariantFigures, of: 'rounds' | 'again' = 'rounds'): number => round1(median(figures[of].map((entry) => entry.worst_ms)));
@@ -208,10 +290,12 @@ async function main(): Promise<number> {
           again_compaction_ms_without: compaction(without, 'again'),
         }
       : {}),
+    ...firstFigures,
     with: withPlugin,
     without,
+    ...(first ? { first_prompts: first } : {}),
   };
-  const failed = [withPlugin.first, without.first, ...withPlugin.rounds, ...without.rounds, ...withPlugin.again, ...without.again].some((entry) => entry.status !== 200);
+  const failed = [withPlugin.first, without.first, ...withPlugin.rounds, ...without.rounds, ...withPlugin.again, ...without.again, ...(first ? [...first.with, ...first.without] : [])].some((entry) => entry.status !== 200);
   if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
   else {
     console.table([
@@ -225,6 +309,7 @@ async function main(): Promise<number> {
     for (const line of withPlugin.plugin_log) console.log(`plugin: ${line}`);
     console.log(`real_host_added_stall_ms: ${report.real_host_added_stall_ms} (target ≤ ${TARGET_MS} ms)`);
     if (grown) console.log(`again, after ${Math.round(growBytes / 1024)} KB more: added stall ${report.again_added_stall_ms} ms; compaction ${report.again_compaction_ms_with} ms with the plugin, ${report.again_compaction_ms_without} ms without`);
+    if (first) printFirstPrompts(first);
   }
   return failed ? 1 : 0;
 }
