@@ -5,7 +5,6 @@
  * cannot make one count take a minute.
  */
 import { createRequire } from 'node:module';
-import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { LRUCache } from 'lru-cache';
 import { countUpTo, type Encoder } from './token-pieces.js';
@@ -16,18 +15,31 @@ export { encodingForModel, type TokenEncoding } from './token-encodings.js';
 // Special-token text such as `<|endoftext|>` is counted as the plain text it is; by default the tokenizer throws on it.
 const asText = () => ({ disallowedSpecial: new Set<string>() });
 
+const load = createRequire(import.meta.url);
+
+/**
+ * o200k_base, loaded on its first count, once per thread: loading its ranks cost each worker about
+ * 625 ms of CPU under Bun (250 ms under Node), and a worker's first tasks (the memory index, the
+ * session's messages) count nothing, so they no longer wait for it.
+ */
+let o200kModule: typeof import('gpt-tokenizer/encoding/o200k_base') | undefined;
+function o200k(): typeof import('gpt-tokenizer/encoding/o200k_base') {
+  o200kModule ??= load('gpt-tokenizer/encoding/o200k_base') as typeof import('gpt-tokenizer/encoding/o200k_base');
+  return o200kModule;
+}
+
 /**
  * cl100k_base, loaded on its first use: only older OpenAI models need it, and loading its ranks cost
  * each worker (and each process that counts) about 220 ms of CPU at start.
  */
 let cl100kModule: typeof import('gpt-tokenizer/encoding/cl100k_base') | undefined;
 function cl100k(): typeof import('gpt-tokenizer/encoding/cl100k_base') {
-  cl100kModule ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/cl100k_base') as typeof import('gpt-tokenizer/encoding/cl100k_base');
+  cl100kModule ??= load('gpt-tokenizer/encoding/cl100k_base') as typeof import('gpt-tokenizer/encoding/cl100k_base');
   return cl100kModule;
 }
 
 const ENCODERS: Readonly<Record<TokenEncoding, Encoder>> = Object.freeze({
-  o200k_base: Object.freeze({ count: (text: string) => o200k.countTokens(text, asText()), splitPattern: O200K_TOKEN_SPLIT_REGEX }),
+  o200k_base: Object.freeze({ count: (text: string) => o200k().countTokens(text, asText()), splitPattern: O200K_TOKEN_SPLIT_REGEX }),
   cl100k_base: Object.freeze({ count: (text: string) => cl100k().countTokens(text, asText()), splitPattern: CL100K_TOKEN_SPLIT_REGEX }),
 });
 
