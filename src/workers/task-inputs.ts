@@ -55,7 +55,7 @@ export const TASK_INPUTS = {
     now: v.number(),
     forget: v.optional(v.string()),
   }),
-  warmUp: v.looseObject({ rounds: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000)) }),
+  warmUp: v.looseObject({ rounds: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000)) }),
 } as const;
 
 /** A schema of {@link TASK_INPUTS}. */

@@ -1,7 +1,11 @@
 /**
- * The worker pool: one per plugin instance, started and warmed when the
- * plugin loads, so no hook pays for starting a worker.
+ * The worker pool: one per plugin instance, started when the plugin loads,
+ * so no hook pays for starting a worker, and warmed while no real task wants
+ * it: the first work the plugin asks for (session start's block, built when
+ * it loads) runs as soon as a worker has started, not after every worker's
+ * warm-up.
  */
+import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import type { PriorityOutcome, TaskName, TaskRequest, TaskResult, WarmUpOutput } from '../../workers/protocol.js';
 import { toTaskError } from '../../core/task-error.js';
@@ -54,10 +58,19 @@ function workerEntry(workerFile: string, niceness: number): { filename: string; 
  * compiles on threads the whole process shares at the host's priority: a short warm-up leaves that
  * compiling to the first real compactions, where the host's thread waits for a core or for those
  * threads. Bun's workers get many more passes, paid once at the pool's start (docs/benchmarks.md).
+ * The passes come a few to a wave, so a real task that arrives during the warm-up waits for a few
+ * passes at most.
  */
 export function warmUpPlan(isBun = ON_BUN): { waves: number; rounds: number } {
-  return isBun ? { waves: 5, rounds: 20 } : { waves: 1, rounds: 6 };
+  return isBun ? { waves: 20, rounds: 5 } : { waves: 2, rounds: 3 };
 }
+
+/**
+ * How long the pool must have had no real task before the warm-up sends a wave. Session start's build
+ * hands over its tasks a few milliseconds apart, between its reads of the store: a wave sent into such
+ * a gap would hold a worker the build is about to ask for.
+ */
+export const WARM_UP_IDLE_MS = 250;
 
 /**
  * Warm-ups the pool tries before it takes its workers as unable to run: a worker that dies once while
@@ -65,6 +78,22 @@ export function warmUpPlan(isBun = ON_BUN): { waves: number; rounds: number } {
  * within a fraction of a second.
  */
 export const MAX_WARM_UP_TRIES = 3;
+
+/** When a pool's warm-up may begin. */
+export interface WarmUpStart {
+  /**
+   * Settles when the host has got through its own start: the plugin passes its first work call. The warm-up
+   * keeps both cores busy for seconds under Bun, and JavaScriptCore compiles what it runs on threads at the
+   * host's priority: run while OpenCode itself starts, it made the first prompt of a new server wait.
+   * Real tasks run at once either way. @default the pool's start
+   */
+  after?: Promise<unknown>;
+  /** The warm-up begins this long after the pool's start at the latest, whatever `after` does. @default 15000 */
+  latestMs?: number;
+}
+
+/** The default of {@link WarmUpStart.latestMs}. */
+export const WARM_UP_LATEST_MS = 15_000;
 
 function classifyRejection(error: unknown, signal: AbortSignal | undefined, destroyed: boolean): TaskResult<never> {
   const message = error instanceof Error ? error.message : String(error);
@@ -80,11 +109,15 @@ function classifyRejection(error: unknown, signal: AbortSignal | undefined, dest
  *
  * @param rawOptions - pool options as given; invalid values fall back to defaults and are listed in `issues`.
  * @param workerFile - the worker module URL; tests point it at fault-injecting workers.
+ * @param warmUpStart - when the warm-up may begin.
  */
-export function createWorkerPool(rawOptions?: unknown, workerFile: string = resolveWorkerFile()): WorkerPool {
+export function createWorkerPool(rawOptions?: unknown, workerFile: string = resolveWorkerFile(), warmUpStart: WarmUpStart = {}): WorkerPool {
   const { options, issues } = resolvePoolOptions(rawOptions);
   let destroyed = false;
   let inFlight = 0;
+  /** Real tasks (not the warm-up's) in flight, and when the last of them settled. */
+  let realInFlight = 0;
+  let realSettledAt = Number.NEGATIVE_INFINITY;
   let piscina: Piscina | null = null;
   let startError: TaskResult<never> | null = null;
 
@@ -121,6 +154,17 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
     input: TaskSignatures[N]['input'],
     controls: RunControls = {},
   ): Promise<TaskResult<TaskSignatures[N]['output']>> {
+    if (name === 'warmUp') return submit(name, input, controls);
+    realInFlight++;
+    try {
+      return await submit(name, input, controls);
+    } finally {
+      realInFlight--;
+      realSettledAt = performance.now();
+    }
+  }
+
+  async function submit<N extends TaskName>(name: N, input: TaskSignatures[N]['input'], controls: RunControls): Promise<TaskResult<TaskSignatures[N]['output']>> {
     if (destroyed) return { ok: false, error: { code: 'POOL_DESTROYED', message: 'the worker pool was stopped' } };
     if (!piscina) return startError ?? { ok: false, error: { code: 'POOL_UNAVAILABLE', message: 'no pool' } };
     // piscina's own maxQueue is not a hard bound (its balancer hands busy workers more tasks), so the bound is kept here.
@@ -141,14 +185,52 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
     }
   }
 
-  /** One warm-up: waves of one task per worker; the last wave's results, or the first wave that failed. */
+  /** Resolves once no real task has been in flight for {@link WARM_UP_IDLE_MS}, or the pool was stopped. */
+  async function idle(): Promise<void> {
+    for (;;) {
+      if (destroyed) return;
+      const quietFor = performance.now() - realSettledAt;
+      if (realInFlight === 0 && quietFor >= WARM_UP_IDLE_MS) return;
+      await new Promise((resolve) => setTimeout(resolve, realInFlight > 0 ? WARM_UP_IDLE_MS : WARM_UP_IDLE_MS - quietFor));
+    }
+  }
+
+  /** Resolves when {@link WarmUpStart} lets the passes begin (once: a warm-up tried again does not wait again). */
+  let allowed: Promise<void> | null = null;
+  function startAllowed(): Promise<void> {
+    const after = warmUpStart.after;
+    allowed ??= after
+      ? (async () => {
+          let timer: NodeJS.Timeout | undefined;
+          const latest = new Promise<void>((resolve) => (timer = setTimeout(resolve, warmUpStart.latestMs ?? WARM_UP_LATEST_MS)));
+          await Promise.race([after.then(() => undefined, () => undefined), latest]);
+          clearTimeout(timer);
+        })()
+      : Promise.resolve();
+    return allowed;
+  }
+
+  /** One wave: a warm-up task of `rounds` passes per worker. */
+  const wave = (rounds: number): Promise<TaskResult<WarmUpOutput>[]> => Promise.all(Array.from({ length: options.threads }, () => run('warmUp', { rounds })));
+
+  /**
+   * One warm-up: a wave without passes, sent at once, which only tells that each worker loads (a worker
+   * whose module fails to load is known within a fraction of a second, while piscina still reports it),
+   * then, once {@link WarmUpStart} allows, the waves of passes. The last wave's results, or the first
+   * wave that failed.
+   */
   async function warmWaves(): Promise<TaskResult<WarmUpOutput>[]> {
     const plan = warmUpPlan();
-    let results: TaskResult<WarmUpOutput>[] = [];
-    // In waves of one task per worker (an idle pool gives each worker one): a real task waits for one
-    // wave's task at most, never for a whole warm-up.
-    for (let wave = 0; wave < plan.waves; wave++) {
-      results = await Promise.all(Array.from({ length: options.threads }, () => run('warmUp', { rounds: plan.rounds })));
+    let results = await wave(0);
+    if (results.some((result) => !result.ok)) return results;
+    await startAllowed();
+    // In short waves of one task per worker (an idle pool gives each worker one), each sent only while
+    // no real task wants the pool: a real task waits for one short wave's task at most, never for a
+    // whole warm-up, and the work that came first is not queued behind it.
+    for (let current = 0; current < plan.waves; current++) {
+      await idle();
+      if (destroyed) break;
+      results = await wave(plan.rounds);
       if (results.some((result) => !result.ok)) break;
     }
     return results;

@@ -74,10 +74,12 @@ export function warmUpUnits(round: number): AnalysisUnit[] {
  * {@link LEAN_WARM_UP_HEAP_MB}, its first turns once.
  *
  * @param heapLimitMb - the worker's heap limit; this isolate's by default.
- * @param rounds - passes over the conversation.
- * @returns the tokens of the last preservation context (a warm-up that built none has failed).
+ * @param rounds - passes over the conversation; 0 runs nothing (the pool's first wave, which only tells
+ *   that the worker loaded).
+ * @returns the tokens of the last preservation context (a warm-up of passes that built none has failed).
  */
 export function runWarmUp(heapLimitMb = getHeapStatistics().heap_size_limit / 2 ** 20, rounds = WARM_UP_ROUNDS): number {
+  if (rounds === 0) return 0;
   const lean = heapLimitMb < LEAN_WARM_UP_HEAP_MB;
   let analyses: UnitAnalysis[] = [];
   for (let round = 0; round < (lean ? 1 : rounds); round++) {

@@ -6,7 +6,7 @@
  * whose pool options are the same share one pool, which stops when the last
  * of them gives it back.
  */
-import { createWorkerPool, type WorkerPool } from '../../pool/worker-pool.js';
+import { createWorkerPool, type WarmUpStart, type WorkerPool } from '../../pool/worker-pool.js';
 import type { PluginOptions } from '../../options/plugin-options.js';
 
 interface Shared {
@@ -16,7 +16,8 @@ interface Shared {
 
 /** Pools shared in this process, by their options and worker module. */
 export interface SharedPools {
-  acquire(options: PluginOptions['pool'], workerFile?: string): WorkerPool;
+  /** A pool for these options; `warmUpStart` is heeded by the instance that starts it. */
+  acquire(options: PluginOptions['pool'], workerFile?: string, warmUpStart?: WarmUpStart): WorkerPool;
   release(pool: WorkerPool): Promise<void>;
   /** Pools running now. */
   readonly size: number;
@@ -26,14 +27,14 @@ export interface SharedPools {
 export function createSharedPools(start: typeof createWorkerPool = createWorkerPool): SharedPools {
   const pools = new Map<string, Shared>();
   return {
-    acquire(options, workerFile) {
+    acquire(options, workerFile, warmUpStart) {
       const key = JSON.stringify([options, workerFile ?? null]);
       const known = pools.get(key);
       if (known) {
         known.users += 1;
         return known.pool;
       }
-      const pool = start(options, workerFile);
+      const pool = start(options, workerFile, warmUpStart);
       pools.set(key, { pool, users: 1 });
       return pool;
     },
