@@ -15,7 +15,7 @@ import type { MemoryPort } from '../memory/memory-port.js';
 import { countingWrites } from '../memory/counting-writes.js';
 import { createFileStore, type FileStore } from '../memory/files/file-store.js';
 import { homedir } from 'node:os';
-import { createWorkerPool, type WorkerPool } from '../pool/worker-pool.js';
+import { createWorkerPool, type WarmUpStart, type WorkerPool } from '../pool/worker-pool.js';
 import type { PriorityOutcome } from '../../workers/protocol.js';
 import { createFallbackRunner } from '../pool/fallback-runner.js';
 import { createWindowMemory } from '../compaction/window-memory.js';
@@ -81,7 +81,7 @@ export interface PluginSeams {
    * Where the pool comes from when several instances of the plugin share a process (2.x boots one per
    * project folder): `acquire` hands out a pool for these options, `release` gives it back at `dispose`.
    */
-  pools?: { acquire(options: PluginOptions['pool'], workerFile?: string): WorkerPool; release(pool: WorkerPool): Promise<void> };
+  pools?: { acquire(options: PluginOptions['pool'], workerFile?: string, warmUpStart?: WarmUpStart): WorkerPool; release(pool: WorkerPool): Promise<void> };
 }
 
 /** A started plugin: its hooks and the handles tests and shutdown need. */
@@ -117,7 +117,11 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const project = resolveProject(options.project, input.worktree || input.directory || process.cwd());
     const location = locateCli(options.cli, env, input.directory || process.cwd());
     const useFiles = options.store === 'files' || (options.store === 'auto' && !location.found);
-    const pool = seams.pool ?? seams.pools?.acquire(options.pool, seams.workerFile) ?? createWorkerPool(options.pool, seams.workerFile);
+    // The pool's warm-up waits for the host's first work call (at most WARM_UP_LATEST_MS): OpenCode is
+    // busy starting until then, and the first prompt would wait for the cores the warm-up holds.
+    let hostStarted: () => void = () => undefined;
+    const warmUpStart: WarmUpStart = { after: new Promise<void>((resolve) => (hostStarted = resolve)) };
+    const pool = seams.pool ?? seams.pools?.acquire(options.pool, seams.workerFile, warmUpStart) ?? createWorkerPool(options.pool, seams.workerFile, warmUpStart);
     const runner = createFallbackRunner(pool, (name, reason) => logger.warn(`pool could not run ${name} (${reason}); ran it inline`));
     let files: FileStore | null = null;
     let memory: MemoryPort;
@@ -170,15 +174,25 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const compaction = createCompaction({ options: optionSlice(options, COMPACTION_OPTIONS), logger, memory, runner, engine, host, project, background, delivery, workingSet, windows, refreshDigest: deferDigest, sessionItems });
     // Whatever an earlier run could not deliver.
     if (memory.available) background.run('outbox', () => delivery.flush());
+    // Built now, ahead of the first session: the pool runs its tasks before its warm-up, so a first prompt
+    // soon after OpenCode starts finds the block built instead of waiting for every worker to warm up.
+    if (options.sessionStart && memory.available) sessionStart.prepare();
     void pool.ready.then((ready) => {
       if (ready.ok) logger.debug(`worker pool ready: ${pool.options.threads} threads, ${priorityText(ready.value.priority)}`);
       else logger.warn(`worker pool unavailable (${ready.error.message}); small inputs run inline, large ones are skipped`);
+      // A build that ran out of time while the workers started is built again (a fresh one is kept).
       if (options.sessionStart && memory.available) sessionStart.prepare();
     });
     return {
       hooks: composeHooks(
         {
-          sessionStart: sessionStart.hook,
+          sessionStart: async (input, output) => {
+            try {
+              await sessionStart.hook(input, output);
+            } finally {
+              hostStarted();
+            }
+          },
           rules: rulesInjection,
           taskAugmentation,
           workingSet: createWorkingSetHooks({ logger, workingSet }),
