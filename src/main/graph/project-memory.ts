@@ -17,7 +17,7 @@ import { unfoldedNotes } from '../memory/digest/digest-updater.js';
 import { digestFoldedMarks } from '../../core/memory/digest-format.js';
 import { isFolded, noteMark } from '../../core/memory/digest-marks.js';
 import { splitLines } from '../../core/text/line-breaks.js';
-import type { ProjectMemory, ProjectNoteText } from '../../core/memory/project-memory.js';
+import type { ProjectMemory, ProjectMemoryInput, ProjectNoteText } from '../../core/memory/project-memory.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { Project } from '../shared/project.js';
@@ -104,8 +104,10 @@ export function latestThought(content: string): string {
  * @param project - whose memory.
  * @param chains - where its summary chain is recorded.
  * @param limits - see {@link ProjectMemoryLimits}.
+ * @param onRead - told what was read, before the pool fits it: the fit's input without its clock, or `null`
+ *   when there is nothing to fit. Not told when a read failed or ran out of time.
  */
-export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, project: Project, chains: ChainLookup, limits: ProjectMemoryLimits): Promise<ProjectMemoryRead> {
+export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, project: Project, chains: ChainLookup, limits: ProjectMemoryLimits, onRead?: (read: Omit<ProjectMemoryInput, 'now'> | null) => void): Promise<ProjectMemoryRead> {
   const started = performance.now();
   const problems: string[] = [];
   let timedOut = false;
@@ -169,17 +171,22 @@ export async function readProjectMemory(store: MemoryPort, runner: TaskRunner, p
   }
 
   const [stored, latest] = await Promise.all([notes(), summary()]);
-  if (stored.notes.length === 0 && stored.digest === null && latest === null) return { memory: null, timedOut, problems, read: stored };
-  const fitted = await runner.run('projectMemory', {
+  const complete = !timedOut && problems.length === 0;
+  if (stored.notes.length === 0 && stored.digest === null && latest === null) {
+    if (complete) onRead?.(null);
+    return { memory: null, timedOut, problems, read: stored };
+  }
+  const input = {
     project: project.name,
     notes: stored.notes,
     digest: stored.digest,
-    now: Date.now(),
     summary: latest,
     totalBudget: limits.totalBudget,
     summaryBudget: limits.summaryBudget,
     encoding: 'o200k_base',
-  });
+  } as const;
+  if (complete) onRead?.(input);
+  const fitted = await runner.run('projectMemory', { ...input, now: Date.now() });
   if (!fitted.ok) {
     problems.push(`fitting failed (${fitted.error.code})`);
     return { memory: null, timedOut: true, problems, read: stored };

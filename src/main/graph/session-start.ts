@@ -13,7 +13,10 @@
  *
  * The context depends on the project and recent activity, not on the
  * session, so it is built ahead (when the plugin loads and again when it
- * goes stale) and a session's first call usually finds it ready. Each session
+ * goes stale) and a session's first call usually finds it ready. When it
+ * does not (OpenCode just started and the workers are still loading), the
+ * block saved from the last build answers it as soon as the store's reads
+ * show the project's memory unchanged since (saved-block.ts). Each session
  * keeps the block it started with, so its system prompt stays stable.
  */
 import { performance } from 'node:perf_hooks';
@@ -30,6 +33,7 @@ import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { BackgroundWork } from '../shared/background-work.js';
+import { answersFor, blockSignature, loadSavedBlock, saveBlock, savedBlockFile, type SavedBlock } from './saved-block.js';
 
 /** The heading of the injected block. */
 export const SESSION_CONTEXT_HEADING = '## Knowledge Graph Context';
@@ -62,12 +66,14 @@ interface BuiltContext {
    * the memory, so the next session builds again.
    */
   timedOut: boolean;
+  /** The block saved from an earlier build, answering while this one runs. */
+  saved?: boolean;
 }
 
 type SystemTransform = (input: { sessionID?: string; model?: { id?: string } }, output: { system: string[] }) => Promise<void>;
 
 /** The options session start reads. */
-export const SESSION_START_OPTIONS = ['sessionStart', 'sessionStartTokens', 'sessionStartConceptTokens', 'sessionStartMemoryTokens', 'memoryScope', 'contextTimeoutMs', 'contextTotalTimeoutMs', 'summaryMaxChars'] as const;
+export const SESSION_START_OPTIONS = ['sessionStart', 'sessionStartTokens', 'sessionStartConceptTokens', 'sessionStartMemoryTokens', 'memoryScope', 'contextTimeoutMs', 'contextTotalTimeoutMs', 'summaryMaxChars', 'stateDir'] as const;
 
 /** What the handler uses of the plugin's shared parts. */
 export interface SessionStartDeps extends HandlerDeps<(typeof SESSION_START_OPTIONS)[number]> {
@@ -96,8 +102,14 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
   let currentRevision = memory.revision?.() ?? 0;
   // Set when the current build came back empty because it ran out of time.
   let currentMissed = false;
+  // The current build's answer from the saved block: settles only if the memory is what the block was built from.
+  let currentEarly: Promise<BuiltContext> = new Promise(() => undefined);
+  const savedFile = savedBlockFile(options.stateDir, project.key);
+  let saved: Promise<SavedBlock | null> = loadSavedBlock(savedFile);
+  // What the saved block's signature covers besides the memory read: what else shapes the block.
+  const shape = [project.key, options.sessionStartTokens, options.sessionStartConceptTokens, options.sessionStartMemoryTokens, options.memoryScope, options.summaryMaxChars];
 
-  async function build(): Promise<BuiltContext> {
+  async function build(offer: (built: BuiltContext) => void): Promise<BuiltContext> {
     const start = performance.now();
     const timing = { timeoutMs: options.contextTimeoutMs };
     // One look at the chain per build: the project memory and the scope filters share it.
@@ -107,9 +119,18 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
     const chainSessions = options.memoryScope === 'project' ? chain.then((record) => readChainSessions(chains, project, record, options.contextTimeoutMs)) : null;
     const fetched = chainSessions ? SCOPED_OVERFETCH : 1;
     const memoryBudget = Math.min(options.sessionStartMemoryTokens, options.sessionStartTokens);
+    let signature: string | null = null;
+    // Known from the store's reads, before any worker: whether the saved block was built from this memory.
+    const onRead = (read: unknown): void => {
+      signature = blockSignature([shape, read]);
+      const known = signature;
+      void saved.then((block) => {
+        if (answersFor(block, known, Date.now())) offer({ text: block.text, builtAt: block.builtAt, timedOut: false, saved: true });
+      });
+    };
     const [projectMemory, search, recent, sessions] = await Promise.all([
       memoryBudget > 0
-        ? readProjectMemory(memory, runner, project, onceChains, sessionMemoryLimits(options))
+        ? readProjectMemory(memory, runner, project, onceChains, sessionMemoryLimits(options), onRead)
         : Promise.resolve({ memory: null, timedOut: false, problems: [] }),
       memory.search({ query: project.name, mode: 'Hybrid', pageSize: SEARCH_HITS * fetched }, timing),
       memory.recent({ limit: RECENT_FILES * fetched, withinMs: RECENT_SPAN_MS, includeContent: true }, timing),
@@ -131,7 +152,13 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
     const done = (text: string | null, graphLine: string, missed: boolean): BuiltContext => {
       const ms = Math.round(performance.now() - start);
       logger.info(`session context: ${memoryLine}; ${graphLine} in ${ms} ms (project ${project.key})${missed ? '; out of time, built again at the next call' : ''}`);
-      return { text, builtAt: Date.now(), timedOut: missed };
+      const built = { text, builtAt: Date.now(), timedOut: missed };
+      if (!missed && signature !== null) {
+        const block = { signature, text, builtAt: built.builtAt };
+        saved = Promise.resolve(block);
+        background.run('session context', () => saveBlock(savedFile, block));
+      }
+      return built;
     };
     // The separator between the blocks costs at most two tokens.
     const graphBudget = options.sessionStartTokens - memoryTokens - (memoryText ? 2 : 0);
@@ -180,7 +207,9 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
       currentAt = Date.now();
       currentRevision = revision;
       currentMissed = false;
-      const building = build().catch((error: unknown): BuiltContext => {
+      let offer: (built: BuiltContext) => void = () => undefined;
+      currentEarly = new Promise((resolve) => (offer = resolve));
+      const building = build(offer).catch((error: unknown): BuiltContext => {
         logger.warn(`session context: build failed: ${errorText(error)}`);
         return { text: null, builtAt: Date.now(), timedOut: true };
       });
@@ -200,9 +229,12 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
       let block = sessions.get(input.sessionID);
       if (block === undefined) {
         const patience = waited.has(input.sessionID) ? 0 : options.contextTotalTimeoutMs;
-        const ready = await withDeadline(prepare(), patience);
+        const building = prepare();
+        // Whichever comes first: the build, or the saved block once the reads show it was built from this memory.
+        const ready = await withDeadline(Promise.race([building, currentEarly]), patience);
         if (ready.done && !(ready.value.text === null && ready.value.timedOut)) {
           block = ready.value.text;
+          if (ready.value.saved) logger.info(`session context: session ${input.sessionID} starts with the block built at ${new Date(ready.value.builtAt).toISOString()} (the project's memory unchanged since) while the new one is built`);
           waited.delete(input.sessionID);
           if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
           sessions.set(input.sessionID, block);
