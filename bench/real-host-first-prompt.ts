@@ -8,7 +8,7 @@
  * alternation, each round on a new server, so the machine's load falls on
  * both alike.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { formatFrontmatter, memoryFilePath, noteLocation } from '../src/core/memory/memory-format.js';
 import type { ItemKind, ItemSource, MemoryItem } from '../src/core/memory/item-kinds.js';
@@ -25,6 +25,12 @@ export interface FirstPromptFigures {
   /** The prompt's own request: the model call, the system transform and whatever the plugin makes it wait for. */
   prompt_ms: number;
   status: number;
+  /**
+   * CPU time the server's threads had used by then (Linux, from `/proc`; `null` elsewhere): all of them,
+   * and the worker threads alone (Bun names them `Worker`; the host starts none of its own for a prompt).
+   * Unlike the wall-clock figures, this hardly moves with the machine's load.
+   */
+  cpu_ms: { total: number; workers: number } | null;
   /** The plugin's session-start line, when it logged one. */
   plugin_log: string | null;
 }
@@ -65,6 +71,26 @@ export async function seedProjectMemory(memoryDir: string, projectDir: string): 
   }
 }
 
+/** CPU time of a process's threads, all and workers, from `/proc/<pid>/task/<tid>/stat` (clock ticks of 10 ms). */
+async function threadCpu(pid: number): Promise<FirstPromptFigures['cpu_ms']> {
+  try {
+    let total = 0;
+    let workers = 0;
+    for (const tid of await readdir(`/proc/${pid}/task`)) {
+      const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      // Fields after the name: state is the first, utime the 12th and stime the 13th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+      total += ms;
+      if (name === 'Worker') workers += ms;
+    }
+    return { total, workers };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Starts a new server for `dir`, asks for its configuration, a session and one prompt at once, and stops it.
  *
@@ -83,8 +109,9 @@ export async function measureFirstPrompt(binary: string, dir: string, env: NodeJ
       const session = await api.createSession('first prompt');
       const answer = await api.prompt(session, 'What did we decide about the cache?', { timeoutMs: PROMPT_TIMEOUT_MS });
       const total = performance.now() - start;
+      const cpu = await threadCpu(server.pid);
       const line = server.output().split('\n').find((text) => /message="?session context: /.test(text)) ?? null;
-      return { total_ms: round1(total), prompt_ms: round1(answer.ms), status: answer.status, plugin_log: line ? line.replace(/^.*message="?/, '').replace(/"?\s*$/, '') : null };
+      return { total_ms: round1(total), prompt_ms: round1(answer.ms), status: answer.status, cpu_ms: cpu, plugin_log: line ? (/message="((?:[^"\\]|\\.)*)"/.exec(line)?.[1] ?? line) : null };
     } finally {
       api.close();
     }

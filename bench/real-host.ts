@@ -14,7 +14,8 @@
  * First, `--first-prompts` rounds (default 3; 0 skips them) of the first prompt of a new server whose
  * project already has memory, with the plugin and without in alternation (real-host-first-prompt.ts):
  * `first_prompt_added_ms` is the median with less the median without. Target: ≤ 300 ms. `--rounds 0`
- * measures only those.
+ * measures only those. `--plugin PATH` measures a packed plugin (a tarball of another checkout)
+ * instead of packing this one.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -205,11 +206,14 @@ function firstPromptReport(first: FirstPrompts): Record<string, number> {
     first_prompt_request_ms_with: prompt(first.with),
     first_prompt_request_ms_without: prompt(first.without),
     first_prompt_target_ms: FIRST_PROMPT_TARGET_MS,
+    first_prompt_cpu_ms_with: round1(median(first.with.map((entry) => entry.cpu_ms?.total ?? Number.NaN))),
+    first_prompt_cpu_ms_without: round1(median(first.without.map((entry) => entry.cpu_ms?.total ?? Number.NaN))),
   };
 }
 
 function printFirstPrompts(first: FirstPrompts): void {
-  const rows = (variant: 'with' | 'without') => first[variant].map((entry, index) => ({ plugin: variant, round: index + 1, total_ms: entry.total_ms, prompt_ms: entry.prompt_ms, status: entry.status }));
+  const rows = (variant: 'with' | 'without') =>
+    first[variant].map((entry, index) => ({ plugin: variant, round: index + 1, total_ms: entry.total_ms, prompt_ms: entry.prompt_ms, cpu_ms: entry.cpu_ms?.total ?? null, worker_cpu_ms: entry.cpu_ms?.workers ?? null, status: entry.status }));
   console.table([...rows('without'), ...rows('with')]);
   for (const entry of first.with) if (entry.plugin_log) console.log(`plugin: ${entry.plugin_log}`);
   const figures = firstPromptReport(first);
@@ -226,6 +230,7 @@ async function main(): Promise<number> {
       'tail-ms': { type: 'string', default: '1000' },
       grow: { type: 'string', default: '100KB' },
       'first-prompts': { type: 'string', default: '3' },
+      plugin: { type: 'string' },
     },
   });
   const bytes = parseSize(values.size);
@@ -243,7 +248,8 @@ async function main(): Promise<number> {
   const scratch = await scratchDir();
   cleanups.push(() => rm(scratch, { recursive: true, force: true }));
   log('installing the pinned OpenCode and packing the plugin …');
-  const { binary, template } = await prepareRuntime(scratch);
+  // --plugin: a packed plugin (`npm pack` of another checkout) measured instead of this one, for a before-and-after pair.
+  const { binary, template } = await prepareRuntime(scratch, values.plugin);
   const model = await startModel();
   cleanups.push(() => model.stop());
   // One more session than rounds: the host's first compaction after its start is its slowest by far (its own

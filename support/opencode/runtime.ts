@@ -188,15 +188,16 @@ export function scratchDir(): Promise<string> {
  * the package is built and packed.
  *
  * @param scratch - a scratch folder (from {@link scratchDir}).
+ * @param tarball - a packed plugin to install instead of packing this checkout (a benchmark's base).
  */
-export async function prepareRuntime(scratch: string): Promise<{ binary: string; template: string }> {
+export async function prepareRuntime(scratch: string, tarball?: string): Promise<{ binary: string; template: string }> {
   const template = join(scratch, 'template');
   const pack = join(scratch, 'pack');
   await mkdir(pack);
   await mkdir(template);
   const [binary] = await Promise.all([
     ensureOpenCode(),
-    Promise.all([packPlugin(pack), installPluginDependencies(template)]).then(([tarball]) => installPackedPlugin(template, tarball)),
+    Promise.all([tarball ?? packPlugin(pack), installPluginDependencies(template)]).then(([packed]) => installPackedPlugin(template, packed)),
     installPluginApi(join(template, '.opencode')),
   ]);
   return { binary, template };
