@@ -86,22 +86,6 @@ describe('createWorkerPool', () => {
     expect(niceByThread().get(process.pid)).toBe(host);
   });
 
-  it('should run a real task before its warm-up, and warm up only once the host has started', async () => {
-    let hostStarted: () => void = () => undefined;
-    const pool = createWorkerPool({ threads: 1 }, inject('workerBundle'), { after: new Promise<void>((resolve) => (hostStarted = resolve)), latestMs: 120_000 });
-    pools.push(pool);
-    let warmed = false;
-    void pool.ready.then(() => (warmed = true));
-    // Handed over right after the pool started, as session start's first task is.
-    expect(await pool.run('cleanSummary', { summary: 'Kept the [[cache-layer]].', maxChars: 100 })).toEqual({ ok: true, value: 'Kept the [[cache-layer]].' });
-    // Only the wave that tells the worker loaded ran before it, not a warm-up's passes.
-    expect(warmed).toBe(false);
-    expect(pool.stats().completed).toBe(2);
-    hostStarted();
-    expect(await pool.ready).toMatchObject({ ok: true, value: { priority: { kind: process.platform === 'linux' ? 'lowered' : 'unchanged' } } });
-    expect(pool.stats().completed).toBe(2 + warmUpPlan().waves);
-  });
-
   it('should leave the workers at the host\'s priority with niceness 0', async () => {
     const pool = startPool({ threads: 1, niceness: 0 }, inject('workerBundle'));
     expect(await pool.ready).toEqual({ ok: true, value: { priority: { kind: 'unchanged', reason: 'niceness 0' } } });
