@@ -13,6 +13,7 @@ import type { CueMatchers } from '../../text/cues/cues.js';
 import type { ProseItem } from '../prose/prose-items.js';
 import { headingKind, labelKind, type LabelCache } from '../prose/decision-headings.js';
 import { isProposal, type DecisionSource } from './decision-source.js';
+import { decisionNoise } from './decision-noise.js';
 import { afterStates, arrowToDone, beforeState, changeTable, ownChange, replacementListsOf, tablesOf, ticked, verifies, withDetails } from '../prose/report-shapes.js';
 
 /** Questions from which a message waits on the user's answers rather than settles anything. */
@@ -118,6 +119,8 @@ export function decisionScore(item: ProseItem, cues: CueMatchers, source: Decisi
   if (text.length < 12 || isQuestion(text) || item.label || beforeState(item)) return 0;
   // An item ending with a colon announces what follows; it decides nothing by itself, unless a tool call follows it.
   if (/[:：]$/.test(text) && item.announced === 0 && !last) return 0;
+  // A plan, a step of reasoning or an item marked failed has a decision's words, not a decision.
+  if (decisionNoise(text, cues) !== null) return 0;
   const kind = headingKind(item, cues, cache);
   // What comes next, what went wrong and what was asked for (an objective, the task) are not what was decided.
   if (kind === 'next' || kind === 'problem' || kind === 'goal') return 0;
