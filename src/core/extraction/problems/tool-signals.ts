@@ -43,6 +43,12 @@ const RETRY_PREFIX = 'retry:';
 
 const lowercaseKey = (text: string): string => text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').slice(0, 160);
 
+/**
+ * A question the user dismissed instead of answering: the call ends as an error, but the user chose not to
+ * answer (and usually says what to do next in the following message); nothing in the project failed.
+ */
+const USER_DISMISSED = /^\s*(?:Error:\s*)?The user dismissed (?:this|the) question/i;
+
 /** A tool call as the signal reader needs it. */
 export interface ToolCallSignalsInput {
   tool: string;
@@ -75,7 +81,7 @@ export function signalsFromToolCall(call: ToolCallSignalsInput): Observation[] {
     signals.push({ id, type, text, order, frequency: 1, topics: [tool], ...(from ? { source: from } : {}) });
   };
   const head = failed ? capChars(output, 600) : '';
-  if (failed && !ROUTINE_FAILURE.test(output.slice(0, 2_000))) {
+  if (failed && !ROUTINE_FAILURE.test(output.slice(0, 2_000)) && !USER_DISMISSED.test(output.slice(0, 200))) {
     // The first lines of the error, joined: schema errors and permission refusals say what in their second line.
     const lines = head.split('\n', 3).join(' ');
     const retried = command === null && !SHELL_TOOL.test(tool) && RETRIED_FAILURE.test(head) ? `${RETRY_PREFIX}${tool}` : source;

@@ -33,6 +33,12 @@ describe('signalsFromToolCall', () => {
     }
   });
 
+  it('should not take a question the user dismissed for a problem', () => {
+    expect(signalsFromToolCall({ tool: 'question', input: {}, output: 'The user dismissed this question', failed: true, order: 5 })).toEqual([]);
+    const [refused] = signalsFromToolCall({ tool: 'question', input: {}, output: 'Invalid input: questions must not be empty', failed: true, order: 6 });
+    expect(refused?.text).toBe('question failed: Invalid input: questions must not be empty');
+  });
+
   it("should read the compiler errors the host appends to a file tool's output, and settle them by a clean edit", () => {
     const output = [
       'Edit applied successfully.',
