@@ -12,6 +12,7 @@ import type { ProseItem } from '../prose/prose-items.js';
 import { ORIGIN_WEIGHTS, reportedProblems, statedProblems, type StatedProblem } from '../problems/prose-problems.js';
 import { SAID_PREFIX } from '../problems/problem-rank.js';
 import { afterStates, beforeState } from '../prose/report-shapes.js';
+import { isBareComplaint } from '../problems/bare-complaint.js';
 
 /** Cap on a note's text. */
 export const MAX_NOTE_CHARS = 200;
@@ -108,7 +109,9 @@ function note(type: 'problem' | 'next', id: string, text: string, order: number,
 
 /** The `max` most valuable stated problems (by origin, then position), as notes in message order. */
 function problemNotes(stated: readonly StatedProblem[], max: number, order: number): Observation[] {
-  return [...stated]
+  return stated
+    // A complaint that names nothing ("got errors", "still!") says only that the last attempt failed.
+    .filter((problem) => !isBareComplaint(problem.text))
     .sort((a, b) => ORIGIN_WEIGHTS[b.origin] - ORIGIN_WEIGHTS[a.origin] || a.index - b.index)
     .slice(0, max)
     .sort((a, b) => a.index - b.index)

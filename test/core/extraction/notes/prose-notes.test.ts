@@ -19,6 +19,13 @@ describe('userNotes', () => {
     expect(notes.find((note) => note.type === 'problem')?.text).toContain('freezes');
   });
 
+  it('should not keep a complaint that names nothing as a problem, and keep one that names what failed', () => {
+    const problems = (text: string, language = 'eng') => user(text, language).filter((note) => note.type === 'problem').map((note) => note.text);
+    expect(problems('got errors')).toEqual([]);
+    expect(problems('エラーが出ました', 'jpn')).toEqual([]);
+    expect(problems('the checkout page still fails with a 500')).toHaveLength(1);
+  });
+
   it('should take short requests, in any language, but not a nudge to go on', () => {
     const asked = (text: string, language = 'eng') => user(text, language).filter((note) => note.type === 'next').map((note) => note.text);
     expect(asked('fix the tests')).toEqual(['asked: fix the tests']);

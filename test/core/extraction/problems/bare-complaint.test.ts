@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { isBareComplaint } from '../../../../src/core/extraction/problems/bare-complaint.js';
+
+describe('isBareComplaint', () => {
+  it('should read a complaint that names nothing as bare, in spaced and unspaced scripts', () => {
+    for (const text of ['got errors', 'still!', 'It is still broken!!', 'sigue sin funcionar… otra vez error', 'エラーが出ました', '还是报错了']) {
+      expect(isBareComplaint(text)).toBe(true);
+    }
+  });
+
+  it('should not read a problem that names what failed as bare', () => {
+    for (const text of ['the build fails', 'still getting a 403 from /api/login', 'SyntaxError: unmatched )', 'ログイン画面でエラーが出ました', '登录页面崩溃了']) {
+      expect(isBareComplaint(text)).toBe(false);
+    }
+  });
+});
