@@ -23,6 +23,13 @@ export const MAX_NOTE_CHARS = 200;
  * latest, and which does not weigh in the words the request lends to decisions.
  */
 export const MAX_REQUEST_REST_CHARS = 400;
+/**
+ * Characters of one step of a request's rest: a note's item is read back as one line of about 280 characters,
+ * so a longer rest is kept as several steps, split at sentences, or the asks past the line would be cut off.
+ */
+export const MAX_REQUEST_PIECE_CHARS = 250;
+/** Steps a request's rest is kept as at most. */
+export const MAX_REQUEST_PIECES = 3;
 /** Notes of each type one message contributes at most. */
 export const MAX_NOTES_PER_KIND = 4;
 /** Problems one assistant message contributes at most: a diagnosis often lists five or six causes. */
@@ -92,6 +99,22 @@ function requestRest(request: string): string | null {
   const start = shown + (sentence ? sentence.index + sentence[0].length : space === -1 ? 0 : space + 1);
   const rest = request.slice(start, start + MAX_REQUEST_REST_CHARS).trim();
   return rest.split(/\s+/, MIN_REQUEST_WORDS).length >= MIN_REQUEST_WORDS ? rest : null;
+}
+
+/**
+ * A request's rest as the steps it is kept as: its sentences packed in order into pieces of at most
+ * {@link MAX_REQUEST_PIECE_CHARS} (a sentence longer than that is a piece of its own, cut when read back),
+ * at most {@link MAX_REQUEST_PIECES}; a piece too short to ask anything joins the one before it.
+ */
+function restPieces(rest: string): string[] {
+  const pieces: string[] = [];
+  for (const sentence of rest.split(/(?<=[.!?。！？])\s+/u)) {
+    const last = pieces.at(-1);
+    const short = sentence.split(/\s+/, MIN_REQUEST_WORDS).length < MIN_REQUEST_WORDS;
+    if (last !== undefined && (short || last.length + 1 + sentence.length <= MAX_REQUEST_PIECE_CHARS || pieces.length >= MAX_REQUEST_PIECES)) pieces[pieces.length - 1] = `${last} ${sentence}`;
+    else pieces.push(sentence);
+  }
+  return pieces;
 }
 
 /** A short stable key for merging repeats: the first words, lowercase, without punctuation. */
@@ -198,7 +221,9 @@ export function userNotes(text: string, items: readonly ProseItem[], cues: CueMa
   if (isRequest(request)) {
     notes.push(note('next', `${REQUEST_PREFIX}${order}`, `asked: ${request}`, order));
     const rest = requestRest(request);
-    if (rest !== null) notes.push(note('next', `${STEP_PREFIX}${order}:${noteKey(rest)}`, `asked, then: ${rest}`, order, MAX_REQUEST_REST_CHARS + 14));
+    for (const piece of rest === null ? [] : restPieces(rest)) {
+      notes.push(note('next', `${STEP_PREFIX}${order}:${noteKey(piece)}`, `asked, then: ${piece}`, order, MAX_REQUEST_REST_CHARS + 14));
+    }
   }
   notes.push(...problemNotes(reportedProblems(items, cues), 2, order));
   return notes;

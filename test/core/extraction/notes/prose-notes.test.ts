@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cuesFor } from '../../../../src/core/text/cues/cues.js';
 import { proseItems } from '../../../../src/core/extraction/prose/prose-items.js';
-import { CARRIED_PREFIX, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, assistantNotes, isPastedDocument, userNotes } from '../../../../src/core/extraction/notes/prose-notes.js';
+import { CARRIED_PREFIX, INTENT_PREFIX, MAX_REQUEST_PIECE_CHARS, REQUEST_PREFIX, STEP_PREFIX, assistantNotes, isPastedDocument, userNotes } from '../../../../src/core/extraction/notes/prose-notes.js';
 import { liveNotes } from '../../../../src/core/extraction/pipeline/merge-prose.js';
 
 function user(text: string, language = 'eng', order = 3) {
@@ -33,6 +33,18 @@ describe('userNotes', () => {
     expect(asked('修复登录页面', 'cmn')).toEqual(['asked: 修复登录页面']);
     expect(asked('ok go on')).toEqual([]);
     expect(asked('dale, sigue', 'spa')).toEqual([]);
+  });
+
+  it('should keep a rest longer than one line as several steps, split at sentences, so no ask is cut off when read back', () => {
+    const text =
+      'ok the save dialog works now, thanks, but while testing the whole flow on the staging build this morning I found more things that still need work before the release. ' +
+      'First, the export button is not doing anything when the list is empty, fix that. ' +
+      'Another problem is, when the app starts and you open the first project it feels slow, maybe because it loads every thumbnail at once, so the sidebar is blank for a second or two while scrolling. ' +
+      'Another problem appears when switching from list view to grid view, the selection is lost! fix all those';
+    const steps = user(text).filter((note) => note.id.startsWith(`${STEP_PREFIX}3:`)).map((note) => note.text);
+    expect(steps.length).toBeGreaterThan(1);
+    for (const step of steps) expect(step.length).toBeLessThanOrEqual(MAX_REQUEST_PIECE_CHARS + 'asked, then: '.length);
+    expect(steps.at(-1)).toContain('switching from list view to grid view, the selection is lost');
   });
 
   it('should keep the asks a long request lists past its note, as a step the request holds while it is the latest', () => {
