@@ -61,6 +61,21 @@ const MAX_REQUEST_HEADINGS = 3;
 /** A closing line that reports what was done or checked ("Ran the build and it succeeds"), not what comes next. */
 const REPORTED = /^(?:ran|tested|verified|checked|confirmed|built|executed)\b|\b(?:succeeds|succeeded|passed|passes|is green|ran clean|completed successfully)\b/i;
 
+/** A mark or a parenthesis that says an item is done or was checked ("✅ …", "… (verified)"). */
+const DONE = /^[\u2705\u2714\u2611]|\((?:verified|done|tested|confirmed|fixed|hecho|verificado|terminé|erledigt|fait|feito)\)/iu;
+
+/**
+ * Whether an item listed under a next-steps or in-progress heading reports work already done: it opens with
+ * a change in its past form ("Created `src/app/page.tsx`", "Añadido …"), not an instruction ("Move the …"),
+ * or is marked done or checked. Work in progress lists what it did so far beside what is left.
+ */
+function doneAlready(text: string, cues: CueMatchers): boolean {
+  const head = text.replace(/^[*_\s]+/, '').slice(0, 60);
+  if (DONE.test(head) || DONE.test(text.slice(-40))) return true;
+  const opening = (cues.change.exec(head) ?? cues.weakChange.exec(head))?.index === 0;
+  return opening && cues.instruction.exec(head)?.index !== 0;
+}
+
 /** Id prefix of a user's request; the final pass keeps the latest ones only. */
 export const REQUEST_PREFIX = 'next:request:';
 /** Id prefix of a next step the assistant stated. */
@@ -250,7 +265,7 @@ export function assistantNotes(items: readonly ProseItem[], cues: CueMatchers, o
   const cache = new Map<string, NoteLabel>();
   for (const item of items) {
     const kind = labelKind(item, cues, cache);
-    if (kind === 'next' && steps < MAX_NOTES_PER_KIND && item.text.length >= 8) {
+    if (kind === 'next' && steps < MAX_NOTES_PER_KIND && item.text.length >= 8 && !doneAlready(item.text, cues)) {
       notes.push(note('next', `${stepPrefix}${order}:${noteKey(item.text)}`, `next: ${item.text}`, order));
       steps++;
     } else if (kind === 'plan' && !summary && item.kind !== 'sentence' && steps < MAX_NOTES_PER_KIND) {

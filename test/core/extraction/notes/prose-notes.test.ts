@@ -82,6 +82,23 @@ describe('userNotes', () => {
 });
 
 describe('assistantNotes', () => {
+  it('should not take work already done, listed under a next-steps or in-progress heading, for a next step', () => {
+    const text = [
+      '## Current work',
+      '',
+      '- Created `src/dashboard/package.json`',
+      '- Move the API client into `lib/`',
+      '- Add the orders page',
+      '',
+      '## Recommendations',
+      '',
+      '1. Close the preview canvas to silence the warnings.',
+      '2. Running the app shows a clean console (verified).',
+    ].join('\n');
+    const next = assistant(text).filter((note) => note.type === 'next').map((note) => note.text);
+    expect(next).toEqual(['next: Move the API client into lib/', 'next: Add the orders page', 'next: Close the preview canvas to silence the warnings.']);
+  });
+
   it('should keep the old state of a before/after pair as a problem since resolved', () => {
     const text = ['## Export button', '- **Before**: the button stayed disabled until a cell was edited', '- **After**: enabled whenever the grid has rows'].join('\n');
     const notes = assistantNotes(proseItems(text), cuesFor('eng'), 3, false);
