@@ -22,7 +22,7 @@ export const MAX_NOTE_CHARS = 200;
  * the first. They are kept as a step of the request, which the final pass keeps while the request is the
  * latest, and which does not weigh in the words the request lends to decisions.
  */
-export const MAX_REQUEST_REST_CHARS = 400;
+export const MAX_REQUEST_REST_CHARS = 600;
 /**
  * Characters of one step of a request's rest: a note's item is read back as one line of about 280 characters,
  * so a longer rest is kept as several steps, split at sentences, or the asks past the line would be cut off.
@@ -30,6 +30,8 @@ export const MAX_REQUEST_REST_CHARS = 400;
 export const MAX_REQUEST_PIECE_CHARS = 250;
 /** Steps a request's rest is kept as at most. */
 export const MAX_REQUEST_PIECES = 3;
+/** Words below which a sentence of a request's rest ("fix that", "please look at these") joins the piece before it. */
+const MIN_PIECE_WORDS = 5;
 /** Notes of each type one message contributes at most. */
 export const MAX_NOTES_PER_KIND = 4;
 /** Problems one assistant message contributes at most: a diagnosis often lists five or six causes. */
@@ -102,14 +104,19 @@ function cap(text: string, max = MAX_NOTE_CHARS): string {
 }
 
 /**
- * What a request says past its note's cap, from the first sentence that starts there (or the next word
- * when no sentence does soon), at most {@link MAX_REQUEST_REST_CHARS}; `null` when the note holds it all.
+ * What a request says past its note, from where the note's text ends when it ends a sentence, else from the
+ * first sentence that starts past it (or the next word when no sentence does soon), at most
+ * {@link MAX_REQUEST_REST_CHARS}; `null` when the note holds it all.
+ *
+ * @param asked - the request's note text, as cut.
  */
-function requestRest(request: string): string | null {
-  const shown = MAX_NOTE_CHARS - 'asked: '.length - 1;
+function requestRest(request: string, asked: string): string | null {
+  // The note is cut at a sentence or clause boundary, often well before its cap: the rest starts where it ends.
+  const held = asked.slice('asked: '.length).replace(/…$/u, '').trimEnd();
+  const shown = request.startsWith(held) ? held.length : MAX_NOTE_CHARS - 'asked: '.length - 1;
   if (request.length <= shown + 1) return null;
   const window = request.slice(shown, shown + 120);
-  const sentence = /[.!?。！？]\s+/u.exec(window);
+  const sentence = /[.!?。！？]$/u.test(held) ? { index: 0, 0: '' } : /[.!?。！？]\s+/u.exec(window);
   const space = window.indexOf(' ');
   const start = shown + (sentence ? sentence.index + sentence[0].length : space === -1 ? 0 : space + 1);
   const rest = request.slice(start, start + MAX_REQUEST_REST_CHARS).trim();
@@ -125,7 +132,7 @@ function restPieces(rest: string): string[] {
   const pieces: string[] = [];
   for (const sentence of rest.split(/(?<=[.!?。！？])\s+/u)) {
     const last = pieces.at(-1);
-    const short = sentence.split(/\s+/, MIN_REQUEST_WORDS).length < MIN_REQUEST_WORDS;
+    const short = sentence.split(/\s+/, MIN_PIECE_WORDS).length < MIN_PIECE_WORDS;
     if (last !== undefined && (short || last.length + 1 + sentence.length <= MAX_REQUEST_PIECE_CHARS || pieces.length >= MAX_REQUEST_PIECES)) pieces[pieces.length - 1] = `${last} ${sentence}`;
     else pieces.push(sentence);
   }
@@ -148,7 +155,7 @@ function note(type: 'problem' | 'next', id: string, text: string, order: number,
 /** The `max` most valuable stated problems (by origin, then position), as notes in message order. */
 function problemNotes(stated: readonly StatedProblem[], max: number, order: number): Observation[] {
   return stated
-    // A complaint that names nothing ("got errors", "still!") says only that the last attempt failed.
+    // A complaint that names nothing ("getting errors again", "still broken!") says only that the last attempt failed.
     .filter((problem) => !isBareComplaint(problem.text))
     .sort((a, b) => ORIGIN_WEIGHTS[b.origin] - ORIGIN_WEIGHTS[a.origin] || a.index - b.index)
     .slice(0, max)
@@ -234,8 +241,9 @@ export function userNotes(text: string, items: readonly ProseItem[], cues: CueMa
   const notes: Observation[] = [];
   const request = items.map((item) => item.text).join(' ');
   if (isRequest(request)) {
-    notes.push(note('next', `${REQUEST_PREFIX}${order}`, `asked: ${request}`, order));
-    const rest = requestRest(request);
+    const asked = note('next', `${REQUEST_PREFIX}${order}`, `asked: ${request}`, order);
+    notes.push(asked);
+    const rest = requestRest(request, asked.text);
     for (const piece of rest === null ? [] : restPieces(rest)) {
       notes.push(note('next', `${STEP_PREFIX}${order}:${noteKey(piece)}`, `asked, then: ${piece}`, order, MAX_REQUEST_REST_CHARS + 14));
     }
