@@ -1,5 +1,5 @@
 /**
- * A complaint that names nothing ("got errors", "still!", "エラーが出ました"): the person says the last
+ * A complaint that names nothing ("getting errors again", "still broken!", "またエラーです"): the person says the last
  * attempt did not work, and the messages around it say what; as a problem of its own it tells the next
  * session nothing. Read in the cue tables' languages by taking away the words every such complaint is
  * made of and seeing whether anything is left.

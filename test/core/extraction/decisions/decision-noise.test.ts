@@ -13,8 +13,8 @@ describe('decisionNoise', () => {
     expect(decisionNoise('Next patch `loader.py` rewrite.', eng)).toBe('intention');
     expect(decisionNoise('Need to replace the `SessionCache` with a bounded LRU.', eng)).toBe('intention');
     expect(decisionNoise('I need to replace the `SessionCache` with a bounded LRU first.', eng)).toBe('intention');
-    expect(decisionNoise('Fix needed: the `Parser` regression broke `parseHeader()` on empty input.', eng)).toBe('intention');
-    expect(decisionNoise("I'll help you review the `billing` module and write a plan.", eng)).toBe('intention');
+    expect(decisionNoise('Change needed: `parseHeader()` returns null on empty input.', eng)).toBe('intention');
+    expect(decisionNoise("I'll go through the `billing` module first and then draft the migration steps.", eng)).toBe('intention');
     expect(decisionNoise('Voy a reemplazar `fetchAll()` por una consulta paginada.', cuesFor('spa'))).toBe('intention');
     expect(decisionNoise('我会把 `config.yaml` 拆成两个文件。', cuesFor('cmn'))).toBe('intention');
   });
@@ -22,13 +22,13 @@ describe('decisionNoise', () => {
   it('should read a consequence drawn, or what cannot be done and why, as reasoning', () => {
     const eng = cuesFor('eng');
     expect(decisionNoise("So can't create `configs/train/` because `configs/train.yaml` exists.", eng)).toBe('reasoning');
-    expect(decisionNoise('It then branches correctly to `RenderBatch` instead of `RenderSingle`.', eng)).toBe('reasoning');
+    expect(decisionNoise('It then falls through to `flushQueue()` rather than `retryLater()`.', eng)).toBe('reasoning');
     expect(decisionNoise('You cannot use a `GITHUB_TOKEN` for the release upload because it lacks the `contents` scope.', eng)).toBe('reasoning');
   });
 
   it('should read an item marked failed or not done as failed', () => {
-    expect(decisionNoise('❌ `redis` and `worker` containers not being created by the script', cuesFor('eng'))).toBe('failed');
-    expect(decisionNoise('Free tier: `small-model:free` — ❌ returns text instead of JSON', cuesFor('eng'))).toBe('failed');
+    expect(decisionNoise('❌ nightly `backup.sh` job never scheduled on the new host', cuesFor('eng'))).toBe('failed');
+    expect(decisionNoise('Staging mirror: `cdn-eu` — ❌ serves stale assets instead of the new build', cuesFor('eng'))).toBe('failed');
   });
 
   it('should leave a change made, with or without a reason, as a possible decision', () => {
@@ -36,7 +36,7 @@ describe('decisionNoise', () => {
     expect(decisionNoise('Pinned `redis` to 5.0.4 because 5.1 cannot open the old pool.', eng)).toBeNull();
     expect(decisionNoise("So I've moved the retry loop into `fetchPage()` so one timeout does not stop the crawl.", eng)).toBeNull();
     expect(decisionNoise('Replaced the recursive shadowcasting with Bresenham raycasting since it missed corners.', eng)).toBeNull();
-    expect(decisionNoise('✅ Fixed `start.py` to use the `app_pod` pod name', eng)).toBeNull();
+    expect(decisionNoise('✅ Fixed `deploy.py` to read the region from `DEPLOY_REGION`', eng)).toBeNull();
   });
 });
 
@@ -46,7 +46,7 @@ describe('decisionScore of non-decisions', () => {
     const items = proseItems([
       "- We'll rewrite `test_runner.py` to use the shared fixtures instead of its own.",
       "- So can't create `configs/train/` because `configs/train.yaml` exists.",
-      '- ❌ `redis` container not being created by `start.py`',
+      '- ❌ nightly `backup.sh` job never scheduled on the new host',
       '- Rewrote `test_runner.py` to use the shared fixtures instead of its own.',
     ].join('\n'));
     const scores = items.map((item) => decisionScore(item, cues, EDITS));
