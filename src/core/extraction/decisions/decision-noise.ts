@@ -22,7 +22,7 @@ const LEADING_LABEL = /^[\p{L}\p{N} /_-]{1,30}[:：—–]\s*/u;
 const INTENTION =
   /^(?:i['’]ll|i will|we['’]ll|we will|i['’]m going to|we['’]re going to|(?:i|we) (?:still )?(?:need|have) to|needs? to|let me|let['’]s|next patch|next,? (?:i|we)|voy a|vamos a|necesito|necesitamos|tengo que|tenemos que|hay que|je vais|nous allons|on va|il faut|ich werde|wir werden|ich muss|wir müssen|vou|precisamos|preciso)(?![\p{L}])|^(?:我会|我将|我们将|我要|我们要|接下来|下一步)/iu;
 
-/** A label that names a need ("Fix needed:", "Cambio necesario:"): what follows is still to be done. */
+/** A label that names a need ("Change needed:", "Cambio necesario:"): what follows is still to be done. */
 const NEED_LABEL = /^[\p{L}\p{N} /_-]{0,30}(?<![\p{L}])(?:needed|required|necesari[oa]|nötig|erforderlich|nécessaire|necessári[oa])\s*[:：—–]/iu;
 
 /**
@@ -45,7 +45,7 @@ const FAILED_MARK = /[\u274C\u2717\u2718\u23F3]|\u{1F6A7}/u;
 /** How far into a claim its negated ability may sit and still be the claim's own. */
 const CLAIM_HEAD_CHARS = 80;
 
-/** Whether the claim says what cannot be done and then why: "You cannot use X because Y", "So can't create X because Y exists". */
+/** Whether the claim says what cannot be done and then why: "You cannot use X because Y", "So can't add X because Y is pending". */
 function cannotBecause(claim: string, cues: CueMatchers): boolean {
   const cannot = CANNOT.exec(claim.slice(0, CLAIM_HEAD_CHARS));
   if (cannot === null) return false;
@@ -55,9 +55,9 @@ function cannotBecause(claim: string, cues: CueMatchers): boolean {
 }
 
 /**
- * What kind of non-decision an item is, if any: an intention or plan ("We'll rewrite test_model.py", "Fix
- * needed: …"), a step of reasoning ("So can't create configs/module1/ because configs/module1.yaml exists",
- * "It then branches to X instead of Y"), or an item marked failed or not done ("❌ containers not created").
+ * What kind of non-decision an item is, if any: an intention or plan ("We'll split the parser next", "Change
+ * needed: …"), a step of reasoning ("So can't add the migration because the previous one is pending", "It then
+ * falls through to X rather than Y"), or an item marked failed or not done ("❌ backup job never scheduled").
  * A first-person report of one's own finished change ("So I've moved …") is never noise.
  *
  * @param text - an item's text.

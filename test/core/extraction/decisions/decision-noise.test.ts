@@ -10,7 +10,7 @@ describe('decisionNoise', () => {
   it('should read a plan or an intention as one, in English and in the other cue languages', () => {
     const eng = cuesFor('eng');
     expect(decisionNoise("We'll rewrite `test_runner.py` around the new fixtures.", eng)).toBe('intention');
-    expect(decisionNoise('Next patch `loader.py` rewrite.', eng)).toBe('intention');
+    expect(decisionNoise('Next patch: switch `loader.py` to streaming reads.', eng)).toBe('intention');
     expect(decisionNoise('Need to replace the `SessionCache` with a bounded LRU.', eng)).toBe('intention');
     expect(decisionNoise('I need to replace the `SessionCache` with a bounded LRU first.', eng)).toBe('intention');
     expect(decisionNoise('Change needed: `parseHeader()` returns null on empty input.', eng)).toBe('intention');
@@ -21,7 +21,7 @@ describe('decisionNoise', () => {
 
   it('should read a consequence drawn, or what cannot be done and why, as reasoning', () => {
     const eng = cuesFor('eng');
-    expect(decisionNoise("So can't create `configs/train/` because `configs/train.yaml` exists.", eng)).toBe('reasoning');
+    expect(decisionNoise("So can't add `migrations/0042` because `migrations/0041` is still pending.", eng)).toBe('reasoning');
     expect(decisionNoise('It then falls through to `flushQueue()` rather than `retryLater()`.', eng)).toBe('reasoning');
     expect(decisionNoise('You cannot use a `GITHUB_TOKEN` for the release upload because it lacks the `contents` scope.', eng)).toBe('reasoning');
   });
@@ -45,7 +45,7 @@ describe('decisionScore of non-decisions', () => {
     const cues = cuesFor('eng');
     const items = proseItems([
       "- We'll rewrite `test_runner.py` to use the shared fixtures instead of its own.",
-      "- So can't create `configs/train/` because `configs/train.yaml` exists.",
+      "- So can't add `migrations/0042` because `migrations/0041` is still pending.",
       '- ❌ nightly `backup.sh` job never scheduled on the new host',
       '- Rewrote `test_runner.py` to use the shared fixtures instead of its own.',
     ].join('\n'));
