@@ -156,8 +156,9 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       timeoutMs: options.persistTimeoutMs,
     });
     const digest = digestRefresher(createDigestUpdater({ memory, project, stateDir: options.stateDir, logger, timeoutMs: options.persistTimeoutMs, runner }), background, logger);
-    // The compaction's pass waits for its summary, which starts it: one pass per compaction.
-    const deferDigest = (sessionID: string): void => digest.defer(sessionID);
+    // The compaction's pass waits for its summary, which starts it: one pass per compaction. With summaries
+    // off no summary is read, so nothing would end the wait: the note starts its pass.
+    const deferDigest = (sessionID: string): void => (options.summaries ? digest.defer(sessionID) : digest.summarized(sessionID, true));
     const refreshDigest = (sessionID: string, noteHanded: boolean): void => digest.summarized(sessionID, noteHanded);
     // Each handler gets the parts it declares and the options it reads, nothing more.
     const host = input.client;

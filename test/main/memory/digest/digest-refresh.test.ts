@@ -143,4 +143,19 @@ describe('digestRefresher', () => {
     expect(folded).toHaveLength(1);
     expect(folded[0]).toMatch(/^memory digest: 2 notes folded, \d+ items \(project acme-shop-[0-9a-f]{8}\)$/);
   });
+  it('should fold a compaction at once through the plugin when summaries are off, with no summary to wait for', async () => {
+    const base = await scratch();
+    const harness: Harness = await startHarness({ store: 'files', rules: false, sessionStart: false, summaries: false }, {}, undefined, { pool: pool(), stateDir: join(base, 'state'), worktree: '/work/acme-shop' });
+    cleanups.push(() => harness.close());
+    const entries = [
+      message('m1', 'user', 'Make the cart store survive restarts.'),
+      message('m2', 'assistant', 'We decided to use SQLite for the cart store instead of Redis because one file survives restarts.'),
+    ].map((entry) => ({ ...(entry as object), info: { ...(entry as { info: object }).info, sessionID: 'ses_one' } }));
+    harness.host.setMessages('ses_one', entries);
+    await harness.plugin.hooks['experimental.session.compacting']?.({ sessionID: 'ses_one' }, { context: [] });
+    await harness.plugin.background.idle();
+    await harness.plugin.logger.flush();
+    const folded = harness.host.logs.map((line) => line.message).filter((line) => /^memory digest: \d+ notes folded/.test(line));
+    expect(folded).toEqual([expect.stringMatching(/^memory digest: 1 notes folded, \d+ items \(project acme-shop-[0-9a-f]{8}\)$/)]);
+  });
 });
