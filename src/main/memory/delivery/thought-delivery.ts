@@ -43,7 +43,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { projectConcept, sessionUri } from '../../../core/memory/memory-format.js';
-import { MAX_ARGUMENT_BYTES } from '../../../core/memory/summary-thought.js';
 import type { ChainInFlight, ChainRecord, ChainState, ChainStore } from './chain-store.js';
 import { errorCode, isDiskRefusal } from '../../shared/disk-refusals.js';
 import { assertHeld, withFileLock, type LockTiming } from '../../shared/file-lock.js';
@@ -52,6 +51,8 @@ import type { Logger } from '../../shared/logger.js';
 import type { InFlightMark, OutboxEntry } from './outbox.js';
 import { createMemoryChainStore } from './memory-chain-store.js';
 import { isUnrecorded } from './outbox-entry.js';
+import { CHAIN_ROLLOVER_BYTES, MAX_UNSETTLED, RECENT_KEYS, recordedChain, residue, SESSION_OVERHEAD_BYTES, sessionBytes, THOUGHT_OVERHEAD_BYTES, withoutUnsettled } from './chain-record.js';
+import { createLandingLookup, isNotFound } from './thought-landing.js';
 
 /** What became of one attempt. */
 export type ThoughtOutcome =
@@ -61,78 +62,10 @@ export type ThoughtOutcome =
   /** Whether an earlier call landed could not be learned: asked again later, never sent blindly. */
   | { kind: 'unknown'; error: MemoryError };
 
-/** The thoughts line every summary thought carries: a chain note that shows none was not read whole. */
-const THOUGHTS_LINE = /Delivery [0-9a-f]{16,64} of/;
-
-/**
- * Whether maenifold answered that the note or folder does not exist: a definite answer. ListMemories
- * prints plain text, where this is only `ERROR: Directory not found: …`.
- */
-function isNotFound(error: MemoryError): boolean {
-  return error.code === 'TOOL_ERROR' && (error.toolCode === 'NOT_FOUND' || /^(?:\w+ failed: )?(?:ERROR|NOT_FOUND): (?:Directory|Memory file) not found\b/.test(error.message));
-}
-
-/** What asking maenifold about a thought in flight gave. */
-type Landing = { kind: 'landed'; sessionId: string; thoughtNumber: number } | { kind: 'absent' } | { kind: 'unknown'; error: MemoryError };
-
 /** Failures after which the call may still have landed. */
 export const AMBIGUOUS = new Set(['TIMEOUT', 'CRASHED', 'BAD_OUTPUT', 'OUTPUT_TOO_LARGE']);
-/**
- * Keys of the latest thoughts kept in the chain state. An entry given back after a failure that came after
- * its thought landed (a holder stopped past its lock's take-over, then resumed) comes round again after its
- * backoff, up to an hour later, and is known as delivered only while its key is kept: 50 keys were passed by
- * 69 thoughts in 33 s of the soak. 500 cover more than a project compacts in that time, in 20 KB of state.
- */
-const RECENT_KEYS = 500;
-/** Earlier sessions of a chain the chain state names (50 sessions of up to 512 KiB: far more than session start reads). */
-const MAX_EARLIER_SESSIONS = 50;
-/** Thoughts set aside at most; past it the oldest is forgotten (its entry, should it come again, is sent: at most one duplicate). */
-const MAX_UNSETTLED = 20;
 
-/**
- * How large a session's note may grow before the next thought starts a new session. maenifold answers
- * ReadMemory with the note as JSON, and the client stops reading at 4 MiB (cli-invoke.ts): even with every
- * character escaped six-fold (`\u003C`), 512 KiB stays under it.
- */
-export const CHAIN_ROLLOVER_BYTES = 512 * 1024;
-/** What a session's note holds besides its thoughts (frontmatter, title), from above. */
-const SESSION_OVERHEAD_BYTES = 1_024;
-/** What a thought's note section holds besides its texts (heading, agent, stamp), from above. */
-const THOUGHT_OVERHEAD_BYTES = 256;
-
-/** How large a recorded session's note is; a chain of an earlier version that was not measured counts as full thoughts. */
-function sessionBytes(state: ChainState): number {
-  return state.bytes ?? (state.thoughtNumber + 1) * MAX_ARGUMENT_BYTES;
-}
-
-/** A record's parts that outlive its chain: the thoughts set aside, and the keys delivered. */
-function residue(record: ChainRecord | null): ChainRecord | null {
-  if (!record?.unsettled?.length) return null;
-  return { unsettled: record.unsettled, ...(record.recentKeys ? { recentKeys: record.recentKeys } : {}) };
-}
-
-/** The record without the thought set aside under `key`. */
-function withoutUnsettled(record: ChainRecord | null, key: string): ChainRecord | null {
-  if (!record) return null;
-  const unsettled = (record.unsettled ?? []).filter((flight) => flight.key !== key);
-  const { unsettled: _old, ...rest } = record;
-  const next = (unsettled.length > 0 ? { ...rest, unsettled } : rest) as ChainRecord;
-  return next.sessionId !== undefined || next.inFlight ? next : residue(next);
-}
-
-/**
- * The UTC day folders where a session started between `from` and `to` (ms) is kept: maenifold names a new
- * session by its own clock when the call runs, which may be past midnight of the day it was sent.
- */
-function dayFolders(from: number, to: number): string[] {
-  const folders: string[] = [];
-  for (let at = from; at <= to; at = (Math.floor(at / 86_400_000) + 1) * 86_400_000) {
-    const uri = sessionUri(`session-${at}-0`);
-    if (!uri) break;
-    folders.push(uri.slice(0, uri.lastIndexOf('/')));
-  }
-  return folders;
-}
+export { CHAIN_ROLLOVER_BYTES } from './chain-record.js';
 
 /** The holder's lock check, and whether a call went out under it. */
 interface Guard {
@@ -182,72 +115,8 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
   const settleMs = settings.settleMs ?? 2 * timeoutMs;
   const rolloverBytes = settings.rolloverBytes ?? CHAIN_ROLLOVER_BYTES;
   const lockTiming: LockTiming = { waitMs: timeoutMs + 15_000, holdMs: 8 * timeoutMs + 20_000, staleMs: 10_000, ...settings.lockTiming };
+  const { landedAt } = createLandingLookup(memory, timeoutMs, settleMs);
 
-  /** Whether the session's note holds the key: `true`, `false` (read, and it does not), or why it could not be told. */
-  async function holdsKey(sessionId: string, key: string, ownChain: boolean): Promise<boolean | MemoryError> {
-    const uri = sessionUri(sessionId);
-    // An id that names no session was refused by maenifold: nothing landed under it.
-    if (!uri) return false;
-    const read = await memory.readNote(uri, { timeoutMs });
-    if (!read.ok) return isNotFound(read.error) ? false : read.error;
-    if (read.value.content.includes(key)) return true;
-    // The project's own chain holds earlier summary thoughts: an answer without their line is not the chain.
-    if (ownChain && !THOUGHTS_LINE.test(read.value.content)) return { code: 'BAD_OUTPUT', message: `ReadMemory of ${uri} answered without the chain's thoughts` };
-    return false;
-  }
-
-  /** Where a thought in flight landed: the chain it was sent to, or a chain started for it; or that it did not, or that this could not be told. */
-  async function landedAt(flight: ChainInFlight): Promise<Landing> {
-    if (flight.sessionId) {
-      const held = await holdsKey(flight.sessionId, flight.key, true);
-      if (typeof held !== 'boolean') return { kind: 'unknown', error: held };
-      return held ? { kind: 'landed', sessionId: flight.sessionId, thoughtNumber: flight.thoughtNumber } : { kind: 'absent' };
-    }
-    // A new chain gets its id from maenifold: look among the sessions started since the call, in every day
-    // folder the call could have landed in until it could no longer land.
-    const from = flight.at - 60_000;
-    const ids = new Set<string>();
-    for (const folder of dayFolders(from, flight.at + settleMs)) {
-      const listed = await memory.listNotes(folder, { timeoutMs });
-      if (!listed.ok) {
-        if (isNotFound(listed.error)) continue;
-        return { kind: 'unknown', error: listed.error };
-      }
-      for (const id of listed.value.join('\n').match(/session-\d{10,16}-\d+/g) ?? []) ids.add(id);
-    }
-    const candidates = [...ids].filter((id) => Number(id.split('-')[1]) >= from);
-    let unknown: MemoryError | null = null;
-    for (const sessionId of candidates) {
-      const held = await holdsKey(sessionId, flight.key, false);
-      if (held === true) return { kind: 'landed', sessionId, thoughtNumber: 0 };
-      if (held !== false) unknown ??= held;
-    }
-    return unknown ? { kind: 'unknown', error: unknown } : { kind: 'absent' };
-  }
-
-  /**
-   * The chain after a thought landed at `sessionId`/`thoughtNumber`. The keys delivered carry over to a new
-   * session, so a rollover never forgets what the chain holds; so do the thoughts set aside.
-   */
-  const recorded = (record: ChainRecord | null, sessionId: string, thoughtNumber: number, key: string, bytes: number | undefined, continues?: string, measuredBytes?: number): ChainState => {
-    const same = record?.sessionId === sessionId ? (record as ChainState) : null;
-    const previous = same ? same.previousSessionId : continues;
-    const kept = record?.sessionId !== undefined ? ((record as ChainState).earlierSessionIds ?? []) : [];
-    const earlier = same || !continues ? kept : [...kept.filter((id) => id !== continues), continues].slice(-MAX_EARLIER_SESSIONS);
-    return {
-      sessionId,
-      thoughtNumber,
-      updatedAt: new Date(now()).toISOString(),
-      recentKeys: [...(record?.recentKeys ?? []), key].slice(-RECENT_KEYS),
-      // A thought of unknown size (recorded by an earlier version) counts as the largest one.
-      bytes: (same ? (measuredBytes !== undefined && Number.isFinite(measuredBytes) ? measuredBytes : sessionBytes(same)) : SESSION_OVERHEAD_BYTES) + (bytes ?? MAX_ARGUMENT_BYTES),
-      ...(previous ? { previousSessionId: previous } : {}),
-      ...(earlier.length > 0 ? { earlierSessionIds: earlier } : {}),
-      ...(record?.unsettled?.length ? { unsettled: record.unsettled } : {}),
-    };
-  };
-
-  /** The thought as maenifold gets it, continuing `chain` or starting one (linked to the session it `continues`). */
   function thoughtOf(entry: OutboxEntry, response: string, sessionId: string | null, thoughtNumber: number, continues?: string): ThoughtInput {
     const project = projectConcept(entry.project);
     const earlier = continues ? sessionUri(continues) : null;
@@ -400,7 +269,7 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
         entry.project,
         (current) => {
           let next: ChainRecord | null;
-          if (landed.kind === 'landed') next = recorded(current, landed.sessionId, landed.thoughtNumber, flight.key, flight.bytes, flight.continues);
+          if (landed.kind === 'landed') next = recordedChain(now(), current, landed.sessionId, landed.thoughtNumber, flight.key, flight.bytes, flight.continues);
           else if (!current) next = null;
           else {
             const { inFlight: _settled, ...rest } = current;
@@ -447,7 +316,7 @@ export function createThoughtDelivery(settings: ThoughtDeliverySettings): (entry
     await chains.update(
       entry.project,
       (current) => ({
-        record: recorded(current, sessionId, thoughtNumber, entry.key, current?.inFlight?.key === entry.key ? current.inFlight.bytes : undefined, current?.inFlight?.continues, known?.sessionId === sessionId ? known.bytes : undefined),
+        record: recordedChain(now(), current, sessionId, thoughtNumber, entry.key, current?.inFlight?.key === entry.key ? current.inFlight.bytes : undefined, current?.inFlight?.continues, known?.sessionId === sessionId ? known.bytes : undefined),
         result: undefined,
       }),
       guard.check,
