@@ -44,10 +44,15 @@ export interface DigestPassOutput {
 export function runDigestPass(input: DigestPassInput): DigestPassOutput {
   const stored = parseDigest(input.digest, input.concept, input.key);
   const { digest: folded, dropped } = foldDigest(stored, input.notes.map(foldNoteOf), input.now);
-  if (input.forget === undefined) {
-    return { text: input.notes.length > 0 ? formatDigest(folded) : null, items: folded.items.length, dropped, forgotten: [], unknown: '' };
-  }
-  const forgot = forgetDigestItem(folded, input.forget);
-  if (!forgot.ok) return { text: input.notes.length > 0 ? formatDigest(folded) : null, items: folded.items.length, dropped, forgotten: [], unknown: forgot.reason };
-  return { text: formatDigest(forgot.digest), items: forgot.digest.items.length, dropped, forgotten: forgot.forgotten, unknown: '' };
+  const forgot = input.forget === undefined ? null : forgetDigestItem(folded, input.forget);
+  const next = forgot?.ok ? forgot.digest : folded;
+  // Written only when the pass changed something: a note folded or an item forgotten.
+  const changed = input.notes.length > 0 || forgot?.ok === true;
+  return {
+    text: changed ? formatDigest(next) : null,
+    items: next.items.length,
+    dropped,
+    forgotten: forgot?.ok ? forgot.forgotten : [],
+    unknown: forgot && !forgot.ok ? forgot.reason : '',
+  };
 }
