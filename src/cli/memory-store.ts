@@ -11,6 +11,8 @@ import { dirname, join, resolve } from 'node:path';
 import { locateCli } from '../main/memory/cli/cli-locator.js';
 import { createMaenifoldClient } from '../main/memory/cli/maenifold-client.js';
 import { createFileStore } from '../main/memory/files/file-store.js';
+import { countingWrites } from '../main/memory/counting-writes.js';
+import { writtenMarkFile } from '../main/memory/written-mark.js';
 import type { MemoryPort } from '../main/memory/memory-port.js';
 import { createChainStore } from '../main/memory/delivery/chain-store.js';
 import { resolvePluginOptions, type PluginOptions } from '../main/options/plugin-options.js';
@@ -73,10 +75,12 @@ export function openStore(request: StoreRequest): OpenedStore {
   const project = resolveProject(options.project, worktree);
   const location = locateCli(options.cli, env, worktree);
   const chains = createChainStore(options.stateDir, { logger });
+  // A forget is a write: the block a session start saved before it no longer answers unread.
+  const mark = writtenMarkFile(options.stateDir);
   if (options.store === 'files' || (options.store === 'auto' && !location.found)) {
     const files = createFileStore({ root: env['MAENIFOLD_ROOT'] || join(env['HOME'] || homedir(), 'maenifold'), stateDir: options.stateDir, runner, logger, index: { watch: false } });
-    return { memory: files, describe: `the file store under ${files.memoryDir}`, project, options, chains, runner, close: () => files.close() };
+    return { memory: countingWrites(files, mark), describe: `the file store under ${files.memoryDir}`, project, options, chains, runner, close: () => files.close() };
   }
   if (!location.found) throw new Error(`the store is maenifold and its CLI was not found (looked at ${location.tried.length} places); set MAENIFOLD_CLI to its path`);
-  return { memory: createMaenifoldClient(location, env), describe: `maenifold CLI ${location.path}`, project, options, chains, runner, close: async () => undefined };
+  return { memory: countingWrites(createMaenifoldClient(location, env), mark), describe: `maenifold CLI ${location.path}`, project, options, chains, runner, close: async () => undefined };
 }

@@ -57,7 +57,8 @@ export async function runStoreWalkthrough(
   const { options } = resolvePluginOptions({}, {});
   const background = createBackgroundWork(() => undefined);
   const sessionStart = createSessionStart({
-    options,
+    // The walkthrough's own state folder: a block saved by another run (or by OpenCode) is not this memory's.
+    options: { ...options, stateDir: parts.stateDir },
     logger,
     memory: store,
     runner: parts.runner,

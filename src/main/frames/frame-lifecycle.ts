@@ -20,6 +20,7 @@ import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import { HOST_READ_DEADLINE_MS, type HostClient } from '../host/host-client.js';
 import { withDeadline } from '../shared/deadline.js';
 import type { BackgroundWork } from '../shared/background-work.js';
+import { isSessionIdle } from '../host/host-events.js';
 
 export type { ModelRef };
 
@@ -163,9 +164,7 @@ export function createFrameLifecycle(context: FrameLifecycleDeps, store: FrameSt
         if (!options.frames) return;
         const sessionID = event?.properties?.['sessionID'];
         if (typeof sessionID !== 'string') return;
-        const status = (event.properties?.['status'] as { type?: unknown } | undefined)?.type;
-        const idle = event.type === 'session.idle' || (event.type === 'session.status' && status === 'idle');
-        if (idle && waitingForIdle.delete(sessionID)) background.run('frame compaction', () => summarize(sessionID));
+        if (isSessionIdle({ event }) && waitingForIdle.delete(sessionID)) background.run('frame compaction', () => summarize(sessionID));
         if (event.type === 'session.compacted') background.run('frame summary', () => capture(sessionID, event.properties?.['summary']));
       } catch (error) {
         logger.error(`frames: event handler failed: ${errorText(error)}`);

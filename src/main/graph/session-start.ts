@@ -14,10 +14,13 @@
  * The context depends on the project and recent activity, not on the
  * session, so it is built ahead (when the plugin loads and again when it
  * goes stale) and a session's first call usually finds it ready. When it
- * does not (OpenCode just started and the workers are still loading), the
- * block saved from the last build answers it as soon as the store's reads
- * show the project's memory unchanged since (saved-block.ts). Each session
- * keeps the block it started with, so its system prompt stays stable.
+ * does not (OpenCode just started and the workers have not), the block
+ * saved from the last build answers it: at once when nothing was written to
+ * memory since its reads began, else as soon as the store's reads show the
+ * project's memory unchanged since (saved-block.ts). The build at load waits
+ * for the host's start (plugin/host-start.ts) when the saved block answers at
+ * once, and reads at once (its first task starts the workers) when it does not. Each session keeps the block
+ * it started with, so its system prompt stays stable.
  */
 import { performance } from 'node:perf_hooks';
 import { fetchConceptContexts, fitConceptContexts } from './graph-context.js';
@@ -33,7 +36,8 @@ import { forHook, type HandlerDeps } from '../shared/handler-deps.js';
 import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { BackgroundWork } from '../shared/background-work.js';
-import { answersFor, blockSignature, loadSavedBlock, saveBlock, savedBlockFile, type SavedBlock } from './saved-block.js';
+import { answersFor, answersUnread, blockSignature, loadSavedBlock, saveBlock, savedBlockFile, type SavedBlock } from './saved-block.js';
+import { lastWritten, writtenMarkFile } from '../memory/written-mark.js';
 
 /** The heading of the injected block. */
 export const SESSION_CONTEXT_HEADING = '## Knowledge Graph Context';
@@ -66,8 +70,11 @@ interface BuiltContext {
    * the memory, so the next session builds again.
    */
   timedOut: boolean;
-  /** The block saved from an earlier build, answering while this one runs. */
-  saved?: boolean;
+  /**
+   * The block saved from an earlier build, answering while this one runs: `unwritten` when nothing was
+   * written to memory since its reads, `unchanged` when this build's reads found the same memory.
+   */
+  saved?: 'unwritten' | 'unchanged';
 }
 
 type SystemTransform = (input: { sessionID?: string; model?: { id?: string } }, output: { system: string[] }) => Promise<void>;
@@ -87,12 +94,25 @@ export interface SessionStartDeps extends HandlerDeps<(typeof SESSION_START_OPTI
   background: BackgroundWork;
 }
 
+/** What session start hands the plugin. */
+export interface SessionStart {
+  hook: SystemTransform;
+  /**
+   * Starts a build ahead of need (when none is fresh).
+   *
+   * @param until - settles when the host has got through its start: the build's reads wait for it when the
+   * saved block answers the first sessions at once, and start at once when it does not.
+   */
+  prepare(until?: Promise<void>): void;
+  /** Shutdown: a build still waiting for the host's start ends without reading. */
+  close(): void;
+}
 
 /**
  * @param context - the parts of the plugin it uses.
- * @returns the hook and `prepare`, which starts a build ahead of need.
+ * @returns the hook and `prepare`.
  */
-export function createSessionStart(context: SessionStartDeps): { hook: SystemTransform; prepare(): void } {
+export function createSessionStart(context: SessionStartDeps): SessionStart {
   const { options, memory, runner, project, chains, background, logger } = forHook(context, 'session-start');
   const sessions = new Map<string, string | null>();
   // Sessions whose first call timed out: later calls only look whether the build is ready.
@@ -105,12 +125,19 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
   // The current build's answer from the saved block: settles only if the memory is what the block was built from.
   let currentEarly: Promise<BuiltContext> = new Promise(() => undefined);
   const savedFile = savedBlockFile(options.stateDir, project.key);
+  const markFile = writtenMarkFile(options.stateDir);
   let saved: Promise<SavedBlock | null> = loadSavedBlock(savedFile);
+  // The build held back until the host's start, if one is: waking lets it read at once.
+  let wakeBuild: () => void = () => undefined;
+  let closed = false;
   // What the saved block's signature covers besides the memory read: what else shapes the block.
   const shape = [project.key, options.sessionStartTokens, options.sessionStartConceptTokens, options.sessionStartMemoryTokens, options.memoryScope, options.summaryMaxChars];
 
-  async function build(offer: (built: BuiltContext) => void): Promise<BuiltContext> {
+  async function build(offer: (built: BuiltContext) => void, held: Promise<void>): Promise<BuiltContext> {
+    await held;
+    if (closed) return { text: null, builtAt: Date.now(), timedOut: true };
     const start = performance.now();
+    const readAt = Date.now();
     const timing = { timeoutMs: options.contextTimeoutMs };
     // One look at the chain per build: the project memory and the scope filters share it.
     const chain = withDeadline(chains.get(project.key), options.contextTimeoutMs).then((read) => (read.done ? read.value : null));
@@ -125,7 +152,7 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
       signature = blockSignature([shape, read]);
       const known = signature;
       void saved.then((block) => {
-        if (answersFor(block, known, Date.now())) offer({ text: block.text, builtAt: block.builtAt, timedOut: false, saved: true });
+        if (answersFor(block, known, Date.now())) offer({ text: block.text, builtAt: block.builtAt, timedOut: false, saved: 'unchanged' });
       });
     };
     const [projectMemory, search, recent, sessions] = await Promise.all([
@@ -154,7 +181,7 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
       logger.info(`session context: ${memoryLine}; ${graphLine} in ${ms} ms (project ${project.key})${missed ? '; out of time, built again at the next call' : ''}`);
       const built = { text, builtAt: Date.now(), timedOut: missed };
       if (!missed && signature !== null) {
-        const block = { signature, text, builtAt: built.builtAt };
+        const block = { signature, text, builtAt: built.builtAt, readAt };
         saved = Promise.resolve(block);
         background.run('session context', () => saveBlock(savedFile, block));
       }
@@ -200,7 +227,17 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
     return done(text, `${fitted.value.concepts.length} concepts, ${fitted.value.tokens} tokens (${fitted.value.concepts.join(', ')}); skipped ${skipped.join(', ') || 'none'}`, false);
   }
 
-  function prepare(): Promise<BuiltContext> {
+  /**
+   * The saved block when nothing was written to memory since its reads began (the newer of this process's
+   * and the state folder's), else `null`. Two small file reads; never throws.
+   */
+  async function unwrittenAnswer(): Promise<BuiltContext | null> {
+    const [file, own, written] = await Promise.all([loadSavedBlock(savedFile), saved.catch(() => null), lastWritten(markFile)]);
+    const block = file && own ? (file.builtAt >= own.builtAt ? file : own) : (file ?? own);
+    return answersUnread(block, written, Date.now()) ? { text: block.text, builtAt: block.builtAt, timedOut: false, saved: 'unwritten' } : null;
+  }
+
+  function prepare(until?: Promise<void>): Promise<BuiltContext> {
     // A store that counts its writes makes a context built before the last one stale.
     const revision = memory.revision?.() ?? 0;
     if (!current || currentMissed || Date.now() - currentAt > CONTEXT_TTL_MS || revision !== currentRevision) {
@@ -209,7 +246,16 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
       currentMissed = false;
       let offer: (built: BuiltContext) => void = () => undefined;
       currentEarly = new Promise((resolve) => (offer = resolve));
-      const building = build(offer).catch((error: unknown): BuiltContext => {
+      let held: Promise<void> = Promise.resolve();
+      if (until) {
+        // While OpenCode starts, the saved block answers and the build waits: its reads (CLI calls, the file
+        // store's index) and its fit would take the cores the host's start needs.
+        held = Promise.race([until, new Promise<void>((resolve) => (wakeBuild = resolve))]);
+        void unwrittenAnswer().then((answer) => {
+          if (!answer) wakeBuild();
+        });
+      }
+      const building = build(offer, held).catch((error: unknown): BuiltContext => {
         logger.warn(`session context: build failed: ${errorText(error)}`);
         return { text: null, builtAt: Date.now(), timedOut: true };
       });
@@ -223,6 +269,9 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
     return current;
   }
 
+  /** Why a session starts with a saved block, for the log. */
+  const SAVED_WHY = { unwritten: 'nothing written to memory since', unchanged: "the project's memory unchanged since" } as const;
+
   const hook: SystemTransform = async (input, output) => {
     try {
       if (!options.sessionStart || !memory.available || !input?.sessionID || !Array.isArray(output?.system)) return;
@@ -230,11 +279,17 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
       if (block === undefined) {
         const patience = waited.has(input.sessionID) ? 0 : options.contextTotalTimeoutMs;
         const building = prepare();
-        // Whichever comes first: the build, or the saved block once the reads show it was built from this memory.
-        const ready = await withDeadline(Promise.race([building, currentEarly]), patience);
+        // Whichever comes first: the build, the saved block when nothing was written since its reads, or the
+        // saved block once this build's reads show it was built from this memory.
+        const unwritten = unwrittenAnswer().then((answer) => {
+          if (answer) return answer;
+          wakeBuild();
+          return new Promise<BuiltContext>(() => undefined);
+        });
+        const ready = await withDeadline(Promise.race([building, unwritten, currentEarly]), patience);
         if (ready.done && !(ready.value.text === null && ready.value.timedOut)) {
           block = ready.value.text;
-          if (ready.value.saved) logger.info(`session context: session ${input.sessionID} starts with the block built at ${new Date(ready.value.builtAt).toISOString()} (the project's memory unchanged since) while the new one is built`);
+          if (ready.value.saved) logger.info(`session context: session ${input.sessionID} starts with the block built at ${new Date(ready.value.builtAt).toISOString()} (${SAVED_WHY[ready.value.saved]}) while the new one is built`);
           waited.delete(input.sessionID);
           if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
           sessions.set(input.sessionID, block);
@@ -254,5 +309,12 @@ export function createSessionStart(context: SessionStartDeps): { hook: SystemTra
     }
   };
 
-  return { hook, prepare: () => void prepare() };
+  return {
+    hook,
+    prepare: (until) => void prepare(until),
+    close() {
+      closed = true;
+      wakeBuild();
+    },
+  };
 }

@@ -22,3 +22,17 @@ export function deletedSessionID(input: HostEventInput | undefined): string | nu
   const info = properties?.['info'] as { id?: unknown } | undefined;
   return typeof info?.id === 'string' ? info.id : null;
 }
+
+/**
+ * Whether an event says a session went idle: `session.idle`, or `session.status` with status `idle` (the
+ * form both hosts send beside it, and the only one some 2.x builds send).
+ *
+ * @param input - the `event` hook's input, as the host sent it.
+ */
+export function isSessionIdle(input: HostEventInput | undefined): boolean {
+  const event = input?.event;
+  if (!event) return false;
+  if (event.type === 'session.idle') return true;
+  const status = (event.properties?.['status'] as { type?: unknown } | undefined)?.type;
+  return event.type === 'session.status' && status === 'idle';
+}

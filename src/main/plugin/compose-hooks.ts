@@ -17,6 +17,7 @@ import type { createConfessionReport } from '../summaries/confession-report.js';
 import type { WorkingSetHooks } from '../working-set/working-set-hooks.js';
 import type { Frames } from '../frames/frames.js';
 import type { HookBudgets } from './hook-budgets.js';
+import type { HostStart } from './host-start.js';
 import { COMPACTING_SCRATCH, NO_OUTPUT, runPartsWithin, SYSTEM_SCRATCH, TOOL_ARGS_SCRATCH, TOOL_RESULT_SCRATCH, type HookPart, type OutputScratch } from './hook-parts.js';
 
 type Handler<I, O> = (input: I, output: O) => Promise<void>;
@@ -40,6 +41,8 @@ export interface FeatureHandlers {
   summaries: ReturnType<typeof createSummaryPersistence>;
   /** `null` when the frames option is off. */
   frames: Frames | null;
+  /** Told the host's events, to learn when it got through its start. */
+  hostStart?: Pick<HostStart, 'event'>;
 }
 
 /**
@@ -70,6 +73,7 @@ export function composeHooks(handlers: FeatureHandlers, budgets: HookBudgets, lo
     { name: 'compaction window', run: (input) => handlers.windowForgetting(input) },
     { name: 'summaries', run: (input) => handlers.summaries(input) },
     frames ? { name: 'frames', run: (input) => frames.event(input) } : null,
+    handlers.hostStart ? { name: 'host start', run: async (input) => handlers.hostStart?.event(input) } : null,
   ]);
   const system = within('experimental.chat.system.transform', budgets.systemTransform, SYSTEM_SCRATCH, [
     { name: 'session start', run: handlers.sessionStart },

@@ -45,6 +45,8 @@ import { createWorkingSetHooks } from '../working-set/working-set-hooks.js';
 import { createWindowForgetting } from '../compaction/window-forgetting.js';
 import { createDigestUpdater } from '../memory/digest/digest-updater.js';
 import { digestRefresher } from '../memory/digest/digest-refresh.js';
+import { writtenMarkFile } from '../memory/written-mark.js';
+import { createHostStart } from './host-start.js';
 
 /** How the workers' priority is told in the log. */
 function priorityText(priority: PriorityOutcome | null): string {
@@ -117,23 +119,25 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const project = resolveProject(options.project, input.worktree || input.directory || process.cwd());
     const location = locateCli(options.cli, env, input.directory || process.cwd());
     const useFiles = options.store === 'files' || (options.store === 'auto' && !location.found);
-    // The pool's warm-up waits for the host's first work call (at most WARM_UP_LATEST_MS): OpenCode is
-    // busy starting until then, and the first prompt would wait for the cores the warm-up holds.
-    let hostStarted: () => void = () => undefined;
-    const warmUpStart: WarmUpStart = { after: new Promise<void>((resolve) => (hostStarted = resolve)) };
+    // The pool's workers and warm-up wait for the host's start (host-start.ts): OpenCode is busy starting
+    // until then, and the first prompt would wait for the cores they hold.
+    const hostStart = createHostStart();
+    const warmUpStart: WarmUpStart = { after: hostStart.settled };
     const pool = seams.pool ?? seams.pools?.acquire(options.pool, seams.workerFile, warmUpStart) ?? createWorkerPool(options.pool, seams.workerFile, warmUpStart);
     const runner = createFallbackRunner(pool, (name, reason) => logger.warn(`pool could not run ${name} (${reason}); ran it inline`));
     let files: FileStore | null = null;
     let memory: MemoryPort;
     let releaseRunner: () => Promise<void> = async () => undefined;
+    // Every write that lands stamps the state folder's mark: a block saved before it no longer answers unread.
+    const mark = writtenMarkFile(options.stateDir);
     if (useFiles) {
       const root = env['MAENIFOLD_ROOT'] || join(env['HOME'] || homedir(), 'maenifold');
       files = createFileStore({ root, stateDir: options.stateDir, runner, logger });
-      memory = files;
+      memory = countingWrites(files, mark);
       const why = location.found ? 'store option is files' : `maenifold CLI not found, looked at ${location.tried.length} places, last ${location.tried.at(-1) ?? 'none'}; set MAENIFOLD_CLI to use it`;
       logger.info(`store: built-in files under ${files.memoryDir} (${why}); project ${project.name} (${project.key}, memory scope ${options.memoryScope}); ${hostText(input.host)}`);
     } else {
-      memory = countingWrites(createMaenifoldClient(location, env));
+      memory = countingWrites(createMaenifoldClient(location, env), mark);
       if (location.found) {
         logger.info(`store: maenifold CLI ${location.path} (from ${location.source}); project ${project.name} (${project.key}, memory scope ${options.memoryScope}); ${hostText(input.host)}`);
         // The thread the CLI is started from starts now, not inside the first hook that writes; dispose lets it go.
@@ -173,11 +177,17 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
     const confession = createConfessionReport({ options: optionSlice(options, CONFESSION_REPORT_OPTIONS), logger, host });
     const frames = options.frames ? createFrames({ options: optionSlice(options, FRAMES_OPTIONS), logger, runner, host, background, workingSet, summaries: compacted }, worktree) : null;
     const compaction = createCompaction({ options: optionSlice(options, COMPACTION_OPTIONS), logger, memory, runner, engine, host, project, background, delivery, workingSet, windows, refreshDigest: deferDigest, sessionItems });
-    // Whatever an earlier run could not deliver.
-    if (memory.available) background.run('outbox', () => delivery.flush());
-    // Built now, ahead of the first session: the pool runs its tasks before its warm-up, so a first prompt
-    // soon after OpenCode starts finds the block built instead of waiting for every worker to warm up.
-    if (options.sessionStart && memory.available) sessionStart.prepare();
+    // Whatever an earlier run could not deliver, once the host has started: its writes would take the cores.
+    // Until then nothing is running, so shutdown does not wait for it; what is not delivered waits in the outbox.
+    let stopping = false;
+    if (memory.available) {
+      void hostStart.settled.then(() => {
+        if (!stopping) background.run('outbox', () => delivery.flush());
+      });
+    }
+    // Started now, ahead of the first session. While the saved block answers (nothing written since its reads)
+    // its reads wait for the host's start; when it does not, they start at once (and their tasks start the workers).
+    if (options.sessionStart && memory.available) sessionStart.prepare(hostStart.settled);
     void pool.ready.then((ready) => {
       if (ready.ok) logger.debug(`worker pool ready: ${pool.options.threads} threads, ${priorityText(ready.value.priority)}`);
       else logger.warn(`worker pool unavailable (${ready.error.message}); small inputs run inline, large ones are skipped`);
@@ -191,9 +201,10 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
             try {
               await sessionStart.hook(input, output);
             } finally {
-              hostStarted();
+              hostStart.workCall();
             }
           },
+          hostStart,
           rules: rulesInjection,
           taskAugmentation,
           workingSet: createWorkingSetHooks({ logger, workingSet }),
@@ -211,6 +222,9 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
       background,
       pool,
       async dispose() {
+        stopping = true;
+        // A build still waiting for the host's start ends unread.
+        sessionStart.close();
         // A background job may wait on a host or disk that never answers: shutdown stops waiting for it.
         // What was not delivered by then stays in the outbox for the next start.
         // A digest pass waiting for a summary goes now, its notes written: shutdown waits for it as for the rest.

@@ -1,9 +1,12 @@
 /**
- * The worker pool: one per plugin instance, started when the plugin loads,
- * so no hook pays for starting a worker, and warmed while no real task wants
- * it: the first work the plugin asks for (session start's block, built when
- * it loads) runs as soon as a worker has started, not after every worker's
- * warm-up.
+ * The worker pool: one per plugin instance (one per process under 2.x,
+ * host/v2/shared-pools.ts). Its workers start once the host has got through
+ * its own start (OpenCode is busy starting until the first session went idle,
+ * and workers loading then made the user's first prompt wait for the cores),
+ * or at the first real task, whichever comes first: what the plugin would
+ * run while OpenCode starts waits for the host's start where it is asked
+ * for (session start's build, the outbox's delivery). The warm-up runs
+ * while no real task wants the pool.
  */
 import { performance } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
@@ -79,16 +82,16 @@ export const WARM_UP_IDLE_MS = 250;
  */
 export const MAX_WARM_UP_TRIES = 3;
 
-/** When a pool's warm-up may begin. */
+/** When a pool's workers start, and its warm-up begins. */
 export interface WarmUpStart {
   /**
-   * Settles when the host has got through its own start: the plugin passes its first work call. The warm-up
-   * keeps both cores busy for seconds under Bun, and JavaScriptCore compiles what it runs on threads at the
-   * host's priority: run while OpenCode itself starts, it made the first prompt of a new server wait.
-   * Real tasks run at once either way. @default the pool's start
+   * Settles when the host has got through its own start (plugin/host-start.ts). Loading a worker costs about
+   * a second of CPU under Bun and the warm-up keeps both cores busy for seconds; JavaScriptCore compiles what
+   * they run on threads at the host's priority: run while OpenCode itself starts, they made the first prompt
+   * of a new server wait. The workers start then, or at the first real task. @default the pool's creation
    */
   after?: Promise<unknown>;
-  /** The warm-up begins this long after the pool's start at the latest, whatever `after` does. @default 15000 */
+  /** The workers start and the warm-up begins this long after the pool's creation at the latest, whatever `after` does. @default 15000 */
   latestMs?: number;
 }
 
@@ -147,7 +150,36 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
     piscina = null;
     await stopping?.destroy().catch(() => undefined);
   }
-  start();
+  let stopWaiting: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (stopWaiting = resolve));
+  /** Resolves when {@link WarmUpStart} lets the workers start and the warm-up begin (or the pool was stopped). */
+  const hostStart = warmUpStart.after;
+  const allowed: Promise<void> = hostStart
+    ? (async () => {
+        let timer: NodeJS.Timeout | undefined;
+        const latest = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, warmUpStart.latestMs ?? WARM_UP_LATEST_MS);
+          // A pool nobody uses keeps no process alive.
+          timer.unref();
+        });
+        await Promise.race([hostStart.then(() => undefined, () => undefined), latest, stopped]);
+        clearTimeout(timer);
+      })()
+    : Promise.resolve();
+  let wakeUp: () => void = () => undefined;
+  const woken = new Promise<void>((resolve) => (wakeUp = resolve));
+  let workersStarted = false;
+  if (!hostStart) {
+    workersStarted = true;
+    start();
+  }
+  /** Settles once the workers were started (or the pool was stopped first). */
+  const workersStart: Promise<void> = workersStarted
+    ? Promise.resolve()
+    : Promise.race([allowed, woken]).then(() => {
+        workersStarted = true;
+        if (!destroyed) start();
+      });
 
   async function run<N extends TaskName>(
     name: N,
@@ -155,6 +187,8 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
     controls: RunControls = {},
   ): Promise<TaskResult<TaskSignatures[N]['output']>> {
     if (name === 'warmUp') return submit(name, input, controls);
+    // A real task wants the workers now.
+    wakeUp();
     realInFlight++;
     try {
       return await submit(name, input, controls);
@@ -166,22 +200,29 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
 
   async function submit<N extends TaskName>(name: N, input: TaskSignatures[N]['input'], controls: RunControls): Promise<TaskResult<TaskSignatures[N]['output']>> {
     if (destroyed) return { ok: false, error: { code: 'POOL_DESTROYED', message: 'the worker pool was stopped' } };
-    if (!piscina) return startError ?? { ok: false, error: { code: 'POOL_UNAVAILABLE', message: 'no pool' } };
+    if (workersStarted && !piscina) return startError ?? { ok: false, error: { code: 'POOL_UNAVAILABLE', message: 'no pool' } };
     // piscina's own maxQueue is not a hard bound (its balancer hands busy workers more tasks), so the bound is kept here.
     if (inFlight >= options.threads + options.maxQueue) {
       return { ok: false, error: { code: 'QUEUE_FULL', message: `${inFlight} tasks in flight; the queue holds ${options.maxQueue}` } };
     }
     inFlight++;
-    const signal = controls.signal
-      ? AbortSignal.any([controls.signal, AbortSignal.timeout(options.taskTimeoutMs)])
-      : AbortSignal.timeout(options.taskTimeoutMs);
     try {
-      const request: TaskRequest<N> = { name, input };
-      return (await piscina.run(request, { signal })) as TaskResult<TaskSignatures[N]['output']>;
-    } catch (error) {
-      return classifyRejection(error, signal, destroyed);
+      if (!workersStarted) await workersStart;
+      if (destroyed) return { ok: false, error: { code: 'POOL_DESTROYED', message: 'the worker pool was stopped' } };
+      if (!piscina) return startError ?? { ok: false, error: { code: 'POOL_UNAVAILABLE', message: 'no pool' } };
+      return await runOn(piscina, { name, input }, controls.signal);
     } finally {
       inFlight--;
+    }
+  }
+
+  /** One task on the started workers, within the task's deadline. */
+  async function runOn<N extends TaskName>(workers: Piscina, request: TaskRequest<N>, callerSignal: AbortSignal | undefined): Promise<TaskResult<TaskSignatures[N]['output']>> {
+    const signal = callerSignal ? AbortSignal.any([callerSignal, AbortSignal.timeout(options.taskTimeoutMs)]) : AbortSignal.timeout(options.taskTimeoutMs);
+    try {
+      return (await workers.run(request, { signal })) as TaskResult<TaskSignatures[N]['output']>;
+    } catch (error) {
+      return classifyRejection(error, signal, destroyed);
     }
   }
 
@@ -193,21 +234,6 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
       if (realInFlight === 0 && quietFor >= WARM_UP_IDLE_MS) return;
       await new Promise((resolve) => setTimeout(resolve, realInFlight > 0 ? WARM_UP_IDLE_MS : WARM_UP_IDLE_MS - quietFor));
     }
-  }
-
-  /** Resolves when {@link WarmUpStart} lets the passes begin (once: a warm-up tried again does not wait again). */
-  let allowed: Promise<void> | null = null;
-  function startAllowed(): Promise<void> {
-    const after = warmUpStart.after;
-    allowed ??= after
-      ? (async () => {
-          let timer: NodeJS.Timeout | undefined;
-          const latest = new Promise<void>((resolve) => (timer = setTimeout(resolve, warmUpStart.latestMs ?? WARM_UP_LATEST_MS)));
-          await Promise.race([after.then(() => undefined, () => undefined), latest]);
-          clearTimeout(timer);
-        })()
-      : Promise.resolve();
-    return allowed;
   }
 
   /** One wave: a warm-up task of `rounds` passes per worker. */
@@ -223,7 +249,7 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
     const plan = warmUpPlan();
     let results = await wave(0);
     if (results.some((result) => !result.ok)) return results;
-    await startAllowed();
+    await allowed;
     // In short waves of one task per worker (an idle pool gives each worker one), each sent only while
     // no real task wants the pool: a real task waits for one short wave's task at most, never for a
     // whole warm-up, and the work that came first is not queued behind it.
@@ -237,6 +263,8 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
   }
 
   async function warmAll(): Promise<TaskResult<PoolReady>> {
+    await workersStart;
+    if (destroyed) return { ok: false, error: { code: 'POOL_DESTROYED', message: 'the worker pool was stopped' } };
     if (!piscina) return startError ?? { ok: false, error: { code: 'POOL_UNAVAILABLE', message: 'no pool' } };
     if (!options.warmUp) return { ok: true, value: { priority: null } };
     let failed: Extract<TaskResult<never>, { ok: false }> | undefined;
@@ -284,6 +312,8 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
     async destroy() {
       if (destroyed) return;
       destroyed = true;
+      stopWaiting();
+      wakeUp();
       try {
         await piscina?.destroy();
       } catch {

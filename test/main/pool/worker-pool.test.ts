@@ -173,6 +173,39 @@ describe('createWorkerPool', () => {
     expect(await pool.run('analyzeUnits', command('echo'))).toMatchObject({ ok: false, error: { code: 'POOL_DESTROYED' } });
   });
 
+  it("should start no worker before the host's start, its warm-up held, and start one at once for a real task", async () => {
+    const pool = createWorkerPool({ threads: 1 }, faultyWorker, { after: new Promise(() => undefined), latestMs: 60_000 });
+    pools.push(pool);
+    let warmed = false;
+    void pool.ready.then(() => (warmed = true));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(pool.stats().threads).toBe(0);
+    expect(await pool.run('analyzeUnits', command('echo'))).toEqual({ ok: true, value: { analyses: [], timings: { echo: 4 } } });
+    expect(pool.stats().threads).toBe(1);
+    // The warm-up's passes still wait for the host.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(warmed).toBe(false);
+  });
+
+  it("should start its workers and warm them at the host's start, or at the latest time without it", async () => {
+    let hostStarted: () => void = () => undefined;
+    const started = createWorkerPool({ threads: 1 }, faultyWorker, { after: new Promise<void>((resolve) => (hostStarted = resolve)), latestMs: 60_000 });
+    const late = createWorkerPool({ threads: 1 }, faultyWorker, { after: new Promise(() => undefined), latestMs: 100 });
+    pools.push(started, late);
+    hostStarted();
+    expect(await started.ready).toMatchObject({ ok: true });
+    expect(await late.ready).toMatchObject({ ok: true });
+  });
+
+  it('should fail a task held for the workers as POOL_DESTROYED when the pool stops before they start', async () => {
+    const pool = createWorkerPool({ threads: 1 }, faultyWorker, { after: new Promise(() => undefined), latestMs: 60_000 });
+    const task = pool.run('analyzeUnits', command('echo'));
+    await pool.destroy();
+    expect(await task).toMatchObject({ ok: false, error: { code: 'POOL_DESTROYED' } });
+    expect(await pool.ready).toMatchObject({ ok: false, error: { code: 'POOL_DESTROYED' } });
+    expect(pool.stats().threads).toBe(0);
+  });
+
   it('should replace invalid options with defaults and name each one', () => {
     // The fixture worker: which worker runs does not matter here, and the real one costs a second of CPU to start.
     const pool = startPool({ threads: 0, maxQueue: 'many', warmUp: 'yes' }, faultyWorker);
