@@ -37,7 +37,8 @@ import type { MemoryPort } from '../memory/memory-port.js';
 import type { TaskRunner } from '../pool/task-runner.js';
 import type { BackgroundWork } from '../shared/background-work.js';
 import { answersFor, answersUnread, blockSignature, loadSavedBlock, saveBlock, savedBlockFile, type SavedBlock } from './saved-block.js';
-import { lastWritten, writtenMarkFile } from '../memory/written-mark.js';
+import { lastWritten, MARK_SLACK_MS, writtenMarkFile } from '../memory/written-mark.js';
+import { isSessionIdle, type HostEventInput } from '../host/host-events.js';
 
 /** The heading of the injected block. */
 export const SESSION_CONTEXT_HEADING = '## Knowledge Graph Context';
@@ -104,9 +105,18 @@ export interface SessionStart {
    * saved block answers the first sessions at once, and start at once when it does not.
    */
   prepare(until?: Promise<void>): void;
+  /**
+   * Told the host's events: once a session goes idle after the plugin wrote to memory (a compaction's note,
+   * its summary, the digest), builds again when the writes in flight are done, so the block saved for the
+   * next start is read after them and answers that start's first prompt at once.
+   */
+  event(input: HostEventInput): void;
   /** Shutdown: a build still waiting for the host's start ends without reading. */
   close(): void;
 }
+
+/** How long a build after writes waits for the plugin's other background work (a digest pass waits for its summary). */
+export const REBUILD_WAIT_MS = 90_000;
 
 /**
  * @param context - the parts of the plugin it uses.
@@ -309,9 +319,23 @@ export function createSessionStart(context: SessionStartDeps): SessionStart {
     }
   };
 
+  let rebuilding = false;
   return {
     hook,
     prepare: (until) => void prepare(until),
+    event(input) {
+      if (rebuilding || closed || !options.sessionStart || !memory.available || !isSessionIdle(input)) return;
+      if ((memory.revision?.() ?? 0) === currentRevision) return;
+      rebuilding = true;
+      void withDeadline(background.idle(), REBUILD_WAIT_MS)
+        // Its reads begin past the slack a stamp may lag by: the saved block then stands unread.
+        .then(() => new Promise((resolve) => setTimeout(resolve, 2 * MARK_SLACK_MS)))
+        .then(() => {
+          // prepare() builds only if the memory changed since the current build began.
+          if (!closed) void prepare();
+        })
+        .finally(() => (rebuilding = false));
+    },
     close() {
       closed = true;
       wakeBuild();

@@ -43,6 +43,8 @@ export interface FeatureHandlers {
   frames: Frames | null;
   /** Told the host's events, to learn when it got through its start. */
   hostStart?: Pick<HostStart, 'event'>;
+  /** Told the host's events, to build again after the plugin wrote to memory. */
+  sessionStartEvent?: (input: HostEventInput) => void;
 }
 
 /**
@@ -74,6 +76,7 @@ export function composeHooks(handlers: FeatureHandlers, budgets: HookBudgets, lo
     { name: 'summaries', run: (input) => handlers.summaries(input) },
     frames ? { name: 'frames', run: (input) => frames.event(input) } : null,
     handlers.hostStart ? { name: 'host start', run: async (input) => handlers.hostStart?.event(input) } : null,
+    handlers.sessionStartEvent ? { name: 'session start', run: async (input) => handlers.sessionStartEvent?.(input) } : null,
   ]);
   const system = within('experimental.chat.system.transform', budgets.systemTransform, SYSTEM_SCRATCH, [
     { name: 'session start', run: handlers.sessionStart },

@@ -205,6 +205,7 @@ export async function createMaenifoldPlugin(input: PluginInput, rawOptions?: unk
             }
           },
           hostStart,
+          sessionStartEvent: (event) => sessionStart.event(event),
           rules: rulesInjection,
           taskAugmentation,
           workingSet: createWorkingSetHooks({ logger, workingSet }),

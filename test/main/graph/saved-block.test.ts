@@ -170,6 +170,45 @@ describe('createSessionStart', () => {
     await project.files.close();
   });
 
+  it('should build again once a session went idle after the plugin wrote, so the next start is answered at once with what was written', async () => {
+    const project = await setUp();
+    const running = project.start(pool());
+    await systemFor(running, 'ses_a');
+    await project.background.idle();
+    // The compaction of ses_a wrote its note; nothing starts a session before OpenCode stops.
+    await project.note('ses_a', 'serve the cart from the edge cache');
+    running.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_a' } } });
+    await vi.waitFor(async () => expect((await loadSavedBlock(project.savedFile))?.text).toContain('serve the cart from the edge cache'));
+    await project.background.idle();
+
+    const tasks = heldPool();
+    const store = heldReads(project.files);
+    const restarted = project.start(tasks.runner, store.memory);
+    restarted.prepare(new Promise<void>(() => undefined));
+    expect(await systemFor(restarted, 'ses_b')).toContain('serve the cart from the edge cache');
+    expect(store.reads).toEqual([]);
+    restarted.close();
+    store.open();
+    tasks.open();
+    await project.background.idle();
+    await project.files.close();
+  });
+
+  it('should not build again on an idle session when nothing was written', async () => {
+    const project = await setUp();
+    const tasks: string[] = [];
+    const counted: TaskRunner = { run: (name, input, controls) => (tasks.push(name), pool().run(name, input, controls)) };
+    const running = project.start(counted);
+    await systemFor(running, 'ses_a');
+    await project.background.idle();
+    const handed = tasks.length;
+    running.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_a' } } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await project.background.idle();
+    expect(tasks.length).toBe(handed);
+    await project.files.close();
+  });
+
   it("should answer with the saved block once the reads show the project's memory unchanged when the mark was stamped by another project's write", async () => {
     const project = await setUp();
     const before = await systemFor(project.start(pool()), 'ses_a');
