@@ -1,0 +1,58 @@
+// Credentials in a public transcript, replaced by fakes of the same shape before the transcript is converted
+// for an eval corpus (eval/sequence/rebuild.mjs, eval/outside/rebuild.mjs): the corpus stays on the machine,
+// and what it shows of a key is its kind, never its value.
+
+// Shapes of credentials a transcript may show: each match keeps its prefix and its length, every other
+// letter becoming x and every digit 0, so a reader still sees a key of that kind.
+const CREDENTIALS = [
+  /\b(?:sk|pk|rk)-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}/g,
+  /\bnvapi-[A-Za-z0-9_-]{20,}/g,
+  /\bgh[pousr]_[A-Za-z0-9]{30,}/g,
+  /\bgithub_pat_[A-Za-z0-9_]{30,}/g,
+  /\bAKIA[0-9A-Z]{16}\b/g,
+  /\bAIza[0-9A-Za-z_-]{35}\b/g,
+  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
+  /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
+  /\b(?:postgres(?:ql)?|mysql|mongodb(?:\+srv)?|redis):\/\/[^:\s/]+:[^@\s]+@/g,
+];
+const PREFIX = /^(?:(?:sk|pk|rk)-(?:proj-|ant-)?|nvapi-|gh[pousr]_|github_pat_|AKIA|AIza|xox[abprs]-|eyJ|(?:postgres(?:ql)?|mysql|mongodb(?:\+srv)?|redis):\/\/[^:\s/]+:)/;
+
+function fake(match) {
+  const prefix = PREFIX.exec(match)?.[0] ?? '';
+  const tail = match.slice(prefix.length).replace(/[A-Za-z]/g, 'x').replace(/[0-9]/g, '0');
+  return prefix + (match.endsWith('@') ? `${tail.slice(0, -1)}@` : tail);
+}
+
+// A password written as a literal (`password=…`, `"password": "…"`, `PASSWORD: …`): every occurrence of
+// the value is replaced, wherever else the transcript repeats it (a summary, a login command).
+const PASSWORD = /(?<![A-Za-z])(?:password|passwd|pwd)["']?\s*[=:]\s*["'`]?([^\s"'`,;)\\]{6,})/gi;
+const NOT_A_PASSWORD = /^(?:process\.env|isProduction|\$\{|change-me|your[_-]|<|\*+$|string$|null$|undefined$|true$|false$|encrypted$|password$)/i;
+
+export function passwords(text) {
+  const found = new Set();
+  for (const match of text.matchAll(PASSWORD)) {
+    const value = match[1];
+    if (value && !NOT_A_PASSWORD.test(value) && /[0-9]/.test(value)) found.add(value);
+  }
+  // Longest first, so a password that holds another is replaced whole.
+  return [...found].sort((a, b) => b.length - a.length);
+}
+
+export function redacted(text, known) {
+  let count = 0;
+  let result = text;
+  for (const value of known) {
+    const fakeValue = value.replace(/[A-Za-z]/g, 'x').replace(/[0-9]/g, '0');
+    result = result.replace(new RegExp(value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'), () => {
+      count += 1;
+      return fakeValue;
+    });
+  }
+  for (const pattern of CREDENTIALS) {
+    result = result.replace(pattern, (match) => {
+      count += 1;
+      return fake(match);
+    });
+  }
+  return { text: result, count };
+}
