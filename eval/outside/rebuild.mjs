@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Rebuilds the outside corpora from their sources (sources.json): each session's transcript is taken from
 // its repository at the listed commit with git, its credentials are replaced by fakes of the same shape
-// (../credentials.mjs), and it is converted to an export under OUT/<set>/sessions/, with its truth file
+// (../rebuild-common.mjs), and it is converted to an export under OUT/<set>/sessions/, with its truth file
 // copied to OUT/<set>/truth/. Each set folder is a corpus for `npm run eval -- --continuity --corpus DIR`.
 //
 //   node eval/outside/rebuild.mjs [--out /tmp/outside] [--mirrors DIR] [--convert FILE]
@@ -11,36 +11,19 @@
 // DIR/<owner>+<name> (a clone); a repository not found there is cloned from GitHub into DIR.
 // --convert FILE: the transcript converter (default ../shared/real-sessions/tools/convert.mjs beside the clone).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { passwords, redacted } from '../credentials.mjs';
+import { gitDir, passwords, rebuildArgs, redacted } from '../rebuild-common.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
-const args = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at >= 0 && args[at + 1] ? resolve(args[at + 1]) : fallback;
-};
-const out = flag('--out', '/tmp/outside');
-const mirrors = flag('--mirrors', join(tmpdir(), 'outside-repos'));
-const convert = flag('--convert', resolve(root, '..', 'shared', 'real-sessions', 'tools', 'convert.mjs'));
+const { out, mirrors, convert } = rebuildArgs(process.argv.slice(2), { out: '/tmp/outside', mirrors: 'outside-repos' }, root);
 const { sessions } = JSON.parse(readFileSync(join(here, 'sources.json'), 'utf8'));
 
-function gitDir(repository) {
-  const base = join(mirrors, repository.replace('/', '+'));
-  for (const candidate of [join(base, 'repo'), join(base, '.git'), base]) {
-    if (existsSync(join(candidate, 'HEAD'))) return candidate;
-  }
-  mkdirSync(mirrors, { recursive: true });
-  execFileSync('git', ['clone', '--bare', '--quiet', `https://github.com/${repository}.git`, base], { stdio: 'inherit' });
-  return base;
-}
-
 const transcripts = new Map(
-  sessions.map((session) => [session.name, execFileSync('git', ['--git-dir', gitDir(session.repository), 'show', `${session.commit}:${session.path}`], { maxBuffer: 64 * 1024 * 1024 }).toString('utf8')]),
+  sessions.map((session) => [session.name, execFileSync('git', ['--git-dir', gitDir(mirrors, session.repository), 'show', `${session.commit}:${session.path}`], { maxBuffer: 64 * 1024 * 1024 }).toString('utf8')]),
 );
 // A password one transcript shows beside its key, another may show alone.
 const known = [...new Set([...transcripts.values()].flatMap(passwords))].sort((a, b) => b.length - a.length);

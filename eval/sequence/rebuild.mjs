@@ -15,35 +15,18 @@ import { existsSync, mkdirSync, copyFileSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { passwords, redacted } from '../credentials.mjs';
+import { gitDir, passwords, rebuildArgs, redacted } from '../rebuild-common.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
-const args = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const at = args.indexOf(name);
-  return at >= 0 && args[at + 1] ? resolve(args[at + 1]) : fallback;
-};
-const out = flag('--out', '/tmp/sequence');
-const mirrors = flag('--mirrors', join(tmpdir(), 'sequence-repos'));
-const convert = flag('--convert', resolve(root, '..', 'shared', 'real-sessions', 'tools', 'convert.mjs'));
+const { out, mirrors, convert } = rebuildArgs(process.argv.slice(2), { out: '/tmp/sequence', mirrors: 'sequence-repos' }, root);
 const sources = JSON.parse(readFileSync(join(here, 'sources.json'), 'utf8'));
-
-function gitDir(repository) {
-  const base = join(mirrors, repository.replace('/', '+'));
-  for (const candidate of [join(base, 'repo'), join(base, '.git'), base]) {
-    if (existsSync(join(candidate, 'HEAD'))) return candidate;
-  }
-  mkdirSync(mirrors, { recursive: true });
-  execFileSync('git', ['clone', '--bare', '--quiet', `https://github.com/${repository}.git`, base], { stdio: 'inherit' });
-  return base;
-}
 
 const work = join(tmpdir(), `sequence-rebuild-${process.pid}`);
 mkdirSync(work, { recursive: true });
 const transcripts = new Map();
 for (const project of sources.projects) {
-  const git = gitDir(project.repository);
+  const git = gitDir(mirrors, project.repository);
   for (const session of [...project.earlier, project.later]) {
     transcripts.set(session.name, execFileSync('git', ['--git-dir', git, 'show', `${session.commit}:${session.path}`], { maxBuffer: 64 * 1024 * 1024 }).toString('utf8'));
   }

@@ -19,8 +19,9 @@
  * memory since its reads began, else as soon as the store's reads show the
  * project's memory unchanged since (saved-block.ts). The build at load waits
  * for the host's start (plugin/host-start.ts) when the saved block answers at
- * once, and reads at once (its first task starts the workers) when it does not. Each session keeps the block
- * it started with, so its system prompt stays stable.
+ * once, and reads at once (its first task starts the workers) when it does
+ * not. Each session keeps the block it started with, so its system prompt
+ * stays stable.
  */
 import { performance } from 'node:perf_hooks';
 import { fetchConceptContexts, fitConceptContexts } from './graph-context.js';
@@ -114,6 +115,9 @@ export interface SessionStart {
   /** Shutdown: a build still waiting for the host's start ends without reading. */
   close(): void;
 }
+
+/** Why a session starts with a saved block, for the log. */
+const SAVED_WHY = { unwritten: 'nothing written to memory since', unchanged: "the project's memory unchanged since" } as const;
 
 /** How long a build after writes waits for the plugin's other background work (a digest pass waits for its summary). */
 export const REBUILD_WAIT_MS = 90_000;
@@ -278,9 +282,6 @@ export function createSessionStart(context: SessionStartDeps): SessionStart {
     }
     return current;
   }
-
-  /** Why a session starts with a saved block, for the log. */
-  const SAVED_WHY = { unwritten: 'nothing written to memory since', unchanged: "the project's memory unchanged since" } as const;
 
   const hook: SystemTransform = async (input, output) => {
     try {

@@ -40,8 +40,12 @@ export function writtenMarkFile(stateDir: string): string {
  */
 export async function markWritten(file: string): Promise<boolean> {
   try {
-    await makeDirectory(dirname(file));
-    const handle = await open(file, 'a');
+    const handle = await open(file, 'a').catch(async (error: NodeJS.ErrnoException) => {
+      // The state folder is made once, by the first stamp that finds it missing.
+      if (error.code !== 'ENOENT') throw error;
+      await makeDirectory(dirname(file));
+      return open(file, 'a');
+    });
     try {
       await handle.write('.');
       if ((await handle.stat()).size > MAX_MARK_BYTES) await handle.truncate(0);

@@ -154,8 +154,8 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
   }
   let stopWaiting: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stopWaiting = resolve));
-  /** Resolves when {@link WarmUpStart} lets the workers start and the warm-up begin (or the pool was stopped). */
   const hostStart = warmUpStart.after;
+  /** Resolves when {@link WarmUpStart} lets the workers start and the warm-up begin, or the pool was stopped. */
   const allowed: Promise<void> = hostStart
     ? (async () => {
         let timer: NodeJS.Timeout | undefined;
@@ -314,6 +314,7 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
     async destroy() {
       if (destroyed) return;
       destroyed = true;
+      // What waits for the host's start (a warm-up) or for the workers (a task) learns the pool was stopped.
       stopWaiting();
       wakeUp();
       try {

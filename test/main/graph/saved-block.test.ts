@@ -73,6 +73,8 @@ interface Project {
   note(session: string, decision: string): Promise<void>;
   /** The same note written by something that does not stamp the mark (another tool, another machine's copy). */
   unmarkedNote(session: string, decision: string): Promise<void>;
+  /** An earlier start of OpenCode: its first session's block, built and saved. */
+  savedBefore(): Promise<string>;
   files: FileStore;
   background: ReturnType<typeof createBackgroundWork>;
   savedFile: string;
@@ -96,13 +98,19 @@ async function setUp(): Promise<Project> {
   // The first build's reads begin past the slack a file stamp may lag the clock by.
   await new Promise((resolve) => setTimeout(resolve, MARK_SLACK_MS + 10));
   const options = optionSlice({ ...DEFAULT_PLUGIN_OPTIONS, stateDir, contextTotalTimeoutMs: 2_000 }, SESSION_START_OPTIONS);
+  const start: Project['start'] = (runner, memory = marked) => createSessionStart({ options, logger, memory, runner, project, chains: createChainStore(stateDir), background });
   return {
     files,
     background,
+    async savedBefore() {
+      const text = await systemFor(start(pool()), 'ses_a');
+      await background.idle();
+      return text;
+    },
     note: (session, decision) => write(marked, session, decision),
     unmarkedNote: (session, decision) => write(files, session, decision),
     savedFile: savedBlockFile(stateDir, project.key),
-    start: (runner, memory = marked) => createSessionStart({ options, logger, memory, runner, project, chains: createChainStore(stateDir), background }),
+    start,
   };
 }
 
@@ -115,9 +123,8 @@ async function systemFor(start: ReturnType<typeof createSessionStart>, sessionID
 describe('createSessionStart', () => {
   it("should answer a session's first call at once with the saved block when nothing was written since its reads, without a read or a task, and keep it for that session", async () => {
     const project = await setUp();
-    const before = await systemFor(project.start(pool()), 'ses_a');
+    const before = await project.savedBefore();
     expect(before).toContain('keep the prices in integer cents');
-    await project.background.idle();
 
     // OpenCode started again: the workers have not, and the file store's index is not loaded.
     const tasks = heldPool();
@@ -145,8 +152,7 @@ describe('createSessionStart', () => {
 
   it('should read at once when the plugin wrote to memory since the block was saved, and save the new block in its place', async () => {
     const project = await setUp();
-    await systemFor(project.start(pool()), 'ses_a');
-    await project.background.idle();
+    await project.savedBefore();
     await project.note('ses_new', 'serve the cart from the edge cache');
 
     const tasks = heldPool();
@@ -211,8 +217,7 @@ describe('createSessionStart', () => {
 
   it("should answer with the saved block once the reads show the project's memory unchanged when the mark was stamped by another project's write", async () => {
     const project = await setUp();
-    const before = await systemFor(project.start(pool()), 'ses_a');
-    await project.background.idle();
+    const before = await project.savedBefore();
     // Another project's compaction in another process: the mark moves, this project's memory does not.
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await markWritten(writtenMarkFile(join(project.savedFile, '..', '..')))).toBe(true);
@@ -229,8 +234,7 @@ describe('createSessionStart', () => {
 
   it("should take the saved block unread when only something that does not stamp the mark wrote, and give the next session the build's block", async () => {
     const project = await setUp();
-    await systemFor(project.start(pool()), 'ses_a');
-    await project.background.idle();
+    await project.savedBefore();
     await project.unmarkedNote('ses_other_machine', 'price in the currency of the cart');
     // The mark knows nothing of this write: the first session starts on the saved block, the build reads it.
     const restarted = project.start(pool());

@@ -1,6 +1,44 @@
-// Credentials in a public transcript, replaced by fakes of the same shape before the transcript is converted
-// for an eval corpus (eval/sequence/rebuild.mjs, eval/outside/rebuild.mjs): the corpus stays on the machine,
-// and what it shows of a key is its kind, never its value.
+// What the corpus rebuild scripts share (eval/sequence/rebuild.mjs, eval/outside/rebuild.mjs): their
+// arguments, where a repository's git directory is, and the credentials of a public transcript, replaced by
+// fakes of the same shape before it is converted: the corpus stays on the machine, and what it shows of a key
+// is its kind, never its value.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/**
+ * The arguments of a rebuild script: `--out DIR`, `--mirrors DIR` and `--convert FILE`, each resolved.
+ *
+ * @param args - the script's arguments.
+ * @param defaults - `out` and the name of the default mirrors folder under the system's temporary folder.
+ * @param root - the repository root (the converter defaults to ../shared/real-sessions/tools/convert.mjs beside it).
+ */
+export function rebuildArgs(args, defaults, root) {
+  const flag = (name, fallback) => {
+    const at = args.indexOf(name);
+    return at >= 0 && args[at + 1] ? resolve(args[at + 1]) : fallback;
+  };
+  return {
+    out: flag('--out', defaults.out),
+    mirrors: flag('--mirrors', join(tmpdir(), defaults.mirrors)),
+    convert: flag('--convert', resolve(root, '..', 'shared', 'real-sessions', 'tools', 'convert.mjs')),
+  };
+}
+
+/**
+ * A repository's git directory under `mirrors`: `<owner>+<name>/repo` (a bare git directory) or
+ * `<owner>+<name>` (a clone); one not found there is cloned from GitHub into it.
+ */
+export function gitDir(mirrors, repository) {
+  const base = join(mirrors, repository.replace('/', '+'));
+  for (const candidate of [join(base, 'repo'), join(base, '.git'), base]) {
+    if (existsSync(join(candidate, 'HEAD'))) return candidate;
+  }
+  mkdirSync(mirrors, { recursive: true });
+  execFileSync('git', ['clone', '--bare', '--quiet', `https://github.com/${repository}.git`, base], { stdio: 'inherit' });
+  return base;
+}
 
 // Shapes of credentials a transcript may show: each match keeps its prefix and its length, every other
 // letter becoming x and every digit 0, so a reader still sees a key of that kind.
