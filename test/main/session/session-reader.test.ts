@@ -160,9 +160,11 @@ describe('readSessionMessages', () => {
     // Pages that answer, but slowly: a thousand of them would take far longer than the budget.
     const slow = pagingHost(1_000);
     const list = slow.client.session.messages.bind(slow.client.session);
+    // The call is recorded when it is made; only its answer is slow, so a page still in flight when paging stops cannot be recorded after the whole-list read.
     slow.client.session.messages = async (options) => {
+      const answer = list(options);
       if (options.query?.limit) await new Promise((resolve) => setTimeout(resolve, 20));
-      return list(options);
+      return answer;
     };
     const read = await readSessionMessages(slow.client, 'ses_a', 1_000, { pageSize: 10, fallbackShare: 0.5, pageDeadlineMs: 400 });
     expect(read).toEqual({ done: true, value: { data: viewsOf(slow.all) } });
