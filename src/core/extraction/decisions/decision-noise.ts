@@ -8,6 +8,7 @@
  */
 import type { CueMatchers } from '../../text/cues/cues.js';
 import { ownChange } from '../prose/report-shapes.js';
+import { literalHint } from '../../text/cues/literal-hint.js';
 
 /** What kind of non-decision an item is; `null` when it may be a decision. */
 export type DecisionNoise = 'intention' | 'reasoning' | 'failed' | null;
@@ -25,6 +26,10 @@ const INTENTION =
 /** A label that names a need ("Change needed:", "Cambio necesario:"): what follows is still to be done. */
 const NEED_LABEL = /^[\p{L}\p{N} /_-]{0,30}(?<![\p{L}])(?:needed|required|necesari[oa]|nötig|erforderlich|nécessaire|necessári[oa])\s*[:：—–]/iu;
 
+/** Literals of {@link NEED_LABEL}'s needs, and how far into a claim its need ends (30 letters, then the word). */
+const NEED_HINT = literalHint(['needed', 'required', 'necesari', 'nötig', 'erforderlich', 'nécessaire', 'necessári']);
+const NEED_HEAD_CHARS = 80;
+
 /**
  * A claim that opens with a consequence drawn from what came before ("So …", "It then …", "That means …",
  * "所以 …"): a step of reasoning about how things behave, not a choice.
@@ -35,6 +40,9 @@ const INFERENCE =
 /** What cannot be done ("can't", "no se puede", "无法"). */
 const CANNOT =
   /(?<![\p{L}])(?:can['’]?t|cannot|can not|couldn['’]t|could not|unable to|no se puede|no puedo|no podemos|ne peut pas|ne peux pas|kann nicht|können nicht|não pode|não é possível)(?![\p{L}])|不能|无法|無法|できない|できません/iu;
+
+/** Literals one of which is in every match of {@link CANNOT}. */
+const CANNOT_HINT = literalHint(['can', 'could', 'unable', 'no ', 'ne ', 'kann', 'können', 'não', '不能', '无法', '無法', 'でき']);
 
 /** A claim told in the first person ("I moved …", "we replaced …"). */
 const FIRST_PERSON = /^(?:i|we)\s/i;
@@ -47,7 +55,8 @@ const CLAIM_HEAD_CHARS = 80;
 
 /** Whether the claim says what cannot be done and then why: "You cannot use X because Y", "So can't add X because Y is pending". */
 function cannotBecause(claim: string, cues: CueMatchers): boolean {
-  const cannot = CANNOT.exec(claim.slice(0, CLAIM_HEAD_CHARS));
+  const head = claim.slice(0, CLAIM_HEAD_CHARS);
+  const cannot = CANNOT_HINT.mayMatch(head) ? CANNOT.exec(head) : null;
   if (cannot === null) return false;
   const reason = cues.purpose.exec(claim.slice(cannot.index));
   // A change made because something could not be done ("Pinned X because 5.1 can't …") puts the reason first.
@@ -66,7 +75,7 @@ function cannotBecause(claim: string, cues: CueMatchers): boolean {
 export function decisionNoise(text: string, cues: CueMatchers): DecisionNoise {
   if (FAILED_MARK.test(text)) return 'failed';
   const claim = text.replace(/^[*_\s]+/, '');
-  if (NEED_LABEL.test(claim)) return 'intention';
+  if (NEED_HINT.mayMatch(claim.slice(0, NEED_HEAD_CHARS)) && NEED_LABEL.test(claim)) return 'intention';
   const head = claim.replace(LEADING_LABEL, '');
   const inference = INFERENCE.exec(head);
   const rest = inference === null ? head : head.slice(inference[0].length).replace(/^[\s,，]+/u, '');

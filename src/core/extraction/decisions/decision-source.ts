@@ -5,6 +5,7 @@
  * in a message that changes nothing). A proposal counts as a decision once a
  * later edit confirms it.
  */
+import { literalHint } from '../../text/cues/literal-hint.js';
 import type { CueMatchers } from '../../text/cues/cues.js';
 import type { LabelCache } from '../prose/decision-headings.js';
 import type { ProseItem } from '../prose/prose-items.js';
@@ -39,7 +40,7 @@ const LEADING_LABEL = /^[\p{L}\p{N} /-]{1,30}[:：]\s*/u;
 /** Whether the item begins with an instruction's verb ("Add a handler", "Editar package.json"). */
 function isInstruction(text: string, cues: CueMatchers): boolean {
   const head = text.replace(LEADING_LABEL, '').slice(0, 40);
-  return cues.instruction.exec(head)?.index === 0;
+  return cues.instruction.opens(head);
 }
 
 /**
@@ -69,7 +70,7 @@ const ARROW_THEN = /(?:→|->|=>)\s*/g;
 function arrowToInstruction(text: string, cues: CueMatchers): boolean {
   for (const match of text.slice(0, 400).matchAll(ARROW_THEN)) {
     const after = text.slice((match.index ?? 0) + match[0].length, (match.index ?? 0) + match[0].length + 40);
-    if (cues.instruction.exec(after)?.index === 0) return true;
+    if (cues.instruction.opens(after)) return true;
   }
   return false;
 }
@@ -97,10 +98,13 @@ export function isProposal(item: ProseItem, cues: CueMatchers, source: DecisionS
 /** The option an item sets aside, in the languages with cue sets. */
 const SET_ASIDE = /(?<![\p{L}])(?:instead of|rather than|in favou?r of|en lugar de|en vez de|au lieu de|(?:an)?statt|em vez de|ao invés de)(?![\p{L}])|而不是|而非|の代わりに|ではなく/iu;
 
+/** Literals one of which is in every match of {@link SET_ASIDE}. */
+const SET_ASIDE_HINT = literalHint(['instead of', 'rather than', 'in favo', 'en lugar de', 'en vez de', 'au lieu de', 'statt', 'em vez de', 'ao invés de', '而不是', '而非', 'の代わりに', 'ではなく']);
+
 /** Whether an item names the option it sets aside and why: "use X instead of Y because Z". */
 function choiceWithReason(text: string, cues: CueMatchers): boolean {
   const head = text.slice(0, 400);
-  return SET_ASIDE.test(head) && cues.purpose.test(head);
+  return SET_ASIDE_HINT.mayMatch(head) && SET_ASIDE.test(head) && cues.purpose.test(head);
 }
 
 /**

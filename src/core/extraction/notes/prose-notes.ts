@@ -74,8 +74,9 @@ const DONE = /^[\u2705\u2714\u2611]|\((?:verified|done|tested|confirmed|fixed|he
 function doneAlready(text: string, cues: CueMatchers): boolean {
   const head = text.replace(/^[*_\s]+/, '').slice(0, 60);
   if (DONE.test(head) || DONE.test(text.slice(-40))) return true;
-  const opening = (cues.change.exec(head) ?? cues.weakChange.exec(head))?.index === 0;
-  return opening && cues.instruction.exec(head)?.index !== 0;
+  // The first change cue found decides: a change verb later in the text outranks a weak one at its start.
+  const opening = cues.change.test(head) ? cues.change.opens(head) : cues.weakChange.opens(head);
+  return opening && !cues.instruction.opens(head);
 }
 
 /** Id prefix of a user's request; the final pass keeps the latest ones only. */

@@ -98,7 +98,7 @@ export function ownChange(text: string, cues: CueMatchers): boolean {
 export function arrowToDone(text: string, cues: CueMatchers): boolean {
   for (const match of text.slice(0, 400).matchAll(ARROWS)) {
     const after = text.slice((match.index ?? 0) + match[0].length, (match.index ?? 0) + match[0].length + 30).trimStart();
-    if (cues.weakChange.exec(after)?.index === 0 || cues.change.exec(after)?.index === 0) return true;
+    if (cues.weakChange.opens(after) || cues.change.opens(after)) return true;
   }
   return false;
 }

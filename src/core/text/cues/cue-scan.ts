@@ -13,6 +13,13 @@ export type CueShape = 'whole' | 'prefix' | 'anywhere';
 /** Texts up to this length are remembered between scans. */
 const MEMO_CHARS = 4_096;
 
+/**
+ * Texts remembered per trie. A message's sentences, items and their leads are each asked about several
+ * kinds by several readers (decisions, problems, notes), interleaved: about three scans in four repeat a
+ * text scanned a few calls before.
+ */
+const MEMO_ENTRIES = 64;
+
 /** Lowercase forms of non-ASCII code units, as met; -1 where one lowercases to more than one unit. */
 const LOWER = new Map<number, number>();
 
@@ -47,9 +54,19 @@ function codePointBefore(text: string, at: number): number {
 
 const JOINER = (code: number): boolean => code === 0x2e || code === 0x2d || code === 0x2f;
 
+/** What an ASCII code unit is to a word's edge: 1 a letter, digit or `_`, 2 a joiner, 0 neither. */
+const ASCII_EDGE = Uint8Array.from({ length: 0x80 }, (_, code) => (code === 0x5f || isLetterOrNumberCode(code) ? 1 : JOINER(code) ? 2 : 0));
+
 /** No word ends right before `at`: neither a letter, digit or `_`, nor a letter or digit joined by `.`, `-` or `/`. */
 function startsWord(text: string, at: number): boolean {
   if (at === 0) return true;
+  // Most texts are ASCII: the unit before is the code point before, read from a table.
+  const unit = text.charCodeAt(at - 1);
+  if (unit < 0x80) {
+    const edge = ASCII_EDGE[unit];
+    if (edge !== 2) return edge === 0;
+    return at < 2 || !isLetterOrNumberCode(codePointBefore(text, at - 1));
+  }
   const previous = codePointBefore(text, at);
   if (previous === 0x5f || isLetterOrNumberCode(previous)) return false;
   if (JOINER(previous) && at >= 2) return !isLetterOrNumberCode(codePointBefore(text, at - 1));
@@ -79,8 +96,8 @@ export class CueTrie {
   /** First code units (lowercase) of the cues that match anywhere: ASCII ones by index, the others in a set. */
   #anywhereAscii = new Uint8Array(0x80);
   #anywhereOther = new Set<number>();
-  #lastText: string | null = null;
-  #lastKinds = 0;
+  /** Kinds of the texts scanned lately, oldest first (a copy of each text is the key). */
+  readonly #memo = new Map<string, number>();
 
   /**
    * @param cues - each literal with its kind's bit and its shape; letters are matched case-insensitively.
@@ -128,16 +145,19 @@ export class CueTrie {
    * @param text - any text.
    */
   scan(text: string): number | null {
-    // The same short text is asked for several kinds in a row (a change verb, then a hedge, then a reason).
-    if (text === this.#lastText) return this.#lastKinds;
+    const remembered = text.length <= MEMO_CHARS ? this.#memo.get(text) : undefined;
+    if (remembered !== undefined) return remembered;
     let kinds = 0;
     const edges = this.#edges;
+    const anywhereAscii = this.#anywhereAscii;
     for (let start = 0; start < text.length; start++) {
-      const first = lowerCode(text.charCodeAt(start));
+      const unit = text.charCodeAt(start);
+      const first = unit < 0x41 || (unit > 0x5a && unit < 0x80) ? unit : lowerCode(unit);
       if (first === -1) return null;
       // Inside a word only a cue that matches anywhere can start: most positions are passed over
       // without a look-up in the trie.
-      const wordStart = this.#startsAnywhereCue(first) ? null : startsWord(text, start);
+      const anywhereStart = first < 0x80 ? anywhereAscii[first] === 1 : this.#startsAnywhereCue(first);
+      const wordStart = anywhereStart ? null : startsWord(text, start);
       if (wordStart === false) continue;
       let at = edges.get(first);
       if (at === undefined) continue;
@@ -166,8 +186,8 @@ export class CueTrie {
     // Only short texts are remembered, and as a copy: a short text is often a slice of a message, and
     // holding the slice would hold the whole message (megabytes, in a worker with a bounded heap).
     if (text.length <= MEMO_CHARS) {
-      this.#lastText = `\u0000${text}`.slice(1);
-      this.#lastKinds = kinds;
+      if (this.#memo.size >= MEMO_ENTRIES) this.#memo.delete(this.#memo.keys().next().value as string);
+      this.#memo.set(`\u0000${text}`.slice(1), kinds);
     }
     return kinds;
   }

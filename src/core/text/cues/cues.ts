@@ -41,14 +41,21 @@ export interface CueMatcher {
   test(text: string): boolean;
   /** The first whole-word cue in the text, as `RegExp.prototype.exec` returns it. */
   exec(text: string): RegExpExecArray | null;
+  /** Whether the text opens with a cue: `exec(text)?.index === 0`, without looking past the opening. */
+  opens(text: string): boolean;
 }
 
 class ScannedMatcher implements CueMatcher {
+  /** The exact expression tried at the text's start only. */
+  readonly #opening: RegExp;
+
   constructor(
     private readonly trie: CueTrie,
     private readonly bit: number,
     private readonly exact: RegExp,
-  ) {}
+  ) {
+    this.#opening = new RegExp(exact.source, `${exact.flags}y`);
+  }
 
   test(text: string): boolean {
     const kinds = this.trie.scan(text);
@@ -57,6 +64,13 @@ class ScannedMatcher implements CueMatcher {
 
   exec(text: string): RegExpExecArray | null {
     return this.test(text) ? this.exact.exec(text) : null;
+  }
+
+  opens(text: string): boolean {
+    if (!this.test(text)) return false;
+    // The leftmost match starts at 0 exactly when some match does: a sticky expression tries 0 alone.
+    this.#opening.lastIndex = 0;
+    return this.#opening.test(text);
   }
 }
 

@@ -67,6 +67,22 @@ describe('compile', () => {
     expect(disagreeing).toEqual([]);
   });
 
+  it('should say a text opens with a cue exactly when the reference finds its first cue at the start', () => {
+    const matcher = compile(CUES);
+    const reference = exactExpression(CUES);
+    const random = createPrng(7);
+    const disagreeing: string[] = [];
+    for (let sample = 0; sample < 20_000; sample++) {
+      let text = '';
+      const length = 1 + Math.floor(random() * 6);
+      for (let piece = 0; piece < length; piece++) text += PIECES[Math.floor(random() * PIECES.length)];
+      if (matcher.opens(text) !== (reference.exec(text)?.index === 0)) disagreeing.push(text);
+    }
+    expect(disagreeing).toEqual([]);
+    expect(matcher.opens('Replaced the map')).toBe(true);
+    expect(matcher.opens('we replaced the map')).toBe(false);
+  });
+
   it('should give the same first cue as the reference from exec', () => {
     const matcher = compile(CUES);
     expect(matcher.exec('we replaced it, instead of patching')?.[0]).toBe('replaced');
