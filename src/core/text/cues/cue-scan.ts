@@ -138,6 +138,52 @@ export class CueTrie {
   }
 
   /**
+   * The kinds of the cues that start at `start`, whose lowercase first unit is `first`; -1 when a letter
+   * on the way lowercases to more than one character.
+   *
+   * @param wordStart - whether no word ends before `start`; `null` when not yet known.
+   */
+  #walk(text: string, start: number, first: number, wordStart: boolean | null): number {
+    let at = this.#edges.get(first);
+    if (at === undefined) return 0;
+    let kinds = 0;
+    let startChecked = wordStart;
+    let end = start + 1;
+    for (;;) {
+      kinds |= this.#anywhere[at] as number;
+      const whole = this.#whole[at] as number;
+      const prefix = this.#prefix[at] as number;
+      if (whole | prefix) {
+        startChecked ??= startsWord(text, start);
+        if (startChecked) {
+          kinds |= prefix;
+          if (whole && endsWord(text, end)) kinds |= whole;
+        }
+      }
+      if (end >= text.length) return kinds;
+      const code = lowerCode(text.charCodeAt(end));
+      if (code === -1) return -1;
+      const next = this.#edges.get(at * 0x10000 + code);
+      if (next === undefined) return kinds;
+      at = next;
+      end++;
+    }
+  }
+
+  /**
+   * The kinds whose cues start the text, as bits; `null` where {@link CueTrie.scan} would be.
+   *
+   * @param text - any text.
+   */
+  opening(text: string): number | null {
+    if (text.length === 0) return 0;
+    const first = lowerCode(text.charCodeAt(0));
+    if (first === -1) return null;
+    const kinds = this.#walk(text, 0, first, true);
+    return kinds === -1 ? null : kinds;
+  }
+
+  /**
    * The kinds whose cues the text holds, as bits; `null` when a letter of the text lowercases to more
    * than one character (a few such as `İ`), where the caller asks its exact expression instead.
    * Letters are lowercased one at a time: the text is never copied, whatever its size.
@@ -148,7 +194,6 @@ export class CueTrie {
     const remembered = text.length <= MEMO_CHARS ? this.#memo.get(text) : undefined;
     if (remembered !== undefined) return remembered;
     let kinds = 0;
-    const edges = this.#edges;
     const anywhereAscii = this.#anywhereAscii;
     for (let start = 0; start < text.length; start++) {
       const unit = text.charCodeAt(start);
@@ -159,29 +204,9 @@ export class CueTrie {
       const anywhereStart = first < 0x80 ? anywhereAscii[first] === 1 : this.#startsAnywhereCue(first);
       const wordStart = anywhereStart ? null : startsWord(text, start);
       if (wordStart === false) continue;
-      let at = edges.get(first);
-      if (at === undefined) continue;
-      let startChecked: boolean | null = wordStart;
-      let end = start + 1;
-      for (;;) {
-        kinds |= this.#anywhere[at] as number;
-        const whole = this.#whole[at] as number;
-        const prefix = this.#prefix[at] as number;
-        if (whole | prefix) {
-          startChecked ??= startsWord(text, start);
-          if (startChecked) {
-            kinds |= prefix;
-            if (whole && endsWord(text, end)) kinds |= whole;
-          }
-        }
-        if (end >= text.length) break;
-        const code = lowerCode(text.charCodeAt(end));
-        if (code === -1) return null;
-        const next = edges.get(at * 0x10000 + code);
-        if (next === undefined) break;
-        at = next;
-        end++;
-      }
+      const found = this.#walk(text, start, first, wordStart);
+      if (found === -1) return null;
+      kinds |= found;
     }
     // Only short texts are remembered, and as a copy: a short text is often a slice of a message, and
     // holding the slice would hold the whole message (megabytes, in a worker with a bounded heap).

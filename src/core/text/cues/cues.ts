@@ -67,7 +67,8 @@ class ScannedMatcher implements CueMatcher {
   }
 
   opens(text: string): boolean {
-    if (!this.test(text)) return false;
+    const kinds = this.trie.opening(text);
+    if (kinds !== null) return (kinds & this.bit) !== 0;
     // The leftmost match starts at 0 exactly when some match does: a sticky expression tries 0 alone.
     this.#opening.lastIndex = 0;
     return this.#opening.test(text);
