@@ -70,7 +70,58 @@ export function warmUpUnits(round: number): AnalysisUnit[] {
 }
 
 /**
- * The conversation above, `rounds` times, then the final pass twice; in a worker whose heap is under
+ * How many copies of the conversation's items each warm-up final pass reads. A real pass reads a window of
+ * hundreds of items of each kind (200 decisions, 500 signals, 300 notes, about 900 terms at 10 MB); one
+ * that has only read a conversation's few dozen runs its per-item steps unoptimized on the first real
+ * compaction, about three times slower than once warm.
+ */
+export const FINAL_COPIES: readonly number[] = [1, 12, 12];
+
+/**
+ * Final passes over copied items a worker runs in all its warm-ups: enough for both engines' optimizing
+ * tiers; Bun's many waves would otherwise repeat them sixty times over.
+ */
+export const MAX_COPIED_FINALS = 8;
+
+/** Final passes over copied items this worker has run. */
+let copiedFinals = 0;
+
+/** `items` `copies` times over, each copy later in the conversation and told apart from the others. */
+function copied<T extends { order?: number }>(items: readonly T[], copies: number, span: number, vary: (item: T, copy: number) => T): T[] {
+  const out: T[] = [];
+  for (let copy = 0; copy < copies; copy++) for (const item of items) out.push(vary({ ...item, ...(item.order === undefined ? {} : { order: item.order + copy * span }) }, copy));
+  return out;
+}
+
+/** The final pass's input over the conversation's analyses, their items `copies` times over. */
+export function warmUpFinalInput(analyses: readonly UnitAnalysis[], copies: number): Parameters<typeof finalizeExtraction>[0] {
+  const span = analyses.length;
+  const all = <T extends { order?: number }>(pick: (analysis: UnitAnalysis) => readonly T[], vary: (item: T, copy: number) => T): T[] =>
+    copied(analyses.flatMap(pick), copies, span, vary);
+  const say = (text: string, copy: number): string => (copy === 0 ? text : `${text} (step ${copy})`);
+  return {
+    sections: [analyses[1]?.firstSection ?? '', analyses.at(-1)?.lastSection ?? ''],
+    sectionKind: 'h2',
+    decisions: all((analysis) => analysis.decisions, (decision, copy) => ({ ...decision, text: say(decision.text, copy) })),
+    files: all((analysis) => analysis.files, (touch, copy) => (copy === 0 ? touch : { ...touch, path: touch.path.replace(/(\.\w+)?$/, `-${copy}$1`) })),
+    signals: all((analysis) => analysis.signals, (signal, copy) => ({ ...signal, id: `${signal.id}:${copy}`, text: say(signal.text, copy) })),
+    notes: all((analysis) => analysis.notes, (note, copy) => ({ ...note, id: `${note.id}:${copy}`, text: say(note.text, copy) })),
+    terms: all((analysis) => analysis.terms, (term, copy) => (copy === 0 ? term : { ...term, name: `${term.name}-${copy}` })),
+    latestOrder: span * copies - 1,
+    settings: {
+      encoding: 'o200k_base',
+      contextTokenBudget: 500,
+      maxConcepts: 20,
+      maxDecisions: 10,
+      maxFiles: 20,
+      strategy: { mode: 'conservative', targetTokenCount: 500, preserveTypes: ['decision', 'problem', 'next', 'warning'] },
+    },
+  };
+}
+
+/**
+ * The conversation above, `rounds` times, then the final pass over its items, once as they are and
+ * (up to {@link MAX_COPIED_FINALS} times in a worker's life) over {@link FINAL_COPIES} copies of them; in a worker whose heap is under
  * {@link LEAN_WARM_UP_HEAP_MB}, its first turns once.
  *
  * @param heapLimitMb - the worker's heap limit; this isolate's by default.
@@ -86,25 +137,10 @@ export function runWarmUp(heapLimitMb = getHeapStatistics().heap_size_limit / 2 
     analyses = analyzeUnits({ units: lean ? warmUpUnits(round).slice(0, 5) : warmUpUnits(round), settings: { projectRoot: '/home/dev/shop', maxSectionChars: 16_000, maxDecisionsPerUnit: 10 } }).analyses;
   }
   let tokens = 0;
-  for (let round = 0; round < (lean ? 1 : 2); round++) {
-    tokens = finalizeExtraction({
-      sections: [analyses[1]?.firstSection ?? '', analyses.at(-1)?.lastSection ?? ''],
-      sectionKind: 'h2',
-      decisions: analyses.flatMap((analysis) => analysis.decisions),
-      files: analyses.flatMap((analysis) => analysis.files),
-      signals: analyses.flatMap((analysis) => analysis.signals),
-      notes: analyses.flatMap((analysis) => analysis.notes),
-      terms: analyses.flatMap((analysis) => analysis.terms),
-      latestOrder: analyses.length - 1,
-      settings: {
-        encoding: 'o200k_base',
-        contextTokenBudget: 500,
-        maxConcepts: 20,
-        maxDecisions: 10,
-        maxFiles: 20,
-        strategy: { mode: 'conservative', targetTokenCount: 500, preserveTypes: ['decision'] },
-      },
-    }).context.tokens;
+  for (const copies of lean ? [1] : FINAL_COPIES) {
+    if (copies > 1 && copiedFinals >= MAX_COPIED_FINALS) continue;
+    if (copies > 1) copiedFinals++;
+    tokens = finalizeExtraction(warmUpFinalInput(analyses, copies)).context.tokens;
   }
   return tokens;
 }

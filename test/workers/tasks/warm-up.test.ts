@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runWarmUp, warmUpUnits } from '../../../src/workers/tasks/warm-up.js';
+import { FINAL_COPIES, runWarmUp, warmUpFinalInput, warmUpUnits } from '../../../src/workers/tasks/warm-up.js';
 import { analyzeUnits } from '../../../src/core/extraction/pipeline/analyze-unit.js';
 import { warmUp } from '../../../src/workers/extract-worker.js';
 
@@ -13,6 +13,22 @@ describe('the warm-up', () => {
     expect(kinds).toContain('next');
     expect(analyses.flatMap((analysis) => analysis.terms).length).toBeGreaterThan(0);
     expect(new Set(analyses.map((analysis) => analysis.language)).size).toBeGreaterThanOrEqual(3);
+  });
+
+  it('should give its final passes windows of hundreds of distinct items, as a real compaction reads', () => {
+    const { analyses } = analyzeUnits({ units: warmUpUnits(0), settings: { projectRoot: '/home/dev/shop', maxSectionChars: 16_000, maxDecisionsPerUnit: 10 } });
+    const copies = Math.max(...FINAL_COPIES);
+    const input = warmUpFinalInput(analyses, copies);
+    const once = warmUpFinalInput(analyses, 1);
+    const distinct = (values: readonly string[]): number => new Set(values).size;
+    // Each copy is told apart from the others, as items of different messages are (a message's own repeats stay repeats).
+    expect(distinct(input.signals.map((signal) => signal.id))).toBe(copies * distinct(once.signals.map((signal) => signal.id)));
+    expect(distinct(input.notes.map((note) => note.id))).toBe(copies * distinct(once.notes.map((note) => note.id)));
+    expect(distinct(input.decisions.map((decision) => decision.text))).toBe(copies * distinct(once.decisions.map((decision) => decision.text)));
+    expect(distinct(input.files.map((touch) => touch.path))).toBe(copies * distinct(once.files.map((touch) => touch.path)));
+    expect(input.signals.length + input.notes.length + input.decisions.length + input.terms.length).toBeGreaterThanOrEqual(500);
+    // Later copies come later in the conversation, as a window's items do.
+    expect(Math.max(...input.decisions.map((decision) => decision.order ?? 0))).toBeGreaterThan(analyses.length);
   });
 
   it('should end in a preservation context, and report it as a task value', () => {
