@@ -100,7 +100,8 @@ export function warmUpFinalInput(analyses: readonly UnitAnalysis[], copies: numb
     copied(analyses.flatMap(pick), copies, span, vary);
   const say = (text: string, copy: number): string => (copy === 0 ? text : `${text} (step ${copy})`);
   return {
-    sections: [analyses[1]?.firstSection ?? '', analyses.at(-1)?.lastSection ?? ''],
+    // A real section runs to thousands of characters: the copies' sections are every message's text, as one.
+    sections: copies === 1 ? [analyses[1]?.firstSection ?? '', analyses.at(-1)?.lastSection ?? ''] : [warmUpUnits(copies).map((unit) => unit.text).join('\n\n')],
     sectionKind: 'h2',
     decisions: all((analysis) => analysis.decisions, (decision, copy) => ({ ...decision, text: say(decision.text, copy) })),
     files: all((analysis) => analysis.files, (touch, copy) => (copy === 0 ? touch : { ...touch, path: touch.path.replace(/(\.\w+)?$/, `-${copy}$1`) })),
