@@ -107,7 +107,9 @@ export async function createDoubleRoot(): Promise<DoubleRoot> {
         // No log yet: nothing was called.
         return [];
       }
+      // A call being appended while this reads is not a call yet: only lines that end are read.
       return text
+        .slice(0, text.lastIndexOf('\n') + 1)
         .split('\n')
         .filter((line) => line !== '')
         .map((line) => JSON.parse(line) as RecordedCall);

@@ -68,6 +68,17 @@ describe('maenifold double: invocation and output modes', () => {
   });
 });
 
+describe('maenifold double: its record of calls', () => {
+  it('should read only the calls whose line is written whole, not one still being appended', async () => {
+    const root = await newRoot();
+    await call(root, 'Sync', {});
+    const whole = await readFile(root.logPath, 'utf8');
+    // Another process's call, caught half written.
+    await writeFile(root.logPath, `${whole}{"argv":["--tool","WriteMem`);
+    expect((await root.calls()).map((c) => c.tool)).toEqual(['Sync']);
+  });
+});
+
 describe('maenifold double: WriteMemory and ReadMemory', () => {
   it('should ignore WikiLinks inside fenced, indented and inline code', async () => {
     const root = await newRoot();
