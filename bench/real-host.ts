@@ -21,7 +21,8 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
+import { promisify } from 'node:util';
+import { asUsageError, parseCliArgs, UsageError } from '../src/cli/run-cli.js';
 import { createProject, OPENCODE_CACHE_DIR, openCodeVersion, prepareRuntime, scratchDir } from '../support/opencode/runtime.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../support/opencode/opencode-server.js';
 import { parseSize } from '../src/synth/session-size.js';
@@ -220,9 +221,26 @@ function printFirstPrompts(first: FirstPrompts): void {
   console.log(`first_prompt_added_ms: ${figures['first_prompt_added_ms']} (${figures['first_prompt_ms_with']} ms with the plugin, ${figures['first_prompt_ms_without']} ms without; target ≤ ${FIRST_PROMPT_TARGET_MS} ms)`);
 }
 
+const USAGE = `Usage: npm run bench:host [-- --json] [--size 10MB] [--rounds 3] [--interval-ms 5] [--tail-ms 1000] [--grow 100KB] [--first-prompts 3] [--plugin TGZ]
+
+The stall and the time the plugin adds to the real OpenCode server (pinned, on 127.0.0.1 with a fake
+model): a compaction of a synthetic session with the plugin and without, then again after it grew,
+and the first prompt of a new server. See docs/benchmarks.md.
+
+  --json              print one JSON object instead of tables
+  --size SIZE         size of each synthetic session (default 10MB)
+  --rounds N          compactions measured with the plugin and without, 0 to 10 (default 3)
+  --interval-ms MS    how often the host is asked while a compaction runs (default 5)
+  --tail-ms MS        how long it is asked after the compaction ends (default 1000)
+  --grow SIZE         what each session grows by before its second compaction (default 100KB)
+  --first-prompts N   first prompts of a new server with the plugin and without, 0 to 10 (default 3)
+  --plugin TGZ        a packed plugin (another checkout's npm pack) instead of this one
+  --help              show this text`;
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
+  const values = parseCliArgs(
+    process.argv.slice(2),
+    {
       json: { type: 'boolean', default: false },
       size: { type: 'string', default: '10MB' },
       rounds: { type: 'string', default: '3' },
@@ -232,18 +250,20 @@ async function main(): Promise<number> {
       'first-prompts': { type: 'string', default: '3' },
       plugin: { type: 'string' },
     },
-  });
-  const bytes = parseSize(values.size);
+    USAGE,
+  );
+  if (!values) return 0;
+  const bytes = asUsageError(() => parseSize(values.size));
   const rounds = Number(values.rounds);
   const intervalMs = Number(values['interval-ms']);
   const tailMs = Number(values['tail-ms']);
-  const growBytes = parseSize(values.grow);
+  const growBytes = asUsageError(() => parseSize(values.grow));
   const firstPrompts = Number(values['first-prompts']);
-  if (!Number.isInteger(rounds) || rounds < 0 || rounds > 10) throw new Error(`--rounds must be an integer from 0 to 10, got ${values.rounds}`);
-  if (!Number.isInteger(firstPrompts) || firstPrompts < 0 || firstPrompts > 10) throw new Error(`--first-prompts must be an integer from 0 to 10, got ${values['first-prompts']}`);
-  if (rounds === 0 && firstPrompts === 0) throw new Error('--rounds 0 with --first-prompts 0 measures nothing');
-  if (!Number.isFinite(intervalMs) || intervalMs < 0 || intervalMs > 1_000) throw new Error(`--interval-ms must be 0 to 1000, got ${values['interval-ms']}`);
-  if (!Number.isFinite(tailMs) || tailMs < 0 || tailMs > 60_000) throw new Error(`--tail-ms must be 0 to 60000, got ${values['tail-ms']}`);
+  if (!Number.isInteger(rounds) || rounds < 0 || rounds > 10) throw new UsageError(`--rounds must be an integer from 0 to 10 (got "${values.rounds}")`);
+  if (!Number.isInteger(firstPrompts) || firstPrompts < 0 || firstPrompts > 10) throw new UsageError(`--first-prompts must be an integer from 0 to 10 (got "${values['first-prompts']}")`);
+  if (rounds === 0 && firstPrompts === 0) throw new UsageError('--rounds 0 with --first-prompts 0 measures nothing');
+  if (!Number.isFinite(intervalMs) || intervalMs < 0 || intervalMs > 1_000) throw new UsageError(`--interval-ms must be 0 to 1000 (got "${values['interval-ms']}")`);
+  if (!Number.isFinite(tailMs) || tailMs < 0 || tailMs > 60_000) throw new UsageError(`--tail-ms must be 0 to 60000 (got "${values['tail-ms']}")`);
   const log = (text: string): void => void process.stderr.write(`${text}\n`);
   const scratch = await scratchDir();
   cleanups.push(() => rm(scratch, { recursive: true, force: true }));
@@ -334,7 +354,9 @@ main()
     process.exit(code);
   })
   .catch(async (error: unknown) => {
-    process.stderr.write(`bench:host failed: ${(error as Error)?.stack ?? String(error)}\n`);
+    // A mistake in the flags is told in one line; a failure of the run keeps its stack, which says where.
+    if (error instanceof UsageError) process.stderr.write(`bench:host: ${error.message} (see --help)\n`);
+    else process.stderr.write(`bench:host failed: ${(error as Error)?.stack ?? String(error)}\n`);
     await cleanUp();
-    process.exit(1);
+    process.exit(error instanceof UsageError ? 2 : 1);
   });

@@ -19,7 +19,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
+import { promisify } from 'node:util';
 import { createWorkerPool } from '../src/main/pool/worker-pool.js';
 import { createInlineRunner } from '../src/main/pool/inline-runner.js';
 import { generateSession } from '../src/synth/session-generator.js';
@@ -27,7 +27,7 @@ import { benchPipeline, type Iterations, type SizeFigures } from './pipeline.ben
 import { benchStages } from './stages.bench.js';
 import { benchCompactingHook, type HookFigures, type HostShape } from './compacting-hook.bench.js';
 import { benchLoad, type LoadFigures } from './load.bench.js';
-import { invocationDir } from '../src/cli/run-cli.js';
+import { invocationDir, parseCliArgs, positiveInteger, UsageError } from '../src/cli/run-cli.js';
 import { benchOutput, figuresTable, sideBySideTable, tasksTable, type BenchOutput } from './format.js';
 import { delayChartSvg, type DelayPanel } from './delay-chart.js';
 import { measureTimelines, type RuntimeTimelines } from './delay-timelines.js';
@@ -78,9 +78,24 @@ async function plot(dir: string, runtime: RuntimeChoice, out: BenchOutput): Prom
   return file;
 }
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
+const USAGE = `Usage: npm run bench [-- --json] [--quick] [--store] [--hook [--runs N]] [--runtime node|bun|both] [--plot DIR]
+
+Measures the extraction engine over 100 KB, 1 MB and 10 MB synthetic sessions, the whole compacting
+hook through both host shapes, and the file store over 10,000 notes, under Node and OpenCode's Bun.
+Exits 1 when a figure exceeds its budget. See docs/benchmarks.md.
+
+  --json              print one JSON object instead of tables
+  --quick             fewer runs of each figure (about 5 minutes)
+  --store             only the file store
+  --hook              only the whole compacting hook at 10 MB (--runs N plugins per host shape)
+  --runtime R         node, bun or both (default both)
+  --plot DIR          only the host thread's delay through one 10 MB extraction, drawn into DIR
+  --help              show this text`;
+
+async function main(argv: string[]): Promise<number> {
+  const values = parseCliArgs(
+    argv,
+    {
       json: { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
       store: { type: 'boolean', default: false },
@@ -91,9 +106,12 @@ async function main(): Promise<number> {
       // The run under Bun for --plot: its timelines as one JSON line.
       timelines: { type: 'boolean', default: false },
     },
-  });
+    USAGE,
+  );
+  if (!values) return 0;
   const runtime = values.runtime as RuntimeChoice;
-  if (!['node', 'bun', 'both'].includes(runtime)) throw new Error(`--runtime must be node, bun or both, got ${values.runtime}`);
+  if (!['node', 'bun', 'both'].includes(runtime)) throw new UsageError(`--runtime must be node, bun or both (got "${values.runtime}")`);
+  if (values.runs !== undefined) positiveInteger('runs', values.runs);
   if (values.timelines) {
     process.stdout.write(`${JSON.stringify(await measureTimelines(PLOT_BYTES))}\n`);
     return 0;
@@ -252,14 +270,16 @@ function reportStore(store: StoreFigures, json: boolean, log: (text: string) => 
 // waits on a worker (the plugin's deadlines and piscina's idle workers are unreferenced, as a host
 // process should have them); OpenCode's server keeps its loop busy, this script does not.
 const keepAlive = setInterval(() => undefined, 60_000);
-main().then(
+main(process.argv.slice(2)).then(
   (code) => {
     clearInterval(keepAlive);
     process.exitCode = code;
   },
   (error: unknown) => {
     clearInterval(keepAlive);
-    process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exitCode = 1;
+    // A mistake in the flags is told in one line; a failure of the run keeps its stack, which says where.
+    if (error instanceof UsageError) process.stderr.write(`bench: ${error.message} (see --help)\n`);
+    else process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
   },
 );

@@ -6,7 +6,7 @@
  * against the built-in file store. Prints what was lost, duplicated, and how
  * many chains repeat a thought number; exits non-zero unless all are 0.
  *
- * Flags: --rounds N (default 20), --processes N (default 3), --store cli|files|both (default both), --seed N, --json.
+ * Flags: --rounds N (default 20), --processes N (default 3), --store cli|files|both (default both), --seed N, --json, --help.
  *
  * `--full-disk` puts the state folder on a 1 MiB tmpfs it mounts (as root; it says so and exits 1 where it
  * cannot) and fills it whole for 3–6 s of each round while the senders deliver, then frees it (8 rounds by
@@ -21,23 +21,64 @@
 import { runChainSoak } from '../support/chain-soak.js';
 import { runSoak, type SoakResult } from '../support/soak.js';
 import { canMount } from '../test/support/scratch-mount.js';
+import { parseCliArgs, positiveInteger, UsageError } from '../src/cli/run-cli.js';
 
-function flag(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
+const USAGE = `Usage: npm run soak [-- --rounds N] [--processes N] [--store cli|files|both] [--seed N] [--full-disk] [--chain-length N] [--json]
+
+Several plugin processes compacting at once on one state folder, killed and stopped at random points;
+prints what was lost or duplicated and exits 1 unless nothing was.
+
+  --rounds N          rounds of processes (default 20; 8 with --full-disk)
+  --processes N       plugin processes at once (default 3)
+  --store S           cli (the maenifold CLI double), files (the built-in store) or both (default)
+  --seed N            seed of the random kills (default 14)
+  --full-disk         the state folder on a 1 MiB tmpfs filled for a few seconds of each round (root)
+  --chain-length N    instead: one project compacting N times into one summary chain
+  --json              print JSON instead of tables
+  --help              show this text`;
+
+/** The flags, or the exit after --help or a mistake in them (one line, exit 2). */
+function readFlags() {
+  try {
+    const values = parseCliArgs(
+      process.argv.slice(2),
+      {
+        rounds: { type: 'string' },
+        processes: { type: 'string', default: '3' },
+        store: { type: 'string', default: 'both' },
+        seed: { type: 'string', default: '14' },
+        'full-disk': { type: 'boolean', default: false },
+        'chain-length': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      USAGE,
+    );
+    if (!values) process.exit(0);
+    if (!['cli', 'files', 'both'].includes(values.store)) throw new UsageError(`--store must be cli, files or both (got "${values.store}")`);
+    const seed = Number(values.seed);
+    if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer (got "${values.seed}")`);
+    return {
+      fullDisk: values['full-disk'],
+      rounds: positiveInteger('rounds', values.rounds ?? (values['full-disk'] ? '8' : '20')),
+      which: values.store as 'cli' | 'files' | 'both',
+      seed,
+      processes: positiveInteger('processes', values.processes),
+      chainLength: values['chain-length'] === undefined ? undefined : positiveInteger('chain-length', values['chain-length']),
+      json: values.json,
+    };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`soak: ${error.message} (see --help)\n`);
+    process.exit(2);
+  }
 }
 
-const fullDisk = process.argv.includes('--full-disk');
-const rounds = Number(flag('rounds') ?? (fullDisk ? 8 : 20));
-const which = flag('store') ?? 'both';
-const seed = Number(flag('seed') ?? 14);
-const processes = Number(flag('processes') ?? 3);
+const { fullDisk, rounds, which, seed, processes, chainLength, json } = readFlags();
 const stores = which === 'both' ? (['cli', 'files'] as const) : ([which] as ['cli' | 'files']);
-const chainLength = flag('chain-length');
 if (chainLength !== undefined) {
   const chained = [];
-  for (const store of stores) chained.push(await runChainSoak({ compactions: Number(chainLength), store }));
-  if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(chained)}\n`);
+  for (const store of stores) chained.push(await runChainSoak({ compactions: chainLength, store }));
+  if (json) process.stdout.write(`${JSON.stringify(chained)}\n`);
   else console.table(chained);
   process.exit(chained.some((result) => result.lost > 0 || result.duplicated > 0 || result.unlinked > 0 || result.chainsWithRepeatedNumbers > 0 || !result.newestReadBack) ? 1 : 0);
 }
@@ -47,7 +88,7 @@ if (fullDisk && !(await canMount())) {
 }
 const results: SoakResult[] = [];
 for (const store of stores) results.push(await runSoak({ rounds, store, seed, processes, stopChance: 0.4, ...(fullDisk ? { fullDisk: {} } : {}) }));
-if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(results)}\n`);
+if (json) process.stdout.write(`${JSON.stringify(results)}\n`);
 else console.table(results.map(({ fullDisk: counts, ...result }) => ({ ...result, ...counts })));
 const failed = results.some(
   (result) =>
