@@ -22,7 +22,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { asUsageError, parseCliArgs, UsageError } from '../src/cli/run-cli.js';
+import { asUsageError, parseCliArgs, reportFailure, UsageError } from '../src/cli/run-cli.js';
 import { createProject, OPENCODE_CACHE_DIR, openCodeVersion, prepareRuntime, scratchDir } from '../support/opencode/runtime.js';
 import { isolatedEnv, startOpenCode, type OpenCodeServer } from '../support/opencode/opencode-server.js';
 import { parseSize } from '../src/synth/session-size.js';
@@ -354,9 +354,7 @@ main()
     process.exit(code);
   })
   .catch(async (error: unknown) => {
-    // A mistake in the flags is told in one line; a failure of the run keeps its stack, which says where.
-    if (error instanceof UsageError) process.stderr.write(`bench:host: ${error.message} (see --help)\n`);
-    else process.stderr.write(`bench:host failed: ${(error as Error)?.stack ?? String(error)}\n`);
+    const code = reportFailure('bench:host', error, true);
     await cleanUp();
-    process.exit(error instanceof UsageError ? 2 : 1);
+    process.exit(code);
   });

@@ -27,7 +27,7 @@ import { benchPipeline, type Iterations, type SizeFigures } from './pipeline.ben
 import { benchStages } from './stages.bench.js';
 import { benchCompactingHook, type HookFigures, type HostShape } from './compacting-hook.bench.js';
 import { benchLoad, type LoadFigures } from './load.bench.js';
-import { invocationDir, parseCliArgs, positiveInteger, UsageError } from '../src/cli/run-cli.js';
+import { invocationDir, parseCliArgs, positiveInteger, reportFailure, UsageError } from '../src/cli/run-cli.js';
 import { benchOutput, figuresTable, sideBySideTable, tasksTable, type BenchOutput } from './format.js';
 import { delayChartSvg, type DelayPanel } from './delay-chart.js';
 import { measureTimelines, type RuntimeTimelines } from './delay-timelines.js';
@@ -277,9 +277,6 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     clearInterval(keepAlive);
-    // A mistake in the flags is told in one line; a failure of the run keeps its stack, which says where.
-    if (error instanceof UsageError) process.stderr.write(`bench: ${error.message} (see --help)\n`);
-    else process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exitCode = error instanceof UsageError ? 2 : 1;
+    process.exitCode = reportFailure('bench', error, true);
   },
 );

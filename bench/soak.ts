@@ -21,7 +21,7 @@
 import { runChainSoak } from '../support/chain-soak.js';
 import { runSoak, type SoakResult } from '../support/soak.js';
 import { canMount } from '../test/support/scratch-mount.js';
-import { parseCliArgs, positiveInteger, UsageError } from '../src/cli/run-cli.js';
+import { parseCliArgs, positiveInteger, reportFailure, UsageError } from '../src/cli/run-cli.js';
 
 const USAGE = `Usage: npm run soak [-- --rounds N] [--processes N] [--store cli|files|both] [--seed N] [--full-disk] [--chain-length N] [--json]
 
@@ -68,8 +68,7 @@ function readFlags() {
     };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`soak: ${error.message} (see --help)\n`);
-    process.exit(2);
+    process.exit(reportFailure('soak', error));
   }
 }
 

@@ -147,9 +147,26 @@ export function runCli(name: string, main: (argv: string[]) => Promise<number>):
       if (process.exitCode === undefined) process.exitCode = code;
     },
     (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`${name}: ${message}${error instanceof UsageError ? ' (see --help)' : ''}\n`);
-      process.exitCode = error instanceof UsageError ? 2 : 1;
+      process.exitCode = reportFailure(name, error);
     },
   );
+}
+
+/**
+ * Tells on stderr why a command failed, and gives its exit code: a {@link UsageError} in one line that points
+ * to `--help` (2); any other error in one line (1), or with its stack when `stack` is set (a benchmark's
+ * failure, where the stack says which step broke).
+ *
+ * @param name - the prefix of the message.
+ * @param error - what the command threw.
+ * @param stack - whether an error other than a usage error is told with its stack.
+ */
+export function reportFailure(name: string, error: unknown, stack = false): number {
+  if (error instanceof UsageError) {
+    process.stderr.write(`${name}: ${error.message} (see --help)\n`);
+    return 2;
+  }
+  const message = error instanceof Error ? ((stack ? error.stack : undefined) ?? error.message) : String(error);
+  process.stderr.write(`${name}: ${message}\n`);
+  return 1;
 }

@@ -52,34 +52,35 @@ function codePointBefore(text: string, at: number): number {
   return low;
 }
 
-const JOINER = (code: number): boolean => code === 0x2e || code === 0x2d || code === 0x2f;
+/** What a code point is to a word's edge: part of a word (a letter, a digit, `_`), a joiner (`.`, `-`, `/`) or neither. */
+const WORD = 1;
+const JOINS = 2;
+const NEITHER = 0;
 
-/** What an ASCII code unit is to a word's edge: 1 a letter, digit or `_`, 2 a joiner, 0 neither. */
-const ASCII_EDGE = Uint8Array.from({ length: 0x80 }, (_, code) => (code === 0x5f || isLetterOrNumberCode(code) ? 1 : JOINER(code) ? 2 : 0));
+/** {@link edgeOf} for ASCII, from a table: most texts are ASCII. */
+const ASCII_EDGE = Uint8Array.from({ length: 0x80 }, (_, code) =>
+  code === 0x5f || isLetterOrNumberCode(code) ? WORD : code === 0x2e || code === 0x2d || code === 0x2f ? JOINS : NEITHER,
+);
+
+function edgeOf(code: number): number {
+  if (code < 0x80) return ASCII_EDGE[code] as number;
+  return isLetterOrNumberCode(code) ? WORD : NEITHER;
+}
 
 /** No word ends right before `at`: neither a letter, digit or `_`, nor a letter or digit joined by `.`, `-` or `/`. */
 function startsWord(text: string, at: number): boolean {
   if (at === 0) return true;
-  // Most texts are ASCII: the unit before is the code point before, read from a table.
-  const unit = text.charCodeAt(at - 1);
-  if (unit < 0x80) {
-    const edge = ASCII_EDGE[unit];
-    if (edge !== 2) return edge === 0;
-    return at < 2 || !isLetterOrNumberCode(codePointBefore(text, at - 1));
-  }
-  const previous = codePointBefore(text, at);
-  if (previous === 0x5f || isLetterOrNumberCode(previous)) return false;
-  if (JOINER(previous) && at >= 2) return !isLetterOrNumberCode(codePointBefore(text, at - 1));
-  return true;
+  const edge = edgeOf(codePointBefore(text, at));
+  if (edge !== JOINS) return edge === NEITHER;
+  return at < 2 || !isLetterOrNumberCode(codePointBefore(text, at - 1));
 }
 
 /** No word goes on at `at`: neither a letter, digit or `_`, nor `.`, `-` or `/` joining a letter or digit. */
 function endsWord(text: string, at: number): boolean {
   if (at >= text.length) return true;
-  const next = text.codePointAt(at) as number;
-  if (next === 0x5f || isLetterOrNumberCode(next)) return false;
-  if (JOINER(next) && at + 1 < text.length) return !isLetterOrNumberCode(text.codePointAt(at + 1) as number);
-  return true;
+  const edge = edgeOf(text.codePointAt(at) as number);
+  if (edge !== JOINS) return edge === NEITHER;
+  return at + 1 >= text.length || !isLetterOrNumberCode(text.codePointAt(at + 1) as number);
 }
 
 /**
@@ -194,15 +195,12 @@ export class CueTrie {
     const remembered = text.length <= MEMO_CHARS ? this.#memo.get(text) : undefined;
     if (remembered !== undefined) return remembered;
     let kinds = 0;
-    const anywhereAscii = this.#anywhereAscii;
     for (let start = 0; start < text.length; start++) {
-      const unit = text.charCodeAt(start);
-      const first = unit < 0x41 || (unit > 0x5a && unit < 0x80) ? unit : lowerCode(unit);
+      const first = lowerCode(text.charCodeAt(start));
       if (first === -1) return null;
       // Inside a word only a cue that matches anywhere can start: most positions are passed over
       // without a look-up in the trie.
-      const anywhereStart = first < 0x80 ? anywhereAscii[first] === 1 : this.#startsAnywhereCue(first);
-      const wordStart = anywhereStart ? null : startsWord(text, start);
+      const wordStart = this.#startsAnywhereCue(first) ? null : startsWord(text, start);
       if (wordStart === false) continue;
       const found = this.#walk(text, start, first, wordStart);
       if (found === -1) return null;

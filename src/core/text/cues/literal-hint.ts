@@ -26,8 +26,10 @@ export interface LiteralHint {
  * @param literals - lowercase literals, one of which is in every match of the guarded expression.
  */
 export function literalHint(literals: readonly string[]): LiteralHint {
-  return { mayMatch: (text) => {
-    const lower = folded(text);
-    return literals.some((literal) => lower.includes(literal));
-  } };
+  return {
+    mayMatch(text) {
+      const lower = folded(text);
+      return literals.some((literal) => lower.includes(literal));
+    },
+  };
 }
