@@ -69,6 +69,8 @@ const COMPARED = [
   'compacting_hook_repeat_p50_ms',
   'compacting_hook_stall_max_ms',
   'compacting_hook_repeat_stall_max_ms',
+  'compacting_hook_stall_p50_ms',
+  'compacting_hook_repeat_stall_p50_ms',
 ] as const;
 
 /**
