@@ -20,6 +20,11 @@ export interface DecisionSource {
   asks?: boolean;
   /** The message edits or writes files: what its prose says it changes, it changes. */
   edits: boolean;
+  /**
+   * The message calls no tool: it ends its turn, and after work it is the account of that work. Set by the
+   * per-message pass; a caller that leaves it out reads no line as closing a turn.
+   */
+  closing?: boolean;
   /** Positions of the items that state the new state of a before/after pair (see `afterStates`). */
   after?: ReadonlySet<number>;
 }

@@ -41,6 +41,12 @@ export interface Decision {
    */
   proposed?: boolean;
   /**
+   * A line of the message that closes a turn, below a decision's marks: a plain report of the turn's change, or a
+   * line of an inventory of what was built ("TransactionService: syncs the balance"). It only fills a session whose
+   * prose states few decisions, once its turn's edits name it (see `rankDecisions`).
+   */
+  closing?: true;
+  /**
    * The line of work a recorded change belongs to (a commit's `type(scope)` or the files it staged):
    * successive ones between two user requests are attempts at one change (see `collapseAttempts`).
    */

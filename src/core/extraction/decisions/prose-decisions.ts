@@ -104,6 +104,59 @@ function arrowBetweenCode(text: string): boolean {
   return false;
 }
 
+/** Whether an item cannot be a decision whatever its words: see each test. */
+function neverDecides(item: ProseItem, cues: CueMatchers, last: boolean): boolean {
+  const { text } = item;
+  // The old state of a before/after pair is what the change replaced.
+  if (text.length < 12 || isQuestion(text) || item.label || beforeState(item)) return true;
+  // An item ending with a colon announces what follows; it decides nothing by itself, unless a tool call follows it.
+  if (/[:：]$/.test(text) && item.announced === 0 && !last) return true;
+  // A plan, a step of reasoning or an item marked failed has a decision's words, not a decision.
+  if (decisionNoise(text, cues) !== null) return true;
+  // A row that only points at the one above ("Same", "Likewise") says nothing of its own.
+  return /[—:]\s*(?:same|ditto|likewise|idem|igual|dito|同上)\.?$/i.test(text);
+}
+
+/** Lines of one turn-closing message read as candidates to fill a thin session: its first ones. */
+export const MAX_TURN_REPORT_CANDIDATES = 4;
+
+/** A part named, then what it is or does ("TransactionService: syncs the balance", "eda.park_totals — runs per park"). */
+const NAMED_PART = /^[^\s:：—–][^:：—–]{0,59}\s?[:：—–]\s+\S/u;
+/** Characters from which an item names a part and says what it does. */
+const MIN_INVENTORY_CHARS = 24;
+
+/**
+ * Whether an item is a line of an inventory of what was built: a list item or row that names a part and says what it
+ * is or does, with no change word in any language, in the message that closes a turn (see `DecisionSource.closing`),
+ * under no heading of plans, problems or next steps.
+ *
+ * @param item - one item of an assistant message.
+ * @param cues - the cue matchers of the message's language.
+ * @param source - see {@link DecisionSource}.
+ * @param last - whether it is the message's last item.
+ * @param cache - heading kinds already classified in this message.
+ */
+export function inventoryLine(item: ProseItem, cues: CueMatchers, source: DecisionSource, last = false, cache?: LabelCache): boolean {
+  if (source.summary || source.closing !== true || (item.kind !== 'bullet' && item.kind !== 'row') || item.text.length < MIN_INVENTORY_CHARS) return false;
+  if (!NAMED_PART.test(item.text) || neverDecides(item, cues, last) || headingKind(item, cues, cache) !== null) return false;
+  return !cues.change.test(item.text) && !cues.weakChange.test(item.text) && !cues.verified.test(item.text) && !cues.hedge.test(item.text);
+}
+
+/**
+ * Whether a line of the message that closes a turn reports the turn's work without a decision's marks: a change it
+ * states too plainly to rank ("Rewrote the README as a getting-started guide."), or a line of an inventory of what
+ * was built. Such a line fills a session whose prose states few decisions, and only where the turn's own edits
+ * name it (see `rankDecisions`).
+ *
+ * @param score - its score as a decision, below {@link CANDIDATE_THRESHOLD}.
+ */
+function turnReportLine(item: ProseItem, score: number, cues: CueMatchers, source: DecisionSource, last: boolean, cache: LabelCache): boolean {
+  if (source.summary || source.closing !== true) return false;
+  // A cleanup or a check's outcome is below a decision's marks for what it is, not for how plainly it is said.
+  if (score > 0) return (cues.change.test(item.text) || cues.weakChange.test(item.text)) && !cues.minor.test(item.text) && !cues.verified.test(item.text);
+  return inventoryLine(item, cues, source, last, cache);
+}
+
 /**
  * How strongly an item reads as a decision; below {@link DECISION_THRESHOLD} it is not one.
  *
@@ -115,17 +168,10 @@ function arrowBetweenCode(text: string): boolean {
  */
 export function decisionScore(item: ProseItem, cues: CueMatchers, source: DecisionSource, last = false, cache?: LabelCache): number {
   const { text } = item;
-  // The old state of a before/after pair is what the change replaced.
-  if (text.length < 12 || isQuestion(text) || item.label || beforeState(item)) return 0;
-  // An item ending with a colon announces what follows; it decides nothing by itself, unless a tool call follows it.
-  if (/[:：]$/.test(text) && item.announced === 0 && !last) return 0;
-  // A plan, a step of reasoning or an item marked failed has a decision's words, not a decision.
-  if (decisionNoise(text, cues) !== null) return 0;
+  if (neverDecides(item, cues, last)) return 0;
   const kind = headingKind(item, cues, cache);
   // What comes next, what went wrong and what was asked for (an objective, the task) are not what was decided.
   if (kind === 'next' || kind === 'problem' || kind === 'goal') return 0;
-  // A row that only points at the one above ("Same", "Likewise") says nothing of its own.
-  if (/[—:]\s*(?:same|ditto|likewise|idem|igual|dito|同上)\.?$/i.test(text)) return 0;
   // An arrow in a sentence that states a condition maps cases to outcomes; it changes nothing.
   let strong = cues.change.test(text);
   // An arrow documents a change between two names or values ("16.2.4 → 15.2.4"); between words, or in an example, it maps cases to outcomes.
@@ -184,11 +230,19 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
   const source: DecisionSource = { ...given, asks: given.asks ?? questions >= MIN_OPEN_QUESTIONS, after: given.after ?? afterStates(items) };
   const scored: Array<{ item: ProseItem; score: number }> = [];
   const cache: LabelCache = new Map();
+  /** Lines of the message that closes a turn, below a decision's marks: they fill a thin session (see `rankDecisions`). */
+  const closing = new Set<ProseItem>();
   for (const item of items) {
-    const score = decisionScore(item, cues, source, item.index === items.length - 1, cache);
+    const last = item.index === items.length - 1;
+    const score = decisionScore(item, cues, source, last, cache);
     if (score >= CANDIDATE_THRESHOLD) scored.push({ item, score });
+    else if (closing.size < MAX_TURN_REPORT_CANDIDATES && turnReportLine(item, score, cues, source, last, cache)) {
+      closing.add(item);
+      scored.push({ item, score: CANDIDATE_THRESHOLD });
+    }
   }
-  scored.sort((a, b) => b.score - a.score || a.item.index - b.item.index);
+  // A turn-closing line comes after every stated decision, those of its own score too: it never takes their place.
+  scored.sort((a, b) => b.score - a.score || Number(closing.has(a.item)) - Number(closing.has(b.item)) || a.item.index - b.item.index);
   const seen = new Set<string>();
   const decisions: Decision[] = [];
   const tables = tablesOf(items, MAX_DECISION_CONTEXT_CHARS);
@@ -207,6 +261,7 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
     const proposed = isProposal(item, cues, source, cache);
     decisions.push({
       ...(proposed ? { proposed } : {}),
+      ...(closing.has(item) ? { closing: true as const } : {}),
       family: source.summary ? 'carried' : 'change',
       category: headingKind(item, cues, cache) === 'decision' ? 'architecture' : 'implementation',
       text: shorten(item.text, MAX_DECISION_TEXT_CHARS),

@@ -85,9 +85,11 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       .map((decision) => ({ ...decision, score: seedDecisionScore(decision, unit.role, pasted) }))
       .filter((decision) => decision.score >= DECISION_THRESHOLD);
     const prose = unit.role === 'assistant'
-      ? proseDecisions(items, decisionCuesFor(language, text.length), { summary: unit.summary, report: isReport(items, decisionCuesFor(language, text.length)), edits: unit.tools.some((call) => EDIT_TOOL.test(call.tool)) }, settings.maxDecisionsPerUnit)
+      ? proseDecisions(items, decisionCuesFor(language, text.length), { summary: unit.summary, report: isReport(items, decisionCuesFor(language, text.length)), edits: unit.tools.some((call) => EDIT_TOOL.test(call.tool)), closing: unit.tools.length === 0 }, settings.maxDecisionsPerUnit)
       : [];
-    return [...prose, ...seed].slice(0, settings.maxDecisionsPerUnit).map((decision) => ({ ...decision, order: unit.order }));
+    // Lines that close a turn below a decision's marks take no room from the stated ones: they only fill (merge-prose.ts).
+    const stated = [...prose.filter((decision) => !decision.closing), ...seed].slice(0, settings.maxDecisionsPerUnit);
+    return [...stated, ...prose.filter((decision) => decision.closing)].map((decision) => ({ ...decision, order: unit.order }));
   });
   const files: FileTouch[] = [];
   const signals: Observation[] = [];
@@ -135,7 +137,8 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
     done.push(...todosDone);
     const deleted = deletionDecision(files.filter((touch) => touch.action === 'delete').map((touch) => touch.path), unit.order);
     if (deleted) done.push(deleted);
-    decisions.push(...done.slice(0, Math.max(0, settings.maxDecisionsPerUnit - decisions.length)).map((decision) => ({ ...decision, order: unit.order })));
+    const room = settings.maxDecisionsPerUnit - decisions.reduce((count, decision) => count + (decision.closing ? 0 : 1), 0);
+    decisions.push(...done.slice(0, Math.max(0, room)).map((decision) => ({ ...decision, order: unit.order })));
   });
   const notes: Observation[] = timed(timings, 'notes', () => {
     if (unit.role === 'user') return userNotes(text, items, cues, unit.order);

@@ -21,6 +21,8 @@ export type { DecisionEvidence } from '../decisions/decision-evidence.js';
 export const MAX_DECISIONS_PER_MESSAGE = 2;
 /** Most from a prior compaction summary: it condenses many messages. */
 export const MAX_DECISIONS_PER_SUMMARY = 5;
+/** Most lines one turn's closing message may fill a thin session with: its first, the main change it reports. */
+export const MAX_TURN_REPORT_LINES = 1;
 /** Most decisions kept in all: a session has a handful of real ones, and each extra one is noise. */
 export const MAX_SESSION_DECISIONS = 8;
 /** Below this many decisions above the threshold, weaker ones fill the list up to it. */
@@ -162,7 +164,9 @@ export function rankDecisions(
     .sort((a, b) => a.order - b.order);
   const edited = editedNames(evidence);
   const indexed: Array<{ decision: Decision; index: number; score: number }> = [];
-  const collapsed = collapseAttempts(withoutUndoneCommits(decisions), requests.map((request) => request.order));
+  // Lines that close a turn below a decision's marks only fill what the stated decisions leave (see `fillFromTurnReports`).
+  const stated = decisions.filter((decision) => !decision.closing);
+  const collapsed = collapseAttempts(withoutUndoneCommits(stated), requests.map((request) => request.order));
   // A session that commits after every step has more commits than the list holds, each at a commit's worth:
   // then their size orders them, so the feature commit is not lost to its follow-up one-line fixes.
   const commits = collapsed.reduce((count, decision) => count + (decision.commitSize === undefined ? 0 : 1), 0);
@@ -222,7 +226,48 @@ export function rankDecisions(
     if (kept.some((other) => overlap(candidate.words, other.words) >= NEAR_REPEAT)) continue;
     kept.push({ decision: candidate.decision, index: candidate.index, words: candidate.words });
   }
-  return kept.sort((a, b) => a.index - b.index).map((entry) => withEditedFiles(entry.decision, editedFor(entry.decision, requests, evidence.files)));
+  fillFromTurnReports(kept, decisions.filter((decision) => decision.closing), Math.min(limit, MIN_SESSION_DECISIONS), collapsed, (decision) => {
+    if (laterWork(decision, edited) === 'confirmed') return true;
+    return reportsTurn(decision, edited, requestOrderBefore(decision, requests));
+  });
+  return kept.sort((a, b) => a.index - b.index || (a.decision.order ?? -1) - (b.decision.order ?? -1)).map((entry) => withEditedFiles(entry.decision, editedFor(entry.decision, requests, evidence.files)));
+}
+
+/**
+ * Fills a session whose stated decisions are fewer than `room` from the lines that close its turns below a decision's
+ * marks (a plain "Rewrote the README as a guide.", an inventory line "TransactionService: syncs the balance"): only
+ * those the session's edits bear out, the latest first, at most {@link MAX_TURN_REPORT_LINES} from one message,
+ * near repeats of what is kept left out. A session that states enough decisions is left as it was.
+ *
+ * @param kept - the decisions kept so far, each with its position in `collapsed`; filled in place.
+ * @param lines - the turn-closing lines, oldest first.
+ * @param collapsed - the stated decisions ranked, in conversation order: a line is placed among them by its message.
+ * @param borneOut - whether the session's edits bear a line out.
+ */
+function fillFromTurnReports(
+  kept: Array<{ decision: Decision; index: number; words: ReadonlySet<string> }>,
+  lines: readonly Decision[],
+  room: number,
+  collapsed: readonly Decision[],
+  borneOut: (decision: Decision) => boolean,
+): void {
+  if (kept.length >= room || lines.length === 0) return;
+  const perMessage = new Map<number, number>();
+  for (const entry of kept) perMessage.set(entry.decision.order ?? -1, (perMessage.get(entry.decision.order ?? -1) ?? 0) + 1);
+  // The latest turn's account first; within one message, its lines in their order (its first is its main change).
+  const latestFirst = [...lines].sort((a, b) => (b.order ?? -1) - (a.order ?? -1));
+  for (const decision of latestFirst) {
+    if (kept.length >= room) break;
+    const order = decision.order ?? -1;
+    const count = perMessage.get(order) ?? 0;
+    if (count >= MAX_TURN_REPORT_LINES || !borneOut(decision)) continue;
+    const own = words(decision.text);
+    if (kept.some((other) => overlap(own, other.words) >= NEAR_REPEAT)) continue;
+    perMessage.set(order, count + 1);
+    // Placed after the stated decisions of its message and of every earlier one, so the list stays in conversation order.
+    const before = collapsed.filter((other) => (other.order ?? -1) <= order).length;
+    kept.push({ decision, index: before - 0.5, words: own });
+  }
 }
 
 /** Edits read back from a decision's message for the files it went into. */

@@ -71,6 +71,45 @@ describe('proseDecisions', () => {
   });
 });
 
+describe('lines that close a turn', () => {
+  const CLOSING = { ...PLAIN, closing: true };
+  const report = [
+    'Everything is in place now.',
+    '',
+    '### Parts',
+    '- InvoiceService: totals each invoice and books the tax per line',
+    '- export.ts: writes the month as one CSV per customer',
+    '- Removed an unused import in orders.tsx',
+    '- All 12 tests passed',
+    '',
+    'Rewrote the README as a short getting-started guide.',
+  ].join('\n');
+
+  it('should mark an inventory line and a plainly said change of the message that ends a turn, not a cleanup or a check', () => {
+    const closing = decisionsOf(report, 'eng', CLOSING).filter((decision) => decision.closing).map((decision) => decision.text);
+    expect(closing).toEqual([
+      'InvoiceService: totals each invoice and books the tax per line',
+      'export.ts: writes the month as one CSV per customer',
+      'Rewrote the README as a short getting-started guide.',
+    ]);
+  });
+
+  it('should read no line as closing a turn in a message that calls a tool, or in a summary', () => {
+    expect(decisionsOf(report, 'eng', PLAIN).filter((decision) => decision.closing)).toEqual([]);
+    expect(decisionsOf(report, 'eng', { ...CLOSING, summary: true }).filter((decision) => decision.closing)).toEqual([]);
+  });
+
+  it('should not read the lines under a next-steps heading, or a question, as an inventory', () => {
+    const plan = ['Done for today.', '', '### Next steps', '- ExportService: one CSV per customer', '- Mailer: send the export each month?'].join('\n');
+    expect(decisionsOf(plan, 'eng', CLOSING).filter((decision) => decision.closing)).toEqual([]);
+  });
+
+  it('should read an inventory in a language without cue words by its shape', () => {
+    const text = ['Semua backend API telah selesai dibuat.', '', '### Business Logic', '- TransactionService: sinkron saldo akun dan tabungan otomatis'].join('\n');
+    expect(decisionsOf(text, 'ind', CLOSING).map((decision) => [decision.text, decision.closing])).toEqual([['TransactionService: sinkron saldo akun dan tabungan otomatis', true]]);
+  });
+});
+
 describe('proposals and non-decisions', () => {
   it('should weigh down a suggestion or a predicted effect in Chinese and Japanese as in English', () => {
     const score = (text: string, language: string) => decisionScore(proseItems(text)[0]!, cuesFor(language), PLAIN);

@@ -40,6 +40,38 @@ describe('rankDecisions', () => {
     expect(full.map((item) => item.text)).toEqual(prose);
   });
 
+  it("should fill a thin session from the lines that close its turns, the first each turn's edits bear out, in conversation order", () => {
+    const closing = (text: string, order: number): Decision => ({ ...decision(text, 2.5, order), closing: true });
+    const stated = decision('Moved the retry budget into QueueConfig', 4, 1);
+    const lines = [
+      closing('Mailer: sends the invoices each month', 6),
+      closing('InvoiceService: totals each invoice and books the tax per line', 6),
+      closing('Ledger: keeps one row per booking', 6),
+      closing('export.ts: writes one CSV per customer', 9),
+    ];
+    const notes = [note('next:request:0', 'next', 'asked: build the invoice export', 0), note('next:request:4', 'next', 'asked: and the totals', 4), note('next:request:7', 'next', 'asked: now the export', 7)];
+    // Each turn edited what one of its lines names; nothing edited the mailer.
+    const files = [touch('src/InvoiceService.ts', 'write', 5), touch('src/Ledger.ts', 'write', 5), touch('src/export.ts', 'edit', 8)];
+    const ranked = rankDecisions([stated, ...lines, decision('Pinned node to 20.11 in .nvmrc', 4, 10)], 10, notes, { files, signals: [] });
+    expect(ranked.map((item) => item.text)).toEqual([
+      'Moved the retry budget into QueueConfig',
+      'InvoiceService: totals each invoice and books the tax per line',
+      'export.ts: writes one CSV per customer',
+      'Pinned node to 20.11 in .nvmrc',
+    ]);
+    // Edits made before the request a line answers bear out nothing of its turn.
+    const earlier = [touch('src/InvoiceService.ts', 'write', 2), touch('src/export.ts', 'edit', 2)];
+    expect(rankDecisions([stated, ...lines], 10, notes, { files: earlier, signals: [] }).map((item) => item.text)).toEqual([stated.text]);
+  });
+
+  it('should leave a session whose prose states enough decisions as it was, whatever its turns close with', () => {
+    const prose = ['Moved the retry budget into QueueConfig', 'Switched the logger to JSON lines', 'Wrapped each scheduler tick in try/catch', 'Pinned node to 20.11 in .nvmrc'];
+    const line: Decision = { ...decision('export.ts: writes one CSV per customer', 2.5, 9), closing: true };
+    const files = [touch('src/export.ts', 'edit', 8)];
+    const full = rankDecisions([...prose.map((text, index) => decision(text, 4, index * 2)), line], 10, [], { files, signals: [] });
+    expect(full.map((item) => item.text)).toEqual(prose);
+  });
+
   it("should order a session's commits by their size only when they alone overflow the list", () => {
     const commit = (text: string, order: number, commitSize: number): Decision => ({ ...decision(`committed: ${text}`, 4, order), commitSize });
     const feature = commit('feat: add the invoice export module', 0, 1);
