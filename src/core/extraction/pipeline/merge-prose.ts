@@ -12,7 +12,9 @@ import { collapseAttempts } from '../decisions/decision-attempts.js';
 import { withEditedFiles } from '../decisions/work-decisions.js';
 import { restatementPenalty, withoutUndoneCommits } from '../decisions/decision-provenance.js';
 import { supersededStatements } from '../decisions/decision-restatements.js';
-import { rememberedByText, rememberedWordSets } from '../../text/remembered.js';
+import { rememberedByText } from '../../text/remembered.js';
+import { decisionWords as words, NEAR_REPEAT, overlap } from '../decisions/decision-words.js';
+import { fillFromTurnReports } from '../decisions/turn-reports.js';
 import { CONFIRMED_BONUS, editedNames, laterWork, reach, reportsTurn, REVERSAL_BONUS, reverses, type DecisionEvidence } from '../decisions/decision-evidence.js';
 
 export type { DecisionEvidence } from '../decisions/decision-evidence.js';
@@ -21,16 +23,12 @@ export type { DecisionEvidence } from '../decisions/decision-evidence.js';
 export const MAX_DECISIONS_PER_MESSAGE = 2;
 /** Most from a prior compaction summary: it condenses many messages. */
 export const MAX_DECISIONS_PER_SUMMARY = 5;
-/** Most lines one turn's closing message may fill a thin session with: its first, the main change it reports. */
-export const MAX_TURN_REPORT_LINES = 1;
 /** Most decisions kept in all: a session has a handful of real ones, and each extra one is noise. */
 export const MAX_SESSION_DECISIONS = 8;
 /** Below this many decisions above the threshold, weaker ones fill the list up to it. */
 export const MIN_SESSION_DECISIONS = 4;
 /** Decisions considered for near-repeat merging at most (the best-scored ones). */
 const MAX_CANDIDATES = 200;
-/** Share of shared words from which two decisions say the same thing. */
-const NEAR_REPEAT = 0.6;
 /** User requests kept as in-progress work: the last ones. */
 export const MAX_REQUESTS = 2;
 /** Next steps kept in all. */
@@ -67,20 +65,6 @@ function liveTodos(notes: readonly Observation[], lastRequest: number): Observat
 
 /** Texts whose words are remembered: the window's decisions and requests, with room to spare. */
 const REMEMBERED_TEXTS = 4_096;
-
-/**
- * The words two decisions are compared by. Remembered, like the words of requests below: a compaction
- * after the session grew splits nearly the same texts again, and under Bun these splits are a large
- * share of ranking the decisions.
- */
-const words = rememberedWordSets(400, false, REMEMBERED_TEXTS);
-
-function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let shared = 0;
-  for (const word of a) if (b.has(word)) shared++;
-  return shared / Math.min(a.size, b.size);
-}
 
 /** Words of a request that say nothing about its subject, in the languages with cue sets. */
 const REQUEST_STOP_WORDS: ReadonlySet<string> = new Set(
@@ -230,44 +214,7 @@ export function rankDecisions(
     if (laterWork(decision, edited) === 'confirmed') return true;
     return reportsTurn(decision, edited, requestOrderBefore(decision, requests));
   });
-  return kept.sort((a, b) => a.index - b.index || (a.decision.order ?? -1) - (b.decision.order ?? -1)).map((entry) => withEditedFiles(entry.decision, editedFor(entry.decision, requests, evidence.files)));
-}
-
-/**
- * Fills a session whose stated decisions are fewer than `room` from the lines that close its turns below a decision's
- * marks (a plain "Rewrote the README as a guide.", an inventory line "TransactionService: syncs the balance"): only
- * those the session's edits bear out, the latest first, at most {@link MAX_TURN_REPORT_LINES} from one message,
- * near repeats of what is kept left out. A session that states enough decisions is left as it was.
- *
- * @param kept - the decisions kept so far, each with its position in `collapsed`; filled in place.
- * @param lines - the turn-closing lines, oldest first.
- * @param collapsed - the stated decisions ranked, in conversation order: a line is placed among them by its message.
- * @param borneOut - whether the session's edits bear a line out.
- */
-function fillFromTurnReports(
-  kept: Array<{ decision: Decision; index: number; words: ReadonlySet<string> }>,
-  lines: readonly Decision[],
-  room: number,
-  collapsed: readonly Decision[],
-  borneOut: (decision: Decision) => boolean,
-): void {
-  if (kept.length >= room || lines.length === 0) return;
-  const perMessage = new Map<number, number>();
-  for (const entry of kept) perMessage.set(entry.decision.order ?? -1, (perMessage.get(entry.decision.order ?? -1) ?? 0) + 1);
-  // The latest turn's account first; within one message, its lines in their order (its first is its main change).
-  const latestFirst = [...lines].sort((a, b) => (b.order ?? -1) - (a.order ?? -1));
-  for (const decision of latestFirst) {
-    if (kept.length >= room) break;
-    const order = decision.order ?? -1;
-    const count = perMessage.get(order) ?? 0;
-    if (count >= MAX_TURN_REPORT_LINES || !borneOut(decision)) continue;
-    const own = words(decision.text);
-    if (kept.some((other) => overlap(own, other.words) >= NEAR_REPEAT)) continue;
-    perMessage.set(order, count + 1);
-    // Placed after the stated decisions of its message and of every earlier one, so the list stays in conversation order.
-    const before = collapsed.filter((other) => (other.order ?? -1) <= order).length;
-    kept.push({ decision, index: before - 0.5, words: own });
-  }
+  return kept.sort((a, b) => a.index - b.index).map((entry) => withEditedFiles(entry.decision, editedFor(entry.decision, requests, evidence.files)));
 }
 
 /** Edits read back from a decision's message for the files it went into. */
