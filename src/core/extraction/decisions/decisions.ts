@@ -43,7 +43,7 @@ export interface Decision {
   /**
    * A line of the message that closes a turn, below a decision's marks: a plain report of the turn's change, or a
    * line of an inventory of what was built ("TransactionService: syncs the balance"). It only fills a session whose
-   * prose states few decisions, once its turn's edits name it (see `rankDecisions`).
+   * prose states few decisions, once its turn's edits name it (see `fillFromTurnReports`).
    */
   closing?: true;
   /**

@@ -118,7 +118,7 @@ function neverDecides(item: ProseItem, cues: CueMatchers, last: boolean): boolea
 }
 
 /** Lines of one turn-closing message read as candidates to fill a thin session: its first ones. */
-export const MAX_TURN_REPORT_CANDIDATES = 4;
+const MAX_TURN_REPORT_CANDIDATES = 4;
 
 /** A part named, then what it is or does ("TransactionService: syncs the balance", "eda.park_totals — runs per park"). */
 const NAMED_PART = /^[^\s:：—–][^:：—–]{0,59}\s?[:：—–]\s+\S/u;
@@ -127,34 +127,27 @@ const MIN_INVENTORY_CHARS = 24;
 
 /**
  * Whether an item is a line of an inventory of what was built: a list item or row that names a part and says what it
- * is or does, with no change word in any language, in the message that closes a turn (see `DecisionSource.closing`),
- * under no heading of plans, problems or next steps.
- *
- * @param item - one item of an assistant message.
- * @param cues - the cue matchers of the message's language.
- * @param source - see {@link DecisionSource}.
- * @param last - whether it is the message's last item.
- * @param cache - heading kinds already classified in this message.
+ * is or does, with no change word in any language, under no heading of plans, problems or next steps.
  */
-export function inventoryLine(item: ProseItem, cues: CueMatchers, source: DecisionSource, last = false, cache?: LabelCache): boolean {
-  if (source.summary || source.closing !== true || (item.kind !== 'bullet' && item.kind !== 'row') || item.text.length < MIN_INVENTORY_CHARS) return false;
-  if (!NAMED_PART.test(item.text) || neverDecides(item, cues, last) || headingKind(item, cues, cache) !== null) return false;
+function inventoryLine(item: ProseItem, cues: CueMatchers, cache: LabelCache): boolean {
+  if ((item.kind !== 'bullet' && item.kind !== 'row') || item.text.length < MIN_INVENTORY_CHARS || !NAMED_PART.test(item.text)) return false;
+  if (headingKind(item, cues, cache) !== null) return false;
   return !cues.change.test(item.text) && !cues.weakChange.test(item.text) && !cues.verified.test(item.text) && !cues.hedge.test(item.text);
 }
 
 /**
- * Whether a line of the message that closes a turn reports the turn's work without a decision's marks: a change it
- * states too plainly to rank ("Rewrote the README as a getting-started guide."), or a line of an inventory of what
- * was built. Such a line fills a session whose prose states few decisions, and only where the turn's own edits
- * name it (see `rankDecisions`).
+ * Whether a line of the message that closes a turn (see `DecisionSource.closing`; never a summary's) reports the
+ * turn's work without a decision's marks: a change it states too plainly to rank ("Rewrote the README as a
+ * getting-started guide."), or a line of an inventory of what was built. Such a line fills a session whose prose
+ * states few decisions, and only where the turn's own edits name it (see `fillFromTurnReports`).
  *
+ * @param item - an item {@link neverDecides} let through.
  * @param score - its score as a decision, below {@link CANDIDATE_THRESHOLD}.
  */
-function turnReportLine(item: ProseItem, score: number, cues: CueMatchers, source: DecisionSource, last: boolean, cache: LabelCache): boolean {
-  if (source.summary || source.closing !== true) return false;
+function turnReportLine(item: ProseItem, score: number, cues: CueMatchers, cache: LabelCache): boolean {
   // A cleanup or a check's outcome is below a decision's marks for what it is, not for how plainly it is said.
   if (score > 0) return (cues.change.test(item.text) || cues.weakChange.test(item.text)) && !cues.minor.test(item.text) && !cues.verified.test(item.text);
-  return inventoryLine(item, cues, source, last, cache);
+  return inventoryLine(item, cues, cache);
 }
 
 /**
@@ -167,8 +160,12 @@ function turnReportLine(item: ProseItem, score: number, cues: CueMatchers, sourc
  * @param cache - heading kinds already classified in this message.
  */
 export function decisionScore(item: ProseItem, cues: CueMatchers, source: DecisionSource, last = false, cache?: LabelCache): number {
+  return neverDecides(item, cues, last) ? 0 : marksScore(item, cues, source, cache);
+}
+
+/** {@link decisionScore} of an item that {@link neverDecides} let through: what its words and shape weigh. */
+function marksScore(item: ProseItem, cues: CueMatchers, source: DecisionSource, cache?: LabelCache): number {
   const { text } = item;
-  if (neverDecides(item, cues, last)) return 0;
   const kind = headingKind(item, cues, cache);
   // What comes next, what went wrong and what was asked for (an objective, the task) are not what was decided.
   if (kind === 'next' || kind === 'problem' || kind === 'goal') return 0;
@@ -230,13 +227,14 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
   const source: DecisionSource = { ...given, asks: given.asks ?? questions >= MIN_OPEN_QUESTIONS, after: given.after ?? afterStates(items) };
   const scored: Array<{ item: ProseItem; score: number }> = [];
   const cache: LabelCache = new Map();
-  /** Lines of the message that closes a turn, below a decision's marks: they fill a thin session (see `rankDecisions`). */
+  /** Lines of the message that closes a turn, below a decision's marks: they fill a thin session (see `fillFromTurnReports`). */
   const closing = new Set<ProseItem>();
+  const closesTurn = source.closing === true && !source.summary;
   for (const item of items) {
-    const last = item.index === items.length - 1;
-    const score = decisionScore(item, cues, source, last, cache);
+    if (neverDecides(item, cues, item.index === items.length - 1)) continue;
+    const score = marksScore(item, cues, source, cache);
     if (score >= CANDIDATE_THRESHOLD) scored.push({ item, score });
-    else if (closing.size < MAX_TURN_REPORT_CANDIDATES && turnReportLine(item, score, cues, source, last, cache)) {
+    else if (closesTurn && closing.size < MAX_TURN_REPORT_CANDIDATES && turnReportLine(item, score, cues, cache)) {
       closing.add(item);
       scored.push({ item, score: CANDIDATE_THRESHOLD });
     }

@@ -87,7 +87,7 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
     const prose = unit.role === 'assistant'
       ? proseDecisions(items, decisionCuesFor(language, text.length), { summary: unit.summary, report: isReport(items, decisionCuesFor(language, text.length)), edits: unit.tools.some((call) => EDIT_TOOL.test(call.tool)), closing: unit.tools.length === 0 }, settings.maxDecisionsPerUnit)
       : [];
-    // Lines that close a turn below a decision's marks take no room from the stated ones: they only fill (merge-prose.ts).
+    // Lines that close a turn below a decision's marks take no room from the stated ones: they only fill (turn-reports.ts).
     const stated = [...prose.filter((decision) => !decision.closing), ...seed].slice(0, settings.maxDecisionsPerUnit);
     return [...stated, ...prose.filter((decision) => decision.closing)].map((decision) => ({ ...decision, order: unit.order }));
   });
