@@ -63,8 +63,8 @@ function liveTodos(notes: readonly Observation[], lastRequest: number): Observat
   return (latest < lastRequest ? open.filter((item) => item.text.startsWith('in progress')) : open).slice(0, MAX_TODOS);
 }
 
-/** Texts whose words are remembered: the window's decisions and requests, with room to spare. */
-const REMEMBERED_TEXTS = 4_096;
+/** Requests whose words are remembered: the window's requests, with room to spare (decisions' words are remembered in decision-words.ts). */
+const REMEMBERED_REQUESTS = 4_096;
 
 /** Words of a request that say nothing about its subject, in the languages with cue sets. */
 const REQUEST_STOP_WORDS: ReadonlySet<string> = new Set(
@@ -83,7 +83,7 @@ const requestWords = rememberedByText((text: string): readonly string[] => {
     if (word.length >= 3 && !REQUEST_STOP_WORDS.has(word) && !/^\d+$/.test(word)) found.add(word);
   }
   return [...found].slice(0, 40);
-}, REMEMBERED_TEXTS);
+}, REMEMBERED_REQUESTS);
 
 /**
  * The user's latest request before the message at `order`, if any: a binary search, since a long session
