@@ -93,15 +93,28 @@ function copied<T extends { order?: number }>(items: readonly T[], copies: numbe
   return out;
 }
 
-/** The final pass's input over the conversation's analyses, their items `copies` times over. */
-export function warmUpFinalInput(analyses: readonly UnitAnalysis[], copies: number): Parameters<typeof finalizeExtraction>[0] {
+/** Final passes this worker's warm-ups have run: each one's sections are told apart by it. */
+let finals = 0;
+
+/**
+ * The final pass's input over the conversation's analyses, their items `copies` times over.
+ *
+ * @param pass - tells this pass's sections from every other's: the final pass keeps the sections it parsed
+ *   (finalize.ts), so sections read again would never reach the markdown parser, the pass's costliest step
+ *   when cold (about 15 ms for its first 2 KB section in a worker, under 1 ms once compiled).
+ */
+export function warmUpFinalInput(analyses: readonly UnitAnalysis[], copies: number, pass = 0): Parameters<typeof finalizeExtraction>[0] {
   const span = analyses.length;
   const all = <T extends { order?: number }>(pick: (analysis: UnitAnalysis) => readonly T[], vary: (item: T, copy: number) => T): T[] =>
     copied(analyses.flatMap(pick), copies, span, vary);
   const say = (text: string, copy: number): string => (copy === 0 ? text : `${text} (step ${copy})`);
   return {
     // A real section runs to thousands of characters: the copies' sections are every message's text, as one.
-    sections: copies === 1 ? [analyses[1]?.firstSection ?? '', analyses.at(-1)?.lastSection ?? ''] : [warmUpUnits(copies).map((unit) => unit.text).join('\n\n')],
+    // Two sections as a real window has, its first and its last (the conversation's last message has none of its own).
+    sections: (copies === 1
+      ? [analyses.find((analysis) => analysis.firstSection)?.firstSection ?? '', analyses.findLast((analysis) => analysis.lastSection)?.lastSection ?? '']
+      : [warmUpUnits(copies).map((unit) => unit.text).join('\n\n')]
+    ).map((section) => `${section}\n\nWarm-up pass ${pass}.`),
     sectionKind: 'h2',
     decisions: all((analysis) => analysis.decisions, (decision, copy) => ({ ...decision, text: say(decision.text, copy) })),
     files: all((analysis) => analysis.files, (touch, copy) => (copy === 0 ? touch : { ...touch, path: touch.path.replace(/(\.\w+)?$/, `-${copy}$1`) })),
@@ -141,7 +154,7 @@ export function runWarmUp(heapLimitMb = getHeapStatistics().heap_size_limit / 2 
   for (const copies of lean ? [1] : FINAL_COPIES) {
     if (copies > 1 && copiedFinals >= MAX_COPIED_FINALS) continue;
     if (copies > 1) copiedFinals++;
-    tokens = finalizeExtraction(warmUpFinalInput(analyses, copies)).context.tokens;
+    tokens = finalizeExtraction(warmUpFinalInput(analyses, copies, ++finals)).context.tokens;
   }
   return tokens;
 }

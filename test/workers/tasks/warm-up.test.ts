@@ -31,6 +31,19 @@ describe('the warm-up', () => {
     expect(Math.max(...input.decisions.map((decision) => decision.order ?? 0))).toBeGreaterThan(analyses.length);
   });
 
+  it('should give each final pass sections of its own, so the markdown parser runs on every pass rather than once', () => {
+    const { analyses } = analyzeUnits({ units: warmUpUnits(0), settings: { projectRoot: '/home/dev/shop', maxSectionChars: 16_000, maxDecisionsPerUnit: 10 } });
+    const first = warmUpFinalInput(analyses, 1, 1);
+    const second = warmUpFinalInput(analyses, 1, 2);
+    expect(first.sections.length).toBe(2);
+    expect(first.sections[0]).not.toBe(first.sections[1]);
+    for (const [index, section] of first.sections.entries()) {
+      expect(section).not.toBe(second.sections[index]);
+      // The pass's mark follows the real text: what the parser compiles for is still a conversation's sections.
+      expect(section).toMatch(/^## \w+/);
+    }
+  });
+
   it('should end in a preservation context, and report it as a task value', () => {
     expect(runWarmUp(768)).toBeGreaterThan(50);
     expect(runWarmUp(768, 1)).toBeGreaterThan(50);
