@@ -55,18 +55,17 @@ function workerEntry(workerFile: string, niceness: number): { filename: string; 
 }
 
 /**
- * How much warm-up this runtime's workers get: waves of one task per worker, each task that many
- * passes over the warm-up conversation. V8 (Node) optimizes the hot functions within 6 passes.
- * JavaScriptCore (Bun, OpenCode's runtime) waits for more calls before its optimizing tiers, and
- * compiles on threads the whole process shares at the host's priority: a short warm-up leaves that
- * compiling to the first real compactions, where the host's thread waits for a core or for those
- * threads. Bun's workers get many more passes, paid once at the pool's start (docs/benchmarks.md).
- * The passes come a few to a wave, so a real task that arrives during the warm-up waits for a few
- * passes at most.
+ * How much warm-up the workers get: waves of one task per worker, each task that many passes over the
+ * warm-up conversation. Neither engine is done optimizing after a few passes: under Node a 5-pass task
+ * took about 100 ms on its second wave and 25-35 ms from its fifth to its twentieth, and a fresh plugin's
+ * compactions were faster after 100 passes than after 6 (docs/benchmarks.md). JavaScriptCore (Bun,
+ * OpenCode's runtime) waits for more calls still before its optimizing tiers, and compiles on threads
+ * the whole process shares at the host's priority: a short warm-up leaves that compiling to the first
+ * real compactions. So both get 100 passes, paid once at the pool's start by workers below the host's
+ * priority. The passes come a few to a wave, so a real task that arrives during the warm-up waits for a
+ * few passes at most.
  */
-export function warmUpPlan(isBun = ON_BUN): { waves: number; rounds: number } {
-  return isBun ? { waves: 20, rounds: 5 } : { waves: 2, rounds: 3 };
-}
+export const WARM_UP_PLAN: Readonly<{ waves: number; rounds: number }> = { waves: 20, rounds: 5 };
 
 /**
  * How long the pool must have had no real task before the warm-up sends a wave. Session start's build
@@ -248,7 +247,7 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
    * wave that failed.
    */
   async function warmWaves(): Promise<TaskResult<WarmUpOutput>[]> {
-    const plan = warmUpPlan();
+    const plan = WARM_UP_PLAN;
     let results = await wave(0);
     if (results.some((result) => !result.ok)) return results;
     await allowed;
