@@ -12,6 +12,7 @@
  * and the note is written when extraction finishes.
  */
 import { performance } from 'node:perf_hooks';
+import { yieldToHost } from '../../core/text/time-slicer.js';
 import { withDeadline, type DeadlineResult } from '../shared/deadline.js';
 import { readSessionMessages } from '../session/session-reader.js';
 import type { MessageView } from '../session/message-view.js';
@@ -147,6 +148,9 @@ export function createCompaction(context: CompactionDeps): Compacting {
     const items = extractedItems(project.name, extraction);
     // Held for the note that supersedes this one when the summary arrives.
     sessionItems.remember(sessionID, { items, at });
+    // The note is written after the hook has handed the thread back: this work starts inside the hook's
+    // last turn, and the note's text is built in a turn of its own.
+    await yieldToHost();
     // Through the outbox: a note that cannot be written now is retried later, never dropped.
     await delivery.submitNote(project.key, buildSessionNote(project, sessionID, items, at));
     context.refreshDigest?.(sessionID);
