@@ -81,13 +81,6 @@ type Conversation = { ok: true; messages: MessageView[]; pages: number; fromStar
 
 type Compacting = (input: { sessionID: string }, output: { context: string[]; prompt?: string }) => Promise<void>;
 
-/** Stage timings as `name 12 ms, …`, the hook thread's and the total last. */
-function stageText(timings: Readonly<Record<string, number>>): string {
-  const last = ['hookThread', 'total'];
-  const names = [...Object.keys(timings).filter((name) => !last.includes(name)), ...last.filter((name) => name in timings)];
-  return names.map((name) => `${name} ${(timings[name] ?? 0).toFixed(1)} ms`).join(', ');
-}
-
 /** Characters of text and tool output as a worker reads them: a session of tool runs is not an empty one. */
 function conversationChars(messages: readonly MessageView[]): number {
   return messages.reduce<number>((chars, message) => chars + message.weight, 0);
@@ -263,8 +256,9 @@ export function createCompaction(context: CompactionDeps): Compacting {
       if (found.context.text) output.context.push(found.context.text);
       logger.info(
         `compaction: ${messages.length - found.stats.beforeWindow} messages, ${chars} chars; ${found.concepts.length} concepts, ${found.decisions.length} decisions, ${found.files.length} files, ${found.stats.redactions} secrets redacted; context ${found.context.tokens}/${found.context.budget} tokens${working ? ` + working context ${working.tokens} (${options.compactionTokens} in all)` : ''} in ${Math.round(performance.now() - start)} ms (read ${read.value.read} messages in ${Math.max(1, pages)} ${pages > 1 ? 'pages' : 'page'}${read.value.read < messages.length ? `, ${messages.length - read.value.read} remembered` : ''}, ${Math.round(readMs)} ms; extraction ${Math.round(found.timings['total'] ?? 0)} ms)`,
+        // Each stage's milliseconds (worker stages summed across threads), on the same line: one call to the host's log.
+        { stages: found.timings, units: found.stats.units, cachedUnits: found.stats.cachedUnits, batches: found.stats.batches },
       );
-      logger.debug(`compaction: stages ${stageText(found.timings)}; ${found.stats.units} messages read, ${found.stats.cachedUnits} cached, ${found.stats.batches} batches`);
       background.run('compaction note', () => writeNote(sessionID, found));
     } catch (error) {
       logger.error(`compaction: hook failed, compaction goes on unchanged: ${errorText(error)}`);

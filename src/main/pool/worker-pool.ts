@@ -247,17 +247,16 @@ export function createWorkerPool(rawOptions?: unknown, workerFile: string = reso
    * wave that failed.
    */
   async function warmWaves(): Promise<TaskResult<WarmUpOutput>[]> {
-    const plan = WARM_UP_PLAN;
     let results = await wave(0);
     if (results.some((result) => !result.ok)) return results;
     await allowed;
     // In short waves of one task per worker (an idle pool gives each worker one), each sent only while
     // no real task wants the pool: a real task waits for one short wave's task at most, never for a
     // whole warm-up, and the work that came first is not queued behind it.
-    for (let current = 0; current < plan.waves; current++) {
+    for (let current = 0; current < WARM_UP_PLAN.waves; current++) {
       await idle();
       if (destroyed) break;
-      results = await wave(plan.rounds);
+      results = await wave(WARM_UP_PLAN.rounds);
       if (results.some((result) => !result.ok)) break;
     }
     return results;
