@@ -39,12 +39,20 @@ export const MAX_PROBLEMS_PER_MESSAGE = 6;
 /** Words below which a user message ("continue", "go on") asks for nothing new; a CJK message counts its characters. */
 const MIN_REQUEST_WORDS = 3;
 const MIN_REQUEST_CJK_CHARS = 4;
-/** Words of a nudge that only asks the model to go on, in the languages with cue sets: no request of its own. */
+/**
+ * Words of a nudge that only asks the model to go on, in the languages with cue sets: no request of its own.
+ * With them, the words that only point back at what the model proposed ("implement the plan", "continúa con
+ * el plan de fix", "lanjut"): what is asked is the plan, which the model's own notes already hold.
+ */
 const NUDGE_WORDS: ReadonlySet<string> = new Set(
   (
-    'ok okay yes yeah yep sure go on ahead continue proceed please do it keep going next fine great thanks ' +
-    'sí si dale sigue seguí continua continúa continuar vale bueno listo gracias adelante hola ' +
-    'ja weiter mach bitte danke oui vas-y continue continuez merci sim vai continue continua obrigado'
+    'ok okay yes yeah yep yup sure go on ahead continue proceed please plz pls do it keep going next fine great thanks ' +
+    'cool nice good alright perfect sounds let\'s lets start begin implement execute apply ' +
+    'the this that them these your best all now then and with plan plans change changes fix fixes implementation step steps suggestion suggestions ' +
+    'sí si dale sigue seguí continua continúa continuar vale bueno listo gracias adelante hola perfecto ' +
+    'con el la lo los las de del cambios comenza comenzá empieza empezá implementa aplica ejecuta implementación implementacion ' +
+    'ja weiter mach bitte danke oui vas-y continue continuez merci sim vai continue continua obrigado pode ' +
+    'ya oke lanjut lanjutkan silakan tolong'
   ).split(' '),
 );
 const CJK = /[\u3040-\u30ff\u3400-\u9fff]/gu;

@@ -174,6 +174,9 @@ export function readCompiler(line: string, raw: string, state: ReadingState): bo
   return false;
 }
 
+/** How a command the host killed at its timeout is reported: the caller, which knows the command, names it after this. */
+export const HUNG_PREFIX = 'hung: ';
+
 /**
  * The looser error lines, read only outside strict reading: errors whose location follows them
  * (rustc, swc, esbuild) or precedes them (webpack's `./app/page.js`), a module not found, a host's
@@ -202,7 +205,7 @@ export function readLooseError(line: string, state: ReadingState): boolean {
   }
   const timeout = HOST_TIMEOUT.exec(line);
   if (timeout) {
-    state.push('problem', timeout[1] ? `hung: terminated after exceeding the ${timeout[1]} ms timeout` : line);
+    state.push('problem', timeout[1] ? `${HUNG_PREFIX}terminated after exceeding the ${timeout[1]} ms timeout` : line);
     state.failed = true;
     return true;
   }

@@ -12,6 +12,7 @@ import { readOutput } from './problems.js';
 import { capChars } from '../../text/char-cap.js';
 import { commandKey } from '../shell/command-key.js';
 import { compactMessage } from './output-lines.js';
+import { HUNG_PREFIX } from './line-readers.js';
 import { diagnosticsSource, readDiagnostics, reportedDiagnostics } from './lsp-diagnostics.js';
 
 /** How many signals one tool output may yield. */
@@ -40,6 +41,15 @@ const ROUTINE_FAILURE = /must read (?:the )?file .*before|has been modified sinc
 const RETRIED_FAILURE = /invalid arguments|invalid input|schema ?error|validation error|expected \S+, received|required (?:property|parameter|field)|not found|no such file|does not exist|ENOENT|is a directory|not a directory/i;
 /** Source prefix of a failure a later call of the same tool settles (see {@link resolveByLaterRuns}). */
 const RETRY_PREFIX = 'retry:';
+/** Characters of a command a problem names it by. */
+const MAX_NAMED_COMMAND_CHARS = 80;
+
+/** A command's key as a problem names it: its first words, at most {@link MAX_NAMED_COMMAND_CHARS} characters (its program and first arguments say what ran). */
+function shortCommand(key: string): string {
+  if (key.length <= MAX_NAMED_COMMAND_CHARS) return key;
+  const cut = key.lastIndexOf(' ', MAX_NAMED_COMMAND_CHARS);
+  return key.slice(0, cut > 0 ? cut : MAX_NAMED_COMMAND_CHARS);
+}
 
 const lowercaseKey = (text: string): string => text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').slice(0, 160);
 
@@ -95,7 +105,11 @@ export function signalsFromToolCall(call: ToolCallSignalsInput): Observation[] {
     return signals;
   }
   const reading = readOutput(output, { max: MAX_SIGNALS_PER_OUTPUT });
-  for (const problem of reading.problems) push(problem.type, problem.text, problem.key);
+  for (const problem of reading.problems) {
+    // "hung: terminated after …" alone says nothing of what hung: the command does, and keeps two hangs apart.
+    const hung = source && problem.text.startsWith(HUNG_PREFIX) ? `${HUNG_PREFIX}\`${shortCommand(source)}\` ${problem.text.slice(HUNG_PREFIX.length)}` : null;
+    push(problem.type, hung ?? problem.text, hung ? lowercaseKey(hung) : problem.key);
+  }
   if (!failed && !reading.failed && source) {
     signals.push({ id: `${CLEAN_RUN_PREFIX}${source}`, type: 'success', text: reading.success ?? `\`${source}\` ran clean`, order, frequency: 1, topics: [tool], source });
   }

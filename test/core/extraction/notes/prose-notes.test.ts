@@ -35,6 +35,19 @@ describe('userNotes', () => {
     expect(asked('dale, sigue', 'spa')).toEqual([]);
   });
 
+  it('should not take a go-ahead that only points back at what the model proposed for a request', () => {
+    const asked = (text: string, language = 'eng') => user(text, language).filter((note) => note.type === 'next').map((note) => note.text);
+    expect(asked('implement the plan')).toEqual([]);
+    expect(asked('ok implement the best changes')).toEqual([]);
+    expect(asked('yes plz proceed')).toEqual([]);
+    expect(asked('continúa con el plan de fix', 'spa')).toEqual([]);
+    expect(asked('comenzá con la implementación', 'spa')).toEqual([]);
+    expect(asked('oke lanjutkan', 'ind')).toEqual([]);
+    // Anything of its own makes it a request.
+    expect(asked('implement the login page')).toEqual(['asked: implement the login page']);
+    expect(asked('continúa con el login', 'spa')).toEqual(['asked: continúa con el login']);
+  });
+
   it('should keep a rest longer than one line as several steps, split at sentences, so no ask is cut off when read back', () => {
     const text =
       'ok the save dialog works now, thanks, but while testing the whole flow on the staging build this morning I found more things that still need work before the release. ' +

@@ -10,6 +10,20 @@ describe('signalsFromToolCall', () => {
     expect(signals[0]).toMatchObject({ type: 'problem', text: "Module not found: Can't resolve '@/lib/db' (./app/page.js)", source: 'npm run build', order: 4 });
   });
 
+  it('should name the command the host killed at its timeout, and keep two such commands apart', () => {
+    const killed = 'running 14 tests\n\nbash tool terminated command after exceeding timeout 120000 ms';
+    const hang = (command: string, order: number) => bash(command, killed, order).find((signal) => signal.text.startsWith('hung: '));
+    const first = hang('cd /repo && npx bats tests/scripts/75-pane-runtime.bats', 3);
+    const second = hang('npm run test:e2e -- --grep "checkout flow"', 5);
+    expect(first?.text).toBe('hung: `npx bats tests/scripts/75-pane-runtime.bats` terminated after exceeding the 120000 ms timeout');
+    expect(second?.text).toBe('hung: `npm run test:e2e -- --grep checkout flow` terminated after exceeding the 120000 ms timeout');
+    expect(first?.id).not.toBe(second?.id);
+    // Only the program and its first arguments: a long command line is cut at a word.
+    const long = hang(`node scripts/migrate.js ${'--table orders '.repeat(12)}`, 7);
+    expect(long?.text).toMatch(/^hung: `node scripts\/migrate\.js --table orders[^`]*` terminated after/);
+    expect(long?.text.length).toBeLessThanOrEqual(80 + 'hung: `` terminated after exceeding the 120000 ms timeout'.length);
+  });
+
   it('should leave a clean-run marker for a command that reported nothing wrong', () => {
     const [marker] = bash('npm run build', 'Compiled successfully in 3.1s', 9);
     expect(marker).toMatchObject({ id: `${CLEAN_RUN_PREFIX}npm run build`, type: 'success', text: 'Compiled successfully in 3.1s', source: 'npm run build' });
