@@ -16,6 +16,20 @@ export const TOOL_OUTPUT_TAIL_CHARS = 2_000;
 export const MESSAGE_TEXT_HEAD_CHARS = 768 * 1024;
 export const MESSAGE_TEXT_TAIL_CHARS = 256 * 1024;
 
+/**
+ * How much of a message's reasoning crosses to a worker: its end, where the model settles what the message's
+ * tool calls then do. Read only for a message that edits or writes files (see thought-decisions.ts).
+ */
+export const REASONING_TAIL_CHARS = 3_000;
+
+/** A message's reasoning as it crosses: its last {@link REASONING_TAIL_CHARS}, from a line start when one is near. */
+export function boundReasoning(text: string): string {
+  if (text.length <= REASONING_TAIL_CHARS) return text;
+  const start = text.length - REASONING_TAIL_CHARS;
+  const line = text.indexOf('\n', start);
+  return text.slice(line >= 0 && line < start + 400 ? line + 1 : start);
+}
+
 /** Tool calls of one message that are read: the most recent ones. */
 export const TOOL_CALLS_PER_MESSAGE = 256;
 

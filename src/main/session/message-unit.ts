@@ -30,12 +30,13 @@ export function toUnit(view: MessageView, order: number, known?: (key: string) =
   const silent = view.silent ? { silent: true } : {};
   if (key !== null && known?.(key)) return { key, order, role, text: '', tools: [], summary, ...silent };
   const tools = view.tools.slice(-TOOL_CALLS_PER_MESSAGE).map(toolView);
-  return { key, order, role, text: boundText(view.text), tools, summary, ...silent };
+  const reasoning = view.reasoning ? { reasoning: view.reasoning } : {};
+  return { key, order, role, text: boundText(view.text), tools, summary, ...silent, ...reasoning };
 }
 
-/** Characters of a unit as it crosses to a worker: its text and its tool output. */
+/** Characters of a unit as it crosses to a worker: its text, its reasoning and its tool output. */
 export function unitChars(unit: AnalysisUnit): number {
-  let chars = unit.text.length;
+  let chars = unit.text.length + (unit.reasoning?.length ?? 0);
   for (const tool of unit.tools) chars += tool.output.length;
   return chars;
 }

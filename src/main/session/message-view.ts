@@ -8,8 +8,8 @@
  * hash runs once, when first asked for. Anything malformed is skipped, never
  * thrown on: the list comes from the host and from tools we do not control.
  */
-import { pathArguments } from '../../core/extraction/working-set/working-set.js';
-import { boundedLength, boundOutput } from './message-bounds.js';
+import { EDIT_TOOL, pathArguments } from '../../core/extraction/working-set/working-set.js';
+import { boundedLength, boundOutput, boundReasoning } from './message-bounds.js';
 import { digest, feed, feedBounded, startHash } from './content-key.js';
 
 /**
@@ -52,6 +52,7 @@ interface ViewFields {
   summary: boolean;
   texts: readonly TextRead[];
   reasoned: boolean;
+  reasoning: string;
   tools: readonly ToolCallRead[];
   model: ModelRef | null;
   size: number;
@@ -90,15 +91,20 @@ export class MessageView {
   readonly summary: boolean;
   /** Its text parts, in order. */
   readonly texts: readonly TextRead[];
-  /** Whether it holds reasoning with some text: only that much of reasoning is read. */
+  /** Whether it holds reasoning with some text. */
   readonly reasoned: boolean;
+  /**
+   * The end of its reasoning, bounded (see `boundReasoning`), when it edits or writes files: what the model
+   * settled right before those edits. Empty otherwise: reasoning that changes nothing is not read.
+   */
+  readonly reasoning: string;
   /** Its tool calls, in order. */
   readonly tools: readonly ToolCallRead[];
   /** The model it names: an assistant's `providerID`/`modelID`, or a user message's `model`. */
   readonly model: ModelRef | null;
   /**
-   * Characters of what extraction reads of it: the conversation's text, and each tool call's output (its
-   * error when it failed) as it crosses to a worker. The window, the compacting hook's threshold and the
+   * Characters of what extraction reads of it: the conversation's text, the reasoning it crosses with, and
+   * each tool call's output (its error when it failed) as it crosses to a worker. The window, the compacting hook's threshold and the
    * batches weigh a message by it; synthetic and ignored text weighs nothing, since no worker reads it.
    */
   readonly weight: number;
@@ -117,12 +123,14 @@ export class MessageView {
     this.summary = fields.summary;
     this.texts = Object.freeze(fields.texts);
     this.reasoned = fields.reasoned;
+    this.reasoning = fields.reasoning;
     this.tools = Object.freeze(fields.tools);
     this.model = fields.model;
     this.size = fields.size;
     let weight = 0;
     for (const { text, conversation } of fields.texts) if (conversation) weight += text.length;
     for (const tool of fields.tools) weight += boundedLength(tool.status === 'error' ? tool.error : tool.output);
+    weight += fields.reasoning.length;
     this.weight = weight;
     this.#kept = kept !== undefined;
     this.#key = kept?.key;
@@ -131,7 +139,7 @@ export class MessageView {
 
   /**
    * Its id and a hash of what its unit is made of — role, summary flag, the conversation's text, whether it
-   * reasoned, each tool call's name, status and output as it crosses — so a message edited under the same
+   * reasoned and the reasoning it crosses with, each tool call's name, status and output as it crosses — so a message edited under the same
    * id, to any length, has a new key, and its cached analysis is not used; `null` without an id. Not its
    * tools' input: a call's input is set before it runs, and its status and output carry every later change.
    * Hashed once, when first asked for. Its kept copy ({@link readable}) has the same key.
@@ -177,6 +185,7 @@ export class MessageView {
     const bounded = (value: string | undefined): string | undefined => (value === undefined ? undefined : boundOutput(value));
     return {
       texts: this.texts.filter((part) => part.conversation).map((part) => part.text),
+      reasoning: this.reasoning,
       tools: this.tools.map((tool) => ({ ...tool, input: pathArguments(tool.input), output: bounded(tool.output), error: bounded(tool.error) })),
     };
   }
@@ -185,16 +194,18 @@ export class MessageView {
   #keptView(copy: ExtractedParts): MessageView {
     const key = this.key;
     let size = MESSAGE_METADATA_CHARS;
+    size += copy.reasoning.length;
     for (const text of copy.texts) size += text.length;
     for (const tool of copy.tools) size += stateChars(tool.input, tool.output, tool.error);
     const texts = copy.texts.map((text) => ({ text, conversation: true }));
-    return new MessageView({ id: this.id, role: this.role, summary: this.summary, texts, reasoned: this.reasoned, tools: copy.tools, model: this.model, size }, { key });
+    return new MessageView({ id: this.id, role: this.role, summary: this.summary, texts, reasoned: this.reasoned, reasoning: copy.reasoning, tools: copy.tools, model: this.model, size }, { key });
   }
 }
 
 /** The parts of a message extraction reads, as a kept copy holds them. */
 interface ExtractedParts {
   texts: string[];
+  reasoning: string;
   tools: ToolCallRead[];
 }
 
@@ -214,6 +225,7 @@ function contentKey(view: MessageView): string | null {
   feed(hash, `${view.role}${view.summary ? ':summary' : ''}`);
   for (const { text, conversation } of view.texts) if (conversation) feed(hash, text);
   if (view.reasoned) feed(hash, ':reasoned');
+  if (view.reasoning) feed(hash, view.reasoning);
   for (const tool of view.tools) {
     feed(hash, tool.tool);
     feed(hash, tool.status);
@@ -242,6 +254,7 @@ export function readMessage(message: unknown): MessageView | null {
   const texts: TextRead[] = [];
   const tools: ToolCallRead[] = [];
   let reasoned = false;
+  const thoughts: string[] = [];
   let size = MESSAGE_METADATA_CHARS;
   const parts = message['parts'];
   for (const part of Array.isArray(parts) ? parts : []) {
@@ -250,7 +263,10 @@ export function readMessage(message: unknown): MessageView | null {
     if (typeof text === 'string') size += text.length;
     if (isRecord(state)) size += stateChars(state['input'], state['output'], state['error']);
     if (type === 'text' && typeof text === 'string') texts.push({ text, conversation: !part['synthetic'] && !part['ignored'] });
-    else if (type === 'reasoning' && typeof text === 'string') reasoned ||= text.trim() !== '';
+    else if (type === 'reasoning' && typeof text === 'string' && text.trim() !== '') {
+      reasoned = true;
+      if (role === 'assistant') thoughts.push(text);
+    }
     else if (type === 'tool' && typeof part['tool'] === 'string' && isRecord(state)) {
       tools.push({ tool: part['tool'], status: stringOf(state['status']) ?? '', input: state['input'], output: stringOf(state['output']), error: stringOf(state['error']) });
     }
@@ -261,6 +277,7 @@ export function readMessage(message: unknown): MessageView | null {
     summary: role === 'assistant' && info['summary'] === true,
     texts,
     reasoned,
+    reasoning: thoughts.length > 0 && tools.some((call) => EDIT_TOOL.test(call.tool)) ? boundReasoning(thoughts.join('\n\n')) : '',
     tools,
     model: modelOf(info),
     size,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fixtureArgv } from '../../../support/fixture-process.js';
 import { keptCopies, MESSAGE_METADATA_CHARS, readMessage, type MessageView } from '../../../src/main/session/message-view.js';
 import { toUnit } from '../../../src/main/session/message-unit.js';
-import { TOOL_OUTPUT_HEAD_CHARS, TOOL_OUTPUT_TAIL_CHARS } from '../../../src/main/session/message-bounds.js';
+import { REASONING_TAIL_CHARS, TOOL_OUTPUT_HEAD_CHARS, TOOL_OUTPUT_TAIL_CHARS } from '../../../src/main/session/message-bounds.js';
 import { generateSession } from '../../../src/synth/session-generator.js';
 
 const view = (entry: unknown): MessageView => readMessage(entry) as MessageView;
@@ -92,6 +92,30 @@ describe('MessageView.key', () => {
     const middle = `${'h'.repeat(TOOL_OUTPUT_HEAD_CHARS)}${'m'.repeat(4_999)}M${'m'.repeat(5_000)}${'t'.repeat(TOOL_OUTPUT_TAIL_CHARS)}`;
     expect(keyOf(entry('Ran it.', bash(middle)))).toBe(keyOf(entry('Ran it.', bash(long))));
     expect(keyOf(entry('Ran it.', bash(`${long.slice(0, -1)}T`)))).not.toBe(keyOf(entry('Ran it.', bash(long))));
+  });
+
+  it("should read the end of a message's reasoning only when the message edits or writes files, and key and weigh it", () => {
+    const thinking = (text: string): Record<string, unknown> => ({ type: 'reasoning', text });
+    const edit = { type: 'tool', tool: 'edit', state: { status: 'completed', input: { filePath: 'src/a.ts', oldString: 'a', newString: 'b' }, output: 'Edit applied successfully.' } };
+    const editing = (text: string): unknown => ({ info: { id: 'm1', role: 'assistant' }, parts: [thinking(text), { type: 'text', text: 'Now the service:' }, edit] });
+    const settled = view(editing("For a.ts, I'll make the retry budget per queue."));
+    expect(settled.reasoning).toBe("For a.ts, I'll make the retry budget per queue.");
+    expect(toUnit(settled, 3).reasoning).toBe(settled.reasoning);
+    expect(settled.weight).toBe('Now the service:'.length + 'Edit applied successfully.'.length + settled.reasoning.length);
+    expect(keyOf(editing('For a.ts, I will keep one budget.'))).not.toBe(settled.key);
+    // Only its end crosses, from a line start: what the model settled right before the edit.
+    const long = view(editing(`${'Weighing the options here. '.repeat(400)}\nFor a.ts, I'll make the retry budget per queue.`));
+    expect(long.reasoning.length).toBeLessThanOrEqual(REASONING_TAIL_CHARS);
+    expect(long.reasoning.endsWith("For a.ts, I'll make the retry budget per queue.")).toBe(true);
+    expect(view(editing('x')).reasoning).toBe('x');
+    // Reasoning that changes nothing is not read; whether the message reasoned still is.
+    const looking = view({ info: { id: 'm2', role: 'assistant' }, parts: [thinking("I'll read a.ts first."), bash('ok')] });
+    expect(looking.reasoning).toBe('');
+    expect(looking.reasoned).toBe(true);
+    expect('reasoning' in toUnit(looking, 4)).toBe(false);
+    // A kept copy keeps it.
+    expect(settled.readable().reasoning).toBe(settled.reasoning);
+    expect(toUnit(settled.readable(), 3)).toEqual(toUnit(settled, 3));
   });
 
   it('should change when a message grows under the same id, and be null without an id', () => {

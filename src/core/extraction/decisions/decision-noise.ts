@@ -20,7 +20,7 @@ const LEADING_LABEL = /^[\p{L}\p{N} /_-]{1,30}[:：—–]\s*/u;
  * A claim that opens with what the speaker will do or needs to do ("We'll rewrite …", "Need to …", "Next
  * patch: …", "Voy a …", "我会 …"): an intention, which a later step may or may not carry out.
  */
-const INTENTION =
+export const INTENTION =
   /^(?:i['’]ll|i will|we['’]ll|we will|i['’]m going to|we['’]re going to|(?:i|we) (?:still )?(?:need|have) to|needs? to|let me|let['’]s|next patch|next,? (?:i|we)|voy a|vamos a|necesito|necesitamos|tengo que|tenemos que|hay que|je vais|nous allons|on va|il faut|ich werde|wir werden|ich muss|wir müssen|vou|precisamos|preciso)(?![\p{L}])|^(?:我会|我将|我们将|我要|我们要|接下来|下一步)/iu;
 
 /** A label that names a need ("Change needed:", "Cambio necesario:"): what follows is still to be done. */

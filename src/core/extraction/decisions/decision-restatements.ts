@@ -53,7 +53,7 @@ export function supersededStatements(decisions: readonly Decision[]): ReadonlySe
     const names = compared[index];
     if (decision.commitSize !== undefined || decision.order === undefined || !names || names.size < MIN_SHARED_IDENTIFIERS) continue;
     for (const [other, later] of decisions.slice(0, MAX_COMPARED).entries()) {
-      if (later.order === undefined || later.order <= decision.order || later.family === 'carried' || later.family === 'todo') continue;
+      if (later.order === undefined || later.order <= decision.order || later.family === 'carried' || later.family === 'todo' || later.family === 'thought') continue;
       if (shared(names, compared[other] ?? new Set()) >= MIN_SHARED_IDENTIFIERS) {
         superseded.add(index);
         break;

@@ -27,6 +27,11 @@ export interface DecisionSource {
   closing?: boolean;
   /** Positions of the items that state the new state of a before/after pair (see `afterStates`). */
   after?: ReadonlySet<number>;
+  /**
+   * The items are the message's reasoning before its own edits (see thought-decisions.ts): what the model says it
+   * will do there is what those edits then do, so an intention is read like any other item.
+   */
+  thinking?: boolean;
 }
 
 /**

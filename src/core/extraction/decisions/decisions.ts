@@ -12,8 +12,11 @@ import { capChars } from '../../text/char-cap.js';
 import { stripFencedCode } from '../../text/fences.js';
 import { splitAfterStops } from '../../text/sentences.js';
 
-/** The pattern family that found a decision (`todo`: an item the agent's todo list marks completed). */
-export type DecisionFamily = 'rejection' | 'explicit' | 'labelled' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried' | 'deleted' | 'todo';
+/**
+ * The pattern family that found a decision (`todo`: an item the agent's todo list marks completed; `thought`: what
+ * the reasoning settled before the same message's edits).
+ */
+export type DecisionFamily = 'rejection' | 'explicit' | 'labelled' | 'architectural' | 'rationale' | 'approach' | 'change' | 'carried' | 'deleted' | 'todo' | 'thought';
 
 /** What kind of decision it is; the note writes it before the decision. */
 export type DecisionCategory = 'architecture' | 'rejection' | 'implementation' | 'rationale';

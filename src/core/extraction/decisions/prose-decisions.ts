@@ -105,14 +105,17 @@ function arrowBetweenCode(text: string): boolean {
 }
 
 /** Whether an item cannot be a decision whatever its words: see each test. */
-function neverDecides(item: ProseItem, cues: CueMatchers, last: boolean): boolean {
+function neverDecides(item: ProseItem, cues: CueMatchers, last: boolean, thinking: boolean): boolean {
   const { text } = item;
   // The old state of a before/after pair is what the change replaced.
   if (text.length < 12 || isQuestion(text) || item.label || beforeState(item)) return true;
-  // An item ending with a colon announces what follows; it decides nothing by itself, unless a tool call follows it.
-  if (/[:：]$/.test(text) && item.announced === 0 && !last) return true;
-  // A plan, a step of reasoning or an item marked failed has a decision's words, not a decision.
-  if (decisionNoise(text, cues) !== null) return true;
+  // An item ending with a colon announces what follows; it decides nothing by itself, unless a tool call follows it
+  // (in reasoning, the message's edits always do).
+  if (/[:：]$/.test(text) && item.announced === 0 && !last && !thinking) return true;
+  // A plan, a step of reasoning or an item marked failed has a decision's words, not a decision; in reasoning
+  // before the message's own edits, what the model says it will do is what they do.
+  const noise = decisionNoise(text, cues);
+  if (noise !== null && !(thinking && noise === 'intention')) return true;
   // A row that only points at the one above ("Same", "Likewise") says nothing of its own.
   return /[—:]\s*(?:same|ditto|likewise|idem|igual|dito|同上)\.?$/i.test(text);
 }
@@ -160,7 +163,7 @@ function turnReportLine(item: ProseItem, score: number, cues: CueMatchers, cache
  * @param cache - heading kinds already classified in this message.
  */
 export function decisionScore(item: ProseItem, cues: CueMatchers, source: DecisionSource, last = false, cache?: LabelCache): number {
-  return neverDecides(item, cues, last) ? 0 : marksScore(item, cues, source, cache);
+  return neverDecides(item, cues, last, source.thinking === true) ? 0 : marksScore(item, cues, source, cache);
 }
 
 /** {@link decisionScore} of an item that {@link neverDecides} let through: what its words and shape weigh. */
@@ -231,7 +234,7 @@ export function proseDecisions(items: readonly ProseItem[], cues: CueMatchers, g
   const closing = new Set<ProseItem>();
   const closesTurn = source.closing === true && !source.summary;
   for (const item of items) {
-    if (neverDecides(item, cues, item.index === items.length - 1)) continue;
+    if (neverDecides(item, cues, item.index === items.length - 1, source.thinking === true)) continue;
     const score = marksScore(item, cues, source, cache);
     if (score >= CANDIDATE_THRESHOLD) scored.push({ item, score });
     else if (closesTurn && closing.size < MAX_TURN_REPORT_CANDIDATES && turnReportLine(item, score, cues, cache)) {

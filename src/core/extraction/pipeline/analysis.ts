@@ -20,6 +20,8 @@ export interface AnalysisUnit {
   role: string;
   /** The message's text parts joined, unsanitized. */
   text: string;
+  /** The end of its reasoning, when it edits or writes files (see `MessageView.reasoning`); absent otherwise. */
+  reasoning?: string;
   tools: ToolCallView[];
   /** Whether the message is a compaction summary the host wrote (`summary: true` after a `compaction` part). */
   summary: boolean;

@@ -10,7 +10,7 @@ import { redactSecrets } from '../../text/secrets.js';
 import { capChars } from '../../text/char-cap.js';
 import { scanHeadings, sectionAt, type Heading } from '../../text/sections.js';
 import { extractDecisions, type Decision } from '../decisions/decisions.js';
-import { normalizeToolPath, SHELL_TOOL, touchesFromToolCall } from '../working-set/working-set.js';
+import { EDIT_TOOL, normalizeToolPath, SHELL_TOOL, touchesFromToolCall } from '../working-set/working-set.js';
 import { signalsFromPastedText, signalsFromToolCall } from '../problems/tool-signals.js';
 import { describeEdit, editChanges } from '../working-set/edits.js';
 import type { Observation } from '../observations.js';
@@ -26,9 +26,7 @@ import { commitSizeWeight } from '../decisions/commit-size.js';
 import { assistantNotes, emptyReplyNote, isPastedDocument, userNotes } from '../notes/prose-notes.js';
 import { todoNotes } from '../notes/todos.js';
 import { todoDecisions } from '../decisions/todo-decisions.js';
-
-/** Tools that change files: prose beside them describes changes made, not considered. */
-const EDIT_TOOL = /(?:^|[_.:-])(?:edit|write|patch|multiedit|apply_patch|str_replace\w*)$/i;
+import { thoughtDecisions } from '../decisions/thought-decisions.js';
 
 /** Longest tool name kept; MCP tool names are a server's prefix and a name, well under this. */
 const MAX_TOOL_NAME_CHARS = 100;
@@ -134,6 +132,8 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
       const recorded = committed?.undoesCommit ? committed : committed ? { ...committed, commitSize: commitSizeWeight(call.output) } : hostDecision(clean, unit.order);
       if (recorded && !done.some((decision) => decision.text === recorded.text)) done.push(recorded);
     }
+    // What the reasoning settled right before this message's own edits, when those edits change what it names.
+    if (unit.role === 'assistant' && unit.reasoning) done.push(...thoughtDecisions(unit.reasoning, { files, signals }, unit.order));
     done.push(...todosDone);
     const deleted = deletionDecision(files.filter((touch) => touch.action === 'delete').map((touch) => touch.path), unit.order);
     if (deleted) done.push(deleted);

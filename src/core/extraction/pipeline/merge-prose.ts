@@ -29,6 +29,7 @@ export const MAX_SESSION_DECISIONS = 8;
 export const MIN_SESSION_DECISIONS = 4;
 /** Decisions considered for near-repeat merging at most (the best-scored ones). */
 const MAX_CANDIDATES = 200;
+
 /** User requests kept as in-progress work: the last ones. */
 export const MAX_REQUESTS = 2;
 /** Next steps kept in all. */
@@ -183,7 +184,13 @@ export function rankDecisions(
   // the work, it says the same better, and todo items would displace its decisions.
   // A plan step or finding that a later report of the same change names again is a fragment of it.
   const superseded = new Set([...supersededStatements(candidates.map((candidate) => candidate.decision))].map((index) => candidates[index]?.decision));
-  const ordered = [...candidates.filter((candidate) => candidate.decision.family !== 'todo'), ...candidates.filter((candidate) => candidate.decision.family === 'todo')];
+  // What the reasoning settled before an edit fills last, after the lines that close a turn: those report the work
+  // done, the reasoning states it as a step about to be taken.
+  const ordered = [
+    ...candidates.filter((candidate) => candidate.decision.family !== 'todo' && candidate.decision.family !== 'thought'),
+    ...candidates.filter((candidate) => candidate.decision.family === 'todo'),
+  ];
+  const thoughts = candidates.filter((candidate) => candidate.decision.family === 'thought');
   for (const candidate of ordered) {
     if (superseded.has(candidate.decision)) continue;
     if (kept.length >= limit || (candidate.decision.family === 'todo' && kept.length >= Math.min(limit, MIN_SESSION_DECISIONS))) break;
@@ -214,6 +221,13 @@ export function rankDecisions(
     if (laterWork(decision, edited) === 'confirmed') return true;
     return reportsTurn(decision, edited, requestOrderBefore(decision, requests));
   });
+  for (const candidate of thoughts) {
+    if (kept.length >= Math.min(limit, MIN_SESSION_DECISIONS)) break;
+    if (candidate.score < FILL_THRESHOLD || kept.some((other) => overlap(candidate.words, other.words) >= NEAR_REPEAT)) continue;
+    const message = candidate.decision.order ?? -1 - candidate.index;
+    if (kept.some((other) => other.decision.order === message)) continue;
+    kept.push({ decision: candidate.decision, index: candidate.index, words: candidate.words });
+  }
   return kept.sort((a, b) => a.index - b.index).map((entry) => withEditedFiles(entry.decision, editedFor(entry.decision, requests, evidence.files)));
 }
 

@@ -146,6 +146,9 @@ export function filesFromToolInput(
 const EDIT_TOOLS = new Set(['edit', 'multiedit', 'str_replace', 'str_replace_editor', 'str_replace_based_edit_tool', 'replace']);
 const WRITE_TOOLS = new Set(['write', 'create', 'write_file', 'create_file']);
 const LIST_TOOLS = new Set(['list', 'ls']);
+/** Tools that change files: prose beside them describes changes made, not considered. */
+export const EDIT_TOOL = /(?:^|[_.:-])(?:edit|write|patch|multiedit|apply_patch|str_replace\w*)$/i;
+
 /** A tool whose `command` argument is a shell line. */
 export const SHELL_TOOL = /bash|shell|terminal|powershell|^cmd$|exec|run_command/i;
 

@@ -40,6 +40,21 @@ describe('rankDecisions', () => {
     expect(full.map((item) => item.text)).toEqual(prose);
   });
 
+  it('should let what the reasoning settled before an edit fill a thin session last, one a message, and never supersede a statement', () => {
+    const thought = (text: string, order: number, score = 3.5): Decision => ({ ...decision(text, score, order), family: 'thought' });
+    const stated = decision('Moved the retry budget into QueueConfig', 4, 1);
+    const thin = rankDecisions([stated, thought('For worker.ts, lower the concurrency from 8 to 2 so the host keeps a core', 3), thought('Add a drain() to worker.ts', 3, 3.1)], 10);
+    expect(thin.map((item) => item.text)).toEqual([stated.text, 'For worker.ts, lower the concurrency from 8 to 2 so the host keeps a core']);
+    const prose = ['Moved the retry budget into QueueConfig', 'Switched the logger to JSON lines', 'Wrapped each scheduler tick in try/catch', 'Pinned node to 20.11 in .nvmrc'];
+    const full = rankDecisions([...prose.map((text, index) => decision(text, 3.5, index * 2)), thought('For worker.ts, lower the concurrency from 8 to 2 so the host keeps a core', 9)], 10);
+    expect(full.map((item) => item.text)).toEqual(prose);
+    // A later thought naming the same code leaves the stated decision standing.
+    const plan = { ...decision('Make QueueConfig.retryBudget a per-queue setting in QueueConfig', 4, 1), proposed: true };
+    const files = [touch('src/QueueConfig.ts', 'edit', 5)];
+    const kept = rankDecisions([plan, thought('For QueueConfig, read QueueConfig.retryBudget per queue', 5)], 10, [], { files, signals: [] });
+    expect(kept.map((item) => item.text)).toContain(plan.text);
+  });
+
   it("should fill a thin session from the lines that close its turns, the first each turn's edits bear out, in conversation order", () => {
     const closing = (text: string, order: number): Decision => ({ ...decision(text, 2.5, order), closing: true });
     const stated = decision('Moved the retry budget into QueueConfig', 4, 1);
