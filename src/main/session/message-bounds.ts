@@ -22,8 +22,16 @@ export const MESSAGE_TEXT_TAIL_CHARS = 256 * 1024;
  */
 export const REASONING_TAIL_CHARS = 3_000;
 
-/** A message's reasoning as it crosses: its last {@link REASONING_TAIL_CHARS}, from a line start when one is near. */
-export function boundReasoning(text: string): string {
+/**
+ * A message's reasoning as it crosses: the last {@link REASONING_TAIL_CHARS} of its parts joined with a blank
+ * line, from a line start when one is near. Only the last parts are joined: a pasted megabyte of reasoning
+ * costs the hook's thread no copy.
+ */
+export function boundReasoning(parts: readonly string[]): string {
+  let first = parts.length;
+  let chars = 0;
+  while (first > 0 && chars < REASONING_TAIL_CHARS) chars += (parts[--first] as string).length + 2;
+  const text = parts.slice(first).map((part, index) => (index === 0 && part.length > REASONING_TAIL_CHARS ? part.slice(-REASONING_TAIL_CHARS) : part)).join('\n\n');
   if (text.length <= REASONING_TAIL_CHARS) return text;
   const start = text.length - REASONING_TAIL_CHARS;
   const line = text.indexOf('\n', start);

@@ -277,7 +277,7 @@ export function readMessage(message: unknown): MessageView | null {
     summary: role === 'assistant' && info['summary'] === true,
     texts,
     reasoned,
-    reasoning: thoughts.length > 0 && tools.some((call) => EDIT_TOOL.test(call.tool)) ? boundReasoning(thoughts.join('\n\n')) : '',
+    reasoning: thoughts.length > 0 && tools.some((call) => EDIT_TOOL.test(call.tool)) ? boundReasoning(thoughts) : '',
     tools,
     model: modelOf(info),
     size,

@@ -108,6 +108,10 @@ describe('MessageView.key', () => {
     expect(long.reasoning.length).toBeLessThanOrEqual(REASONING_TAIL_CHARS);
     expect(long.reasoning.endsWith("For a.ts, I'll make the retry budget per queue.")).toBe(true);
     expect(view(editing('x')).reasoning).toBe('x');
+    // Several parts join with a blank line; a huge earlier one is not copied whole.
+    const parts = { info: { id: 'm3', role: 'assistant' }, parts: [thinking('w'.repeat(1_000_000)), thinking('Weighing it.\nFor a.ts, keep one budget.'), edit] };
+    expect(view(parts).reasoning.length).toBeLessThanOrEqual(REASONING_TAIL_CHARS);
+    expect(view(parts).reasoning.endsWith('\n\nWeighing it.\nFor a.ts, keep one budget.')).toBe(true);
     // Reasoning that changes nothing is not read; whether the message reasoned still is.
     const looking = view({ info: { id: 'm2', role: 'assistant' }, parts: [thinking("I'll read a.ts first."), bash('ok')] });
     expect(looking.reasoning).toBe('');
