@@ -31,6 +31,29 @@ const CODE_NAME = /`([^`\n]{2,80})`|\b[\w-]{1,60}\.[a-z]{1,6}\b|\b[a-z]{1,40}[A-
 /** What opens a sentence before its intention: "So I'll …", "Now, let me …", "Okay — I need to …". */
 const OPENER = /^(?:so|now|ok(?:ay)?|then|first|alright|right|good|great|actually|ahora|entonces|bien|vale|also)\b[\s,—–-]*/iu;
 
+/**
+ * The change verbs of the cue tables in their English progressive form, with their base form: reasoning
+ * often narrates the step it is taking ("I'm updating `main.cpp` so every run …"), which reads as the
+ * choice once stated as the step ("Update `main.cpp` so every run …").
+ */
+const PROGRESSIVE: Readonly<Record<string, string>> = {
+  adding: 'add', changing: 'change', cleaning: 'clean', creating: 'create', deleting: 'delete', downgrading: 'downgrade',
+  enforcing: 'enforce', fixing: 'fix', installing: 'install', making: 'make', moving: 'move', pinning: 'pin',
+  removing: 'remove', renaming: 'rename', replacing: 'replace', rewriting: 'rewrite', setting: 'set',
+  splitting: 'split', switching: 'switch', updating: 'update', using: 'use', wrapping: 'wrap', writing: 'write',
+};
+
+/** A sentence that opens with the speaker's progressive change ("I'm updating …", "We are switching …"). */
+const PROGRESSIVE_OPENING = new RegExp(`(^|[.!?]\\s+|\\n)((?:[-*]\\s+)?)(?:i['’]m|i am|we['’]re|we are)\\s+(${Object.keys(PROGRESSIVE).join('|')})\\b`, 'giu');
+
+/** The reasoning with each progressive change stated as the step (see {@link PROGRESSIVE}). */
+function asSteps(text: string): string {
+  return text.replace(PROGRESSIVE_OPENING, (_match, before: string, mark: string, verb: string) => {
+    const base = PROGRESSIVE[verb.toLowerCase()] ?? verb;
+    return `${before}${mark}${base.charAt(0).toUpperCase()}${base.slice(1)}`;
+  });
+}
+
 /** The code names a text gives, lowercased, each also without its extension. */
 function codeNames(text: string): string[] {
   const names: string[] = [];
@@ -77,7 +100,7 @@ function asCarriedOut(text: string): string {
 export function thoughtDecisions(reasoning: string, work: { files: readonly FileTouch[]; signals: readonly Observation[] }, order: number): Decision[] {
   const edited = editedNames({ files: work.files, signals: work.signals }).names;
   if (edited.size === 0) return [];
-  const text = sanitizeText(reasoning);
+  const text = asSteps(sanitizeText(reasoning));
   const items = proseItems(text);
   if (items.length === 0) return [];
   const cues = decisionCuesFor(detectLanguage(items.slice(0, 20).map((item) => item.text).join(' ')), text.length);

@@ -20,6 +20,14 @@ describe('thoughtDecisions', () => {
     expect(created?.text).toBe('For the editor, add DamagePopupBuilder as a menu command that builds the prefab by hand.');
   });
 
+  it('should read a change the reasoning narrates as the step it takes ("I\'m updating …"), and not a search or a doubt', () => {
+    const files = [edited('src/render/main.cpp', 6)];
+    const [step] = thoughtDecisions('I’m changing the timing write in main.cpp from truncate to append so each run adds a new line instead of replacing the file.', { files, signals: [] }, 6);
+    expect(step?.text).toBe('Change the timing write in main.cpp from truncate to append so each run adds a new line instead of replacing the file.');
+    expect(thoughtDecisions("I'm scanning main.cpp for every place that writes the timings.", { files, signals: [] }, 6)).toEqual([]);
+    expect(thoughtDecisions("I'm going in circles with main.cpp.", { files, signals: [] }, 6)).toEqual([]);
+  });
+
   it('should read nothing that the edits do not bear out: another file, a plain word in common, no edit', () => {
     const settled = 'For queue-worker.ts, I need to move the retry loop out of the route handler so the route stays thin.';
     expect(thoughtDecisions(settled, { files: [edited('src/jobs/queue-worker.ts')], signals: [] }, 4)).toHaveLength(1);
