@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createTimeSlicer, yieldToHost } from '../../../src/core/text/time-slicer.js';
 
@@ -17,6 +19,17 @@ describe('yieldToHost', () => {
     await yieldToHost();
     order.push('caller');
     expect(order).toEqual(['host', 'caller']);
+  });
+
+  it('should let a due timer run first when the caller goes on from an I/O callback, as after a host answer', async () => {
+    const order: string[] = [];
+    // A read resolves in the loop's poll phase: one immediate from there runs before the timers.
+    await readFile(fileURLToPath(import.meta.url));
+    setTimeout(() => order.push('timer'), 0);
+    hold(3);
+    await yieldToHost();
+    order.push('caller');
+    expect(order).toEqual(['timer', 'caller']);
   });
 });
 
