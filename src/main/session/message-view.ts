@@ -193,8 +193,7 @@ export class MessageView {
   /** The kept copy made of `copy`, this view's extracted parts as copied. */
   #keptView(copy: ExtractedParts): MessageView {
     const key = this.key;
-    let size = MESSAGE_METADATA_CHARS;
-    size += copy.reasoning.length;
+    let size = MESSAGE_METADATA_CHARS + copy.reasoning.length;
     for (const text of copy.texts) size += text.length;
     for (const tool of copy.tools) size += stateChars(tool.input, tool.output, tool.error);
     const texts = copy.texts.map((text) => ({ text, conversation: true }));

@@ -34,10 +34,8 @@ const NAME_SPLIT = /[^\p{L}\p{N}_$.-]+/u;
 
 /**
  * File names, their stems and identifiers in a text, lowercased: what an edit and a sentence can share.
- * Remembered for recent texts: a compaction reads the same edits, touches and decisions again as the
- * session grows, and splitting them with a Unicode expression was a third of ranking the decisions under Bun.
  */
-const namesOf = rememberedByText((head: string): readonly string[] => {
+export function nameTokens(head: string): string[] {
   const names: string[] = [];
   for (const raw of head.split(NAME_SPLIT)) {
     const name = raw.replace(/^[.-]+|[.-]+$/g, '').toLowerCase();
@@ -48,7 +46,13 @@ const namesOf = rememberedByText((head: string): readonly string[] => {
     if (dot >= 4) names.push(name.slice(0, dot));
   }
   return names;
-}, 8_192);
+}
+
+/**
+ * {@link nameTokens}, remembered for recent texts: a compaction reads the same edits, touches and decisions again
+ * as the session grows, and splitting them with a Unicode expression was a third of ranking the decisions under Bun.
+ */
+const namesOf = rememberedByText(nameTokens, 8_192);
 
 function namesIn(text: string, into: (name: string) => void): void {
   for (const name of namesOf(text.slice(0, MAX_EDIT_NAME_CHARS))) into(name);

@@ -10,7 +10,7 @@
  */
 import type { Decision } from './decisions.js';
 import { INTENTION } from './decision-noise.js';
-import { editedNames } from './decision-evidence.js';
+import { editedNames, nameTokens } from './decision-evidence.js';
 import { proseDecisions, MAX_DECISION_TEXT_CHARS, shorten } from './prose-decisions.js';
 import { proseItems } from '../prose/prose-items.js';
 import { detectLanguage } from '../../text/language.js';
@@ -54,20 +54,9 @@ function asSteps(text: string): string {
   });
 }
 
-/** The code names a text gives, lowercased, each also without its extension. */
+/** The code names a text gives, as the evidence names what an edit changed (see `nameTokens`). */
 function codeNames(text: string): string[] {
-  const names: string[] = [];
-  for (const match of text.slice(0, 400).matchAll(CODE_NAME)) {
-    const raw = (match[1] ?? match[0]).replace(/\(\)$/, '').trim();
-    for (const part of raw.split(/[\s/\\:,()]+/)) {
-      const name = part.replace(/^[.-]+|[.-]+$/g, '').toLowerCase();
-      if (name.length < 4) continue;
-      names.push(name);
-      const dot = name.lastIndexOf('.');
-      if (dot >= 4) names.push(name.slice(0, dot));
-    }
-  }
-  return names;
+  return [...text.slice(0, 400).matchAll(CODE_NAME)].flatMap((match) => nameTokens((match[1] ?? match[0]).replace(/\(\)$/, '')));
 }
 
 /** A short clause before the intention ("For convert.py, I need to …"): kept, the intention after it dropped. */
@@ -98,7 +87,7 @@ function asCarriedOut(text: string): string {
  * @param order - the message's position in the conversation.
  */
 export function thoughtDecisions(reasoning: string, work: { files: readonly FileTouch[]; signals: readonly Observation[] }, order: number): Decision[] {
-  const edited = editedNames({ files: work.files, signals: work.signals }).names;
+  const edited = editedNames(work).names;
   if (edited.size === 0) return [];
   const text = asSteps(sanitizeText(reasoning));
   const items = proseItems(text);

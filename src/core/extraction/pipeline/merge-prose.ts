@@ -29,7 +29,6 @@ export const MAX_SESSION_DECISIONS = 8;
 export const MIN_SESSION_DECISIONS = 4;
 /** Decisions considered for near-repeat merging at most (the best-scored ones). */
 const MAX_CANDIDATES = 200;
-
 /** User requests kept as in-progress work: the last ones. */
 export const MAX_REQUESTS = 2;
 /** Next steps kept in all. */
@@ -224,8 +223,7 @@ export function rankDecisions(
   for (const candidate of thoughts) {
     if (kept.length >= Math.min(limit, MIN_SESSION_DECISIONS)) break;
     if (candidate.score < FILL_THRESHOLD || kept.some((other) => overlap(candidate.words, other.words) >= NEAR_REPEAT)) continue;
-    const message = candidate.decision.order ?? -1 - candidate.index;
-    if (kept.some((other) => other.decision.order === message)) continue;
+    if (kept.some((other) => other.decision.order === candidate.decision.order)) continue;
     kept.push({ decision: candidate.decision, index: candidate.index, words: candidate.words });
   }
   return kept.sort((a, b) => a.index - b.index).map((entry) => withEditedFiles(entry.decision, editedFor(entry.decision, requests, evidence.files)));
