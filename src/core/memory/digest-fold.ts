@@ -81,7 +81,8 @@ export function digestScore(item: DigestItem, now: number): number {
 }
 
 /**
- * Items in the order they are shown: by kind, the model's before the extracted ones, then by score.
+ * Items in the order they are shown: by kind, the model's before the extracted ones, then by score;
+ * at equal score in the order given (the fold's: what the newest note said first).
  *
  * @param items - any order.
  * @param now - the time ranked at.
@@ -90,7 +91,7 @@ export function rankDigestItems(items: readonly DigestItem[], now: number): Dige
   const kindRank = new Map(DIGEST_KINDS.map((kind, index) => [kind, index]));
   return items
     .map((item) => ({ item, score: digestScore(item, now) }))
-    .sort((a, b) => (kindRank.get(a.item.kind) ?? 0) - (kindRank.get(b.item.kind) ?? 0) || Number(a.item.source !== 'model') - Number(b.item.source !== 'model') || b.score - a.score || (a.item.id < b.item.id ? -1 : 1))
+    .sort((a, b) => (kindRank.get(a.item.kind) ?? 0) - (kindRank.get(b.item.kind) ?? 0) || Number(a.item.source !== 'model') - Number(b.item.source !== 'model') || b.score - a.score)
     .map(({ item }) => item);
 }
 
@@ -168,6 +169,8 @@ function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>,
       if (item.session === session && sources.has(item.source) && !said.has(id) && item.kind !== 'met' && item.kind !== 'concept') items.delete(id);
     }
   }
+  // The ids this note said, in its order: they move ahead of what older notes said (see `saidFirst`).
+  const spokenNow: string[] = [];
   for (const [id, { kind, text, model, own }] of said) {
     if (forgotten.has(id) || forgotten.has(own)) continue;
     const known = items.get(id);
@@ -176,6 +179,7 @@ function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>,
     if (!known && age.late && kind === 'decision' && reversed.some((reversal) => (!day || reversal.day >= day) && names(reversal.text, text))) continue;
     if (!known) {
       items.set(id, { kind, id, text, source: model ? 'model' : 'heuristic', firstSeen: day, lastConfirmed: day, confirmed: 1, session });
+      spokenNow.push(id);
       continue;
     }
     known.confirmed += 1;
@@ -188,7 +192,8 @@ function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>,
       const upgraded = { ...known, source: 'model' as const, text, id: digestId(kind, text) };
       items.delete(id);
       if (!forgotten.has(upgraded.id)) items.set(upgraded.id, upgraded);
-    }
+      spokenNow.push(upgraded.id);
+    } else spokenNow.push(id);
   }
   for (const reversal of reversals) for (const [id, item] of items) if (item.kind === 'decision' && names(reversal, item.text) && older(item)) items.delete(id);
   reversed.push(...reversals.map((text) => ({ day, text })));
@@ -198,6 +203,7 @@ function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>,
     const problem = kind === 'met' ? items.get(digestId('problem', text)) : undefined;
     if (problem && older(problem)) items.delete(problem.id);
   }
+  if (!age.late) saidFirst(items, spokenNow);
   if (!age.late && sessions[0] !== session) sessions.unshift(session);
   sessions.splice(NEXT_SESSIONS);
   const hasFiles = [...said.values()].some((item) => item.kind === 'file');
@@ -209,8 +215,25 @@ function foldOne(items: Map<string, DigestItem>, forgotten: ReadonlySet<string>,
 }
 
 /**
+ * Puts what the newest note said first, in its order, ahead of what older notes said. The ranking sorts
+ * stably on this order, so items of equal score (confirmed as often, on the same day) stand newest
+ * first, and within one note in the order its extraction ranked them. A late note moves nothing: it is
+ * the older word.
+ */
+function saidFirst(items: Map<string, DigestItem>, ids: readonly string[]): void {
+  const front = ids.flatMap((id) => {
+    const item = items.get(id);
+    return item ? [item] : [];
+  });
+  const moved = new Set(front.map((item) => item.id));
+  const rest = [...items.values()].filter((item) => !moved.has(item.id));
+  items.clear();
+  for (const item of [...front, ...rest]) items.set(item.id, item);
+}
+
+/**
  * Keeps each kind within {@link DIGEST_BOUNDS}: past it, the least confirmed go first, then the
- * extracted before the model's, then the lowest score.
+ * extracted before the model's, then the lowest score, then what was said longest ago.
  *
  * @param items - the digest's items.
  * @param now - the time ranked at.
@@ -221,7 +244,7 @@ export function boundDigestItems(items: readonly DigestItem[], now: number): { k
   for (const kind of DIGEST_KINDS) {
     const ofKind = items
       .filter((item) => item.kind === kind)
-      .sort((a, b) => b.confirmed - a.confirmed || Number(a.source !== 'model') - Number(b.source !== 'model') || digestScore(b, now) - digestScore(a, now) || (a.id < b.id ? -1 : 1));
+      .sort((a, b) => b.confirmed - a.confirmed || Number(a.source !== 'model') - Number(b.source !== 'model') || digestScore(b, now) - digestScore(a, now));
     kept.push(...ofKind.slice(0, DIGEST_BOUNDS[kind]));
     dropped.push(...ofKind.slice(DIGEST_BOUNDS[kind]));
   }

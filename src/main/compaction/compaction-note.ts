@@ -48,14 +48,15 @@ export function extractedItems(project: string, extraction: Extraction): MemoryI
   const concepts = extraction.concepts.map((concept) => concept.name).filter((name) => name && !isPluginConcept(name, project)).slice(0, ITEM_KINDS.concept.maxInNote);
   // What the compaction prompt kept first, then what its budget had no room for: the note is not that prompt.
   const observations = [...(extraction.observations ?? []), ...(extraction.unbudgeted ?? [])];
-  // What was in progress: the engine's next steps, then observations of the same kind it did not list.
+  // What was in progress: the engine's next steps, then observations of the same kind it did not list;
+  // the newest last in the session, so the newest first in the note (the block shows the note's first).
   const listed = new Set((extraction.next ?? []).map((text) => text.trim().toLowerCase()));
   const nextObserved = observations.filter((observation) => observation.type === 'next' && !listed.has(observation.text.trim().toLowerCase())).map((observation) => observation.text);
   return [
     ...concepts.map((name) => item('concept', name)),
     ...extraction.decisions.map((decision) => item('decision', `${decision.category}: ${decision.text}`)),
     ...observations.filter((observation) => observation.type === 'problem').map((observation) => item('problem', observation.text)),
-    ...[...nextObserved, ...(extraction.next ?? [])].slice(-ITEM_KINDS.next.maxInNote).map((text) => item('next', text)),
+    ...[...nextObserved, ...(extraction.next ?? [])].slice(-ITEM_KINDS.next.maxInNote).reverse().map((text) => item('next', text)),
     // Problems met and settled or worked around: pitfalls the next session should not step into again.
     ...observations.filter((observation) => observation.type === 'warning').map((observation) => item('met', observation.text)),
     ...extraction.files.map((path) => item('file', path)),

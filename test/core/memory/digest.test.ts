@@ -171,6 +171,19 @@ describe('rankDigestItems', () => {
     // Power law, not exponential: a year-old item keeps a twentieth of its weight, never nothing.
     expect(digestScore(item('x', 'heuristic', '2025-11-30'), NOW)).toBeCloseTo((1 + 365.5) ** -0.5, 3);
   });
+
+  it('should put items of equal score newest said first, in their note\'s order, through a write and a read, and a late note behind', () => {
+    const morning = note('s1', 5, 'decision:keep the prices in integer cents', 'decision:use SQLite for the cart sessions');
+    const afternoon = { ...note('s2', 5, 'decision:ship the checkout page first', 'decision:deploy on Fly'), timestamp: '2026-11-05T15:00:00.000Z', uri: `${FOLDER}/compaction-shop-1a2b3c4d-20261105-150000000-s2` };
+    const newestFirst = ['ship the checkout page first', 'deploy on Fly', 'keep the prices in integer cents', 'use SQLite for the cart sessions'];
+    expect(texts(fold(morning, afternoon), 'decision')).toEqual(newestFirst);
+    expect(texts(foldDigest(parseDigest(formatDigest(fold(morning)), '', ''), [afternoon], NOW).digest, 'decision')).toEqual(newestFirst);
+    // The morning's note arriving after the afternoon's is the older word: it moves nothing ahead.
+    expect(texts(foldDigest(fold(afternoon), [morning], NOW).digest, 'decision')).toEqual(newestFirst);
+    // Said again in the afternoon, a morning item moves ahead of what was said only once that day.
+    const again = { ...afternoon, items: [...afternoon.items, { kind: 'decision' as const, text: 'use SQLite for the cart sessions', source: 'heuristic' as const }] };
+    expect(texts(fold(morning, again), 'decision')[0]).toBe('use SQLite for the cart sessions');
+  });
 });
 
 describe('formatDigest', () => {

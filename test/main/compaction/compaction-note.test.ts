@@ -85,7 +85,7 @@ describe('buildCompactionNote', () => {
     expect(a.title.length).toBeLessThan(200);
   });
 
-  it('should carry the open problems, what is in progress and the problems settled, each under its own heading, as plain lines', () => {
+  it('should carry the open problems, what is in progress (the newest first) and the problems settled, each under its own heading, as plain lines', () => {
     const live = {
       ...extraction,
       observations: [
@@ -99,7 +99,7 @@ describe('buildCompactionNote', () => {
     // A settled problem is not an open one: it has its own list.
     expect(note.content.split('## Problems Met')[0]).not.toContain('resolved: npm test');
     expect(note.content).toContain('## Problems Met\n\n- resolved: npm test failed on the retry path\n');
-    expect(note.content).toContain('## In Progress\n\n- wire the cache into the API handlers\n- add a test for eviction\n');
+    expect(note.content).toContain('## In Progress\n\n- add a test for eviction\n- wire the cache into the API handlers\n');
     expect([...note.content.matchAll(/\[\[([^\]]+)\]\]/g)].map((match) => match[1])).toEqual(['redis']);
   });
 
