@@ -84,7 +84,7 @@ export function digestScore(item: DigestItem, now: number): number {
  * Items in the order they are shown: by kind, the model's before the extracted ones, then by score;
  * at equal score in the order given (the fold's: what the newest note said first).
  *
- * @param items - any order.
+ * @param items - in the fold's order, which ties keep.
  * @param now - the time ranked at.
  */
 export function rankDigestItems(items: readonly DigestItem[], now: number): DigestItem[] {
