@@ -31,13 +31,19 @@ import { generatedProse, proseInPieces } from '../src/synth/session-prose.js';
 import { MODEL } from '../support/opencode/api.js';
 import { measureCompaction, median, probe, round1, type RoundFigures } from './real-host-probe.js';
 import { measureFirstPrompt, seedProjectMemory, type FirstPromptFigures } from './real-host-first-prompt.js';
+import { HOST_START_LATEST_MS } from '../src/main/plugin/host-start.js';
 
 /** The stall the plugin may add. */
 const TARGET_MS = 10;
 /** The time the plugin may add to the first prompt of a new server. */
 const FIRST_PROMPT_TARGET_MS = 300;
-/** Idle probing after the server is ready: the plugin's pool starts, and the idle worst is recorded. */
-const SETTLE_MS = 3_000;
+/**
+ * Idle probing after the server is ready, before the first compaction, and the idle worst recorded. The
+ * plugin's workers start and warm up once the host's start is over, which without a work call is
+ * {@link HOST_START_LATEST_MS} after the plugin loads; a compaction in use follows work calls, so it meets
+ * warm workers, and the probing lasts until the warm-up is done (about 10 s more on the 2-core machine).
+ */
+const SETTLE_MS = HOST_START_LATEST_MS + 10_000;
 /** Characters of one message added before the second compaction. */
 const GROWTH_MESSAGE_CHARS = 25_000;
 
