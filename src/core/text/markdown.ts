@@ -3,16 +3,30 @@
  * code (fenced, indented and inline) and raw HTML left out, so a `[[link]]`
  * inside code never becomes a concept — maenifold ignores those too.
  *
+ * Links and images are not resolved: their markup stays in the prose as
+ * written. The prose is read for `[[WikiLinks]]` only, which a link's text
+ * holds either way, and resolving labels is most of the parser's work on
+ * text dense with brackets, as a section full of `[[links]]` is (every `]`
+ * looks up a reference definition).
+ *
  * Only ever called on the selected boundary sections: remark over a whole
  * 10 MB transcript takes seconds and gigabytes.
  */
-import { unified } from 'unified';
+import { unified, type Processor } from 'unified';
 import remarkParse from 'remark-parse';
 import { toString } from 'mdast-util-to-string';
 import type { Nodes, Parents } from 'mdast';
 import { stripFencedCode } from './fences.js';
 
-const processor = unified().use(remarkParse).freeze();
+/** micromark's constructs of links and images, turned off (see the module's doc). */
+const LABEL_CONSTRUCTS = ['labelStartLink', 'labelStartImage', 'labelEnd'];
+
+function withoutLabels(this: Processor): void {
+  const data = this.data();
+  (data.micromarkExtensions ??= []).push({ disable: { null: LABEL_CONSTRUCTS } });
+}
+
+const processor = unified().use(remarkParse).use(withoutLabels).freeze();
 
 /*
  * The parser's cost grows faster than the text on a few shapes no real section has in number: setext

@@ -28,6 +28,20 @@ describe('proseBlocks', () => {
     ]);
   });
 
+  it('should leave link and image markup as written, with the links in it', () => {
+    const markdown = [
+      'See [the [[cache layer]] notes](https://example.com/cache) and ![[[diagram]]](flow.png).',
+      '',
+      'A defined label stays a link: [[redis]].',
+      '',
+      '[redis]: https://redis.io',
+    ].join('\n');
+    expect(proseBlocks(markdown)).toEqual([
+      'See [the [[cache layer]] notes](https://example.com/cache) and ![[[diagram]]](flow.png).',
+      'A defined label stays a link: [[redis]].',
+    ]);
+  });
+
   it('should return nothing for empty or code-only text', () => {
     expect(proseBlocks('')).toEqual([]);
     expect(proseBlocks('```\n[[x]]\n```')).toEqual([]);

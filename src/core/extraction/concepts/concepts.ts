@@ -13,6 +13,19 @@ export interface ConceptCount {
   count: number;
 }
 
+/** Markup that can read as a bracket in prose without being one in the text: an escape or a character reference. */
+const BRACKET_SPELLING = /\\\[|&(?:#|lsqb;|lbrack;)/i;
+
+/**
+ * Whether a markdown text can hold a `[[link]]` once read as prose: a `[[`, or a bracket written as an escape
+ * or a character reference (`\[`, `&#91;`). A text with neither links nothing, and is not worth parsing.
+ *
+ * @param markdown - the raw text.
+ */
+export function mayHoldWikiLinks(markdown: string): boolean {
+  return markdown.includes('[[') || BRACKET_SPELLING.test(markdown);
+}
+
 /**
  * The raw targets of `[[…]]` links, in order, with the semantics of the
  * seed's `/\[\[([^\]]+)\]\]/g` ("See [[foo [[bar]]]]" gives "foo [[bar").

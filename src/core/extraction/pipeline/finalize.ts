@@ -9,7 +9,7 @@ import type { Observation } from '../observations.js';
 import { LRUCache } from 'lru-cache';
 import { proseBlocks } from '../../text/markdown.js';
 import { redactSecrets } from '../../text/secrets.js';
-import { countConcepts, type ConceptCount } from '../concepts/concepts.js';
+import { countConcepts, mayHoldWikiLinks, type ConceptCount } from '../concepts/concepts.js';
 import { rankTermConcepts, DEFAULT_CONCEPT_RANK_SETTINGS } from '../concepts/concept-ranking.js';
 import { handleSessionCompacting } from '../../context/compaction-budget.js';
 import { contextOverheadTokens, entryKey, renderObservationLine, renderPreservationContext } from '../../context/preservation-context.js';
@@ -186,7 +186,7 @@ export function finalizeExtraction(input: FinalizeInput): FinalizeOutput {
   // The sections are the only raw text that reaches this pass: secrets go before anything reads them.
   const redacted = timed(timings, 'redact', () => input.sections.map((section) => readSection(section)));
   const sections = redacted.map((section) => section.text);
-  const blocks = timed(timings, 'parse', () => redacted.flatMap((section) => (section.blocks ??= proseBlocks(section.text))));
+  const blocks = timed(timings, 'parse', () => redacted.flatMap((section) => (section.blocks ??= mayHoldWikiLinks(section.text) ? proseBlocks(section.text) : [])));
   const concepts = timed(timings, 'concepts', () => sessionConcepts(countConcepts(blocks, { max: settings.maxConcepts }), input.terms, settings.maxConcepts));
   const decisions = timed(timings, 'merge', () => mergeDecisions(input.decisions, settings.maxDecisions, input.notes, { files: input.files, signals: input.signals }));
   const root = timed(timings, 'merge', () => sessionRoot(input.files));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countConcepts, extractConcepts, findWikiLinks, normalizeConcept } from '../../../../src/core/extraction/concepts/concepts.js';
+import { countConcepts, extractConcepts, findWikiLinks, mayHoldWikiLinks, normalizeConcept } from '../../../../src/core/extraction/concepts/concepts.js';
+import { proseBlocks } from '../../../../src/core/text/markdown.js';
 
 describe('findWikiLinks', () => {
   it('should follow the seed pattern, including its partial match on nesting', () => {
@@ -26,6 +27,19 @@ describe('findWikiLinks', () => {
   it('should finish on a megabyte of unclosed brackets', () => {
     expect(findWikiLinks('[['.repeat(500_000))).toEqual([]);
     expect(findWikiLinks(`${'[[a'.repeat(300_000)}]`)).toEqual([]);
+  });
+});
+
+describe('mayHoldWikiLinks', () => {
+  it('should say no only where no prose read from the text can hold a link', () => {
+    const texts = ['[[redis]] client', '\\[\\[escaped]]', '&#91;&#91;referenced]]', '&lsqb;[named]]', 'a [single] bracket, [a link](https://x.test) and `code`'];
+    for (const text of texts) {
+      const linked = proseBlocks(text).flatMap(findWikiLinks);
+      expect(mayHoldWikiLinks(text) || linked.length === 0).toBe(true);
+    }
+    expect(texts.slice(0, 4).map(mayHoldWikiLinks)).toEqual([true, true, true, true]);
+    expect(proseBlocks('\\[\\[escaped]]').flatMap(findWikiLinks)).toEqual(['escaped']);
+    expect(mayHoldWikiLinks(texts[4] as string)).toBe(false);
   });
 });
 
