@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { normalizeConcept } from '../extraction/concepts/concepts.js';
 
-export { formatFrontmatter, parseMemoryFile, type FrontmatterValue, type ParsedMemory } from './memory-frontmatter.js';
+export { formatFrontmatter, frontmatterFields, parseMemoryFile, splitMemoryFile, type FrontmatterValue, type ParsedMemory, type SplitMemory } from './memory-frontmatter.js';
 
 /** The scheme of every memory URI. */
 export const MEMORY_SCHEME = 'memory://';

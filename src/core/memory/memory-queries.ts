@@ -62,6 +62,17 @@ function snippetOf(entry: SearchableEntry, terms: readonly string[]): string {
   return linkSafeSlice(entry.lead, start, start + SNIPPET_CHARS);
 }
 
+/** A hit with its file's time, as searches rank them. */
+export interface ScoredHit {
+  hit: SearchHit;
+  mtimeMs: number;
+}
+
+/** The order of hits: best fused score first, then the newer file, then by path. */
+export function compareHits(a: ScoredHit, b: ScoredHit): number {
+  return b.hit.fusedScore - a.hit.fusedScore || b.mtimeMs - a.mtimeMs || (a.hit.path < b.hit.path ? -1 : a.hit.path > b.hit.path ? 1 : 0);
+}
+
 /**
  * Ranks files for a query: `textScore` is the share of terms found in the
  * file's words, `semanticScore` the share found in its title and in its
@@ -76,7 +87,7 @@ export function searchEntries(entries: readonly SearchableEntry[], query: string
   const terms = queryTerms(query);
   if (terms.length === 0) return { ok: false, message: 'ERROR: Query contains no informative keywords after removing stop words. Use more specific terms.' };
   const padded = terms.map((term) => ` ${term} `);
-  const scored: { hit: SearchHit; mtimeMs: number }[] = [];
+  const scored: ScoredHit[] = [];
   for (const entry of entries) {
     let matched = 0;
     for (const term of padded) if (entry.words.includes(term)) matched += 1;
@@ -90,7 +101,7 @@ export function searchEntries(entries: readonly SearchableEntry[], query: string
     const hit = { title: entry.title, path: entry.uri, fusedScore: round((textScore + semanticScore) / 2), textScore, semanticScore, snippet: snippetOf(entry, terms) };
     scored.push({ hit, mtimeMs: entry.mtimeMs });
   }
-  scored.sort((a, b) => b.hit.fusedScore - a.hit.fusedScore || b.mtimeMs - a.mtimeMs || (a.hit.path < b.hit.path ? -1 : a.hit.path > b.hit.path ? 1 : 0));
+  scored.sort(compareHits);
   return { ok: true, totalResults: scored.length, results: scored.slice(0, Math.max(0, pageSize)).map((item) => item.hit) };
 }
 

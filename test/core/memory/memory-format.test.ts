@@ -6,8 +6,10 @@ import {
   memoryFilePath,
   normalizeMemoryConcept,
   noteLocation,
+  frontmatterFields,
   parseMemoryFile,
   parseWikiLinkFilter,
+  splitMemoryFile,
   printableConcept,
   projectConcept,
   sanitizeTitle,
@@ -81,6 +83,18 @@ describe('parseMemoryFile and formatFrontmatter', () => {
   it('should read inline lists and single quotes, and leave a file without frontmatter whole', () => {
     expect(parseMemoryFile("---\ntags: [a, 'b c']\ntitle: 'it''s'\n---\nbody").frontmatter).toEqual({ tags: ['a', 'b c'], title: "it's" });
     expect(parseMemoryFile('no frontmatter\n---\n')).toEqual({ frontmatter: {}, body: 'no frontmatter\n---\n' });
+  });
+});
+
+describe('splitMemoryFile', () => {
+  it('should split as parseMemoryFile does, leaving the YAML unread until its fields are asked for', () => {
+    const texts = [`${formatFrontmatter({ title: 'Cache plan', tags: ['a'] })}\n\n# Plan\n`, '---\ntitle: a: b\n---\nbody', 'no frontmatter\n---\n', '---\n---\nempty'];
+    for (const text of texts) {
+      const split = splitMemoryFile(text);
+      expect({ frontmatter: frontmatterFields(split.yaml), body: split.body }).toEqual(parseMemoryFile(text));
+    }
+    expect(splitMemoryFile(texts[0] as string)).toEqual({ yaml: 'title: Cache plan\ntags:\n- a', body: '# Plan\n' });
+    expect(splitMemoryFile('no frontmatter').yaml).toBeNull();
   });
 });
 

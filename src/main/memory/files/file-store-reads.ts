@@ -6,8 +6,10 @@
  */
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MEMORY_SCHEME, memoryFilePath, normalizeMemoryConcept, parseMemoryFile } from '../../../core/memory/memory-format.js';
-import { recentActivity, relatedConcepts, type ConceptFile } from '../../../core/memory/memory-queries.js';
+import { frontmatterFields, MEMORY_SCHEME, memoryFilePath, normalizeMemoryConcept, splitMemoryFile } from '../../../core/memory/memory-format.js';
+import { compareHits, recentActivity, relatedConcepts, type ConceptFile, type ScoredHit, type SearchableEntry, type SearchAnswer } from '../../../core/memory/memory-queries.js';
+import { createTimeSlicer } from '../../../core/text/time-slicer.js';
+import pLimit from 'p-limit';
 import type { ActivityItem, RecentQuery, RelatedQuery, Relation, SearchHit, SearchQuery, StoredNote } from '../../../core/memory/memory-answers.js';
 import type { FolderIndex } from './folder-index.js';
 import type { TaskRunner } from '../../pool/task-runner.js';
@@ -34,6 +36,14 @@ export interface FileStoreReads {
 }
 
 const ACTIVITY_FILTERS = ['all', 'thinking', 'memory', 'assumptions', 'chat'];
+
+/**
+ * Characters of index entries (their words, lead and title) one search task carries: copying a part to a
+ * worker holds the hook thread about 2 ms a megabyte, and a 10,000-file index is about 30 MB of words.
+ */
+export const SEARCH_PART_CHARS = 128 * 1024;
+/** Search tasks in the pool at once: one a worker, so a search never queues other work behind dozens of parts. */
+export const SEARCH_PARTS_IN_FLIGHT = 2;
 
 function integer(value: number | undefined, key: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -63,9 +73,20 @@ export function createFileStoreReads(settings: ReadSettings): FileStoreReads {
         if (error instanceof ToolError) throw error;
         throw new ToolError('NOT_FOUND', `Memory file not found: ${identifier}`);
       }
-      const { frontmatter, body } = parseMemoryFile(file);
-      const title = frontmatter['title'];
-      return { uri, title: typeof title === 'string' ? title : rel, content: body };
+      const { yaml, body } = splitMemoryFile(file);
+      // Read on the hook thread, mostly for the body alone: the frontmatter is parsed when the title is asked for.
+      let title: string | undefined;
+      return {
+        uri,
+        content: body,
+        get title(): string {
+          if (title === undefined) {
+            const field = frontmatterFields(yaml)['title'];
+            title = typeof field === 'string' ? field : rel;
+          }
+          return title;
+        },
+      };
     },
 
     async listNotes(folder) {
@@ -82,12 +103,41 @@ export function createFileStoreReads(settings: ReadSettings): FileStoreReads {
     async search(query) {
       const pageSize = integer(query.pageSize, 'pageSize', 10);
       const snapshot = await index.refresh();
-      const entries = [...snapshot.entries.values()].map(({ uri, title, concepts, lead, words, mtimeMs }) => ({ uri, title, concepts, lead, words, mtimeMs }));
-      const found = await runner.run('searchMemoryIndex', { entries, query: query.query, pageSize });
-      if (!found.ok) throw new PoolError(`SearchMemories failed in the pool: ${found.error.code}: ${found.error.message}`);
-      // maenifold prints this refusal as plain text, without a code.
-      if (!found.value.ok) throw new ToolError('', found.value.message);
-      return found.value.results;
+      // Each file scores alone, so the index is searched a part at a time and the parts' best hits merged:
+      // the copy of a part to a worker is made on the hook thread, and the whole index is tens of megabytes.
+      const limit = pLimit(SEARCH_PARTS_IN_FLIGHT);
+      const slicer = createTimeSlicer();
+      const answers: Promise<SearchAnswer>[] = [];
+      const searchPart = (entries: SearchableEntry[]): Promise<SearchAnswer> =>
+        limit(async () => {
+          const found = await runner.run('searchMemoryIndex', { entries, query: query.query, pageSize });
+          if (!found.ok) throw new PoolError(`SearchMemories failed in the pool: ${found.error.code}: ${found.error.message}`);
+          return found.value;
+        });
+      let part: SearchableEntry[] = [];
+      let chars = 0;
+      for (const { uri, title, concepts, lead, words, mtimeMs } of snapshot.entries.values()) {
+        part.push({ uri, title, concepts, lead, words, mtimeMs });
+        chars += words.length + lead.length + title.length;
+        if (chars < SEARCH_PART_CHARS) continue;
+        answers.push(searchPart(part));
+        part = [];
+        chars = 0;
+        if (slicer.due) await slicer.yield();
+      }
+      // An empty index still answers, or refuses the query, as a full one does.
+      if (part.length > 0 || answers.length === 0) answers.push(searchPart(part));
+      const settled = await Promise.allSettled(answers);
+      const failed = settled.find((answer) => answer.status === 'rejected');
+      if (failed) throw failed.reason;
+      const scored: ScoredHit[] = [];
+      for (const answer of settled) {
+        const found = (answer as PromiseFulfilledResult<SearchAnswer>).value;
+        // maenifold prints this refusal as plain text, without a code.
+        if (!found.ok) throw new ToolError('', found.message);
+        for (const hit of found.results) scored.push({ hit, mtimeMs: snapshot.entries.get(hit.path)?.mtimeMs ?? 0 });
+      }
+      return scored.sort(compareHits).slice(0, Math.max(0, pageSize)).map((item) => item.hit);
     },
 
     async recent(query) {

@@ -1,8 +1,10 @@
-import { cp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFileStore, type FileStore } from '../../../../src/main/memory/files/file-store.js';
+import { SEARCH_PART_CHARS } from '../../../../src/main/memory/files/file-store-reads.js';
+import { searchEntries } from '../../../../src/core/memory/memory-queries.js';
 import { createInlineRunner } from '../../../../src/main/pool/inline-runner.js';
 import { createLogger, type Logger } from '../../../../src/main/shared/logger.js';
 import { judgeRelations } from '../../../../src/main/graph/graph-context.js';
@@ -130,6 +132,30 @@ describe('createFileStore', () => {
       expect(none).toMatchObject({ ok: false, error: { code: 'TOOL_ERROR' } });
     });
 
+    it('should search an index larger than one task carries as one search over all of it', async () => {
+      const root = await newRoot();
+      const folder = join(root, 'memory', 'notes');
+      await mkdir(folder, { recursive: true });
+      // 120 notes of about 3 KB of words, a few parts' worth: hits of equal score in every part, told apart by time.
+      const filler = Array.from({ length: 450 }, (_, index) => `word${index}`).join(' ');
+      for (let index = 0; index < 120; index++) {
+        const about = index % 7 === 0 ? 'the [[cache]] queue' : index % 5 === 0 ? 'a cache queue' : 'nothing here';
+        const file = join(folder, `note-${index}.md`);
+        await writeFile(file, `# Note ${index}\n\nThis note is about ${about}.\n\n${filler}\n`);
+        const at = new Date(CLOCK - ((index * 37) % 120) * 60_000);
+        await utimes(file, at, at);
+      }
+      const store = await openStore(root, await newStateDir());
+      const found = await store.search({ query: 'cache queue', pageSize: 12 }, timing);
+      const snapshot = await store.index.refresh();
+      let chars = 0;
+      for (const entry of snapshot.entries.values()) chars += entry.words.length;
+      expect(chars).toBeGreaterThan(2 * SEARCH_PART_CHARS);
+      const whole = searchEntries([...snapshot.entries.values()], 'cache queue', 12);
+      expect(whole.ok && whole.results).toHaveLength(12);
+      expect(found).toEqual({ ok: true, value: whole.ok ? whole.results : [] });
+    });
+
     it('should list recent activity newest first with first and last H2', async () => {
       const store = await openStore(await fixtureRoot(), await newStateDir());
       const recent = await store.recent({ limit: 2, withinMs: 86_400_000, includeContent: true }, timing);
@@ -150,12 +176,19 @@ describe('createFileStore', () => {
     });
 
     it('should read a note back and list a folder, as data', async () => {
-      const store = await openStore(await fixtureRoot(), await newStateDir());
+      const root = await fixtureRoot();
+      await writeFile(join(root, 'memory', 'tech', 'damaged.md'), '---\ntitle: a: b\n---\nStill read.\n');
+      const store = await openStore(root, await newStateDir());
+      // Damaged frontmatter is none: the note's title is its path, its body still reads.
+      expect(await store.readNote('memory://tech/damaged', timing)).toMatchObject({ ok: true, value: { title: 'tech/damaged', content: 'Still read.\n' } });
       const read = await store.readNote('memory://tech/redis-cache', timing);
       expect(read).toMatchObject({ ok: true, value: { uri: 'memory://tech/redis-cache', title: 'Redis cache' } });
       expect(read.ok && read.value.content).toContain('[[redis]] backs the [[cache-layer]]');
       expect(await store.readNote('memory://tech/none', timing)).toMatchObject({ ok: false, error: { code: 'TOOL_ERROR', toolCode: 'NOT_FOUND' } });
-      expect(await store.listNotes('memory://tech', timing)).toEqual({ ok: true, value: ['memory://tech/cache-streams', 'memory://tech/pool', 'memory://tech/redis-cache'] });
+      // The title is read from the frontmatter when asked for; a copy of the note has it as data.
+      expect(read.ok && structuredClone(read.value)).toEqual({ uri: 'memory://tech/redis-cache', title: 'Redis cache', content: read.ok ? read.value.content : '' });
+      expect(read.ok && JSON.parse(JSON.stringify(read.value)).title).toBe('Redis cache');
+      expect(await store.listNotes('memory://tech', timing)).toEqual({ ok: true, value: ['memory://tech/cache-streams', 'memory://tech/damaged', 'memory://tech/pool', 'memory://tech/redis-cache'] });
       expect(await store.listNotes('../up', timing)).toMatchObject({ ok: false, error: { toolCode: 'PATH_VALIDATION_ERROR' } });
     });
 
