@@ -1,14 +1,11 @@
 /**
  * Durable whole-file writes for everything the plugin keeps on disk (notes,
- * outbox entries, chain and frame state on the hook thread; the memory
- * index cache in a worker): a reader sees the old file or the new one, never
- * half of either, and the new one survives a power cut. One procedure, in an
- * asynchronous form for the hook thread and a synchronous one for workers,
- * which may block their own thread.
+ * outbox entries, chain and frame state, the memory index cache): a reader
+ * sees the old file or the new one, never half of either, and the new one
+ * survives a power cut.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -41,6 +38,17 @@ export function isTemporaryName(name: string): boolean {
   return /^\..+\.[0-9a-f-]{36}\.tmp$/.test(name);
 }
 
+/** Writes all of `text` at the handle's position: a write may take part of what it is given. */
+async function writeAll(handle: FileHandle, text: string): Promise<void> {
+  const bytes = Buffer.from(text, 'utf8');
+  let offset = 0;
+  while (offset < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+    if (bytesWritten <= 0) throw new Error(`the write stopped after ${offset} of ${bytes.length} bytes`);
+    offset += bytesWritten;
+  }
+}
+
 /**
  * Writes `content` to `path`: a temporary file beside it, fsync, rename over
  * `path`, fsync of the folder. Whatever step fails (a full disk while writing
@@ -48,18 +56,19 @@ export function isTemporaryName(name: string): boolean {
  * error is passed on.
  *
  * @param path - the file to replace or create; its folder is created when missing.
- * @param content - the whole new content, as UTF-8.
+ * @param content - the whole new content, as UTF-8, or its pieces in order (made while the write goes on).
  * @param mode - permissions of a new file. @default 0o644
  * @param beforeRename - a last check before the new file replaces the old one (a lost lock, a passed deadline); throwing or rejecting stops the write.
  */
-export async function writeFileAtomically(path: string, content: string, mode = 0o644, beforeRename?: () => void | Promise<void>): Promise<void> {
+export async function writeFileAtomically(path: string, content: string | AsyncIterable<string>, mode = 0o644, beforeRename?: () => void | Promise<void>): Promise<void> {
   const folder = dirname(path);
   await makeDirectory(folder);
   const temporary = temporaryPath(path);
   const handle = await open(temporary, 'wx', mode);
   try {
     try {
-      await handle.writeFile(content, 'utf8');
+      if (typeof content === 'string') await handle.writeFile(content, 'utf8');
+      else for await (const piece of content) await writeAll(handle, piece);
       await handle.sync();
     } finally {
       await handle.close();
@@ -76,39 +85,5 @@ export async function writeFileAtomically(path: string, content: string, mode = 
     await directory.sync();
   } finally {
     await directory.close();
-  }
-}
-
-/**
- * {@link writeFileAtomically}, blocking: for a worker thread, where nothing else waits on the thread.
- *
- * @param path - the file to replace or create; its folder is created when missing (mode 0700).
- * @param content - the whole new content, as UTF-8.
- * @param mode - permissions of a new file. @default 0o644
- */
-export function writeFileAtomicallySync(path: string, content: string, mode = 0o644): void {
-  const folder = dirname(path);
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const temporary = temporaryPath(path);
-  const handle = openSync(temporary, 'wx', mode);
-  try {
-    try {
-      // writeFileSync loops until every byte is written and throws when the disk refuses; a bare
-      // writeSync may write part of the content and return, leaving a truncated file to rename.
-      writeFileSync(handle, content, 'utf8');
-      fsyncSync(handle);
-    } finally {
-      closeSync(handle);
-    }
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-  const directory = openSync(folder, 'r');
-  try {
-    fsyncSync(directory);
-  } finally {
-    closeSync(directory);
   }
 }

@@ -17,7 +17,7 @@ import * as memoryFolder from './tasks/memory-folder.js';
 import { runWarmUp } from './tasks/warm-up.js';
 import { workerData } from 'node:worker_threads';
 import { lowerThreadPriority } from './thread-priority.js';
-import type { SummaryListsInput, SummaryListsOutput, CleanSummaryInput, WarmUpInput, WarmUpOutput, IndexFilesInput, LoadIndexInput, SaveIndexInput, ScanInput, SearchIndexInput, SummaryThoughtInput, TaskName, TaskSignatures } from './protocol.js';
+import type { SummaryListsInput, SummaryListsOutput, CleanSummaryInput, WarmUpInput, WarmUpOutput, IndexFilesInput, LoadIndexInput, ScanInput, SearchIndexInput, SummaryThoughtInput, TaskName, TaskSignatures } from './protocol.js';
 
 /**
  * A task that first checks its input against its schema: a wrong shape is refused as data, naming the
@@ -58,8 +58,6 @@ export const indexMemoryFiles = guarded<IndexFilesInput, ReturnType<typeof memor
 /** Task `loadMemoryIndex`: the on-disk index cache, validated. */
 export const loadMemoryIndex = guarded<LoadIndexInput, ReturnType<typeof memoryFolder.loadMemoryIndex>>(TASK_INPUTS.loadMemoryIndex, memoryFolder.loadMemoryIndex);
 
-/** Task `saveMemoryIndex`: writes the index cache atomically. */
-export const saveMemoryIndex = guarded<SaveIndexInput, number>(TASK_INPUTS.saveMemoryIndex, memoryFolder.saveMemoryIndex);
 
 /** Task `searchMemoryIndex`: ranks indexed files for a query. */
 export const searchMemoryIndex = guarded<SearchIndexInput, ReturnType<typeof memoryFolder.searchMemoryIndex>>(TASK_INPUTS.searchMemoryIndex, memoryFolder.searchMemoryIndex);
@@ -104,7 +102,6 @@ export const TASKS: { readonly [N in TaskName]: (input: unknown) => TaskResult<T
   scanMemoryFolder,
   indexMemoryFiles,
   loadMemoryIndex,
-  saveMemoryIndex,
   searchMemoryIndex,
   summaryThought,
   cleanSummary,

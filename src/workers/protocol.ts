@@ -42,12 +42,11 @@ import type {
   IndexFilesOutput,
   LoadIndexInput,
   LoadIndexOutput,
-  SaveIndexInput,
   ScanInput,
   ScanOutput,
   SearchIndexInput,
 } from './tasks/memory-folder.js';
-export type { IndexFilesInput, IndexFilesOutput, LoadIndexInput, LoadIndexOutput, SaveIndexInput, ScanInput, ScanOutput, SearchIndexInput };
+export type { IndexFilesInput, IndexFilesOutput, LoadIndexInput, LoadIndexOutput, ScanInput, ScanOutput, SearchIndexInput };
 
 /**
  * The task table: every task the worker runs, with its input and output. A new task is one entry
@@ -61,7 +60,6 @@ export interface TaskSignatures {
   scanMemoryFolder: { input: ScanInput; output: ScanOutput };
   indexMemoryFiles: { input: IndexFilesInput; output: IndexFilesOutput };
   loadMemoryIndex: { input: LoadIndexInput; output: LoadIndexOutput };
-  saveMemoryIndex: { input: SaveIndexInput; output: number };
   searchMemoryIndex: { input: SearchIndexInput; output: SearchAnswer };
   summaryThought: { input: SummaryThoughtInput; output: string };
   cleanSummary: { input: CleanSummaryInput; output: string };

@@ -32,7 +32,6 @@ export const TASK_INPUTS = {
   scanMemoryFolder: v.looseObject({ memoryDir: nonEmpty }),
   indexMemoryFiles: v.looseObject({ memoryDir: nonEmpty, uris: v.array(memoryUri) }),
   loadMemoryIndex: v.looseObject({ file: nonEmpty, memoryDir: nonEmpty }),
-  saveMemoryIndex: v.looseObject({ file: nonEmpty, memoryDir: nonEmpty, entries: list }),
   searchMemoryIndex: v.looseObject({ entries: list, query: v.string(), pageSize: v.pipe(v.number(), v.integer()) }),
   summaryThought: v.looseObject({ project: v.string(), sessionID: v.string(), summary: v.string(), maxChars: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   summaryLists: v.looseObject({ summary: v.string(), note: v.nullable(v.looseObject({ uri: v.string(), content: v.string() })) }),

@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileAtomically, writeFileAtomicallySync } from '../../src/io/atomic-file.js';
+import { writeFileAtomically } from '../../src/io/atomic-file.js';
 import { canMount, mountTmpfs, type Mount } from '../support/scratch-mount.js';
 import { scratchFolders } from '../support/scratch.js';
 
@@ -46,30 +46,39 @@ describe('writeFileAtomically', () => {
   });
 });
 
-describe('writeFileAtomicallySync', () => {
-  it('should create the folder, replace the file and leave no temporary file', async () => {
+describe('writeFileAtomically, in pieces', () => {
+  async function* pieces(parts: readonly string[], failAt = -1): AsyncGenerator<string> {
+    for (const [index, part] of parts.entries()) {
+      if (index === failAt) throw new Error('the pieces ran out');
+      yield part;
+    }
+  }
+
+  it('should write the pieces in order, whole, in place of the old file', async () => {
     const dir = await scratch();
     const file = join(dir, 'cache', 'index.json');
-    writeFileAtomicallySync(file, '{"v":1}', 0o600);
-    writeFileAtomicallySync(file, '{"v":2}', 0o600);
-    expect(await readFile(file, 'utf8')).toBe('{"v":2}');
+    await writeFileAtomically(file, '{"v":1}', 0o600);
+    const parts = ['{"v":2,"entries":[', 'é'.repeat(70_000), ',"ü"', ']}'];
+    await writeFileAtomically(file, pieces(parts), 0o600);
+    expect(await readFile(file, 'utf8')).toBe(parts.join(''));
     expect(await readdir(join(dir, 'cache'))).toEqual(['index.json']);
   });
 
-  it('should leave no temporary file and the target as it was when the rename fails', async () => {
+  it('should leave the old file and no temporary one when making a piece fails', async () => {
     const dir = await scratch();
-    // A folder in the file's place: the rename cannot replace it.
-    await mkdir(join(dir, 'index.json'));
-    expect(() => writeFileAtomicallySync(join(dir, 'index.json'), 'new')).toThrow();
+    const file = join(dir, 'index.json');
+    await writeFileAtomically(file, 'old');
+    await expect(writeFileAtomically(file, pieces(['{"v":2', ',"x":1', '}'], 2))).rejects.toThrow('the pieces ran out');
     expect(await readdir(dir)).toEqual(['index.json']);
+    expect(await readFile(file, 'utf8')).toBe('old');
   });
 
   it.runIf(mountable)('should leave no temporary file and the old content when the disk fills up (64 KB tmpfs)', async () => {
     const mount = (await mountTmpfs(64)) as Mount;
     cleanups.push(() => mount.unmount());
     const file = join(mount.dir, 'index.json');
-    writeFileAtomicallySync(file, '{"old":true}');
-    expect(() => writeFileAtomicallySync(file, 'x'.repeat(200 * 1024))).toThrow(/ENOSPC/);
+    await writeFileAtomically(file, '{"old":true}');
+    await expect(writeFileAtomically(file, pieces(Array.from({ length: 8 }, () => 'x'.repeat(32 * 1024))))).rejects.toMatchObject({ code: 'ENOSPC' });
     expect(await readdir(mount.dir)).toEqual(['index.json']);
     expect(await readFile(file, 'utf8')).toBe('{"old":true}');
   });

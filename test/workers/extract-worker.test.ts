@@ -48,7 +48,7 @@ describe('runTask', () => {
 describe('TASKS', () => {
   it('should hold every task of the protocol once', () => {
     expect(Object.keys(TASKS).sort()).toEqual([
-      'analyzeUnits', 'cleanSummary', 'digestPass', 'finalizeExtraction', 'fitContext', 'indexMemoryFiles', 'loadMemoryIndex', 'projectMemory', 'saveMemoryIndex', 'scanMemoryFolder', 'searchMemoryIndex', 'summaryLists', 'summaryThought', 'warmUp',
+      'analyzeUnits', 'cleanSummary', 'digestPass', 'finalizeExtraction', 'fitContext', 'indexMemoryFiles', 'loadMemoryIndex', 'projectMemory', 'scanMemoryFolder', 'searchMemoryIndex', 'summaryLists', 'summaryThought', 'warmUp',
     ]);
   });
 });

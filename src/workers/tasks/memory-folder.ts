@@ -1,19 +1,16 @@
 /**
  * The file store's work in the pool: walking the memory folder, reading and
- * indexing files, loading and saving the index cache, and searching the
- * index. These tasks do file I/O (synchronously: a worker may block); the
+ * indexing files, loading the index cache (the hook thread writes it:
+ * core/memory/index-cache.ts), and searching the index. These tasks do file I/O (synchronously: a worker may block); the
  * parsing is the pure stages'.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicallySync } from '../../io/atomic-file.js';
+import { MEMORY_INDEX_VERSION } from '../../core/memory/index-cache.js';
 import { indexMemoryText, isMemoryIndexEntry, type FileStamp, type MemoryIndexEntry } from '../../core/memory/memory-index.js';
 import { memoryFilePath, parseWikiLinkFilter } from '../../core/memory/memory-format.js';
 import { searchEntries, type SearchAnswer } from '../../core/memory/memory-queries.js';
 import { packStamps, type PackedStamps } from '../../core/memory/file-stamps.js';
-
-/** Version of the cache format; a cache of another version is rebuilt. */
-export const MEMORY_INDEX_VERSION = 2;
 
 /** Input of `scanMemoryFolder`. */
 export interface ScanInput {
@@ -50,13 +47,6 @@ export interface LoadIndexInput {
 
 /** Output of `loadMemoryIndex`: the cached entries, or why there are none. */
 export type LoadIndexOutput = { state: 'loaded'; entries: MemoryIndexEntry[] } | { state: 'missing' } | { state: 'corrupt'; reason: string };
-
-/** Input of `saveMemoryIndex`. */
-export interface SaveIndexInput {
-  file: string;
-  memoryDir: string;
-  entries: MemoryIndexEntry[];
-}
 
 /** Input of `searchMemoryIndex`. */
 export interface SearchIndexInput {
@@ -157,12 +147,6 @@ export function loadMemoryIndex(input: LoadIndexInput): LoadIndexOutput {
   return { state: 'loaded', entries: parsed.entries as MemoryIndexEntry[] };
 }
 
-/** Task `saveMemoryIndex`: the cache, written atomically (temporary file, fsync, rename, folder fsync). */
-export function saveMemoryIndex(input: SaveIndexInput): number {
-  const text = JSON.stringify({ version: MEMORY_INDEX_VERSION, memoryDir: input.memoryDir, entries: input.entries });
-  writeFileAtomicallySync(input.file, text, 0o600);
-  return input.entries.length;
-}
 
 /** Task `searchMemoryIndex`. */
 export function searchMemoryIndex(input: SearchIndexInput): SearchAnswer {

@@ -29,6 +29,8 @@ import { memoryFilePath } from '../../../core/memory/memory-format.js';
 import { createFolderWatch, watchEventsAreReliable, type FolderWatchSettings } from './folder-watch.js';
 import { indexInBatches } from './index-batches.js';
 import { withDeadline } from '../../shared/deadline.js';
+import { writeFileAtomically } from '../../../io/atomic-file.js';
+import { indexCachePieces } from '../../../core/memory/index-cache.js';
 
 export type { IndexSnapshot } from './index-tables.js';
 
@@ -377,10 +379,13 @@ export function createFolderIndex(settings: FolderIndexSettings): FolderIndex {
     saving = saving.then(async () => {
       if (!changedSinceSave) return;
       changedSinceSave = false;
-      const saved = await runner.run('saveMemoryIndex', { file: cacheFile, memoryDir, entries: [...entries.values()] });
-      if (!saved.ok) {
+      try {
+        // Written from here in pieces, the thread handed back between them: a copy of the whole index to a
+        // worker held the hook thread about 60 ms at 10,000 files.
+        await writeFileAtomically(cacheFile, indexCachePieces(memoryDir, [...entries.values()]), 0o600);
+      } catch (error) {
         changedSinceSave = true;
-        logger.warn(`memory index: could not write the cache (${saved.error.code}: ${saved.error.message}); it is rebuilt next start`);
+        logger.warn(`memory index: could not write the cache (${errorText(error)}); it is rebuilt next start`);
       }
     });
     return saving;

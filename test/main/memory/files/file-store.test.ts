@@ -10,7 +10,7 @@ import { createLogger, type Logger } from '../../../../src/main/shared/logger.js
 import { judgeRelations } from '../../../../src/main/graph/graph-context.js';
 import { sanitizeTitle } from '../../../../src/core/memory/memory-format.js';
 import type { Relation } from '../../../../src/main/memory/memory-port.js';
-import { MEMORY_INDEX_VERSION } from '../../../../src/workers/tasks/memory-folder.js';
+import { MEMORY_INDEX_VERSION } from '../../../../src/core/memory/index-cache.js';
 import { createFakeHost, type FakeHost } from '../../../../support/fake-host.js';
 import { buildCompactionNote } from '../../../../src/main/compaction/compaction-note.js';
 import type { Extraction } from '../../../../src/main/compaction/extraction-engine.js';
