@@ -155,13 +155,36 @@ function activityItem(entry: MemoryIndexEntry, includeContent: boolean): Activit
  * @param query - see {@link ActivityQuery}.
  * @param now - the clock.
  */
-export function recentActivity(entries: readonly MemoryIndexEntry[], query: ActivityQuery, now: number): ActivityItem[] {
+export function recentActivity(entries: Iterable<MemoryIndexEntry>, query: ActivityQuery, now: number): ActivityItem[] {
+  return newestEntries(entries, query, now).map((entry) => activityItem(entry, query.includeContent));
+}
+
+/**
+ * The entries {@link recentActivity} shows, newest first, found in one pass. The newest of a union are the
+ * newest of each part's newest, so a caller may pass the index a part at a time with the kept ones.
+ *
+ * @param entries - index entries, in any order.
+ * @param query - the span, filter and limit.
+ * @param now - epoch milliseconds the span ends at.
+ */
+export function newestEntries(entries: Iterable<MemoryIndexEntry>, query: ActivityQuery, now: number): MemoryIndexEntry[] {
   const cutoff = query.spanMs === null ? -Infinity : now - query.spanMs;
-  return entries
-    .filter((entry) => entry.mtimeMs >= cutoff && matchesFilter(entry.uri, query.filter))
-    .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0))
-    .slice(0, Math.max(0, query.limit))
-    .map((entry) => activityItem(entry, query.includeContent));
+  const limit = Math.max(0, query.limit);
+  const newest: MemoryIndexEntry[] = [];
+  for (const entry of entries) {
+    if (limit === 0 || entry.mtimeMs < cutoff || !matchesFilter(entry.uri, query.filter)) continue;
+    if (newest.length === limit && newerFirst(entry, newest[limit - 1] as MemoryIndexEntry) >= 0) continue;
+    let at = newest.length;
+    while (at > 0 && newerFirst(entry, newest[at - 1] as MemoryIndexEntry) < 0) at--;
+    newest.splice(at, 0, entry);
+    if (newest.length > limit) newest.pop();
+  }
+  return newest;
+}
+
+/** Newer files first, then by URI. */
+function newerFirst(a: MemoryIndexEntry, b: MemoryIndexEntry): number {
+  return b.mtimeMs - a.mtimeMs || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0);
 }
 
 /** A file as {@link relatedConcepts} reads it: concepts as ids into a shared name table. */

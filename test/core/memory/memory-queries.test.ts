@@ -51,6 +51,23 @@ describe('recentActivity', () => {
   });
 });
 
+describe('recentActivity over many files', () => {
+  it('should keep the newest as a full sort would, ties by URI, for any limit', () => {
+    const base = ENTRIES[0] as (typeof ENTRIES)[number];
+    // Times repeat, in no order, so ties and late newer files are both met.
+    const many = Array.from({ length: 300 }, (_, index) => ({ ...base, uri: `memory://notes/n-${(index * 7919) % 300}`, mtimeMs: NOW - ((index * 37) % 50) * 60_000 }));
+    for (const limit of [0, 1, 5, 40, 400]) {
+      const query = { limit, spanMs: 30 * 60_000, filter: 'all', includeContent: false } as const;
+      const sorted = many
+        .filter((entry) => entry.mtimeMs >= NOW - 30 * 60_000)
+        .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.uri < b.uri ? -1 : 1))
+        .slice(0, limit);
+      const items = recentActivity(many, query, NOW);
+      expect(items.map((item) => [item.id, item.modified])).toEqual(sorted.map((entry) => [entry.uri.slice('memory://notes/'.length), new Date(entry.mtimeMs).toISOString().slice(0, 16).replace('T', ' ')]));
+    }
+  });
+});
+
 describe('relatedConcepts', () => {
   const names = ['redis', 'cache-layer', 'api-gateway', 'secret'];
   const files: ConceptFile[] = [

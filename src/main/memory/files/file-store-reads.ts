@@ -7,11 +7,12 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { frontmatterFields, MEMORY_SCHEME, memoryFilePath, normalizeMemoryConcept, splitMemoryFile } from '../../../core/memory/memory-format.js';
-import { compareHits, recentActivity, relatedConcepts, type ConceptFile, type ScoredHit, type SearchableEntry, type SearchAnswer } from '../../../core/memory/memory-queries.js';
+import { compareHits, newestEntries, recentActivity, relatedConcepts, type ConceptFile, type ScoredHit, type SearchableEntry, type SearchAnswer } from '../../../core/memory/memory-queries.js';
 import { createTimeSlicer } from '../../../core/text/time-slicer.js';
 import pLimit from 'p-limit';
 import type { ActivityItem, RecentQuery, RelatedQuery, Relation, SearchHit, SearchQuery, StoredNote } from '../../../core/memory/memory-answers.js';
 import type { FolderIndex } from './folder-index.js';
+import type { MemoryIndexEntry } from '../../../core/memory/memory-index.js';
 import type { TaskRunner } from '../../pool/task-runner.js';
 import { ToolError, validateRelativePath } from './file-store-args.js';
 
@@ -42,6 +43,8 @@ const ACTIVITY_FILTERS = ['all', 'thinking', 'memory', 'assumptions', 'chat'];
  * worker holds the hook thread about 2 ms a megabyte, and a 10,000-file index is about 30 MB of words.
  */
 export const SEARCH_PART_CHARS = 128 * 1024;
+/** Index entries RecentActivity reads between two chances to hand the thread back. */
+const RECENT_PART_ENTRIES = 1_024;
 /** Search tasks in the pool at once: one a worker, so a search never queues other work behind dozens of parts. */
 export const SEARCH_PARTS_IN_FLIGHT = 2;
 
@@ -151,7 +154,19 @@ export function createFileStoreReads(settings: ReadSettings): FileStoreReads {
         includeContent: query.includeContent === true,
       };
       const snapshot = await index.refresh();
-      return recentActivity([...snapshot.entries.values()], activity, settings.now());
+      const now = settings.now();
+      // A part of the index at a time, the thread handed back between parts once a slice is spent.
+      const slicer = createTimeSlicer();
+      let kept: MemoryIndexEntry[] = [];
+      let part: MemoryIndexEntry[] = [];
+      for (const entry of snapshot.entries.values()) {
+        part.push(entry);
+        if (part.length < RECENT_PART_ENTRIES) continue;
+        kept = newestEntries([...kept, ...part], activity, now);
+        part = [];
+        if (slicer.due) await slicer.yield();
+      }
+      return recentActivity([...kept, ...part], activity, now);
     },
 
     async related(query) {
