@@ -205,9 +205,31 @@ export interface ConceptFile {
  * @param blocked - ids left out of the graph (`.wikilink-filter.json`).
  */
 export function relatedConcepts(conceptId: number, files: readonly ConceptFile[], names: readonly string[], limit: number, blocked: ReadonlySet<number> = new Set()): Relation[] {
+  const steps = relatedConceptSteps(conceptId, files, names, limit, blocked);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Files {@link relatedConceptSteps} reads between two steps. */
+export const RELATED_STEP_FILES = 256;
+
+/**
+ * {@link relatedConcepts} as steps: it pauses after each {@link RELATED_STEP_FILES} files it reads, and
+ * returns the relations when done, so a caller on a thread others wait on can hand it back in between.
+ *
+ * @param conceptId - the asked concept's id.
+ * @param files - the files that link it.
+ * @param names - concept names by id.
+ * @param limit - relations returned.
+ * @param blocked - ids left out of the graph (`.wikilink-filter.json`).
+ */
+export function* relatedConceptSteps(conceptId: number, files: readonly ConceptFile[], names: readonly string[], limit: number, blocked: ReadonlySet<number> = new Set()): Generator<void, Relation[]> {
   const counts = new Int32Array(names.length);
   const touched: number[] = [];
-  for (const file of files) {
+  for (const [read, file] of files.entries()) {
+    if (read % RELATED_STEP_FILES === RELATED_STEP_FILES - 1) yield;
     const ids = file.ids;
     for (let index = 0; index < ids.length; index++) {
       const id = ids[index] as number;
@@ -223,7 +245,8 @@ export function relatedConcepts(conceptId: number, files: readonly ConceptFile[]
     slot[id] = index;
     return { name: names[id] as string, count: counts[id] as number, newest: [] as { uri: string; mtimeMs: number }[] };
   });
-  for (const file of files) {
+  for (const [read, file] of files.entries()) {
+    if (read % RELATED_STEP_FILES === RELATED_STEP_FILES - 1) yield;
     const ids = file.ids;
     for (let index = 0; index < ids.length; index++) {
       const at = slot[ids[index] as number] as number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexMemoryText } from '../../../src/core/memory/memory-index.js';
-import { linkSafeSlice, queryTerms, recentActivity, relatedConcepts, searchEntries, type ConceptFile } from '../../../src/core/memory/memory-queries.js';
+import { linkSafeSlice, queryTerms, recentActivity, RELATED_STEP_FILES, relatedConcepts, relatedConceptSteps, searchEntries, type ConceptFile } from '../../../src/core/memory/memory-queries.js';
 
 const NOW = Date.parse('2026-03-04T10:05:00Z');
 const note = (uri: string, minutesAgo: number, text: string) => indexMemoryText({ uri, mtimeMs: NOW - minutesAgo * 60_000, size: text.length }, text);
@@ -83,6 +83,32 @@ describe('relatedConcepts', () => {
       { name: 'api-gateway', cooccurrence: 1, files: ['memory://c'] },
     ]);
     expect(relatedConcepts(0, files, names, 1)).toHaveLength(1);
+  });
+
+  it('should give the same relations in steps over thousands of files, pausing between them', () => {
+    const many: ConceptFile[] = Array.from({ length: 3 * RELATED_STEP_FILES + 17 }, (_, index) => ({
+      uri: `memory://n/${(index * 7919) % 1000}`,
+      mtimeMs: (index * 37) % 200,
+      ids: Int32Array.from([0, 1 + (index % 3), ...(index % 5 === 0 ? [3] : [])]),
+    }));
+    // Counted the plain way: shared files per concept, then the newest three files of each.
+    const counts = new Map<number, string[]>();
+    for (const file of many) for (const id of file.ids) if (id !== 0) counts.set(id, [...(counts.get(id) ?? []), file.uri]);
+    const byUri = new Map(many.map((file) => [file.uri, file.mtimeMs]));
+    const expected = [...counts]
+      .sort(([a, x], [b, y]) => y.length - x.length || ((names[a] as string) < (names[b] as string) ? -1 : 1))
+      .map(([id, uris]) => ({
+        name: names[id],
+        cooccurrence: uris.length,
+        files: [...uris].sort((a, b) => (byUri.get(b) as number) - (byUri.get(a) as number) || (a < b ? -1 : 1)).slice(0, 3),
+      }));
+    const steps = relatedConceptSteps(0, many, names, 5);
+    let pauses = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) pauses++;
+    expect(step.value).toEqual(expected);
+    expect(pauses).toBe(2 * Math.floor(many.length / RELATED_STEP_FILES));
+    expect(relatedConcepts(0, many, names, 5)).toEqual(expected);
   });
 });
 

@@ -7,7 +7,7 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { frontmatterFields, MEMORY_SCHEME, memoryFilePath, normalizeMemoryConcept, splitMemoryFile } from '../../../core/memory/memory-format.js';
-import { compareHits, newestEntries, recentActivity, relatedConcepts, type ConceptFile, type ScoredHit, type SearchableEntry, type SearchAnswer } from '../../../core/memory/memory-queries.js';
+import { compareHits, newestEntries, recentActivity, RELATED_STEP_FILES, relatedConceptSteps, type ConceptFile, type ScoredHit, type SearchableEntry, type SearchAnswer } from '../../../core/memory/memory-queries.js';
 import { createTimeSlicer } from '../../../core/text/time-slicer.js';
 import pLimit from 'p-limit';
 import type { ActivityItem, RecentQuery, RelatedQuery, Relation, SearchHit, SearchQuery, StoredNote } from '../../../core/memory/memory-answers.js';
@@ -173,17 +173,26 @@ export function createFileStoreReads(settings: ReadSettings): FileStoreReads {
       const concept = normalizeMemoryConcept(query.concept);
       const maxEntities = integer(query.maxEntities, 'maxEntities', 20);
       const snapshot = await index.refresh();
-      // Proportional to the concept's files, not to the folder: cheaper here than copying the index to a worker.
+      const conceptId = snapshot.conceptIds.get(concept);
+      if (conceptId === undefined || snapshot.blocked.has(concept)) return [];
+      // Proportional to the concept's files, not to the folder: cheaper here than copying the index to a worker,
+      // and read in steps, the thread handed back between them once a slice is spent (a concept most files
+      // link is thousands of them).
+      const slicer = createTimeSlicer();
       const files: ConceptFile[] = [];
       for (const uri of snapshot.postings.get(concept) ?? []) {
         const entry = snapshot.entries.get(uri);
         const ids = snapshot.idsOf.get(uri);
         if (entry && ids) files.push({ uri, mtimeMs: entry.mtimeMs, ids });
+        if (files.length % RELATED_STEP_FILES === 0 && slicer.due) await slicer.yield();
       }
-      const conceptId = snapshot.conceptIds.get(concept);
       const blocked = new Set([...snapshot.blocked].map((name) => snapshot.conceptIds.get(name) ?? -1));
-      if (conceptId === undefined || snapshot.blocked.has(concept)) return [];
-      return relatedConcepts(conceptId, files, snapshot.conceptNames, maxEntities, blocked);
+      const steps = relatedConceptSteps(conceptId, files, snapshot.conceptNames, maxEntities, blocked);
+      for (;;) {
+        const step = steps.next();
+        if (step.done) return step.value;
+        if (slicer.due) await slicer.yield();
+      }
     },
   };
 }
