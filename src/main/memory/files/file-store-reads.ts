@@ -44,7 +44,7 @@ const ACTIVITY_FILTERS = ['all', 'thinking', 'memory', 'assumptions', 'chat'];
  */
 export const SEARCH_PART_CHARS = 128 * 1024;
 /** Index entries RecentActivity reads between two chances to hand the thread back. */
-const RECENT_PART_ENTRIES = 1_024;
+const RECENT_PART_ENTRIES = 256;
 /** Search tasks in the pool at once: one a worker, so a search never queues other work behind dozens of parts. */
 export const SEARCH_PARTS_IN_FLIGHT = 2;
 
