@@ -58,7 +58,6 @@ export const indexMemoryFiles = guarded<IndexFilesInput, ReturnType<typeof memor
 /** Task `loadMemoryIndex`: the on-disk index cache, validated. */
 export const loadMemoryIndex = guarded<LoadIndexInput, ReturnType<typeof memoryFolder.loadMemoryIndex>>(TASK_INPUTS.loadMemoryIndex, memoryFolder.loadMemoryIndex);
 
-
 /** Task `searchMemoryIndex`: ranks indexed files for a query. */
 export const searchMemoryIndex = guarded<SearchIndexInput, ReturnType<typeof memoryFolder.searchMemoryIndex>>(TASK_INPUTS.searchMemoryIndex, memoryFolder.searchMemoryIndex);
 

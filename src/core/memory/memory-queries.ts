@@ -156,30 +156,41 @@ function activityItem(entry: MemoryIndexEntry, includeContent: boolean): Activit
  * @param now - the clock.
  */
 export function recentActivity(entries: Iterable<MemoryIndexEntry>, query: ActivityQuery, now: number): ActivityItem[] {
-  return newestEntries(entries, query, now).map((entry) => activityItem(entry, query.includeContent));
+  const newest = newestEntries(query, now);
+  for (const entry of entries) newest.add(entry);
+  return newest.items();
+}
+
+/** The newest entries of a query, kept while entries are added (see {@link newestEntries}). */
+export interface NewestEntries {
+  /** Reads one entry, in any order. */
+  add(entry: MemoryIndexEntry): void;
+  /** What {@link recentActivity} shows of the entries read so far, newest first. */
+  items(): ActivityItem[];
 }
 
 /**
- * The entries {@link recentActivity} shows, newest first, found in one pass. The newest of a union are the
- * newest of each part's newest, so a caller may pass the index a part at a time with the kept ones.
+ * The entries {@link recentActivity} shows, kept in one pass as they are added: a caller on a thread others
+ * wait on may add the index a part at a time and hand the thread back in between.
  *
- * @param entries - index entries, in any order.
- * @param query - the span, filter and limit.
+ * @param query - the span, filter, limit and whether sections come whole.
  * @param now - epoch milliseconds the span ends at.
  */
-export function newestEntries(entries: Iterable<MemoryIndexEntry>, query: ActivityQuery, now: number): MemoryIndexEntry[] {
+export function newestEntries(query: ActivityQuery, now: number): NewestEntries {
   const cutoff = query.spanMs === null ? -Infinity : now - query.spanMs;
   const limit = Math.max(0, query.limit);
   const newest: MemoryIndexEntry[] = [];
-  for (const entry of entries) {
-    if (limit === 0 || entry.mtimeMs < cutoff || !matchesFilter(entry.uri, query.filter)) continue;
-    if (newest.length === limit && newerFirst(entry, newest[limit - 1] as MemoryIndexEntry) >= 0) continue;
-    let at = newest.length;
-    while (at > 0 && newerFirst(entry, newest[at - 1] as MemoryIndexEntry) < 0) at--;
-    newest.splice(at, 0, entry);
-    if (newest.length > limit) newest.pop();
-  }
-  return newest;
+  return {
+    add(entry) {
+      if (limit === 0 || entry.mtimeMs < cutoff || !matchesFilter(entry.uri, query.filter)) return;
+      if (newest.length === limit && newerFirst(entry, newest[limit - 1] as MemoryIndexEntry) >= 0) return;
+      let at = newest.length;
+      while (at > 0 && newerFirst(entry, newest[at - 1] as MemoryIndexEntry) < 0) at--;
+      newest.splice(at, 0, entry);
+      if (newest.length > limit) newest.pop();
+    },
+    items: () => newest.map((entry) => activityItem(entry, query.includeContent)),
+  };
 }
 
 /** Newer files first, then by URI. */

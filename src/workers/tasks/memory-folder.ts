@@ -1,8 +1,8 @@
 /**
  * The file store's work in the pool: walking the memory folder, reading and
  * indexing files, loading the index cache (the hook thread writes it:
- * core/memory/index-cache.ts), and searching the index. These tasks do file I/O (synchronously: a worker may block); the
- * parsing is the pure stages'.
+ * core/memory/index-cache.ts), and searching the index. These tasks do file
+ * I/O (synchronously: a worker may block); the parsing is the pure stages'.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

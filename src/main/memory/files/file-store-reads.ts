@@ -7,12 +7,11 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { frontmatterFields, MEMORY_SCHEME, memoryFilePath, normalizeMemoryConcept, splitMemoryFile } from '../../../core/memory/memory-format.js';
-import { compareHits, newestEntries, recentActivity, RELATED_STEP_FILES, relatedConceptSteps, type ConceptFile, type ScoredHit, type SearchableEntry, type SearchAnswer } from '../../../core/memory/memory-queries.js';
+import { compareHits, newestEntries, RELATED_STEP_FILES, relatedConceptSteps, type ConceptFile, type ScoredHit, type SearchableEntry, type SearchAnswer } from '../../../core/memory/memory-queries.js';
 import { createTimeSlicer } from '../../../core/text/time-slicer.js';
 import pLimit from 'p-limit';
 import type { ActivityItem, RecentQuery, RelatedQuery, Relation, SearchHit, SearchQuery, StoredNote } from '../../../core/memory/memory-answers.js';
 import type { FolderIndex } from './folder-index.js';
-import type { MemoryIndexEntry } from '../../../core/memory/memory-index.js';
 import type { TaskRunner } from '../../pool/task-runner.js';
 import { ToolError, validateRelativePath } from './file-store-args.js';
 
@@ -40,13 +39,14 @@ const ACTIVITY_FILTERS = ['all', 'thinking', 'memory', 'assumptions', 'chat'];
 
 /**
  * Characters of index entries (their words, lead and title) one search task carries: copying a part to a
- * worker holds the hook thread about 2 ms a megabyte, and a 10,000-file index is about 30 MB of words.
+ * worker holds the hook thread, about 10–20 ms a megabyte of these small objects, and a 10,000-file index
+ * is about 7 MB of them.
  */
 export const SEARCH_PART_CHARS = 128 * 1024;
-/** Index entries RecentActivity reads between two chances to hand the thread back. */
-const RECENT_PART_ENTRIES = 256;
 /** Search tasks in the pool at once: one a worker, so a search never queues other work behind dozens of parts. */
 export const SEARCH_PARTS_IN_FLIGHT = 2;
+/** Index entries RecentActivity reads between two chances to hand the thread back. */
+const RECENT_STEP_ENTRIES = 256;
 
 function integer(value: number | undefined, key: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -130,12 +130,8 @@ export function createFileStoreReads(settings: ReadSettings): FileStoreReads {
       }
       // An empty index still answers, or refuses the query, as a full one does.
       if (part.length > 0 || answers.length === 0) answers.push(searchPart(part));
-      const settled = await Promise.allSettled(answers);
-      const failed = settled.find((answer) => answer.status === 'rejected');
-      if (failed) throw failed.reason;
       const scored: ScoredHit[] = [];
-      for (const answer of settled) {
-        const found = (answer as PromiseFulfilledResult<SearchAnswer>).value;
+      for (const found of await Promise.all(answers)) {
         // maenifold prints this refusal as plain text, without a code.
         if (!found.ok) throw new ToolError('', found.message);
         for (const hit of found.results) scored.push({ hit, mtimeMs: snapshot.entries.get(hit.path)?.mtimeMs ?? 0 });
@@ -154,19 +150,15 @@ export function createFileStoreReads(settings: ReadSettings): FileStoreReads {
         includeContent: query.includeContent === true,
       };
       const snapshot = await index.refresh();
-      const now = settings.now();
-      // A part of the index at a time, the thread handed back between parts once a slice is spent.
+      // One pass over the index, the thread handed back between steps once a slice is spent.
       const slicer = createTimeSlicer();
-      let kept: MemoryIndexEntry[] = [];
-      let part: MemoryIndexEntry[] = [];
+      const newest = newestEntries(activity, settings.now());
+      let read = 0;
       for (const entry of snapshot.entries.values()) {
-        part.push(entry);
-        if (part.length < RECENT_PART_ENTRIES) continue;
-        kept = newestEntries([...kept, ...part], activity, now);
-        part = [];
-        if (slicer.due) await slicer.yield();
+        newest.add(entry);
+        if (++read % RECENT_STEP_ENTRIES === 0 && slicer.due) await slicer.yield();
       }
-      return recentActivity([...kept, ...part], activity, now);
+      return newest.items();
     },
 
     async related(query) {
