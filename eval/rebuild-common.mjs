@@ -94,3 +94,39 @@ export function redacted(text, known) {
   }
   return { text: result, count };
 }
+
+// The older export layout wraps each tool call in a code fence whose first line is `Tool: X`, with its
+// input and output fences inside (each after an `**Input:**`, `**Output:**` or `**Error:**` label). The
+// converter reads the current layout, where the call opens with a `**Tool: X**` line: the wrapper's two
+// fence lines become that one line, and nothing else changes.
+const INNER_LABEL = /^\*\*(?:Input|Output|Error):\*\*\s*$/;
+
+export function unfencedToolCalls(text) {
+  const lines = text.split('\n');
+  const kept = [];
+  let wrapped = false;
+  let inner = false;
+  let label = false;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
+    const fence = /^```/.test(line);
+    if (!wrapped) {
+      if (line === '```' && /^Tool: \S/.test(lines[index + 1] ?? '')) {
+        kept.push(`**${lines[index + 1]}**`);
+        index++;
+        wrapped = true;
+        continue;
+      }
+    } else if (inner) {
+      if (line === '```') inner = false;
+    } else if (fence && label) {
+      inner = true;
+    } else if (line === '```') {
+      wrapped = false;
+      continue;
+    }
+    if (line.trim() !== '') label = INNER_LABEL.test(line);
+    kept.push(line);
+  }
+  return kept.join('\n');
+}

@@ -7,6 +7,7 @@
 //   node eval/outside/rebuild.mjs [--out /tmp/outside] [--mirrors DIR] [--convert FILE]
 //
 // Sets: OUT/heldout (never opened by anyone writing extraction rules) and OUT/rules.
+// A session of `"layout": "fenced-tools"` is in the older export layout and has its tool calls unwrapped first.
 // --mirrors DIR: where the repositories are, as DIR/<owner>+<name>/repo (a bare git directory) or
 // DIR/<owner>+<name> (a clone); a repository not found there is cloned from GitHub into DIR.
 // --convert FILE: the transcript converter (default ../shared/real-sessions/tools/convert.mjs beside the clone).
@@ -15,7 +16,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gitDir, passwords, rebuildArgs, redacted } from '../rebuild-common.mjs';
+import { gitDir, passwords, rebuildArgs, redacted, unfencedToolCalls } from '../rebuild-common.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
@@ -33,7 +34,8 @@ try {
   for (const session of sessions) {
     const set = session.set === 'held-out' ? 'heldout' : 'rules';
     for (const folder of ['sessions', 'truth']) mkdirSync(join(out, set, folder), { recursive: true });
-    const { text, count } = redacted(transcripts.get(session.name), known);
+    const transcript = transcripts.get(session.name);
+    const { text, count } = redacted(session.layout === 'fenced-tools' ? unfencedToolCalls(transcript) : transcript, known);
     const markdown = join(work, `${session.name}.md`);
     writeFileSync(markdown, text);
     execFileSync(process.execPath, [convert, markdown, join(out, set, 'sessions', `${session.name}.json`), '--id', session.name], { stdio: 'inherit' });

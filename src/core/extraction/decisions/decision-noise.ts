@@ -21,13 +21,13 @@ const LEADING_LABEL = /^[\p{L}\p{N} /_-]{1,30}[:：—–]\s*/u;
  * patch: …", "Voy a …", "我会 …"): an intention, which a later step may or may not carry out.
  */
 export const INTENTION =
-  /^(?:i['’]ll|i will|we['’]ll|we will|i['’]m going to|we['’]re going to|(?:i|we) (?:still )?(?:need|have) to|needs? to|let me|let['’]s|next patch|next,? (?:i|we)|voy a|vamos a|necesito|necesitamos|tengo que|tenemos que|hay que|je vais|nous allons|on va|il faut|ich werde|wir werden|ich muss|wir müssen|vou|precisamos|preciso)(?![\p{L}])|^(?:我会|我将|我们将|我要|我们要|接下来|下一步)/iu;
+  /^(?:i['’]ll|i will|we['’]ll|we will|i['’]m going to|we['’]re going to|(?:i|we) (?:still )?(?:need|have) to|needs? to|let me|let['’]s|next patch|next,? (?:i|we)|voy a|vamos a|necesito|necesitamos|tengo que|tenemos que|hay que|je vais|nous allons|on va|il faut|ich werde|wir werden|ich muss|wir müssen|vou|precisamos|preciso|я буду|буду|будем|нужно|надо|необходимо|давайте|сейчас я|będę|będziemy|trzeba|należy|muszę|musimy|zamierzam)(?![\p{L}])|^(?:我会|我将|我们将|我要|我们要|接下来|下一步)/iu;
 
 /** A label that names a need ("Change needed:", "Cambio necesario:"): what follows is still to be done. */
-const NEED_LABEL = /^[\p{L}\p{N} /_-]{0,30}(?<![\p{L}])(?:needed|required|necesari[oa]|nötig|erforderlich|nécessaire|necessári[oa])\s*[:：—–]/iu;
+const NEED_LABEL = /^[\p{L}\p{N} /_-]{0,30}(?<![\p{L}])(?:needed|required|necesari[oa]|nötig|erforderlich|nécessaire|necessári[oa]|нужно|необходимо|требуется|potrzebne|wymagane)\s*[:：—–]/iu;
 
 /** Literals of {@link NEED_LABEL}'s needs, and how far into a claim its need ends (30 letters, then the word). */
-const NEED_HINT = literalHint(['needed', 'required', 'necesari', 'nötig', 'erforderlich', 'nécessaire', 'necessári']);
+const NEED_HINT = literalHint(['needed', 'required', 'necesari', 'nötig', 'erforderlich', 'nécessaire', 'necessári', 'нужно', 'необходимо', 'требуется', 'potrzebne', 'wymagane']);
 const NEED_HEAD_CHARS = 80;
 
 /**
@@ -35,14 +35,14 @@ const NEED_HEAD_CHARS = 80;
  * "所以 …"): a step of reasoning about how things behave, not a choice.
  */
 const INFERENCE =
-  /^(?:so|thus|hence|therefore|it then|this then|that means|this means|which means|así que|entonces|por eso|por lo tanto|donc|alors|ainsi|daher|deshalb|então|portanto|por isso)(?![\p{L}])|^(?:所以|因此|于是|因而|这意味着|だから|つまり)/iu;
+  /^(?:so|thus|hence|therefore|it then|this then|that means|this means|which means|así que|entonces|por eso|por lo tanto|donc|alors|ainsi|daher|deshalb|então|portanto|por isso|так что|поэтому|значит|следовательно|więc|dlatego|zatem|czyli)(?![\p{L}])|^(?:所以|因此|于是|因而|这意味着|だから|つまり)/iu;
 
 /** What cannot be done ("can't", "no se puede", "无法"). */
 const CANNOT =
-  /(?<![\p{L}])(?:can['’]?t|cannot|can not|couldn['’]t|could not|unable to|no se puede|no puedo|no podemos|ne peut pas|ne peux pas|kann nicht|können nicht|não pode|não é possível)(?![\p{L}])|不能|无法|無法|できない|できません/iu;
+  /(?<![\p{L}])(?:can['’]?t|cannot|can not|couldn['’]t|could not|unable to|no se puede|no puedo|no podemos|ne peut pas|ne peux pas|kann nicht|können nicht|não pode|não é possível|не может|не могу|не можем|нельзя|невозможно|nie może|nie mogę|nie możemy|nie można)(?![\p{L}])|不能|无法|無法|できない|できません/iu;
 
 /** Literals one of which is in every match of {@link CANNOT}. */
-const CANNOT_HINT = literalHint(['can', 'could', 'unable', 'no ', 'ne ', 'kann', 'können', 'não', '不能', '无法', '無法', 'でき']);
+const CANNOT_HINT = literalHint(['can', 'could', 'unable', 'no ', 'ne ', 'kann', 'können', 'não', 'не ', 'нельзя', 'невозможно', 'nie ', '不能', '无法', '無法', 'でき']);
 
 /** A claim told in the first person ("I moved …", "we replaced …"). */
 const FIRST_PERSON = /^(?:i|we)\s/i;

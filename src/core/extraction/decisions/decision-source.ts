@@ -58,7 +58,7 @@ function isInstruction(text: string, cues: CueMatchers): boolean {
  * holds:", "Now the combo will play:", "让我检查一下…:", "Voy a:"): the items under it are options, steps still to
  * take or an expected outcome.
  */
-const INTENT = /(?<![\p{L}])(?:want to|would like to|let me|let['’]s|\w+['’]ll|will|going to|i need to|we need to|voy a|vamos a|necesito|tengo que)(?![\p{L}])|让我|我需要|我要|我们需要|我們需要|してみ/iu;
+const INTENT = /(?<![\p{L}])(?:want to|would like to|let me|let['’]s|\w+['’]ll|will|going to|i need to|we need to|voy a|vamos a|necesito|tengo que|буду|будем|нужно|давайте|будет|będę|będziemy|trzeba|będzie)(?![\p{L}])|让我|我需要|我要|我们需要|我們需要|してみ/iu;
 
 /** Whether a lead-in states an intent rather than reports; a lead-in that announces a summary ("Let me sum up the changes") reports. */
 function intentLead(lead: string, cues: CueMatchers): boolean {

@@ -73,7 +73,9 @@ const REQUEST_STOP_WORDS: ReadonlySet<string> = new Set(
     'things changed change lets let make sure want need please also just now how does when then from have has are was ' +
     'but not you your our all any some code file files fix implement plan done asked still more like well good okay ' +
     'que para con los las del una por como esto esta está pero más hay hacer quiero tengo ahora todo ' +
-    'und die der das ist nicht mit ich wir bitte auch les des est pas une pour avec dans não uma com por isso'
+    'und die der das ist nicht mit ich wir bitte auch les des est pas une pour avec dans não uma com por isso ' +
+    'это что как для все всё нужно надо сделать пожалуйста также если есть чтобы при или тоже ' +
+    'jest się nie że jak dla wszystko trzeba zrób proszę także jeśli żeby przy lub też'
   ).split(' '),
 );
 

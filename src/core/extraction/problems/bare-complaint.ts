@@ -16,6 +16,9 @@ const COMPLAINT_WORDS = new Set([
   'sigue', 'sigo', 'otra', 'vez', 'otro', 'errores', 'falla', 'fallo', 'funciona', 'todavía', 'aún', 'igual', 'sin', 'funcionar',
   'tengo', 'hay', 'ainda', 'erro', 'erros', 'continua', 'encore', 'toujours', 'erreur', 'erreurs', 'marche', 'pas',
   'fehler', 'immer', 'noch', 'geht', 'nicht', 'wieder',
+  // Russian, Polish
+  'опять', 'снова', 'всё', 'все', 'ещё', 'еще', 'ошибка', 'ошибки', 'ошибку', 'не', 'работает', 'есть', 'та', 'тот', 'то', 'же', 'самая', 'самый', 'самое', 'и',
+  'znowu', 'nadal', 'wciąż', 'błąd', 'błędy', 'nie', 'działa', 'jest', 'ten', 'sam', 'sama', 'samo', 'to', 'i',
 ]);
 
 /** What a bare complaint is made of in the unspaced scripts: an error or a problem appeared, still, again. */

@@ -58,6 +58,7 @@ const ADMISSION = compile([
   'tienes razón', 'tenés razón', 'mi error', 'me equivoqué', 'buena observación',
   'du hast recht', 'sie haben recht', 'mein fehler', 'vous avez raison', 'tu as raison', 'mon erreur',
   'você tem razão', 'meu erro', '你说得对', '我的错', '是我的失误', 'ご指摘', 'おっしゃる通り',
+  'вы правы', 'ты прав', 'моя ошибка', 'masz rację', 'ma pan rację', 'mój błąd',
 ]);
 /** A blocker that stops the work, or a problem said to be still open: what the session ends with unsolved. */
 const BLOCKER_OR_OPEN = compile([
@@ -67,15 +68,20 @@ const BLOCKER_OR_OPEN = compile([
   '只读', '没有权限', '无权限', '読み取り専用', '権限がありません',
   'still unresolved', 'unresolved', 'still open', 'open issue', 'remaining issue', 'still failing', 'still broken', 'not yet fixed',
   'sin resolver', 'sigue sin', 'noch offen', 'ungelöst', 'non résolu', 'toujours pas', 'não resolvido', 'ainda não', '未解决', '仍未', '未解決',
+  'только для чтения', 'нет прав', 'доступ запрещён', 'доступ запрещен', 'не решено', 'всё ещё', 'все еще', 'по-прежнему не',
+  'tylko do odczytu', 'brak uprawnień', 'odmowa dostępu', 'nierozwiązan*', 'nadal nie', 'wciąż nie',
 ]);
 const FINDINGS_HEADING = compile([
   'discoveries', 'findings', 'what i found', 'observations', 'analysis', 'diagnosis', 'hallazgos', 'análisis', 'erkenntnisse',
   'befunde', 'constats', 'constatations', 'descobertas', '发现', '分析', '調査結果', '所見',
+  'анализ', 'выводы', 'находки', 'что обнаружено', 'analiza', 'ustalenia', 'wnioski',
 ]);
 const EXPECTATION = compile([
   'should not', "shouldn't", 'supposed to', 'used to', 'anymore', 'no longer', 'still',
   'no debería', 'ya no', 'todavía', 'sigue', 'sollte nicht', 'immer noch', 'nicht mehr',
   'ne devrait pas', 'ne plus', 'não deveria', 'ainda', 'não mais', '不应该', '仍然', '还是', 'べきではない', 'まだ',
+  'не должен', 'не должно', 'не должна', 'больше не', 'всё ещё', 'все еще', 'по-прежнему',
+  'nie powinien', 'nie powinno', 'nie powinna', 'już nie', 'nadal', 'wciąż',
 ]);
 
 /** An exception or error type named in prose (`NotImplementedError`, `NullPointerException`). */
@@ -83,7 +89,7 @@ const EXCEPTION_NAME = /\b[A-Z][A-Za-z0-9]*(?:Error|Exception)\b/;
 /** A sentence about a fix or change made, which names an error only as what it handles. */
 const FIX_WORDS = /\b(?:fix|fixed|fixes|handle[sd]?|handling|catch(?:es)?|caught|add(?:ed|s)?|wrap(?:ped|s)?|guard(?:ed|s)?)\b/i;
 /** Headings of a solution, which mention the problem they solve ("Why this fixes the problem"). */
-const SOLUTION = /\b(?:fix|fixe[sd]|solve[sd]?|solution|resolved?)\b|solucion|resuel|lösung|behoben|corrig|résolu|resolv|修复|解决|修正|解決/i;
+const SOLUTION = /\b(?:fix|fixe[sd]|solve[sd]?|solution|resolved?)\b|solucion|resuel|lösung|behoben|corrig|résolu|resolv|修复|解决|修正|解決|исправ|устран|решени|napraw|rozwiąz|poprawi/i;
 
 /**
  * An aside that names a problem only to set it aside: not the problem ("It is not the main issue, but …",
@@ -100,6 +106,7 @@ const DISMISSED = new RegExp(
     String.raw`\b(?:no es|no era|no son)\s+(?:el|un|los)\s+problema|\bsin problemas?\b|\bevita(?:r)? (?:el|este|ese) problema`,
     String.raw`\bkein(?:e)? (?:problem|fehler)\b|\bnicht das (?:problem|hauptproblem)\b|\bpas (?:le|un) (?:vrai )?problème\b|\bsans problème\b|\bnão é (?:o|um) problema\b|\bsem problemas?\b`,
     String.raw`不是(?:主要)?问题|没(?:有)?问题|避免了.{0,20}问题|不是根本原因|問題ありません|問題ではない`,
+    String.raw`(?<![\p{L}])не (?:в этом|главная|основная) проблема|(?<![\p{L}])без проблем|(?<![\p{L}])проблем нет|(?<![\p{L}])nie (?:jest|był) (?:to )?(?:głównym )?problem|(?<![\p{L}])bez problemów|(?<![\p{L}])nie ma problemu`,
   ].join('|'),
   'iu',
 );
@@ -111,7 +118,7 @@ const DISMISSAL_CHARS = 240;
  * A word every form of {@link DISMISSED} holds: most items hold none, and this one search of a few literals
  * spares them the many alternatives tried at each position.
  */
-const DISMISSAL_NOUN = /issue|probl|concern|bottleneck|fehler|问题|問題|原因/i;
+const DISMISSAL_NOUN = /issue|probl|проблем|concern|bottleneck|fehler|问题|問題|原因/i;
 
 /**
  * Whether a text sets aside the problem it names ({@link DISMISSED}) and names no other after it: "the cache
@@ -226,7 +233,8 @@ export function isProblemLeadIn(text: string, cues: CueMatchers): boolean {
   const cue = cues.problemHeading.exec(head);
   if (!cue || cue.index > 24 || SOLUTION.test(head) || SUCCESS.test(text)) return false;
   const after = head.slice(cue.index + cue[0].length);
-  return /^[^:：]{0,20}[:：]|(?<![\p{L}])(?:is|was|were|are|era|es|fue|está|estaba|ist|war|est|était|é|foi|是)(?![\p{L}])/u.test(after);
+  // A dash right after the word is the copula of Russian and Polish ("Проблема — в кэше"), and reads as a colon in any language.
+  return /^[^:：]{0,20}[:：]|^\s*[—–]\s|(?<![\p{L}])(?:is|was|were|are|era|es|fue|está|estaba|ist|war|est|était|é|foi|是|заключается|заключалась|заключалось|в том|был|была|было|jest|był|była|było|polega|polegał|polegała)(?![\p{L}])/u.test(after);
 }
 
 /**

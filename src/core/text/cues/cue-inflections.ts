@@ -48,6 +48,28 @@ export const inflectFrench: Inflect = (word) => {
 export const inflectGerman: Inflect = (word) => (/^\p{L}{4,}[^t\s]t$/u.test(word) ? [`${word}e`, `${word}en`] : []);
 
 /**
+ * Russian: a short passive participle in -ен or -ён also ends in -а, -о and -ы, and its full form goes on
+ * with -н- ("добавлен" → "добавлена", "добавлено", "добавлены", "добавленный"). Its forms are listed, not
+ * its stem: the noun of the same verb shares the stem ("добавление", "подключение", "настроение").
+ *
+ * @param word - a cue as the table writes it.
+ */
+export const inflectRussian: Inflect = (word) => (/^\p{L}{3,}[её]н$/u.test(word) ? [`${word}а`, `${word}о`, `${word}ы`, `${word}н*`] : []);
+
+/**
+ * Polish: a passive participle in -ny or -ty also ends in -na, -ne (-ta, -te), and its impersonal past ends
+ * in -no (-to): "naprawiony" → "naprawiona", "naprawione", "naprawiono". Its forms are listed, not its stem:
+ * the noun of the same verb may share it ("dodanie", "zaimplementowanie"), an adverb too ("zdecydowanie").
+ *
+ * @param word - a cue as the table writes it.
+ */
+export const inflectPolish: Inflect = (word) => {
+  if (!/^\p{L}{3,}[nt]y$/u.test(word)) return [];
+  const stem = word.slice(0, -1);
+  return [`${stem}a`, `${stem}e`, `${stem}o`];
+};
+
+/**
  * The words and their inflected forms, each once.
  *
  * @param words - cues as a table writes them.

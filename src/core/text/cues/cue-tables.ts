@@ -8,7 +8,9 @@ import { ENGLISH } from './tables/english.js';
 import { FRENCH } from './tables/french.js';
 import { GERMAN } from './tables/german.js';
 import { JAPANESE } from './tables/japanese.js';
+import { POLISH } from './tables/polish.js';
 import { PORTUGUESE } from './tables/portuguese.js';
+import { RUSSIAN } from './tables/russian.js';
 import { SPANISH } from './tables/spanish.js';
 import type { CueTable } from './cue-kinds.js';
 
@@ -21,6 +23,8 @@ export const TABLES: Readonly<Record<string, CueTable>> = {
   por: PORTUGUESE,
   cmn: CHINESE,
   jpn: JAPANESE,
+  rus: RUSSIAN,
+  pol: POLISH,
 };
 
 /** The languages with cue sets of their own. */

@@ -17,6 +17,8 @@ describe('decisionNoise', () => {
     expect(decisionNoise("I'll go through the `billing` module first and then draft the migration steps.", eng)).toBe('intention');
     expect(decisionNoise('Voy a reemplazar `fetchAll()` por una consulta paginada.', cuesFor('spa'))).toBe('intention');
     expect(decisionNoise('我会把 `config.yaml` 拆成两个文件。', cuesFor('cmn'))).toBe('intention');
+    expect(decisionNoise('Буду использовать `vec_distance_l2` вместо оператора MATCH.', cuesFor('rus'))).toBe('intention');
+    expect(decisionNoise('Trzeba zamienić `window-size` na `window-width` w szablonie.', cuesFor('pol'))).toBe('intention');
   });
 
   it('should read a consequence drawn, or what cannot be done and why, as reasoning', () => {
@@ -24,6 +26,7 @@ describe('decisionNoise', () => {
     expect(decisionNoise("So can't add `migrations/0042` because `migrations/0041` is still pending.", eng)).toBe('reasoning');
     expect(decisionNoise('It then falls through to `flushQueue()` rather than `retryLater()`.', eng)).toBe('reasoning');
     expect(decisionNoise('You cannot use a `GITHUB_TOKEN` for the release upload because it lacks the `contents` scope.', eng)).toBe('reasoning');
+    expect(decisionNoise('Поэтому нельзя создать `configs/module1/`, так как `configs/module1.yaml` уже есть.', cuesFor('rus'))).toBe('reasoning');
   });
 
   it('should read an item marked failed or not done as failed', () => {
@@ -37,6 +40,7 @@ describe('decisionNoise', () => {
     expect(decisionNoise("So I've moved the retry loop into `fetchPage()` so one timeout does not stop the crawl.", eng)).toBeNull();
     expect(decisionNoise('Replaced the recursive shadowcasting with Bresenham raycasting since it missed corners.', eng)).toBeNull();
     expect(decisionNoise('✅ Fixed `deploy.py` to read the region from `DEPLOY_REGION`', eng)).toBeNull();
+    expect(decisionNoise('Заменил `OpenAIClient` на `httpx`, потому что клиент не поддерживает таймауты.', cuesFor('rus'))).toBeNull();
   });
 });
 

@@ -7,6 +7,15 @@ const stated = (text: string, language = 'eng') => statedProblems(proseItems(tex
 const reported = (text: string, language = 'eng') => reportedProblems(proseItems(text), cuesFor(language));
 
 describe('statedProblems', () => {
+  it('should read problem headings in Russian and Polish, and leave a heading of what was fixed', () => {
+    const russian = ['### Проблемы', '', '1. **Дубликат не приводит к ошибке**: сервис возвращает строку вместо исключения.'].join('\n');
+    expect(stated(russian, 'rus').map((problem) => problem.text)).toEqual(['проблемы: Дубликат не приводит к ошибке: сервис возвращает строку вместо исключения.']);
+    const fixed = ['Naprawiono wszystkie problemy w skrypcie startowym:', '', '- Przeniesiono flagę --restart przed nazwę obrazu'].join('\n');
+    expect(stated(fixed, 'pol')).toEqual([]);
+    const found = ['Problemy z instalacją:', '', '- Port 6334 jest zajęty przez nginx, więc kontener qdrant nie startuje'].join('\n');
+    expect(stated(found, 'pol').map((problem) => problem.text)).toEqual(['problemy z instalacją: Port 6334 jest zajęty przez nginx, więc kontener qdrant nie startuje']);
+  });
+
   it('should carry what a sentence ending with a colon announces, past the code it shows', () => {
     const text = [
       '## Will the deploy script run on the new image?',

@@ -3,8 +3,8 @@ import { compile, CUE_LANGUAGES, cuesFor, exactExpression } from '../../../../sr
 import { createPrng } from '../../../../src/synth/prng.js';
 
 describe('cuesFor', () => {
-  it('should have cue sets for English, Spanish, German, French, Portuguese, Chinese and Japanese', () => {
-    expect([...CUE_LANGUAGES].sort()).toEqual(['cmn', 'deu', 'eng', 'fra', 'jpn', 'por', 'spa']);
+  it('should have cue sets for English, Spanish, German, French, Portuguese, Chinese, Japanese, Russian and Polish', () => {
+    expect([...CUE_LANGUAGES].sort()).toEqual(['cmn', 'deu', 'eng', 'fra', 'jpn', 'pol', 'por', 'rus', 'spa']);
   });
 
   it('should find change cues in each language, and English ones in every language', () => {
@@ -15,6 +15,8 @@ describe('cuesFor', () => {
     expect(cuesFor('por').change.test('Usamos Postgres em vez de MySQL')).toBe(true);
     expect(cuesFor('cmn').change.test('把缓存改为内存映射')).toBe(true);
     expect(cuesFor('jpn').change.test('キャッシュをRedisに変更しました')).toBe(true);
+    expect(cuesFor('rus').change.test('Заменили Memcached на Redis')).toBe(true);
+    expect(cuesFor('pol').change.test('Zamieniłem fetch na własny hook')).toBe(true);
     expect(cuesFor('spa').change.test('Replaced the reducer with a signal')).toBe(true);
     expect(cuesFor('und').change.test('Reemplacé el fetch')).toBe(false);
   });
@@ -34,6 +36,24 @@ describe('cuesFor', () => {
     expect(cuesFor('cmn').problem.test('页面崩溃了')).toBe(true);
     expect(cuesFor('fra').nextHeading.test('prochaines étapes')).toBe(true);
     expect(cuesFor('jpn').nextHeading.test('次のステップ')).toBe(true);
+    expect(cuesFor('rus').problem.test('сборка падает на этапе тестов')).toBe(true);
+    expect(cuesFor('rus').nextHeading.test('Следующие шаги')).toBe(true);
+    expect(cuesFor('pol').problem.test('kontener się wywala przy starcie')).toBe(true);
+    expect(cuesFor('pol').nextHeading.test('Następne kroki')).toBe(true);
+  });
+
+  it('should match a stem of an inflected language at a word start only', () => {
+    // Russian and Polish stems stand for their forms: исправил, исправлена, исправлено.
+    expect(cuesFor('rus').weakChange.test('Ошибка исправлена в UserService')).toBe(true);
+    expect(cuesFor('rus').weakChange.test('переисправлять')).toBe(false);
+    expect(cuesFor('pol').weakChange.test('Naprawiono konfigurację nginx')).toBe(true);
+    // A participle's forms, not its stem: the verb's noun, or an adverb, reports no change.
+    expect(cuesFor('rus').weakChange.test('Расширение подключено через sqlite_vec.load')).toBe(true);
+    expect(cuesFor('rus').weakChange.test('неправильный способ подключения расширения')).toBe(false);
+    expect(cuesFor('pol').change.test('To zdecydowanie najprostsza droga')).toBe(false);
+    expect(cuesFor('pol').weakChange.test('Dodane wpisy dla LocalSend')).toBe(true);
+    // An English session is not read with their words.
+    expect(cuesFor('eng').weakChange.test('Ошибка исправлена')).toBe(false);
   });
 
   // How long a scan of a long line takes is measured by `npm run bench` (stages, cue near-misses).
