@@ -6,7 +6,8 @@
 //
 //   node eval/outside/rebuild.mjs [--out /tmp/outside] [--mirrors DIR] [--convert FILE]
 //
-// Sets: OUT/heldout (never opened by anyone writing extraction rules) and OUT/rules.
+// Sets: OUT/heldout (never opened by anyone writing extraction rules), OUT/rules, and OUT/languages (held out
+// as well: sessions in a language the cue tables were written for after the split, never opened while writing them).
 // A session of `"layout": "fenced-tools"` is in the older export layout and has its tool calls unwrapped first.
 // --mirrors DIR: where the repositories are, as DIR/<owner>+<name>/repo (a bare git directory) or
 // DIR/<owner>+<name> (a clone); a repository not found there is cloned from GitHub into DIR.
@@ -32,7 +33,7 @@ const work = join(tmpdir(), `outside-rebuild-${process.pid}`);
 mkdirSync(work, { recursive: true });
 try {
   for (const session of sessions) {
-    const set = session.set === 'held-out' ? 'heldout' : 'rules';
+    const set = session.set === 'held-out' ? 'heldout' : session.set === 'languages' ? 'languages' : 'rules';
     for (const folder of ['sessions', 'truth']) mkdirSync(join(out, set, folder), { recursive: true });
     const transcript = transcripts.get(session.name);
     const { text, count } = redacted(session.layout === 'fenced-tools' ? unfencedToolCalls(transcript) : transcript, known);
