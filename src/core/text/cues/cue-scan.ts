@@ -97,6 +97,8 @@ export class CueTrie {
   /** First code units (lowercase) of the cues that match anywhere: ASCII ones by index, the others in a set. */
   #anywhereAscii = new Uint8Array(0x80);
   #anywhereOther = new Set<number>();
+  /** The root's child by ASCII code unit, -1 for none: most look-ups start at the root, and most texts are ASCII. */
+  readonly #rootAscii = new Int32Array(0x80).fill(-1);
   /** Kinds of the texts scanned lately, oldest first (a copy of each text is the key). */
   readonly #memo = new Map<string, number>();
 
@@ -129,6 +131,7 @@ export class CueTrie {
       else if (shape === 'prefix') prefix[at] = (prefix[at] as number) | bit;
       else anywhere[at] = (anywhere[at] as number) | bit;
     }
+    for (let code = 0; code < 0x80; code++) this.#rootAscii[code] = this.#edges.get(code) ?? -1;
     this.#whole = Uint32Array.from(whole);
     this.#prefix = Uint32Array.from(prefix);
     this.#anywhere = Uint32Array.from(anywhere);
@@ -145,8 +148,8 @@ export class CueTrie {
    * @param wordStart - whether no word ends before `start`; `null` when not yet known.
    */
   #walk(text: string, start: number, first: number, wordStart: boolean | null): number {
-    let at = this.#edges.get(first);
-    if (at === undefined) return 0;
+    let at = first < 0x80 ? (this.#rootAscii[first] as number) : (this.#edges.get(first) ?? -1);
+    if (at === -1) return 0;
     let kinds = 0;
     let startChecked = wordStart;
     let end = start + 1;
@@ -198,6 +201,8 @@ export class CueTrie {
     for (let start = 0; start < text.length; start++) {
       const first = lowerCode(text.charCodeAt(start));
       if (first === -1) return null;
+      // No cue starts with this character: nothing to look at here.
+      if (first < 0x80 && this.#rootAscii[first] === -1) continue;
       // Inside a word only a cue that matches anywhere can start: most positions are passed over
       // without a look-up in the trie.
       const wordStart = this.#startsAnywhereCue(first) ? null : startsWord(text, start);
