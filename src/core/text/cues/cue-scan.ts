@@ -84,13 +84,56 @@ function endsWord(text: string, at: number): boolean {
 }
 
 /**
+ * A trie's edges, `(node, code unit) → child`, in an open-addressing hash table of typed arrays: built once,
+ * then read at almost every position of every text scanned, where a `Map` of numbers costs several times more.
+ */
+class EdgeTable {
+  readonly #nodes: Int32Array;
+  readonly #codes: Uint16Array;
+  readonly #children: Int32Array;
+  readonly #mask: number;
+
+  /** @param edges - `[node, code unit, child]` triples, each `(node, code unit)` once. */
+  constructor(edges: ReadonlyArray<readonly [number, number, number]>) {
+    let size = 16;
+    while (size < edges.length * 2) size *= 2;
+    this.#mask = size - 1;
+    this.#nodes = new Int32Array(size).fill(-1);
+    this.#codes = new Uint16Array(size);
+    this.#children = new Int32Array(size);
+    for (const [node, code, child] of edges) {
+      let slot = EdgeTable.#hash(node, code) & this.#mask;
+      while (this.#nodes[slot] !== -1) slot = (slot + 1) & this.#mask;
+      this.#nodes[slot] = node;
+      this.#codes[slot] = code;
+      this.#children[slot] = child;
+    }
+  }
+
+  static #hash(node: number, code: number): number {
+    return Math.imul(node, 0x9e3779b1) ^ Math.imul(code, 0x85ebca6b);
+  }
+
+  /** The child of `node` by `code`, or -1. */
+  child(node: number, code: number): number {
+    let slot = EdgeTable.#hash(node, code) & this.#mask;
+    for (;;) {
+      const found = this.#nodes[slot] as number;
+      if (found === -1) return -1;
+      if (found === node && this.#codes[slot] === code) return this.#children[slot] as number;
+      slot = (slot + 1) & this.#mask;
+    }
+  }
+}
+
+/**
  * Cues of several kinds in one trie; {@link CueTrie.scan} gives the kinds a text holds as bits. Compact:
  * one map of edges keyed by node and character, and the kinds ending at each node in typed arrays, so a
  * worker with a bounded heap holds every language's cues in well under a megabyte.
  */
 export class CueTrie {
-  /** `node * 65536 + code unit` → child node; node 0 is the root. */
-  readonly #edges = new Map<number, number>();
+  /** `(node, code unit)` → child node; node 0 is the root. */
+  readonly #edges: EdgeTable;
   #whole: Uint32Array;
   #prefix: Uint32Array;
   #anywhere: Uint32Array;
@@ -106,6 +149,7 @@ export class CueTrie {
    * @param cues - each literal with its kind's bit and its shape; letters are matched case-insensitively.
    */
   constructor(cues: ReadonlyArray<{ literal: string; bit: number; shape: CueShape }>) {
+    const edges = new Map<number, number>();
     const whole: number[] = [0];
     const prefix: number[] = [0];
     const anywhere: number[] = [0];
@@ -114,13 +158,13 @@ export class CueTrie {
       const lower = literal.toLowerCase();
       for (let index = 0; index < lower.length; index++) {
         const key = at * 0x10000 + lower.charCodeAt(index);
-        let next = this.#edges.get(key);
+        let next = edges.get(key);
         if (next === undefined) {
           next = whole.length;
           whole.push(0);
           prefix.push(0);
           anywhere.push(0);
-          this.#edges.set(key, next);
+          edges.set(key, next);
         }
         at = next;
       }
@@ -131,7 +175,8 @@ export class CueTrie {
       else if (shape === 'prefix') prefix[at] = (prefix[at] as number) | bit;
       else anywhere[at] = (anywhere[at] as number) | bit;
     }
-    for (let code = 0; code < 0x80; code++) this.#rootAscii[code] = this.#edges.get(code) ?? -1;
+    this.#edges = new EdgeTable([...edges].map(([key, child]) => [Math.floor(key / 0x10000), key % 0x10000, child] as const));
+    for (let code = 0; code < 0x80; code++) this.#rootAscii[code] = this.#edges.child(0, code);
     this.#whole = Uint32Array.from(whole);
     this.#prefix = Uint32Array.from(prefix);
     this.#anywhere = Uint32Array.from(anywhere);
@@ -148,7 +193,7 @@ export class CueTrie {
    * @param wordStart - whether no word ends before `start`; `null` when not yet known.
    */
   #walk(text: string, start: number, first: number, wordStart: boolean | null): number {
-    let at = first < 0x80 ? (this.#rootAscii[first] as number) : (this.#edges.get(first) ?? -1);
+    let at = first < 0x80 ? (this.#rootAscii[first] as number) : this.#edges.child(0, first);
     if (at === -1) return 0;
     let kinds = 0;
     let startChecked = wordStart;
@@ -167,8 +212,8 @@ export class CueTrie {
       if (end >= text.length) return kinds;
       const code = lowerCode(text.charCodeAt(end));
       if (code === -1) return -1;
-      const next = this.#edges.get(at * 0x10000 + code);
-      if (next === undefined) return kinds;
+      const next = this.#edges.child(at, code);
+      if (next === -1) return kinds;
       at = next;
       end++;
     }
@@ -197,12 +242,23 @@ export class CueTrie {
   scan(text: string): number | null {
     const remembered = text.length <= MEMO_CHARS ? this.#memo.get(text) : undefined;
     if (remembered !== undefined) return remembered;
+    const root = this.#rootAscii;
+    const anywhereAscii = this.#anywhereAscii;
     let kinds = 0;
+    // Whether the code unit before `start` is an ASCII letter, digit or `_`, so that no word starts at `start`:
+    // most positions of most texts, passed over here without reading the text again.
+    let afterWord = false;
     for (let start = 0; start < text.length; start++) {
-      const first = lowerCode(text.charCodeAt(start));
+      const code = text.charCodeAt(start);
+      if (code < 0x80) {
+        const inWord = afterWord;
+        afterWord = ASCII_EDGE[code] === WORD;
+        const lower = code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
+        // No cue starts with this character, or only whole words and prefixes do and a word goes on here.
+        if (root[lower] === -1 || (inWord && anywhereAscii[lower] !== 1)) continue;
+      } else afterWord = false;
+      const first = lowerCode(code);
       if (first === -1) return null;
-      // No cue starts with this character: nothing to look at here.
-      if (first < 0x80 && this.#rootAscii[first] === -1) continue;
       // Inside a word only a cue that matches anywhere can start: most positions are passed over
       // without a look-up in the trie.
       const wordStart = this.#startsAnywhereCue(first) ? null : startsWord(text, start);
