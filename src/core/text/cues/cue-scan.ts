@@ -128,7 +128,7 @@ class EdgeTable {
 
 /**
  * Cues of several kinds in one trie; {@link CueTrie.scan} gives the kinds a text holds as bits. Compact:
- * one map of edges keyed by node and character, and the kinds ending at each node in typed arrays, so a
+ * one table of edges keyed by node and character, and the kinds ending at each node in typed arrays, so a
  * worker with a bounded heap holds every language's cues in well under a megabyte.
  */
 export class CueTrie {
