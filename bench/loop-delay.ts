@@ -5,15 +5,10 @@
  * own timer and both runtimes are measured one way.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { yieldToHost } from '../src/core/text/time-slicer.js';
 
 /** The timer's period. */
 const TICK_MS = 1;
-
-/** Two turns of the loop: the second is the next iteration's, after its timers (see `yieldToHost`). */
-async function betweenCalls(): Promise<void> {
-  await nextTurn();
-  await nextTurn();
-}
 
 /** The timer's lateness over a run: `at[i]` ms after the timer started, it fired `delay[i]` ms late. */
 export interface DelayTimeline {
@@ -53,7 +48,8 @@ export async function loopDelayTimeline(work: () => Promise<unknown>, runs = 1):
   try {
     for (let run = 0; run < runs; run++) {
       await work();
-      await betweenCalls();
+      // Two turns, as the hook thread hands itself back: the second is the next iteration's, after its timers.
+      await yieldToHost();
     }
     // A stall at the very end is only seen when the timer fires next.
     await new Promise((resolve) => setTimeout(resolve, TICK_MS * 2));

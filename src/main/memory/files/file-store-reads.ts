@@ -172,11 +172,12 @@ export function createFileStoreReads(settings: ReadSettings): FileStoreReads {
       // link is thousands of them).
       const slicer = createTimeSlicer();
       const files: ConceptFile[] = [];
+      let read = 0;
       for (const uri of snapshot.postings.get(concept) ?? []) {
         const entry = snapshot.entries.get(uri);
         const ids = snapshot.idsOf.get(uri);
         if (entry && ids) files.push({ uri, mtimeMs: entry.mtimeMs, ids });
-        if (files.length % RELATED_STEP_FILES === 0 && slicer.due) await slicer.yield();
+        if (++read % RELATED_STEP_FILES === 0 && slicer.due) await slicer.yield();
       }
       const blocked = new Set([...snapshot.blocked].map((name) => snapshot.conceptIds.get(name) ?? -1));
       const steps = relatedConceptSteps(conceptId, files, snapshot.conceptNames, maxEntities, blocked);
