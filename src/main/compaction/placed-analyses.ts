@@ -5,10 +5,13 @@
  * its message's position, which recency reads. A kept analysis still carries
  * the position it was found at (a prefetched one, none), so the items that
  * reach the final pass are moved to this read's positions, all of a message's
- * together: else a message analysed earlier would look as recent as one
- * written since.
+ * together, and so are the note ids that hold the position: else a message
+ * analysed earlier would look as recent as one written since, and a request
+ * kept from an earlier read would merge with the new one that now sits where
+ * it was found.
  */
 import type { UnitAnalysis } from '../../workers/protocol.js';
+import { placedNoteId } from '../../core/extraction/notes/note-ids.js';
 
 /** An analysis and its message's position in this read. */
 export interface PlacedAnalysis {
@@ -16,8 +19,14 @@ export interface PlacedAnalysis {
   order: number;
 }
 
-function moved<T extends { order?: number }>(items: readonly T[], shift: number): readonly T[] {
-  return shift === 0 ? items : items.map((item) => (typeof item.order === 'number' ? { ...item, order: item.order + shift } : item));
+function moved<T extends { order?: number; id?: string }>(items: readonly T[], from: number, to: number): readonly T[] {
+  if (from === to) return items;
+  const shift = to - from;
+  return items.map((item) => {
+    if (typeof item.order !== 'number') return item;
+    // A note's id that holds the position follows it, so a kept analysis gives what a new one would.
+    return typeof item.id === 'string' ? { ...item, order: item.order + shift, id: placedNoteId(item.id, item.order, item.order + shift) } : { ...item, order: item.order + shift };
+  });
 }
 
 /**
@@ -27,13 +36,13 @@ function moved<T extends { order?: number }>(items: readonly T[], shift: number)
  * @param pick - the list of one analysis.
  * @param max - how many to keep.
  */
-export function recentItems<T extends { order?: number }>(placed: readonly PlacedAnalysis[], pick: (analysis: UnitAnalysis) => readonly T[], max: number): T[] {
+export function recentItems<T extends { order?: number; id?: string }>(placed: readonly PlacedAnalysis[], pick: (analysis: UnitAnalysis) => readonly T[], max: number): T[] {
   const chunks: (readonly T[])[] = [];
   let count = 0;
   for (let index = placed.length - 1; index >= 0 && count < max; index--) {
     const { analysis, order } = placed[index] as PlacedAnalysis;
     const items = pick(analysis);
-    chunks.push(moved(items, order - analysis.order));
+    chunks.push(moved(items, analysis.order, order));
     count += items.length;
   }
   const flat = chunks.reverse().flat();

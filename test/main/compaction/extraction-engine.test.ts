@@ -113,6 +113,26 @@ describe('createExtractionEngine', () => {
     expect(incremental).toEqual(full);
   });
 
+  it("should keep a kept request apart from a new one at the position the kept one was found at", async () => {
+    const request = message('u2', 'user', 'Please add a retry to the uploader when the network drops.');
+    const later = message('u3', 'user', 'Now make the retry count of the uploader configurable.');
+    const engine = createExtractionEngine(inline, { window: WHOLE_CONVERSATION });
+    // Found at position 2; the next read starts at it, so the new request sits at position 2.
+    const first = [message('x0', 'assistant', 'Looking at the uploader configuration.'), message('x1', 'assistant', 'Reading the network code.'), request];
+    expect((await engine.extract(first)).ok).toBe(true);
+    const second = [request, message('a2', 'assistant', 'Done: the uploader retries three times.'), later];
+    const again = await engine.extract(second);
+    const fresh = await createExtractionEngine(inline, { window: WHOLE_CONVERSATION }).extract(second);
+    expect(again.ok && fresh.ok).toBe(true);
+    if (!again.ok || !fresh.ok) return;
+    expect(again.value.stats.cachedUnits).toBe(1);
+    const { timings: _a, stats: _b, ...kept } = again.value;
+    const { timings: _c, stats: _d, ...full } = fresh.value;
+    expect(again.value.context.text).toContain('retry to the uploader');
+    expect(again.value.context.text).toContain('retry count');
+    expect(kept).toEqual(full);
+  });
+
   it('should analyze a message the host lists many times once, and agree with a run from the cache', async () => {
     let analyzed = 0;
     const counting: TaskRunner = {

@@ -26,4 +26,19 @@ describe('recentItems', () => {
     const placed: PlacedAnalysis[] = [0, 1, 2].map((order) => ({ analysis: found(order, [`f${order}a`, `f${order}b`]), order }));
     expect(recentItems(placed, (analysis) => analysis.files, 3).map((touch) => touch.path)).toEqual(['f1b', 'f2a', 'f2b']);
   });
+
+  it('should move the position a note id holds with the note, and leave other ids and their like texts alone', () => {
+    const kept: UnitAnalysis = {
+      ...found(50, []),
+      notes: [
+        { id: 'next:request:50', type: 'next', text: 'asked: run the tests', order: 50, frequency: 1 },
+        { id: 'next:step:50:run the tests 50', type: 'next', text: 'next: run the tests 50', order: 50, frequency: 1 },
+        { id: 'next:todo:50:closed', type: 'next', text: '', order: 50, frequency: 1 },
+        { id: 'next:request:500', type: 'next', text: 'asked: another position', order: 50, frequency: 1 },
+        { id: 'said:stated:build fails', type: 'problem', text: 'the build fails', order: 50, frequency: 1 },
+      ],
+    };
+    const ids = recentItems([{ analysis: kept, order: 7 }], (analysis) => analysis.notes, 10).map((note) => note.id);
+    expect(ids).toEqual(['next:request:7', 'next:step:7:run the tests 50', 'next:todo:7:closed', 'next:request:500', 'said:stated:build fails']);
+  });
 });

@@ -13,6 +13,7 @@ import { ORIGIN_WEIGHTS, reportedProblems, statedProblems, type StatedProblem } 
 import { SAID_PREFIX } from '../problems/problem-rank.js';
 import { afterStates, beforeState } from '../prose/report-shapes.js';
 import { isBareComplaint } from '../problems/bare-complaint.js';
+import { CARRIED_PREFIX, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX } from './note-ids.js';
 
 /** Cap on a note's text. */
 export const MAX_NOTE_CHARS = 200;
@@ -87,14 +88,7 @@ function doneAlready(text: string, cues: CueMatchers): boolean {
   return opening && !cues.instruction.opens(head);
 }
 
-/** Id prefix of a user's request; the final pass keeps the latest ones only. */
-export const REQUEST_PREFIX = 'next:request:';
-/** Id prefix of a next step the assistant stated. */
-export const STEP_PREFIX = 'next:step:';
-/** Id prefix of a next step carried from a prior compaction summary. */
-export const CARRIED_PREFIX = 'next:carried:';
-/** Id prefix of what the assistant said it was doing while it worked; the final pass keeps the latest only. */
-export const INTENT_PREFIX = 'next:intent:';
+export { CARRIED_PREFIX, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX } from './note-ids.js';
 /** Id of the note an empty assistant reply leaves; the final pass reports them once there are several. */
 export const EMPTY_REPLY_ID = 'problem:empty-reply';
 

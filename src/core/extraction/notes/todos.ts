@@ -9,9 +9,9 @@
  */
 import type { Observation } from '../observations.js';
 import { capChars } from '../../text/char-cap.js';
+import { TODO_PREFIX } from './note-ids.js';
 
-/** Id prefix of an open todo item; the final pass keeps those of the latest list only. */
-export const TODO_PREFIX = 'next:todo:';
+export { TODO_PREFIX } from './note-ids.js';
 /** A tool that writes the agent's todo list or plan (`todowrite`, `TodoWrite`, `todo_write`, `update_plan`). */
 export const TODO_TOOL = /todo|update_plan/i;
 /** Items read from one list. */
