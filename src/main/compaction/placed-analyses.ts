@@ -24,8 +24,9 @@ function moved<T extends { order?: number; id?: string }>(items: readonly T[], f
   const shift = to - from;
   return items.map((item) => {
     if (typeof item.order !== 'number') return item;
+    const order = item.order + shift;
     // A note's id that holds the position follows it, so a kept analysis gives what a new one would.
-    return typeof item.id === 'string' ? { ...item, order: item.order + shift, id: placedNoteId(item.id, item.order, item.order + shift) } : { ...item, order: item.order + shift };
+    return typeof item.id === 'string' ? { ...item, order, id: placedNoteId(item.id, item.order, order) } : { ...item, order };
   });
 }
 

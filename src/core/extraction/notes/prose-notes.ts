@@ -88,7 +88,6 @@ function doneAlready(text: string, cues: CueMatchers): boolean {
   return opening && !cues.instruction.opens(head);
 }
 
-export { CARRIED_PREFIX, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX } from './note-ids.js';
 /** Id of the note an empty assistant reply leaves; the final pass reports them once there are several. */
 export const EMPTY_REPLY_ID = 'problem:empty-reply';
 

@@ -11,7 +11,6 @@ import type { Observation } from '../observations.js';
 import { capChars } from '../../text/char-cap.js';
 import { TODO_PREFIX } from './note-ids.js';
 
-export { TODO_PREFIX } from './note-ids.js';
 /** A tool that writes the agent's todo list or plan (`todowrite`, `TodoWrite`, `todo_write`, `update_plan`). */
 export const TODO_TOOL = /todo|update_plan/i;
 /** Items read from one list. */

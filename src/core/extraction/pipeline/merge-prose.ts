@@ -6,8 +6,9 @@
 import type { Decision } from '../decisions/decisions.js';
 import { DECISION_THRESHOLD, FILL_THRESHOLD } from '../decisions/prose-decisions.js';
 import type { Observation } from '../observations.js';
-import { CARRIED_PREFIX, EMPTY_REPLY_ID, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, noteKey } from '../notes/prose-notes.js';
-import { TODO_CLOSED, TODO_PREFIX } from '../notes/todos.js';
+import { EMPTY_REPLY_ID, noteKey } from '../notes/prose-notes.js';
+import { TODO_CLOSED } from '../notes/todos.js';
+import { CARRIED_PREFIX, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX, TODO_PREFIX } from '../notes/note-ids.js';
 import { collapseAttempts } from '../decisions/decision-attempts.js';
 import { withEditedFiles } from '../decisions/work-decisions.js';
 import { restatementPenalty, withoutUndoneCommits } from '../decisions/decision-provenance.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cuesFor } from '../../../../src/core/text/cues/cues.js';
 import { proseItems } from '../../../../src/core/extraction/prose/prose-items.js';
-import { CARRIED_PREFIX, INTENT_PREFIX, MAX_REQUEST_PIECE_CHARS, REQUEST_PREFIX, STEP_PREFIX, assistantNotes, isPastedDocument, userNotes } from '../../../../src/core/extraction/notes/prose-notes.js';
+import { MAX_REQUEST_PIECE_CHARS, assistantNotes, isPastedDocument, userNotes } from '../../../../src/core/extraction/notes/prose-notes.js';
+import { CARRIED_PREFIX, INTENT_PREFIX, REQUEST_PREFIX, STEP_PREFIX } from '../../../../src/core/extraction/notes/note-ids.js';
 import { liveNotes } from '../../../../src/core/extraction/pipeline/merge-prose.js';
 
 function user(text: string, language = 'eng', order = 3) {

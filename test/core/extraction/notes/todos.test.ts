@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TODO_PREFIX, todoItems, todoNotes } from '../../../../src/core/extraction/notes/todos.js';
+import { todoItems, todoNotes } from '../../../../src/core/extraction/notes/todos.js';
+import { TODO_PREFIX } from '../../../../src/core/extraction/notes/note-ids.js';
 import { liveNotes } from '../../../../src/core/extraction/pipeline/merge-prose.js';
 
 const list = (todos: Array<{ content: string; status: string; priority?: string }>): string => JSON.stringify(todos, null, 2);
