@@ -55,6 +55,30 @@ describe('proseDecisions', () => {
     expect(decisionsOf('## 总结\n- 把 `fetchUser()` 改为使用缓存', 'cmn')).toHaveLength(1);
   });
 
+  it('should read the Russian colloquial verbs of a change as English reads removed, made, kept, wrapped and rolled back', () => {
+    const russian = [
+      'Изменения:',
+      '',
+      '1. **Убрал `retryLimit` из `queue.ts`**, чтобы очередь не повторяла задачи дважды',
+      '2. **Обернул вызов `sendMail()` в `setImmediate`**, чтобы ответ не ждал почтовый сервер',
+    ].join('\n');
+    const english = [
+      'Changes:',
+      '',
+      '1. **Removed `retryLimit` from `queue.ts`** so that the queue does not retry jobs twice',
+      '2. **Wrapped the `sendMail()` call in `setImmediate`** so that the reply does not wait for the mail server',
+    ].join('\n');
+    expect(decisionsOf(russian, 'rus').map((decision) => decision.text)).toEqual([
+      'Обернул вызов sendMail() в setImmediate, чтобы ответ не ждал почтовый сервер',
+      'Убрал retryLimit из queue.ts, чтобы очередь не повторяла задачи дважды',
+    ]);
+    expect(decisionsOf(russian, 'rus').map((decision) => decision.score)).toEqual(decisionsOf(english).map((decision) => decision.score));
+    expect(cuesFor('rus').change.test('Откатил миграцию `0042_orders`')).toBe(true);
+    expect(cuesFor('rus').weakChange.test('Оставил старый эндпоинт для совместимости')).toBe(true);
+    // The noun of the same verb reports no change.
+    expect(cuesFor('rus').weakChange.test('уборка в репозитории')).toBe(false);
+  });
+
   it('should weigh a prior compaction summary higher, and keep its key decisions even without a verb', () => {
     const summary = '## Key Decisions\n- Pydantic models for every schema, one package with `cli` and `mcp` extras';
     const [decision] = decisionsOf(summary, 'eng', { summary: true, report: false, edits: false });
