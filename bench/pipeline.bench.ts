@@ -1,7 +1,9 @@
 /**
  * The whole extraction at one session size: pooled, inline, naive and
- * incremental, the hook thread's event-loop delay, and the process's peak RSS.
+ * incremental, the hook thread's event-loop delay, and the process's peak RSS;
+ * and the pooled extraction over several sessions of one size.
  */
+import { performance } from 'node:perf_hooks';
 import { Bench } from 'tinybench';
 import { createExtractionEngine, type Extraction } from '../src/main/compaction/extraction-engine.js';
 import type { ExtractionSettings } from '../src/main/compaction/extraction-settings.js';
@@ -119,5 +121,52 @@ export async function benchPipeline(
       peak_rss_mb: Math.round(pooledPeakRss / 2 ** 20),
       rss_growth_mb: Math.round((pooledPeakRss - rssBefore) / 2 ** 20),
     },
+  };
+}
+
+/** The pooled p50 over several generated sessions of one size: how much the figure of one session owes to its content. */
+export interface SessionsFigures {
+  /** p50 of every run over all the sessions. */
+  sessions_pool_p50_ms: number;
+  /** The lowest and highest of the sessions' own p50s. */
+  sessions_pool_p50_min_ms: number;
+  sessions_pool_p50_max_ms: number;
+  sessions: number;
+}
+
+/**
+ * The pooled extraction over `seeds.length` generated sessions of `bytes`, `runs` times each, the
+ * sessions taken in turn so that no session's run follows its own: a repeated session finds the
+ * tokenizer's merge cache filled with its own words.
+ *
+ * @param seeds - the generator's seeds, one session each.
+ * @param generate - the session of one seed.
+ */
+export async function benchSessions(
+  seeds: readonly number[],
+  generate: (seed: number) => SessionExport,
+  pool: TaskRunner,
+  runs: number,
+): Promise<SessionsFigures> {
+  const sessions = seeds.map(generate);
+  const times: number[][] = sessions.map(() => []);
+  for (let round = 0; round < runs; round++) {
+    for (const [index, session] of sessions.entries()) {
+      const started = performance.now();
+      await mustExtract(pool, session);
+      times[index]?.push(performance.now() - started);
+    }
+  }
+  const median = (values: readonly number[]): number => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  };
+  const own = times.map(median);
+  return {
+    sessions_pool_p50_ms: median(times.flat()),
+    sessions_pool_p50_min_ms: Math.min(...own),
+    sessions_pool_p50_max_ms: Math.max(...own),
+    sessions: sessions.length,
   };
 }

@@ -23,7 +23,7 @@ import { promisify } from 'node:util';
 import { createWorkerPool } from '../src/main/pool/worker-pool.js';
 import { createInlineRunner } from '../src/main/pool/inline-runner.js';
 import { generateSession } from '../src/synth/session-generator.js';
-import { benchPipeline, type Iterations, type SizeFigures } from './pipeline.bench.js';
+import { benchPipeline, benchSessions, type Iterations, type SessionsFigures, type SizeFigures } from './pipeline.bench.js';
 import { benchStages } from './stages.bench.js';
 import { benchCompactingHook, type HookFigures, type HostShape } from './compacting-hook.bench.js';
 import { benchLoad, type LoadFigures } from './load.bench.js';
@@ -51,6 +51,15 @@ const SIZES: ReadonlyArray<{ label: string; bytes: number; full: Iterations; qui
 ];
 
 const PLOT_BYTES = 10 * 1024 ** 2;
+
+/**
+ * The size whose pooled extraction is measured over several generated sessions too: the first turn's target is
+ * stated there, and one session's content moves its figure by half (sessions of the same size differ in languages,
+ * tool output and prose).
+ */
+const SESSIONS_BYTES = 100 * 1024;
+/** The generator's seeds of those sessions; 7 is the session every size is measured on. */
+const SESSION_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 
 /** The size whose compacting hook is measured through both host shapes: the one the hook's targets are stated at. */
 const SHAPES_BYTES = 10 * 1024 ** 2;
@@ -136,7 +145,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.hook) return await measureHook(runtime, passed, Number(values.runs ?? (values.quick ? 1 : 3)), values.json ?? false);
   // Progress on stderr when it is a terminal; stdout carries only the tables or the JSON object.
-  const out = benchOutput(values.store ? 1 : 4 + SIZES.length * 2 + (runtime === 'both' ? 1 : 0));
+  const out = benchOutput(values.store ? 1 : 5 + SIZES.length * 2 + (runtime === 'both' ? 1 : 0));
   const print = (text: string): void => {
     if (!values.json) out.print(text);
   };
@@ -190,7 +199,7 @@ async function measureAll(
   const inline = await createInlineRunner();
   let store: StoreFigures | null = null;
   let shapes: Record<HostShape, HookFigures> | null = null;
-  const sizes: Record<string, SizeFigures & Partial<HookFigures> & { workers_peak_rss_mb?: number; pool_process_peak_rss_mb?: number }> = {};
+  const sizes: Record<string, SizeFigures & Partial<HookFigures> & Partial<SessionsFigures> & { workers_peak_rss_mb?: number; pool_process_peak_rss_mb?: number }> = {};
   try {
     const ready = await pool.ready;
     if (!ready.ok) throw new Error(`pool did not start: ${ready.error.message}`);
@@ -207,6 +216,11 @@ async function measureAll(
       out.step(`extraction on ${size.label}`);
       const { figures, rows } = await benchPipeline(size.label, session, pool, inline, quick ? size.quick : size.full);
       print(tasksTable(`extraction, ${size.label}`, rows));
+      let sessions: SessionsFigures | null = null;
+      if (size.bytes === SESSIONS_BYTES) {
+        out.step(`extraction on ${SESSION_SEEDS.length} sessions of ${size.label}`);
+        sessions = await benchSessions(SESSION_SEEDS, (seed) => generateSession({ seed, targetBytes: size.bytes }), pool, quick ? 2 : 10);
+      }
       out.step(`compacting hook on ${size.label} through the v1 host shape`);
       const hook = await benchCompactingHook(session, quick ? 1 : 3, 'v1');
       if (size.bytes === SHAPES_BYTES) {
@@ -214,7 +228,7 @@ async function measureAll(
         out.step(`compacting hook on ${size.label} through the v2 host shape`);
         shapes = { v1: hook, v2: await benchCompactingHook(session, quick ? 1 : 3, 'v2') };
       }
-      sizes[size.label] = { ...figures, ...hook, ...(await poolFootprint(size.bytes, quick ? 2 : 5)) };
+      sizes[size.label] = { ...figures, ...(sessions ?? {}), ...hook, ...(await poolFootprint(size.bytes, quick ? 2 : 5)) };
     }
   } finally {
     await pool.destroy();
