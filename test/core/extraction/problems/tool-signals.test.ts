@@ -53,6 +53,12 @@ describe('signalsFromToolCall', () => {
     expect(refused?.text).toBe('question failed: Invalid input: questions must not be empty');
   });
 
+  it('should not take a call stopped by an interrupted turn for a problem, and keep an abort the tool itself reports', () => {
+    expect(signalsFromToolCall({ tool: 'apply_patch', input: { filePath: 'install/dock.sh' }, output: 'Tool execution aborted', failed: true, order: 7 })).toEqual([]);
+    const [aborted] = signalsFromToolCall({ tool: 'webfetch', input: {}, output: 'Request aborted: the server closed the connection', failed: true, order: 8 });
+    expect(aborted?.text).toBe('webfetch failed: Request aborted: the server closed the connection');
+  });
+
   it("should read the compiler errors the host appends to a file tool's output, and settle them by a clean edit", () => {
     const output = [
       'Edit applied successfully.',
