@@ -52,6 +52,9 @@ describe('cuesFor', () => {
     expect(cuesFor('rus').weakChange.test('неправильный способ подключения расширения')).toBe(false);
     expect(cuesFor('pol').change.test('To zdecydowanie najprostsza droga')).toBe(false);
     expect(cuesFor('pol').weakChange.test('Dodane wpisy dla LocalSend')).toBe(true);
+    // A past tense in the first person is the stem and its ending: usunął, usunąłem; zrobiłem, zrobiliśmy.
+    expect(cuesFor('pol').weakChange.test('Usunąłem stary skrypt `set-dock.sh`')).toBe(true);
+    expect(cuesFor('pol').weakChange.test('Zrobiłem osobny moduł dla motywów')).toBe(true);
     // An English session is not read with their words.
     expect(cuesFor('eng').weakChange.test('Ошибка исправлена')).toBe(false);
   });

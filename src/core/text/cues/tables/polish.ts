@@ -25,10 +25,10 @@ export const POLISH: CueTable = cueTable({
     'przeszedłem na', 'przeszliśmy na', 'teraz używa', 'teraz zwraca',
   ],
   weakChange: [
-    'dodał*', 'dodany', 'dodaję', 'usunął', 'usunęł*', 'usunięty', 'utworzył*', 'utworzony', 'stworzył*', 'stworzony',
+    'dodał*', 'dodany', 'dodaję', 'usunął*', 'usunęł*', 'usunięty', 'utworzył*', 'utworzony', 'stworzył*', 'stworzony',
     'naprawił*', 'naprawiony', 'poprawił*', 'poprawiony', 'zaimplementował*', 'zaimplementowany', 'zaktualizował*',
     'zaktualizowany', 'zainstalował*', 'zainstalowany', 'skonfigurował*', 'skonfigurowany', 'podłączył*', 'podłączony',
-    'używa', 'już nie',
+    'używa', 'już nie', 'zrobił*',
   ],
   summaryHeading: [
     'podsumowanie', 'zmiany', 'wprowadzone zmiany', 'rozwiązanie', 'co zrobiłem', 'zrobione', 'gotowe', 'wynik', 'wyniki',
