@@ -118,7 +118,8 @@ export function proseItems(text: string): ProseItem[] {
     const body = prefix ? `${prefix[1]}: ${prefix[2]}` : raw;
     const text = capChars(plainText(body), MAX_ITEM_CHARS);
     if (text.length < 3) return;
-    items.push({ kind, text, section, lead: prefix ? label(prefix[1] ?? '') : itemLead, closing: false, index: items.length, announced: 0, label: false, listLead: kind === 'bullet' ? listLead : '', leadsList: false });
+    // A row's lead is its table's header, a bold first cell included: the header says what each row reports.
+    items.push({ kind, text, section, lead: prefix && kind !== 'row' ? label(prefix[1] ?? '') : itemLead, closing: false, index: items.length, announced: 0, label: false, listLead: kind === 'bullet' ? listLead : '', leadsList: false });
   };
   const flush = (): void => {
     if (paragraph.length === 0) return;

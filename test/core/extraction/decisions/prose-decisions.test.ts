@@ -30,6 +30,17 @@ describe('proseDecisions', () => {
     ]);
   });
 
+  it('should read a row whose first cell is bold as a row of its table of changes', () => {
+    const text = [
+      'Done. Summary:',
+      '',
+      '| Change | Files |',
+      '|---|---|',
+      '| **Per-job error handling** — a try/catch per job so that one failure does not stop the nightly run | `NightlyRunner.java` |',
+    ].join('\n');
+    expect(decisionsOf(text).map((decision) => decision.text)).toEqual(['Per-job error handling: a try/catch per job so that one failure does not stop the nightly run — NightlyRunner.java']);
+  });
+
   it('should take a list of like renames as one decision, its other rows as context', () => {
     const text = [
       'Done. Migrated the storage helpers:',

@@ -37,6 +37,14 @@ describe('proseItems', () => {
     expect(row).toMatchObject({ text: 'Retry budget moved into QueueConfig — src/queue/config.ts', lead: 'change | files' });
   });
 
+  it("should keep a table's header as the lead of a row whose first cell is bold", () => {
+    const items = proseItems(['| Change | Files |', '|---|---|', '| **Retry budget** | `src/queue/config.ts` |', '| **Timeouts per job** — no global default | `src/queue/worker.ts` |'].join('\n'));
+    expect(items.map((item) => [item.text, item.lead])).toEqual([
+      ['Retry budget: src/queue/config.ts', 'change | files'],
+      ['Timeouts per job: no global default — src/queue/worker.ts', 'change | files'],
+    ]);
+  });
+
   it('should join a short code block to the item that announces it, and skip other code', () => {
     const items = proseItems(REPORT);
     expect(items.find((item) => item.text.startsWith('Clean the build cache'))?.text).toBe('Clean the build cache before the next run: rm -rf .cache dist');
