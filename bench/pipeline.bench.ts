@@ -13,6 +13,7 @@ import type { SessionExport } from '../src/core/session-types.js';
 import { growSession } from '../src/synth/session-generator.js';
 import { naiveExtraction } from './naive-extraction.js';
 import { maxLoopDelay } from './loop-delay.js';
+import { median } from './real-host-probe.js';
 
 /** Figures for one size, in the shape `npm run bench -- --json` prints. */
 export interface SizeFigures {
@@ -135,12 +136,13 @@ export interface SessionsFigures {
 }
 
 /**
- * The pooled extraction over `seeds.length` generated sessions of `bytes`, `runs` times each, the
- * sessions taken in turn so that no session's run follows its own: a repeated session finds the
- * tokenizer's merge cache filled with its own words.
+ * The pooled extraction over one generated session per seed, `runs` times each, the sessions taken in
+ * turn so that no session's run follows its own.
  *
  * @param seeds - the generator's seeds, one session each.
  * @param generate - the session of one seed.
+ * @param pool - the warm worker pool.
+ * @param runs - runs of each session.
  */
 export async function benchSessions(
   seeds: readonly number[],
@@ -157,11 +159,6 @@ export async function benchSessions(
       times[index]?.push(performance.now() - started);
     }
   }
-  const median = (values: readonly number[]): number => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const middle = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-  };
   const own = times.map(median);
   return {
     sessions_pool_p50_ms: median(times.flat()),

@@ -54,8 +54,7 @@ const PLOT_BYTES = 10 * 1024 ** 2;
 
 /**
  * The size whose pooled extraction is measured over several generated sessions too: the first turn's target is
- * stated there, and one session's content moves its figure by half (sessions of the same size differ in languages,
- * tool output and prose).
+ * stated there, and sessions of one size differ in languages, tool output and prose, and so in their figure.
  */
 const SESSIONS_BYTES = 100 * 1024;
 /** The generator's seeds of those sessions; 7 is the session every size is measured on. */

@@ -54,16 +54,11 @@ function shortCommand(key: string): string {
 const lowercaseKey = (text: string): string => text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').slice(0, 160);
 
 /**
- * A question the user dismissed instead of answering: the call ends as an error, but the user chose not to
- * answer (and usually says what to do next in the following message); nothing in the project failed.
+ * A call the user ended: a question dismissed instead of answered (the user usually says what to do next in the
+ * following message), or a call still running when its turn was interrupted (OpenCode marks it with this error).
+ * The call ends as an error, but nothing in the project failed.
  */
-const USER_DISMISSED = /^\s*(?:Error:\s*)?The user dismissed (?:this|the) question/i;
-
-/**
- * A call the host stopped because the turn was interrupted (OpenCode marks a call still running when its
- * turn is aborted with this error): the user stopped the work, nothing in the project failed.
- */
-const INTERRUPTED = /^\s*(?:Error:\s*)?Tool execution aborted\b/i;
+const USER_ENDED = /^\s*(?:Error:\s*)?(?:The user dismissed (?:this|the) question|Tool execution aborted\b)/i;
 
 /** A tool call as the signal reader needs it. */
 export interface ToolCallSignalsInput {
@@ -97,7 +92,7 @@ export function signalsFromToolCall(call: ToolCallSignalsInput): Observation[] {
     signals.push({ id, type, text, order, frequency: 1, topics: [tool], ...(from ? { source: from } : {}) });
   };
   const head = failed ? capChars(output, 600) : '';
-  if (failed && !ROUTINE_FAILURE.test(output.slice(0, 2_000)) && !USER_DISMISSED.test(output.slice(0, 200)) && !INTERRUPTED.test(output.slice(0, 200))) {
+  if (failed && !ROUTINE_FAILURE.test(output.slice(0, 2_000)) && !USER_ENDED.test(output.slice(0, 200))) {
     // The first lines of the error, joined: schema errors and permission refusals say what in their second line.
     const lines = head.split('\n', 3).join(' ');
     const retried = command === null && !SHELL_TOOL.test(tool) && RETRIED_FAILURE.test(head) ? `${RETRY_PREFIX}${tool}` : source;
