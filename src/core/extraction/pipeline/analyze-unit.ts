@@ -8,6 +8,7 @@ import { timed } from './stage-timing.js';
 import { sanitizeText } from '../../text/sanitize.js';
 import { redactSecrets } from '../../text/secrets.js';
 import { capChars } from '../../text/char-cap.js';
+import { withoutModePreambles } from '../../text/mode-preambles.js';
 import { scanHeadings, sectionAt, type Heading } from '../../text/sections.js';
 import { extractDecisions, type Decision } from '../decisions/decisions.js';
 import { EDIT_TOOL, normalizeToolPath, SHELL_TOOL, touchesFromToolCall } from '../working-set/working-set.js';
@@ -69,7 +70,8 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
     redactions += redacted.redactions;
     return redacted.text;
   };
-  const text = timed(timings, 'sanitize', () => sanitizeText(unit.text));
+  // What another plugin wrote into the user's turn is not the user's ask (mode-preambles.ts).
+  const text = timed(timings, 'sanitize', () => (unit.role === 'user' ? withoutModePreambles(sanitizeText(unit.text)) : sanitizeText(unit.text)));
   const headings = timed(timings, 'sections', () => scanHeadings(text));
   const boundary = timed(timings, 'sections', () => boundaryFields(text, headings, settings.maxSectionChars));
   const items = timed(timings, 'prose', () => (unit.role === 'assistant' || unit.role === 'user' ? proseItems(text) : []));

@@ -28,6 +28,21 @@ describe('analyzeUnit (prose side)', () => {
     expect(report.notes.some((note) => note.type === 'next' && note.text.includes('200 productos'))).toBe(true);
   });
 
+  it('should read what the user typed, not the mode orders another plugin put before it', () => {
+    const injected = [
+      '[search-mode]',
+      'SEARCH HARD. Start several background helpers at once; never stop at the first result.',
+      '',
+      '---',
+      '',
+      'the export button does nothing on mobile, please fix it',
+    ].join('\n');
+    const ask = analyzeUnit(unit(0, 'user', injected), SETTINGS, {});
+    expect(ask.notes.map((note) => note.text).join(' ')).toContain('export button');
+    expect(ask.notes.map((note) => note.text).join(' ')).not.toMatch(/SEARCH HARD|background helpers/);
+    expect(ask.chars).toBe('the export button does nothing on mobile, please fix it'.length);
+  });
+
   it('should carry a prior compaction summary forward and list what is in progress', () => {
     const summary = analyzeUnit(unit(5, 'assistant', [
       '## Key Decisions',
