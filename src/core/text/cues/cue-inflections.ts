@@ -47,14 +47,21 @@ export const inflectFrench: Inflect = (word) => {
  */
 export const inflectGerman: Inflect = (word) => (/^\p{L}{4,}[^t\s]t$/u.test(word) ? [`${word}e`, `${word}en`] : []);
 
+/** A Russian short passive participle's other forms: "добавлен" → "добавлена", "добавлено", "добавлены", "добавленный". */
+const russianParticiple = (word: string): string[] => (/^\p{L}{3,}[её]н$/u.test(word) ? [`${word}а`, `${word}о`, `${word}ы`, `${word}н*`] : []);
+
 /**
  * Russian: a short passive participle in -ен or -ён also ends in -а, -о and -ы, and its full form goes on
  * with -н- ("добавлен" → "добавлена", "добавлено", "добавлены", "добавленный"). Its forms are listed, not
- * its stem: the noun of the same verb shares the stem ("добавление", "подключение", "настроение").
+ * its stem: the noun of the same verb shares the stem ("добавление", "подключение", "настроение"). A word
+ * with ё is also written with е, as most Russian text is ("перешёл на" → "перешел на", "заменён" → "заменен").
  *
  * @param word - a cue as the table writes it.
  */
-export const inflectRussian: Inflect = (word) => (/^\p{L}{3,}[её]н$/u.test(word) ? [`${word}а`, `${word}о`, `${word}ы`, `${word}н*`] : []);
+export const inflectRussian: Inflect = (word) => {
+  const plain = word.replaceAll('ё', 'е');
+  return plain === word ? russianParticiple(word) : [...russianParticiple(word), plain, ...russianParticiple(plain)];
+};
 
 /**
  * Polish: a passive participle in -ny or -ty also ends in -na, -ne (-ta, -te), and its impersonal past ends

@@ -59,6 +59,15 @@ describe('cuesFor', () => {
     expect(cuesFor('eng').weakChange.test('Ошибка исправлена')).toBe(false);
   });
 
+  it('should read a Russian cue written with е for ё as the same cue', () => {
+    expect(cuesFor('rus').change.test('Перешел от виртуальных таблиц vec0 к колонке BLOB')).toBe(true);
+    expect(cuesFor('rus').change.test('Перешёл от виртуальных таблиц vec0 к колонке BLOB')).toBe(true);
+    expect(cuesFor('rus').change.test('Клиент перевел на новый API')).toBe(true);
+    expect(cuesFor('rus').weakChange.test('Старый конфиг удален, новый подключен')).toBe(true);
+    expect(cuesFor('rus').change.test('Таблица заменена представлением')).toBe(true);
+    expect(cuesFor('rus').change.test('перешел к следующему шагу')).toBe(false);
+  });
+
   // How long a scan of a long line takes is measured by `npm run bench` (stages, cue near-misses).
   it('should find no cue in a line of near-misses: cue words short of their last letter', () => {
     const line = 'chang replac switc instea rathe '.repeat(200);
