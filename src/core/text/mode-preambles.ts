@@ -13,7 +13,7 @@
  * A block is a line `[name-mode]`, up to the first `---` line, or `<name-mode>` up to its closing
  * `</name-mode>` (that form holds `---` lines of its own); several blocks may follow each other. They are
  * the plugin's words: read as the user's, they became the ask the next session was told to continue, and
- * their lines the user's problems. Only the start of the text is looked at, so a long paste costs nothing.
+ * their lines the user's problems. A text that does not open with a block costs one look at its start.
  */
 
 const BRACKET_OPENER = /[ \t]*\[([a-z][a-z0-9]*(?:-[a-z0-9]+)*-mode)\][ \t]*(?:\r?\n|$)/y;
