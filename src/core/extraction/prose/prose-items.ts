@@ -119,7 +119,9 @@ export function proseItems(text: string): ProseItem[] {
     const text = capChars(plainText(body), MAX_ITEM_CHARS);
     if (text.length < 3) return;
     // A row's lead is its table's header, a bold first cell included: the header says what each row reports.
-    items.push({ kind, text, section, lead: prefix && kind !== 'row' ? label(prefix[1] ?? '') : itemLead, closing: false, index: items.length, announced: 0, label: false, listLead: kind === 'bullet' ? listLead : '', leadsList: false });
+    // So is a bullet's the bold line above its list ("**The work is three steps:**"); its own bold label stays in its text.
+    const own = prefix && kind !== 'row' && !(kind === 'bullet' && itemLead !== '');
+    items.push({ kind, text, section, lead: own ? label(prefix[1] ?? '') : itemLead, closing: false, index: items.length, announced: 0, label: false, listLead: kind === 'bullet' ? listLead : '', leadsList: false });
   };
   const flush = (): void => {
     if (paragraph.length === 0) return;

@@ -45,6 +45,16 @@ describe('proseItems', () => {
     ]);
   });
 
+  it('should keep the bold line above a list as the lead of its bullets with bold labels, and a lone bullet its own label', () => {
+    const items = proseItems(['**So the work is three steps:**', '', '1. **Audit** — every rule against the guideline pages', '2. **Fill the gaps** in the knowledge base', '', '- **Root cause:** the cache key ignored the locale'].join('\n'));
+    expect(items.map((item) => [item.text, item.lead])).toEqual([
+      ['Audit: every rule against the guideline pages', 'so the work is three steps'],
+      ['Fill the gaps in the knowledge base', 'so the work is three steps'],
+      ['Root cause: the cache key ignored the locale', 'so the work is three steps'],
+    ]);
+    expect(proseItems('- **Root cause:** the cache key ignored the locale')[0]?.lead).toBe('root cause');
+  });
+
   it('should join a short code block to the item that announces it, and skip other code', () => {
     const items = proseItems(REPORT);
     expect(items.find((item) => item.text.startsWith('Clean the build cache'))?.text).toBe('Clean the build cache before the next run: rm -rf .cache dist');

@@ -59,6 +59,13 @@ describe('cuesFor', () => {
     expect(cuesFor('eng').weakChange.test('Ошибка исправлена')).toBe(false);
   });
 
+  it('should read a count of steps as a plan in Chinese, as "three steps" reads in English', () => {
+    expect(cuesFor('eng').planHeading.test('So the actual work has three steps')).toBe(true);
+    expect(cuesFor('cmn').planHeading.test('所以实际工作分三步')).toBe(true);
+    expect(cuesFor('cmn').planHeading.test('分步实施')).toBe(true);
+    expect(cuesFor('cmn').planHeading.test('进一步优化性能')).toBe(false);
+  });
+
   it('should read a Russian cue written with е for ё as the same cue', () => {
     expect(cuesFor('rus').change.test('Перешел от виртуальных таблиц vec0 к колонке BLOB')).toBe(true);
     expect(cuesFor('rus').change.test('Перешёл от виртуальных таблиц vec0 к колонке BLOB')).toBe(true);
