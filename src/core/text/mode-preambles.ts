@@ -16,9 +16,11 @@
  * their lines the user's problems. A text that does not open with a block costs one look at its start.
  */
 
-const BRACKET_OPENER = /[ \t]*\[([a-z][a-z0-9]*(?:-[a-z0-9]+)*-mode)\][ \t]*(?:\r?\n|$)/y;
-const TAG_OPENER = /[ \t]*<([a-z][a-z0-9]*(?:-[a-z0-9]+)*-mode)>[ \t]*(?:\r?\n|$)/y;
-const SEPARATOR_LINE = /^[ \t]*---[ \t]*$/m;
+/** A mode's name as the plugin writes it: lowercase words joined by hyphens, the last one `mode`. */
+const MODE_NAME = '([a-z][a-z0-9]*(?:-[a-z0-9]+)*-mode)';
+const BRACKET_OPENER = new RegExp(`[ \\t]*\\[${MODE_NAME}\\][ \\t]*(?:\\r?\\n|$)`, 'y');
+const TAG_OPENER = new RegExp(`[ \\t]*<${MODE_NAME}>[ \\t]*(?:\\r?\\n|$)`, 'y');
+const SEPARATOR_LINE = /^[ \t]*---[ \t]*$/gm;
 const LEADING_GAP = /(?:[ \t]*(?:---)?[ \t]*(?:\r?\n|$))*/y;
 
 function skipGap(text: string, from: number): number {
@@ -37,9 +39,9 @@ function blockEnd(text: string, from: number): number {
   }
   BRACKET_OPENER.lastIndex = from;
   if (!BRACKET_OPENER.exec(text)) return -1;
-  const rest = text.slice(BRACKET_OPENER.lastIndex);
-  const separator = SEPARATOR_LINE.exec(rest);
-  return separator ? BRACKET_OPENER.lastIndex + separator.index + separator[0].length : text.length;
+  SEPARATOR_LINE.lastIndex = BRACKET_OPENER.lastIndex;
+  const separator = SEPARATOR_LINE.exec(text);
+  return separator ? separator.index + separator[0].length : text.length;
 }
 
 /**
@@ -47,12 +49,12 @@ function blockEnd(text: string, from: number): number {
  * with none, and empty when nothing but such blocks is there.
  */
 export function withoutModePreambles(text: string): string {
-  let start = skipGap(text, 0);
-  let end = blockEnd(text, start);
+  let end = blockEnd(text, skipGap(text, 0));
   if (end === -1) return text;
-  while (end !== -1) {
+  let start: number;
+  do {
     start = skipGap(text, end);
-    end = start < text.length ? blockEnd(text, start) : -1;
-  }
+    end = blockEnd(text, start);
+  } while (end !== -1);
   return text.slice(start);
 }

@@ -71,7 +71,10 @@ export function analyzeUnit(unit: AnalysisUnit, settings: AnalyzeInput['settings
     return redacted.text;
   };
   // What another plugin wrote into the user's turn is not the user's ask (mode-preambles.ts).
-  const text = timed(timings, 'sanitize', () => (unit.role === 'user' ? withoutModePreambles(sanitizeText(unit.text)) : sanitizeText(unit.text)));
+  const text = timed(timings, 'sanitize', () => {
+    const sanitized = sanitizeText(unit.text);
+    return unit.role === 'user' ? withoutModePreambles(sanitized) : sanitized;
+  });
   const headings = timed(timings, 'sections', () => scanHeadings(text));
   const boundary = timed(timings, 'sections', () => boundaryFields(text, headings, settings.maxSectionChars));
   const items = timed(timings, 'prose', () => (unit.role === 'assistant' || unit.role === 'user' ? proseItems(text) : []));
